@@ -1,0 +1,212 @@
+/* sqz.h — the whole public C API of sqz: contexts, domains, fields, maps and workloads. */
+#ifndef SQZ_H
+#define SQZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- version (compile time and run time) ---------------------------------------------- */
+#define SQZ_VERSION_MAJOR 0
+#define SQZ_VERSION_MINOR 1
+#define SQZ_VERSION_PATCH 0
+#define SQZ_VERSION_NUMBER (SQZ_VERSION_MAJOR * 10000 + SQZ_VERSION_MINOR * 100 + SQZ_VERSION_PATCH)
+#define SQZ_VERSION_STRING "0.1.0"
+
+/* ---- export macro: only what is marked SQZ_API leaves the shared library ---------------- */
+#if defined(SQZ_STATIC_DEFINE)
+#define SQZ_API
+#elif defined(_WIN32)
+#ifdef SQZ_BUILDING
+#define SQZ_API __declspec(dllexport)
+#else
+#define SQZ_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__)
+#define SQZ_API __attribute__((visibility("default")))
+#else
+#define SQZ_API
+#endif
+
+SQZ_API unsigned sqz_version_number(void);
+SQZ_API const char *sqz_version_string(void);
+
+/* ---- status codes ----------------------------------------------------------------------
+ * 0 is success. Negative OpenCL codes (-1 .. -999) pass through unchanged. sqz's own codes
+ * live in the -2000 block. One table makes the enum, the names and the messages. */
+#define SQZ_STATUS_MAP(X)                                                                  \
+  X(SQZ_OK, 0, "success")                                                                  \
+  X(SQZ_ERR_INVALID_ARGUMENT, -2001, "invalid argument")                                   \
+  X(SQZ_ERR_PARSE, -2002, "malformed input")                                               \
+  X(SQZ_ERR_OUT_OF_MEMORY, -2003, "not enough memory")                                     \
+  X(SQZ_ERR_TOO_LARGE, -2004, "size beyond what can be represented or allocated")         \
+  X(SQZ_ERR_UNSUPPORTED, -2005, "not supported by this device, backend or layout")        \
+  X(SQZ_ERR_BACKEND_UNAVAILABLE, -2006, "backend unavailable")                             \
+  X(SQZ_ERR_BUILD_FAILED, -2007, "kernel build failed")                                    \
+  X(SQZ_ERR_DEVICE_NOT_FOUND, -2008, "no device matches the selection")                    \
+  X(SQZ_ERR_IO, -2009, "input/output error")                                               \
+  X(SQZ_ERR_NON_FINITE, -2010, "non-finite value in the input")                            \
+  X(SQZ_ERR_OUTSIDE_DOMAIN, -2011, "non-zero value outside the domain")                    \
+  X(SQZ_ERR_INTERNAL, -2012, "internal error")
+
+typedef enum {
+#define SQZ_STATUS_ENUM_(name, code, msg) name = code,
+  SQZ_STATUS_MAP(SQZ_STATUS_ENUM_)
+#undef SQZ_STATUS_ENUM_
+} sqz_status;
+
+/* Name of any status, sqz's or OpenCL's ("SQZ_ERR_PARSE", "CL_OUT_OF_RESOURCES"). Never NULL. */
+SQZ_API const char *sqz_status_name(int status);
+/* One-line message for any status. Never NULL. */
+SQZ_API const char *sqz_status_message(int status);
+
+/* ---- opaque handles ---------------------------------------------------------------------- */
+typedef struct sqz_context sqz_context;         /* backend, device, queue, program cache   */
+typedef struct sqz_domain sqz_domain;           /* shape: triangle, tetrahedron, fractal   */
+typedef struct sqz_field sqz_field;             /* typed state on a domain, in a layout    */
+typedef struct sqz_device_list sqz_device_list; /* every device of every backend           */
+
+/* ---- context ------------------------------------------------------------------------------
+ * backend: "opencl", "cpu", "cuda", or NULL for $SQZ_BACKEND, else "opencl" (falling back to
+ * "cpu" when no OpenCL platform exists and no backend was asked for).
+ * device: "P:D" (platform and device index), a case-insensitive substring of the device
+ * name, or NULL for $SQZ_DEVICE, else the first GPU, else the first device.
+ * On failure *out is NULL and sqz_last_error(NULL) holds the detail for this thread. */
+SQZ_API int sqz_context_create(const char *backend, const char *device, sqz_context **out);
+SQZ_API void sqz_context_release(sqz_context *ctx); /* NULL is a no-op */
+
+/* Detail of the last failure in ctx (build log, byte counts, the bad value); "" if none.
+ * With ctx == NULL: the detail of the last failure without a context in this thread.
+ * The string is owned by sqz and valid until the next call on ctx. */
+SQZ_API const char *sqz_last_error(const sqz_context *ctx);
+
+SQZ_API const char *sqz_context_backend(const sqz_context *ctx);     /* "opencl", "cpu", "cuda" */
+SQZ_API const char *sqz_context_device_name(const sqz_context *ctx);
+SQZ_API uint64_t sqz_context_global_mem(const sqz_context *ctx);     /* bytes */
+SQZ_API uint64_t sqz_context_max_alloc(const sqz_context *ctx);      /* bytes, one buffer */
+
+/* Times of the last operation on ctx: kernel time (summed from device events; the cpu
+ * backend reports the time of its compute loops) and end-to-end wall time, which includes
+ * transfers and program builds. Either pointer may be NULL. */
+SQZ_API int sqz_context_timing(const sqz_context *ctx, double *kernel_s, double *wall_s);
+
+/* ---- device list --------------------------------------------------------------------------- */
+typedef enum {
+  SQZ_DEVICE_BACKEND = 0, /* "opencl" / "cpu" / "cuda"              */
+  SQZ_DEVICE_ID,          /* "P:D" for opencl, "0" for cpu/cuda      */
+  SQZ_DEVICE_PLATFORM,    /* platform name                           */
+  SQZ_DEVICE_NAME,
+  SQZ_DEVICE_TYPE,        /* "GPU", "CPU", "ACCELERATOR", "OTHER"    */
+  SQZ_DEVICE_C_VERSION,   /* "OpenCL C 1.2", "compute 9.0"           */
+  SQZ_DEVICE_DRIVER       /* driver version                          */
+} sqz_device_str;
+typedef enum {
+  SQZ_DEVICE_COMPUTE_UNITS = 0,
+  SQZ_DEVICE_GLOBAL_MEM,   /* bytes */
+  SQZ_DEVICE_MAX_ALLOC,    /* bytes */
+  SQZ_DEVICE_MAX_WORK_GROUP
+} sqz_device_u64;
+SQZ_API int sqz_device_list_create(sqz_device_list **out);
+SQZ_API void sqz_device_list_release(sqz_device_list *list);
+SQZ_API size_t sqz_device_list_count(const sqz_device_list *list);
+SQZ_API const char *sqz_device_list_str(const sqz_device_list *list, size_t i, sqz_device_str key);
+SQZ_API uint64_t sqz_device_list_u64(const sqz_device_list *list, size_t i, sqz_device_u64 key);
+
+/* ---- domains ------------------------------------------------------------------------------
+ * "triangle:N"        0 <= x <= y < N                      |D| = N(N+1)/2
+ * "tetrahedron:N"     x, y, z >= 0, x + y + z <= N - 1     |D| = N(N+1)(N+2)/6
+ * "fractal:NAME:R"    NBB fractal at level R in an s^R x s^R embedding; NAME is
+ *                     sierpinski-triangle, sierpinski-carpet, vicsek-cross, vicsek-saltire
+ *                     or a pattern such as "#./##" (rows of '#'/'.', separated by '/').
+ * ctx may be NULL (pure host analysis). */
+typedef enum { SQZ_DOMAIN_TRIANGLE = 1, SQZ_DOMAIN_TETRAHEDRON = 2, SQZ_DOMAIN_FRACTAL = 3 } sqz_domain_kind;
+SQZ_API int sqz_domain_parse(sqz_context *ctx, const char *spec, sqz_domain **out);
+SQZ_API void sqz_domain_release(sqz_domain *dom);
+SQZ_API sqz_domain_kind sqz_domain_get_kind(const sqz_domain *dom);
+SQZ_API int sqz_domain_dims(const sqz_domain *dom);       /* 2 or 3 */
+SQZ_API uint64_t sqz_domain_cells(const sqz_domain *dom); /* |D| */
+/* Side of the embedding: N for simplices, s^R for fractals. */
+SQZ_API uint64_t sqz_domain_side(const sqz_domain *dom);
+/* Canonical spec string, e.g. "fractal:sierpinski-triangle:5". */
+SQZ_API const char *sqz_domain_spec(const sqz_domain *dom);
+/* 1 if the embedded cell (x, y, z) belongs to the domain (z ignored in 2D). */
+SQZ_API int sqz_domain_contains(const sqz_domain *dom, uint64_t x, uint64_t y, uint64_t z);
+/* Fractal parameters: scale s, replicas k, level R (SQZ_ERR_INVALID_ARGUMENT for simplices). */
+SQZ_API int sqz_domain_fractal_params(const sqz_domain *dom, int *s, int *k, int *r);
+/* Storage elements of a layout ("bb", "lambda", "block:RHO", "compact"); TOO_LARGE on overflow. */
+SQZ_API int sqz_domain_layout_cells(const sqz_domain *dom, const char *layout, uint64_t *cells);
+
+/* ---- fields ---------------------------------------------------------------------------------
+ * A field holds one value per domain cell, stored in a layout: "bb", "compact" (all domains),
+ * "lambda" and "block:RHO" (fractals). NULL means "compact". Cells outside the domain always
+ * read as 0 and are never written. */
+typedef enum { SQZ_U8 = 1, SQZ_I32 = 2, SQZ_F32 = 3, SQZ_F64 = 4 } sqz_type;
+SQZ_API size_t sqz_type_size(sqz_type type);
+SQZ_API int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out);
+SQZ_API void sqz_field_release(sqz_field *field);
+SQZ_API sqz_type sqz_field_type(const sqz_field *field);
+SQZ_API const char *sqz_field_layout(const sqz_field *field); /* canonical layout string */
+SQZ_API uint64_t sqz_field_bytes(const sqz_field *field);      /* device bytes of all buffers */
+/* Simplex thread map: 2D "bb", "ltm", "rb", "had", "had-above", "had-below", "rec";
+ * 3D "bb", "ltm3", "had3", "rec3". NULL restores the default. A map of the wrong dimension
+ * gives SQZ_ERR_INVALID_ARGUMENT. Fractals accept "bb" only for layout bb (the method is the
+ * layout there). */
+SQZ_API int sqz_field_set_map(sqz_field *field, const char *map);
+SQZ_API const char *sqz_field_map(const sqz_field *field);
+/* Block side rho of the launch (work-group edge); 0 = automatic. */
+SQZ_API int sqz_field_set_block(sqz_field *field, uint32_t rho);
+
+/* Embedded host arrays: 2D row-major side x side (y*side + x); 3D side x side x side
+ * (z*side*side + y*side + x). bytes must equal side^dims * type size. Writing a non-zero value
+ * to a cell outside the domain fails with SQZ_ERR_OUTSIDE_DOMAIN and changes nothing. */
+SQZ_API int sqz_field_write(sqz_field *field, const void *embedded, size_t bytes);
+SQZ_API int sqz_field_read(sqz_field *field, void *embedded, size_t bytes);
+/* Each domain cell is 1 with probability density, from a counter-based hash of (seed,
+ * embedded coordinates): identical across layouts, maps and backends. */
+SQZ_API int sqz_field_fill_random(sqz_field *field, double density, uint64_t seed);
+/* Copies src's domain cells into dst (same domain; any layouts, same type). */
+SQZ_API int sqz_field_copy(sqz_field *dst, const sqz_field *src);
+
+/* ---- reductions (device-side tree reduction) ------------------------------------------ */
+typedef enum { SQZ_SUM_PAIRWISE = 0, SQZ_SUM_NEUMAIER = 1 } sqz_sum_method;
+/* Exact 64-bit count of non-zero domain cells. */
+SQZ_API int sqz_field_count(sqz_field *field, uint64_t *nonzero);
+/* Sum of the domain cells; SQZ_ERR_NON_FINITE when a cell is NaN or infinite. */
+SQZ_API int sqz_field_sum(sqz_field *field, sqz_sum_method method, double *sum);
+/* The same reductions over a plain host array (copied to the device). */
+SQZ_API int sqz_count(sqz_context *ctx, sqz_type type, const void *data, uint64_t n, uint64_t *nonzero);
+SQZ_API int sqz_sum(sqz_context *ctx, sqz_type type, const void *data, uint64_t n,
+                    sqz_sum_method method, double *sum);
+
+/* ---- cellular automata ------------------------------------------------------------------ */
+/* "B3/S23", "B2/S23", "B6/S5,6,7": digits in 2D, or comma-separated integers. Counts above
+ * the neighbourhood (8 in 2D, 26 in 3D) are a parse error. err gets a message naming the bad
+ * part (may be NULL). */
+SQZ_API int sqz_rule_parse(const char *rule, int dims, uint32_t *birth_mask, uint32_t *survive_mask,
+                           char *err, size_t err_len);
+/* steps generations of a Life-like rule on a SQZ_U8 field (Moore neighbourhood). */
+SQZ_API int sqz_life_step(sqz_field *field, const char *rule, uint64_t steps);
+/* User rule: an OpenCL C function body with parameters (uchar self, uint live) returning
+ * uchar, e.g. "return (live == 3 || (self && live == 2)) ? 1 : 0;". The library wraps it with
+ * the map, the neighbour gathering and the storage layout. OpenCL backend only. */
+SQZ_API int sqz_life_step_custom(sqz_field *field, const char *cell_body, uint64_t steps);
+
+/* ---- state files ------------------------------------------------------------------------- */
+/* PBM (P1/P4 read, P4 write), 1 = alive, embedded image (3D: width N, height N*N). */
+SQZ_API int sqz_field_load_pbm(sqz_field *field, const char *path);
+SQZ_API int sqz_field_save_pbm(sqz_field *field, const char *path);
+/* PNG picture: live, dead, and outside-domain cells in three colours (needs libpng). */
+SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
+
+/* ---- Euclidean distance matrix on the triangle ------------------------------------------ */
+/* xy: n points as x0 y0 x1 y1 ...; out: the n(n+1)/2 lower-triangle entries in row-major
+ * order (y = 0..n-1, x = 0..y). map: a 2D simplex map, NULL for the default. */
+SQZ_API int sqz_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SQZ_H */
