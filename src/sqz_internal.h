@@ -13,6 +13,7 @@
 
 #include "sqz.h"
 #include "sqz_common.h"
+#include "embedded.h"
 
 #define SQZ_INTERNAL __attribute__((visibility("hidden")))
 
@@ -49,6 +50,8 @@ struct sqz_context {
   char *detail;
   size_t detail_cap;
   double kernel_s, wall_s, op_start;
+  cl_event *pending; /* kernels enqueued since the last sqz__finish */
+  size_t n_pending, cap_pending;
 };
 
 /* Records a failure: stores the formatted detail in ctx (or the thread's slot when ctx is
@@ -67,12 +70,6 @@ SQZ_INTERNAL void sqz__op_begin(sqz_context *ctx);
 SQZ_INTERNAL void sqz__op_end(sqz_context *ctx);
 
 /* ---- OpenCL helpers (src/opencl/) ---------------------------------------------------------- */
-/* Embedded sources of cl/ (generated). */
-typedef struct {
-  const char *name;
-  const char *data;
-  size_t size;
-} sqz_embedded_file;
 /* Looks up an embedded file of cl/ by name ("life_fractal.cl"); NULL if absent. */
 SQZ_INTERNAL const sqz_embedded_file *sqz__cl_file(const char *name);
 
@@ -85,10 +82,14 @@ SQZ_INTERNAL int sqz__program(sqz_context *ctx, const char *prelude, const char 
 SQZ_INTERNAL int sqz__program_source(sqz_context *ctx, const char *source, const char *options,
                                      cl_program *out);
 SQZ_INTERNAL int sqz__kernel(sqz_context *ctx, cl_program program, const char *name, cl_kernel *out);
-/* Enqueues an NDRange (global rounded up to local by the caller), waits, adds event time to
- * ctx->kernel_s. local may be NULL. */
+/* Enqueues an NDRange (global must be a multiple of local; local may be NULL) without
+ * waiting; its event time is added to ctx->kernel_s by sqz__finish. */
 SQZ_INTERNAL int sqz__run(sqz_context *ctx, cl_kernel k, cl_uint dims, const size_t *global,
                           const size_t *local);
+/* Waits for every enqueued command and adds the pending kernels' event times to kernel_s. */
+SQZ_INTERNAL int sqz__finish(sqz_context *ctx);
+/* Sets kernel arguments in order from a list of (size, pointer) pairs ended by 0. */
+SQZ_INTERNAL int sqz__args(sqz_context *ctx, cl_kernel k, ...);
 /* Allocates a device buffer, checking the device's max single allocation first
  * (SQZ_ERR_TOO_LARGE with both byte counts). */
 SQZ_INTERNAL int sqz__buffer(sqz_context *ctx, uint64_t bytes, cl_mem_flags flags, cl_mem *out);
@@ -149,7 +150,14 @@ struct sqz_field {
   void *host[2];       /* cpu backend: ping-pong buffers */
   cl_mem buf[2];       /* opencl backend: ping-pong buffers (buf[1] created on first step) */
   int cur;             /* index of the current state */
+  const char *user_rule; /* set during sqz_life_step_custom: OpenCL C body of the cell rule */
 };
+
+/* Prelude text for life kernels: empty for mask rules, or the user's rule as
+ * `uchar sqz_user_rule(uchar self, uint live)` plus `#define SQZ_USER_RULE 1` when
+ * f->user_rule is set. Kernels include cl/sqz_rule.h, whose SQZ_APPLY_RULE picks one.
+ * Returns a malloc'ed string (caller frees) or NULL when out of memory. */
+SQZ_INTERNAL char *sqz__rule_prelude(const sqz_field *f);
 
 /* Storage geometry of a layout for a domain (elems, width, height); implemented per family
  * (simplex_layout.c, fractal_layout.c). */
@@ -179,6 +187,9 @@ SQZ_INTERNAL int64_t sqz__fractal_index(const sqz_field *f, uint64_t x, uint64_t
 SQZ_INTERNAL int sqz__fractal_parse(sqz_context *ctx, const char *name, const char *level_text,
                                     sqz_fractal *out, uint64_t *side, uint64_t *cells);
 
+/* 1 if embedded (x, y) < side is a cell of the fractal (per-digit pattern lookup). */
+SQZ_INTERNAL int sqz__fractal_member(const sqz_fractal *fr, uint64_t x, uint64_t y);
+
 /* Workload entry points per family and backend (called by src/life.c, src/field.c), each
  * returns a status. birth/survive are bit masks over the live-neighbour count. */
 SQZ_INTERNAL int sqz__life_simplex(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
@@ -186,6 +197,14 @@ SQZ_INTERNAL int sqz__life_fractal(sqz_field *f, uint32_t birth, uint32_t surviv
 /* Device-side random fill; may return SQZ_ERR_UNSUPPORTED to fall back to the host fill. */
 SQZ_INTERNAL int sqz__fill_random_simplex(sqz_field *f, uint64_t threshold, uint64_t seed);
 SQZ_INTERNAL int sqz__fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed);
+
+/* Field storage helpers (src/field.c): the current buffer to/from a host array of f->elems
+ * elements, and creation of the second (ping-pong) buffer on first use. */
+SQZ_INTERNAL int sqz__field_download(sqz_field *f, void *host);
+SQZ_INTERNAL int sqz__field_upload(sqz_field *f, const void *host);
+SQZ_INTERNAL int sqz__field_ensure_pair(sqz_field *f);
+/* The field as an embedded 0/1 image (PBM/PNG geometry; 3D: N x N*N); caller frees *out. */
+SQZ_INTERNAL int sqz__field_image(sqz_field *f, unsigned char **out, uint64_t *w, uint64_t *h);
 
 SQZ_INTERNAL int sqz__parse_layout(sqz_context *ctx, const sqz_domain *dom, const char *layout,
                                    sqz_layout_id *id, uint32_t *rho);

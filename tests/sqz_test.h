@@ -1,0 +1,23 @@
+/* sqz_test.h — helpers shared by the Check test programs (contexts, fixtures, data files). */
+#ifndef SQZ_TEST_H
+#define SQZ_TEST_H
+#include <check.h>
+#include <stdint.h>
+
+#include "sqz.h"
+
+/* Opens a context on the backend ("opencl" or "cpu"), failing the test (never skipping) when it
+ * cannot: OpenCL tests must really run on a device. */
+sqz_context *sqz_test_context(const char *backend);
+/* Runs a suite with CK_NORMAL output and returns the process exit status. */
+int sqz_test_run(Suite *s);
+/* Path of a data file under tests/data (static buffer). */
+const char *sqz_test_data(const char *name);
+/* Asserts st == SQZ_OK and prints the context's detail when not. */
+#define SQZ_OK_OR_FAIL(ctx, expr)                                                                  \
+  do {                                                                                             \
+    int sqz_t_st_ = (expr);                                                                        \
+    ck_assert_msg(sqz_t_st_ == SQZ_OK, "%s -> %s: %s", #expr, sqz_status_name(sqz_t_st_),          \
+                  sqz_last_error(ctx));                                                            \
+  } while (0)
+#endif

@@ -1,0 +1,11 @@
+/* cmds.h — the sqz subcommands; each takes argc/argv with argv[0] = the subcommand name. */
+#ifndef SQZ_CMDS_H
+#define SQZ_CMDS_H
+int sqz_cmd_devices(int argc, char **argv);
+int sqz_cmd_info(int argc, char **argv);
+int sqz_cmd_life(int argc, char **argv);
+int sqz_cmd_edm(int argc, char **argv);
+int sqz_cmd_bench(int argc, char **argv);
+int sqz_cmd_bench_simplex(int argc, char **argv);
+int sqz_cmd_bench_fractal(int argc, char **argv);
+#endif
