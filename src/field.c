@@ -19,6 +19,7 @@ static int sqz__alloc_storage(sqz_field *f, int which) {
     SQZ_CL_CHECK(ctx, clEnqueueFillBuffer(ctx->queue, f->buf[which], &zero, 1, 0, (size_t)bytes, 0, NULL, NULL));
     return SQZ_OK;
   }
+  if (ctx->backend == SQZ_BACKEND_CUDA) return sqz__cuda_alloc(ctx, bytes, &f->dptr[which]);
   if (bytes > ctx->max_alloc || bytes > SIZE_MAX)
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s needs %llu bytes per buffer but the host allows %llu bytes",
                      f->dom->spec, (unsigned long long)bytes, (unsigned long long)ctx->max_alloc);
@@ -36,8 +37,8 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
   sqz_context *ctx = dom->ctx;
   if (!ctx) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "fields need a domain parsed with a context");
   if (sqz_type_size(type) == 0) return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "unknown field type %d", (int)type);
-  if (ctx->backend == SQZ_BACKEND_CUDA)
-    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "the cuda backend runs fractal steps through sqz bench only");
+  if (ctx->backend == SQZ_BACKEND_CUDA && dom->kind != SQZ_DOMAIN_FRACTAL)
+    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "the cuda backend computes on fractal domains only (%s)", dom->spec);
   sqz_field *f = calloc(1, sizeof *f);
   if (!f) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   f->dom = dom;
@@ -65,6 +66,7 @@ void sqz_field_release(sqz_field *f) {
   for (int i = 0; i < 2; i++) {
     free(f->host[i]);
     if (f->buf[i]) clReleaseMemObject(f->buf[i]);
+    if (f->dptr[i]) sqz__cuda_free(f->ctx, f->dptr[i]);
   }
   free(f);
 }
@@ -72,7 +74,7 @@ void sqz_field_release(sqz_field *f) {
 sqz_type sqz_field_type(const sqz_field *f) { return f->type; }
 const char *sqz_field_layout(const sqz_field *f) { return f->layout_str; }
 uint64_t sqz_field_bytes(const sqz_field *f) {
-  int n = (f->buf[1] || f->host[1]) ? 2 : 1;
+  int n = (f->buf[1] || f->host[1] || f->dptr[1]) ? 2 : 1;
   return (uint64_t)n * f->elems * sqz_type_size(f->type);
 }
 
@@ -84,7 +86,7 @@ int sqz_field_set_block(sqz_field *f, uint32_t rho) {
 }
 
 int sqz__field_ensure_pair(sqz_field *f) {
-  if (f->buf[1] || f->host[1]) return SQZ_OK;
+  if (f->buf[1] || f->host[1] || f->dptr[1]) return SQZ_OK;
   return sqz__alloc_storage(f, 1);
 }
 
@@ -94,6 +96,7 @@ int sqz__field_download(sqz_field *f, void *host) {
     SQZ_CL_CHECK(f->ctx, clEnqueueReadBuffer(f->ctx->queue, f->buf[f->cur], CL_TRUE, 0, bytes, host, 0, NULL, NULL));
     return sqz__finish(f->ctx);
   }
+  if (f->ctx->backend == SQZ_BACKEND_CUDA) return sqz__cuda_download(f->ctx, host, f->dptr[f->cur], bytes);
   memcpy(host, f->host[f->cur], bytes);
   return SQZ_OK;
 }
@@ -104,6 +107,7 @@ int sqz__field_upload(sqz_field *f, const void *host) {
     SQZ_CL_CHECK(f->ctx, clEnqueueWriteBuffer(f->ctx->queue, f->buf[f->cur], CL_TRUE, 0, bytes, host, 0, NULL, NULL));
     return sqz__finish(f->ctx);
   }
+  if (f->ctx->backend == SQZ_BACKEND_CUDA) return sqz__cuda_upload(f->ctx, f->dptr[f->cur], host, bytes);
   memcpy(f->host[f->cur], host, bytes);
   return SQZ_OK;
 }

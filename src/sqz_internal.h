@@ -149,6 +149,7 @@ struct sqz_field {
   uint64_t width, height; /* storage as a 2D array (width * height == elems) */
   void *host[2];       /* cpu backend: ping-pong buffers */
   cl_mem buf[2];       /* opencl backend: ping-pong buffers (buf[1] created on first step) */
+  unsigned long long dptr[2]; /* cuda backend: device pointers (CUdeviceptr) */
   int cur;             /* index of the current state */
   const char *user_rule; /* set during sqz_life_step_custom: OpenCL C body of the cell rule */
 };
@@ -194,9 +195,19 @@ SQZ_INTERNAL int sqz__fractal_member(const sqz_fractal *fr, uint64_t x, uint64_t
  * returns a status. birth/survive are bit masks over the live-neighbour count. */
 SQZ_INTERNAL int sqz__life_simplex(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
 SQZ_INTERNAL int sqz__life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
+/* cuda backend fractal step (src/cuda/): layouts block:RHO (MMA or ALU λ/ν, chosen by
+ * f->map "mma" / "alu", default mma where tensor cores exist) and compact. */
+SQZ_INTERNAL int sqz__cuda_life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
 /* Device-side random fill; may return SQZ_ERR_UNSUPPORTED to fall back to the host fill. */
 SQZ_INTERNAL int sqz__fill_random_simplex(sqz_field *f, uint64_t threshold, uint64_t seed);
 SQZ_INTERNAL int sqz__fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed);
+
+/* cuda backend memory (src/cuda/cuda_memory.c): allocation with the byte count in the
+ * detail on failure, zero-fill, host transfers of a whole buffer. */
+SQZ_INTERNAL int sqz__cuda_alloc(sqz_context *ctx, uint64_t bytes, unsigned long long *out);
+SQZ_INTERNAL void sqz__cuda_free(sqz_context *ctx, unsigned long long ptr);
+SQZ_INTERNAL int sqz__cuda_upload(sqz_context *ctx, unsigned long long dst, const void *src, uint64_t bytes);
+SQZ_INTERNAL int sqz__cuda_download(sqz_context *ctx, void *dst, unsigned long long src, uint64_t bytes);
 
 /* Field storage helpers (src/field.c): the current buffer to/from a host array of f->elems
  * elements, and creation of the second (ping-pong) buffer on first use. */
