@@ -4,13 +4,103 @@
 
 #include "cli_common.h"
 #include "cmds.h"
+#include "simplex_plan.h"
 
 static const char *sqz_info_help =
-    "usage: sqz info DOMAIN [--layout L] [--backend B] [--device D] [--json]\n"
+    "usage: sqz info DOMAIN [--layout L] [--map M] [--block RHO] [--backend B] [--device D] [--json]\n"
+    "       sqz info simplex --m M [--r R] [--beta B] [--n N] [--json]\n"
     "\n"
     "Prints the domain's cells, the bytes of one state buffer (1 byte per cell) in each layout,\n"
     "the memory reduction factor against the bounding box (bb), and whether one buffer fits the\n"
-    "device's largest single allocation and two (ping-pong) buffers fit its global memory.\n";
+    "device's largest single allocation and two (ping-pong) buffers fit its global memory.\n"
+    "For simplices it also prints, per thread map (or for --map M), the threads launched, the\n"
+    "useful threads and the waste, and the largest N whose bb / compact state fits the device.\n"
+    "`sqz info simplex` prints the m-simplex volume analysis: recursive orthotope set of scale R\n"
+    "(default 1/2) and arity B (default 2) against the simplex, its extra volume and limit.\n";
+
+/* `sqz info simplex --m M [--r R --beta B --n N]`: the m-simplex volume analysis. */
+static int sqz__info_msimplex(int argc, char **argv) {
+  uint64_t m = 0, n = 0;
+  double r = 0.5, beta = 2.0;
+  int json = 0, have_m = 0;
+  for (int i = 2; i < argc; i++) {
+    const char *v = NULL;
+    int k;
+    char *end = NULL;
+    if ((k = sqz_cli_opt(argc, argv, &i, "--m", 1, &v)) != 0) {
+      if (k < 0 || sqz_cli_u64("info", "--m", v, &m)) return k < 0 ? sqz_cli_usage("info", "--m needs a value") : 2;
+      have_m = 1;
+    } else if ((k = sqz_cli_opt(argc, argv, &i, "--n", 1, &v)) != 0) {
+      if (k < 0 || sqz_cli_u64("info", "--n", v, &n)) return k < 0 ? sqz_cli_usage("info", "--n needs a value") : 2;
+    } else if ((k = sqz_cli_opt(argc, argv, &i, "--r", 1, &v)) != 0) {
+      if (k < 0) return sqz_cli_usage("info", "--r needs a value");
+      r = strtod(v, &end);
+      if (end == v || *end) return sqz_cli_usage("info", "--r: '%s' is not a number", v);
+    } else if ((k = sqz_cli_opt(argc, argv, &i, "--beta", 1, &v)) != 0) {
+      if (k < 0) return sqz_cli_usage("info", "--beta needs a value");
+      beta = strtod(v, &end);
+      if (end == v || *end) return sqz_cli_usage("info", "--beta: '%s' is not a number", v);
+    } else if (strcmp(argv[i], "--json") == 0) {
+      json = 1;
+    } else {
+      return sqz_cli_usage("info", "unknown option '%s' for 'info simplex'", argv[i]);
+    }
+  }
+  if (!have_m) return sqz_cli_usage("info", "info simplex needs --m M (2..16)");
+  sqz_msimplex_stats st;
+  int rc = sqz__msimplex_stats(NULL, (int)(m > 64 ? 64 : m), r, beta, n, &st);
+  if (rc != SQZ_OK) return sqz_cli_fail("info", NULL, rc);
+  if (json) {
+    sqz_json j;
+    sqz_json_begin(&j, stdout);
+    sqz_json_u64(&j, "m", (uint64_t)st.m);
+    sqz_json_num(&j, "r", st.r);
+    sqz_json_num(&j, "beta", st.beta);
+    sqz_json_num(&j, "gamma", st.gamma);
+    sqz_json_num(&j, "limit_extra", st.limit_extra);
+    sqz_json_num(&j, "mfact_r", st.mfact_r);
+    sqz_json_u64(&j, "n", st.n);
+    sqz_json_num(&j, "volume_set", st.vs);
+    sqz_json_num(&j, "volume_simplex", st.vd);
+    sqz_json_num(&j, "extra", st.extra);
+    sqz_json_end(&j);
+    return 0;
+  }
+  printf("m-simplex analysis: m = %d, scale r = %g, arity beta = %g\n", st.m, st.r, st.beta);
+  printf("V(S_n^m) = (n^m - n^%.6g) / %.6g\n", st.gamma, st.denom);
+  printf("at n = %llu: V(S) = %.6g, V(Delta) = %.6g, extra volume %.6g\n", (unsigned long long)st.n, st.vs, st.vd,
+         st.extra);
+  printf("limit extra volume m!/(r^-m - beta) - 1 = %.6g\n", st.limit_extra);
+  printf("m! target: r = (m! + beta)^(-1/m) = %.6g\n", st.mfact_r);
+  return 0;
+}
+
+/* Per-map launch statistics of a simplex domain (one map, or all of its dimension). */
+static int sqz__info_maps(sqz_domain *dom, const char *map, uint32_t rho, int json) {
+  int dims = sqz_domain_dims(dom);
+  const char *one[2] = {map, NULL};
+  const char *const *maps = map ? one : sqz__simplex_maps(dims);
+  if (json) fputs(",\"maps\":[", stdout);
+  else printf("\n%-10s %5s %9s %20s %20s %10s\n", "map", "rho", "launches", "threads launched", "useful", "waste");
+  for (int i = 0; maps[i]; i++) {
+    sqz_simplex_map_stats ms;
+    int st = sqz__simplex_map_stats(NULL, dims, sqz_domain_side(dom), maps[i], rho, &ms);
+    if (st != SQZ_OK) {
+      if (map) return sqz_cli_fail("info", NULL, st);
+      if (!json) printf("%-10s %s\n", maps[i], sqz_last_error(NULL));
+      continue;
+    }
+    if (json)
+      printf("%s{\"map\":\"%s\",\"rho\":%u,\"launches\":%llu,\"launched\":%llu,\"useful\":%llu,\"waste\":%.6g}",
+             i ? "," : "", ms.map, ms.rho, (unsigned long long)ms.launches, (unsigned long long)ms.launched,
+             (unsigned long long)ms.useful, ms.waste);
+    else
+      printf("%-10s %5u %9llu %20llu %20llu %10.4f\n", ms.map, ms.rho, (unsigned long long)ms.launches,
+             (unsigned long long)ms.launched, (unsigned long long)ms.useful, ms.waste);
+  }
+  if (json) fputs("]", stdout);
+  return 0;
+}
 
 typedef struct {
   char name[32];
@@ -40,8 +130,10 @@ static int sqz__info_layouts(sqz_domain *dom, const char *only, sqz_info_row *ro
 }
 
 int sqz_cmd_info(int argc, char **argv) {
-  const char *domain = NULL, *layout = NULL, *backend = NULL, *device = NULL;
+  const char *domain = NULL, *layout = NULL, *backend = NULL, *device = NULL, *map = NULL;
+  uint64_t rho = 0;
   int json = 0;
+  if (argc > 1 && strcmp(argv[1], "simplex") == 0) return sqz__info_msimplex(argc, argv);
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
     int m;
@@ -52,6 +144,12 @@ int sqz_cmd_info(int argc, char **argv) {
     if ((m = sqz_cli_opt(argc, argv, &i, "--layout", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage("info", "--layout needs a value");
       layout = v;
+    } else if ((m = sqz_cli_opt(argc, argv, &i, "--map", 1, &v)) != 0) {
+      if (m < 0) return sqz_cli_usage("info", "--map needs a value");
+      map = v;
+    } else if ((m = sqz_cli_opt(argc, argv, &i, "--block", 1, &v)) != 0) {
+      if (m < 0) return sqz_cli_usage("info", "--block needs a value");
+      if (sqz_cli_u64("info", "--block", v, &rho)) return 2;
     } else if ((m = sqz_cli_opt(argc, argv, &i, "--backend", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage("info", "--backend needs a value");
       backend = v;
@@ -73,6 +171,11 @@ int sqz_cmd_info(int argc, char **argv) {
   sqz_domain *dom = NULL;
   int st = sqz_domain_parse(NULL, domain, &dom);
   if (st != SQZ_OK) return sqz_cli_fail("info", NULL, st);
+  int simplex = sqz_domain_get_kind(dom) != SQZ_DOMAIN_FRACTAL;
+  if (map && !simplex) {
+    sqz_domain_release(dom);
+    return sqz_cli_usage("info", "--map applies to triangle:N and tetrahedron:N; for fractals the layout is the method");
+  }
   sqz_context *ctx = NULL;
   int rc = sqz_cli_open("info", backend, device, &ctx);
   if (rc) {
@@ -109,7 +212,13 @@ int sqz_cmd_info(int argc, char **argv) {
              rows[i].cells <= gmem / 2 ? "true" : "false");
       first = 0;
     }
-    fputs("]}\n", stdout);
+    fputs("]", stdout);
+    if (simplex && (rc = sqz__info_maps(dom, map, (uint32_t)rho, 1)) != 0) goto done;
+    if (simplex)
+      printf(",\"max_n_bb\":%llu,\"max_n_compact\":%llu",
+             (unsigned long long)sqz__simplex_max_side(sqz_domain_dims(dom), SQZ_LAYOUT_BB, 1, 2, max_alloc, gmem),
+             (unsigned long long)sqz__simplex_max_side(sqz_domain_dims(dom), SQZ_LAYOUT_COMPACT, 1, 2, max_alloc, gmem));
+    fputs("}\n", stdout);
   } else {
     printf("domain   %s\n", sqz_domain_spec(dom));
     if (sqz_domain_get_kind(dom) == SQZ_DOMAIN_FRACTAL) {
@@ -133,6 +242,12 @@ int sqz_cmd_info(int argc, char **argv) {
       printf("%-10s %20llu %20llu %10.4g %8s %8s\n", rows[i].name, (unsigned long long)rows[i].cells,
              (unsigned long long)rows[i].cells, (double)bb_cells / (double)rows[i].cells,
              rows[i].cells <= max_alloc ? "yes" : "no", rows[i].cells <= gmem / 2 ? "yes" : "no");
+    }
+    if (simplex) {
+      if ((rc = sqz__info_maps(dom, map, (uint32_t)rho, 0)) != 0) goto done;
+      printf("\nlargest N with two 1-byte state buffers on this device: bb %llu, compact %llu\n",
+             (unsigned long long)sqz__simplex_max_side(sqz_domain_dims(dom), SQZ_LAYOUT_BB, 1, 2, max_alloc, gmem),
+             (unsigned long long)sqz__simplex_max_side(sqz_domain_dims(dom), SQZ_LAYOUT_COMPACT, 1, 2, max_alloc, gmem));
     }
   }
 done:
