@@ -120,7 +120,7 @@ typedef struct {
   char pattern[SQZ_MAX_SCALE * SQZ_MAX_SCALE]; /* row-major, 1 = replica */
   int hl[2 * SQZ_MAX_SCALE * SQZ_MAX_SCALE];   /* H_lambda: beta -> (tau_x, tau_y) */
   int hnu[SQZ_MAX_SCALE * SQZ_MAX_SCALE];      /* H_nu: tau_y*s + tau_x -> beta, -1 on holes */
-  char name[64];                               /* well-known name or the pattern text */
+  char name[SQZ_MAX_SCALE * (SQZ_MAX_SCALE + 1)]; /* well-known name or the pattern text */
 } sqz_fractal;
 
 struct sqz_domain {
