@@ -15,7 +15,7 @@ fractal_maps.txt
   blocknu ID R J X Y CX CY    embedded fractal cell -> block-level storage cell
 
 fractal_life.txt
-  life ID R RULE SEED STEPS LIVE HEX
+  life PATTERN R RULE SEED STEPS LIVE HEX
       the state after STEPS steps of RULE (life.py step_embedded) from the random state in
       which fractal cell (x, y) is alive iff sqz_random_cell(SEED, y * side + x, 2^31)
       (cl/sqz_common.h, reimplemented below), as a row-major bitmap in hex; LIVE = live cells.
@@ -128,19 +128,20 @@ RULES = (("B3/S23", L.RULE_CONWAY), ("B2/S23", L.RULE_SQUEEZE),
 
 
 def life_vectors(out):
-    for fid, (_name, F) in enumerate(fractals()):
+    for _name, F in fractals():
+        pat = pattern_text(F)
         r = {2: 5, 3: 3, 4: 2}[F.s]
         n = F.side(r)
         for seed in (1, 42):
             g0 = [[(random_cell(seed, y * n + x, 1 << 31) if F.contains(r, x, y) else 0) for x in range(n)]
                   for y in range(n)]
-            out.append("life %d %d %s %d 0 %d %s" % (fid, r, "B3/S23", seed, sum(map(sum, g0)), bitmap(g0)))
+            out.append("life %s %d %s %d 0 %d %s" % (pat, r, "B3/S23", seed, sum(map(sum, g0)), bitmap(g0)))
             for text, rule in RULES:
                 g = g0
                 for step in range(1, 7):
                     g = L.step_embedded(F, r, g, rule)
                     if step in (1, 6):
-                        out.append("life %d %d %s %d %d %d %s" % (fid, r, text, seed, step, sum(map(sum, g)),
+                        out.append("life %s %d %s %d %d %d %s" % (pat, r, text, seed, step, sum(map(sum, g)),
                                                                  bitmap(g)))
 
 

@@ -1,0 +1,140 @@
+/* life_fractal.cl — Life-like steps and random fills on NBB fractals in the bb, lambda, block:RHO and compact layouts. */
+/* Built after sqz_common.h, sqz_rule.h and sqz_fractal.h, with a prelude that defines the
+ * fractal (SQZ_FR_S, SQZ_FR_K, SQZ_FR_HL, SQZ_FR_HNU: cl/sqz_fractal.h's tables). Sizes and
+ * levels are kernel arguments, so one program serves every level of one pattern.
+ * Storage is one uchar per cell; cells outside the fractal read as 0 and are never written.
+ *
+ * Tile kernels (lambda, block, compact, tile fill) give each work-group `tiles_per_group`
+ * consecutive tiles, `lanes` work-items per tile: local id = tile_in_group * lanes + lane. */
+
+__constant sqz_i32 sqz_fr_hl[] = SQZ_FR_HL;
+__constant sqz_i32 sqz_fr_hnu[] = SQZ_FR_HNU;
+
+#define FR_CONTAINS(levels, x, y) sqz_fr_contains(SQZ_FR_S, sqz_fr_hnu, (levels), (x), (y))
+#define FR_LAMBDA(levels, c, x, y) sqz_fr_lambda(SQZ_FR_S, SQZ_FR_K, sqz_fr_hl, (levels), (c), (x), (y))
+
+/* Live neighbours of embedded (x, y) read straight from embedded storage (holes hold 0). */
+static inline uint fr_embedded_live(__global const uchar *src, uint n, uint x, uint y) {
+  ulong row = (ulong)y * n;
+  uint xl = x > 0u, xr = x + 1u < n, live = 0u;
+  if (y > 0u) {
+    __global const uchar *p = src + row - n + x;
+    live += (xl ? p[-1] : 0u) + p[0] + (xr ? p[1] : 0u);
+  }
+  __global const uchar *q = src + row + x;
+  live += (xl ? q[-1] : 0u) + (xr ? q[1] : 0u);
+  if (y + 1u < n) {
+    __global const uchar *p = src + row + n + x;
+    live += (xl ? p[-1] : 0u) + p[0] + (xr ? p[1] : 0u);
+  }
+  return live;
+}
+
+/* bb: bounding-box launch over the embedded array (rows row0 ..), membership per cell. */
+__kernel void life_fractal_bb(__global const uchar *src, __global uchar *dst, uint n, uint levels, uint birth,
+                              uint survive, uint row0) {
+  uint x = (uint)get_global_id(0), y = row0 + (uint)get_global_id(1);
+  if (x >= n || y >= n || !FR_CONTAINS(levels, x, y)) return;
+  ulong i = (ulong)y * n + x;
+  dst[i] = (uchar)SQZ_APPLY_RULE(src[i], fr_embedded_live(src, n, x, y), birth, survive);
+}
+
+/* lambda: compact launch on embedded storage; cell c = b k^j + l goes to λ(c), computed as
+ * λ_b(b) * s^j + λ_j(l) (one λ per cell). */
+__kernel void life_fractal_lambda(__global const uchar *src, __global uchar *dst, uint n, uint levels, uint j,
+                                  uint rho, uint tile_cells, uint lanes, uint tiles_per_group, uint birth,
+                                  uint survive, ulong tile0, ulong tiles) {
+  uint lid = (uint)get_local_id(0), lane = lid % lanes;
+  ulong b = tile0 + (ulong)get_group_id(0) * tiles_per_group + lid / lanes;
+  if (lid >= lanes * tiles_per_group || b >= tiles) return;
+  uint bx, by;
+  FR_LAMBDA(levels - j, b, &bx, &by);
+  for (uint l = lane; l < tile_cells; l += lanes) {
+    uint tx, ty;
+    FR_LAMBDA(j, l, &tx, &ty);
+    uint x = bx * rho + tx, y = by * rho + ty;
+    ulong i = (ulong)y * n + x;
+    dst[i] = (uchar)SQZ_APPLY_RULE(src[i], fr_embedded_live(src, n, x, y), birth, survive);
+  }
+}
+
+/* block / compact: one tile of rho x rho embedded cells, gathered with its halo into a
+ * (rho + 2)^2 local cache through ν_b of the 8 neighbour tiles, then stepped from the cache. */
+static inline void fr_tile_step(const uint compact, __global const uchar *src, __global uchar *dst, uint levels,
+                                uint j, uint rho, uint tile_elems, uint lanes, uint tiles_per_group, uint birth,
+                                uint survive, ulong tile0, ulong tiles, __local uchar *cache, __local long *nbr) {
+  uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, w = rho + 2u;
+  ulong b = tile0 + (ulong)get_group_id(0) * tiles_per_group + t;
+  int active = t < tiles_per_group && b < tiles;
+  __local uchar *c = cache + t * w * w;
+  __local long *nb = nbr + t * 9u;
+  if (active) {
+    uint bx, by;
+    FR_LAMBDA(levels - j, b, &bx, &by);
+    for (uint d = lane; d < 9u; d += lanes)
+      nb[d] = d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels - j, bx, by, d);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (active) {
+    for (uint p = lane; p < w * w; p += lanes) {
+      uint lx, ly;
+      long tb = nb[sqz_fr_cache_source(rho, p, &lx, &ly)];
+      long off = tb < 0 ? -1 : sqz_fr_tile_offset(compact, SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, j, rho, lx, ly);
+      c[p] = off < 0 ? (uchar)0 : src[(ulong)tb * tile_elems + (ulong)off];
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!active) return;
+  for (uint q = lane; q < tile_elems; q += lanes) {
+    uint tx = q % rho, ty = q / rho;
+    if (compact)
+      FR_LAMBDA(j, q, &tx, &ty);
+    else if (!FR_CONTAINS(j, tx, ty))
+      continue; /* a hole of the micro-fractal: stays 0 */
+    uint i = (ty + 1u) * w + tx + 1u;
+    dst[b * tile_elems + q] = (uchar)SQZ_APPLY_RULE(c[i], SQZ_FR_MOORE_SUM(c, i, w), birth, survive);
+  }
+}
+
+__kernel void life_fractal_block(__global const uchar *src, __global uchar *dst, uint levels, uint j, uint rho,
+                                 uint tile_elems, uint lanes, uint tiles_per_group, uint birth, uint survive,
+                                 ulong tile0, ulong tiles, __local uchar *cache, __local long *nbr) {
+  fr_tile_step(0u, src, dst, levels, j, rho, tile_elems, lanes, tiles_per_group, birth, survive, tile0, tiles, cache,
+               nbr);
+}
+
+__kernel void life_fractal_compact(__global const uchar *src, __global uchar *dst, uint levels, uint j, uint rho,
+                                   uint tile_elems, uint lanes, uint tiles_per_group, uint birth, uint survive,
+                                   ulong tile0, ulong tiles, __local uchar *cache, __local long *nbr) {
+  fr_tile_step(1u, src, dst, levels, j, rho, tile_elems, lanes, tiles_per_group, birth, survive, tile0, tiles, cache,
+               nbr);
+}
+
+/* Random fills: cell (x, y) is alive iff it is a fractal cell and sqz_random_cell(seed, y n + x)
+ * says so, the same hash in every layout and backend. Holes are written as 0. */
+__kernel void fill_fractal_embedded(__global uchar *dst, uint n, uint levels, ulong seed, ulong threshold,
+                                    uint row0) {
+  uint x = (uint)get_global_id(0), y = row0 + (uint)get_global_id(1);
+  if (x >= n || y >= n) return;
+  ulong e = (ulong)y * n + x;
+  dst[e] = (uchar)(FR_CONTAINS(levels, x, y) ? sqz_random_cell(seed, e, threshold) : 0u);
+}
+
+__kernel void fill_fractal_tiles(__global uchar *dst, uint n, uint levels, uint j, uint rho, uint tile_elems,
+                                 uint lanes, uint tiles_per_group, uint compact, ulong seed, ulong threshold,
+                                 ulong tile0, ulong tiles) {
+  uint lid = (uint)get_local_id(0), lane = lid % lanes;
+  ulong b = tile0 + (ulong)get_group_id(0) * tiles_per_group + lid / lanes;
+  if (lid >= lanes * tiles_per_group || b >= tiles) return;
+  uint bx, by;
+  FR_LAMBDA(levels - j, b, &bx, &by);
+  for (uint q = lane; q < tile_elems; q += lanes) {
+    uint tx = q % rho, ty = q / rho, member = 1u;
+    if (compact)
+      FR_LAMBDA(j, q, &tx, &ty);
+    else
+      member = FR_CONTAINS(j, tx, ty);
+    ulong e = (ulong)(by * rho + ty) * n + bx * rho + tx;
+    dst[b * tile_elems + q] = (uchar)(member ? sqz_random_cell(seed, e, threshold) : 0u);
+  }
+}

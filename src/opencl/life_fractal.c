@@ -1,0 +1,190 @@
+/* life_fractal.c (opencl) — Life steps and random fills on fractal fields, one kernel per layout. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fractal_internal.h"
+
+#define SQZ__GROUP 256u                        /* work-items per group: explicit local sizes  */
+#define SQZ__MAX_GROUPS ((uint64_t)1 << 22)   /* groups per launch: NDRanges stay < 2^30 items */
+#define SQZ__NBR_BYTES (9u * sizeof(cl_long)) /* neighbour tile indices per tile (local memory) */
+
+/* Program of f's fractal: a prelude with s, k, H_λ, H_ν (and the user's rule, if any) in
+ * front of the shared sources. One program per pattern and rule, any level. */
+static int sqz__fractal_program(sqz_field *f, cl_program *prog) {
+  static const char *const files[] = {"sqz_common.h", "sqz_rule.h", "sqz_fractal.h", "life_fractal.cl", NULL};
+  const sqz_fractal *fr = &f->dom->fr;
+  char *rule = sqz__rule_prelude(f);
+  size_t cap = (rule ? strlen(rule) : 0) + 12u * 3u * SQZ_MAX_SCALE * SQZ_MAX_SCALE + 256u;
+  char *pre = malloc(cap);
+  int st = SQZ_OK;
+  if (!rule || !pre) {
+    st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+    goto done;
+  }
+  size_t at = (size_t)snprintf(pre, cap, "%s#define SQZ_FR_S %du\n#define SQZ_FR_K %du\n#define SQZ_FR_HL {", rule,
+                               fr->s, fr->k);
+  for (int i = 0; i < 2 * fr->k; i++) at += (size_t)snprintf(pre + at, cap - at, "%s%d", i ? "," : "", fr->hl[i]);
+  at += (size_t)snprintf(pre + at, cap - at, "}\n#define SQZ_FR_HNU {");
+  for (int i = 0; i < fr->s * fr->s; i++) at += (size_t)snprintf(pre + at, cap - at, "%s%d", i ? "," : "", fr->hnu[i]);
+  snprintf(pre + at, cap - at, "}\n");
+  st = sqz__program(f->ctx, pre, files, "", prog);
+done:
+  free(rule);
+  free(pre);
+  return st;
+}
+
+/* Launch shape of a tile kernel: `lanes` work-items per tile, `per_group` tiles per group. */
+typedef struct {
+  sqz_fractal_tiling t;
+  cl_uint lanes, per_group;
+  size_t local;
+  uint64_t local_bytes; /* per group, for the tile cache and neighbour indices */
+} sqz__tile_launch;
+
+static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, sqz__tile_launch *p) {
+  sqz_context *ctx = f->ctx;
+  int st = sqz__fractal_tiling(f, &p->t);
+  if (st != SQZ_OK) return st;
+  size_t kwg = SQZ__GROUP;
+  cl_ulong lmem = 0;
+  SQZ_CL_CHECK(ctx, clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL));
+  SQZ_CL_CHECK(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL));
+  size_t group = kwg < SQZ__GROUP ? kwg : SQZ__GROUP;
+  p->lanes = (cl_uint)(p->t.tile_elems < group ? p->t.tile_elems : group);
+  p->per_group = (cl_uint)(group / p->lanes);
+  uint64_t per_tile = cached ? (uint64_t)(p->t.rho + 2) * (p->t.rho + 2) + SQZ__NBR_BYTES : 0;
+  while (p->per_group > 1 && per_tile * p->per_group > lmem) p->per_group /= 2;
+  if (per_tile > lmem)
+    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
+                     "%s in layout %s: a %u x %u tile cache needs %llu bytes of local memory, %s has %llu",
+                     f->dom->spec, f->layout_str, p->t.rho + 2, p->t.rho + 2, (unsigned long long)per_tile,
+                     ctx->device_name, (unsigned long long)lmem);
+  p->local = (size_t)p->lanes * p->per_group;
+  p->local_bytes = per_tile * p->per_group;
+  return SQZ_OK;
+}
+
+/* Enqueues a tile kernel over all tiles, in launches of at most SQZ__MAX_GROUPS groups; the
+ * first tile of each launch goes to argument tile0_arg. */
+static int sqz__run_tiles(sqz_context *ctx, cl_kernel k, cl_uint tile0_arg, const sqz__tile_launch *p) {
+  uint64_t groups = (p->t.tiles + p->per_group - 1) / p->per_group;
+  for (uint64_t g0 = 0; g0 < groups; g0 += SQZ__MAX_GROUPS) {
+    cl_ulong tile0 = g0 * p->per_group;
+    SQZ_CL_CHECK(ctx, clSetKernelArg(k, tile0_arg, sizeof tile0, &tile0));
+    size_t global = (size_t)(groups - g0 < SQZ__MAX_GROUPS ? groups - g0 : SQZ__MAX_GROUPS) * p->local;
+    int st = sqz__run(ctx, k, 1, &global, &p->local);
+    if (st != SQZ_OK) return st;
+  }
+  return SQZ_OK;
+}
+
+/* Enqueues a 2D kernel over the n x n embedding with 32 x 8 groups, in row bands that keep
+ * each NDRange below 2^30 items and 65535 groups high; the first row goes to row0_arg. */
+static int sqz__run_rows(sqz_context *ctx, cl_kernel k, cl_uint row0_arg, uint32_t n) {
+  size_t local[2] = {32, 8}, gx = ((size_t)n + 31) / 32 * 32;
+  uint64_t band = ((uint64_t)1 << 30) / gx;
+  band = band < 8 ? 8 : band - band % 8;
+  if (band > 65535u * 8u) band = 65535u * 8u;
+  for (uint64_t r0 = 0; r0 < n; r0 += band) {
+    cl_uint row0 = (cl_uint)r0;
+    uint64_t rows = n - r0 < band ? n - r0 : band;
+    size_t global[2] = {gx, (size_t)(rows + 7) / 8 * 8};
+    SQZ_CL_CHECK(ctx, clSetKernelArg(k, row0_arg, sizeof row0, &row0));
+    int st = sqz__run(ctx, k, 2, global, local);
+    if (st != SQZ_OK) return st;
+  }
+  return SQZ_OK;
+}
+
+static const char *sqz__step_kernel_name(sqz_layout_id layout) {
+  switch (layout) {
+  case SQZ_LAYOUT_BB: return "life_fractal_bb";
+  case SQZ_LAYOUT_LAMBDA: return "life_fractal_lambda";
+  case SQZ_LAYOUT_BLOCK: return "life_fractal_block";
+  case SQZ_LAYOUT_COMPACT: break;
+  }
+  return "life_fractal_compact";
+}
+
+/* One step from buf[cur] into buf[1 - cur] with the layout's kernel. */
+static int sqz__step(sqz_field *f, cl_kernel k, const sqz__tile_launch *p, cl_uint birth, cl_uint survive) {
+  sqz_context *ctx = f->ctx;
+  cl_mem src = f->buf[f->cur], dst = f->buf[1 - f->cur];
+  cl_uint n = (cl_uint)f->dom->side, r = (cl_uint)f->dom->fr.r, j = p->t.j, rho = p->t.rho, te = p->t.tile_elems;
+  cl_ulong tiles = p->t.tiles, zero = 0;
+  int st;
+  switch (f->layout) {
+  case SQZ_LAYOUT_BB:
+    st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof birth, &birth,
+                   sizeof survive, &survive, sizeof(cl_uint), &zero, (size_t)0);
+    return st != SQZ_OK ? st : sqz__run_rows(ctx, k, 6, n);
+  case SQZ_LAYOUT_LAMBDA:
+    st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof j, &j, sizeof rho,
+                   &rho, sizeof te, &te, sizeof p->lanes, &p->lanes, sizeof p->per_group, &p->per_group, sizeof birth,
+                   &birth, sizeof survive, &survive, sizeof zero, &zero, sizeof tiles, &tiles, (size_t)0);
+    return st != SQZ_OK ? st : sqz__run_tiles(ctx, k, 11, p);
+  case SQZ_LAYOUT_BLOCK:
+  case SQZ_LAYOUT_COMPACT:
+    break;
+  }
+  size_t cache = (size_t)(rho + 2) * (rho + 2) * p->per_group, nbr = SQZ__NBR_BYTES * p->per_group;
+  st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof r, &r, sizeof j, &j, sizeof rho, &rho, sizeof te,
+                 &te, sizeof p->lanes, &p->lanes, sizeof p->per_group, &p->per_group, sizeof birth, &birth,
+                 sizeof survive, &survive, sizeof zero, &zero, sizeof tiles, &tiles, cache, NULL, nbr, NULL,
+                 (size_t)0);
+  return st != SQZ_OK ? st : sqz__run_tiles(ctx, k, 10, p);
+}
+
+int sqz__life_fractal_opencl(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps) {
+  sqz_context *ctx = f->ctx;
+  cl_program prog = NULL;
+  cl_kernel k = NULL;
+  sqz__tile_launch plan;
+  memset(&plan, 0, sizeof plan);
+  if (steps == 0) return SQZ_OK;
+  int st = sqz__field_ensure_pair(f);
+  if (st == SQZ_OK) st = sqz__fractal_program(f, &prog);
+  if (st == SQZ_OK) st = sqz__kernel(ctx, prog, sqz__step_kernel_name(f->layout), &k);
+  if (st == SQZ_OK && f->layout != SQZ_LAYOUT_BB)
+    st = sqz__plan_tiles(f, k, f->layout != SQZ_LAYOUT_LAMBDA, &plan);
+  for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
+    st = sqz__step(f, k, &plan, birth, survive);
+    if (st == SQZ_OK) f->cur = 1 - f->cur;
+  }
+  if (k) clReleaseKernel(k);
+  return st;
+}
+
+int sqz__fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed) {
+  sqz_context *ctx = f->ctx;
+  if (ctx->backend != SQZ_BACKEND_OPENCL || f->type != SQZ_U8) return SQZ_ERR_UNSUPPORTED;
+  cl_program prog = NULL;
+  cl_kernel k = NULL;
+  int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA;
+  int st = sqz__fractal_program(f, &prog);
+  if (st == SQZ_OK) st = sqz__kernel(ctx, prog, embedded ? "fill_fractal_embedded" : "fill_fractal_tiles", &k);
+  if (st != SQZ_OK) return st;
+  cl_mem dst = f->buf[f->cur];
+  cl_uint n = (cl_uint)f->dom->side, r = (cl_uint)f->dom->fr.r, compact = f->layout == SQZ_LAYOUT_COMPACT;
+  cl_ulong cseed = seed, thr = threshold, zero = 0;
+  if (embedded) {
+    st = sqz__args(ctx, k, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof cseed, &cseed, sizeof thr, &thr,
+                   sizeof(cl_uint), &zero, (size_t)0);
+    if (st == SQZ_OK) st = sqz__run_rows(ctx, k, 5, n);
+  } else {
+    sqz__tile_launch p;
+    memset(&p, 0, sizeof p);
+    st = sqz__plan_tiles(f, k, 0, &p);
+    cl_uint j = p.t.j, rho = p.t.rho, te = p.t.tile_elems;
+    cl_ulong tiles = p.t.tiles;
+    if (st == SQZ_OK)
+      st = sqz__args(ctx, k, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof j, &j, sizeof rho, &rho, sizeof te,
+                     &te, sizeof p.lanes, &p.lanes, sizeof p.per_group, &p.per_group, sizeof compact, &compact,
+                     sizeof cseed, &cseed, sizeof thr, &thr, sizeof zero, &zero, sizeof tiles, &tiles, (size_t)0);
+    if (st == SQZ_OK) st = sqz__run_tiles(ctx, k, 11, &p);
+  }
+  clReleaseKernel(k);
+  return st;
+}
