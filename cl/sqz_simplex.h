@@ -1,0 +1,370 @@
+/* sqz_simplex.h — every triangle/tetrahedron thread map and the compact storage index, shared by host C and OpenCL C. */
+#ifndef SQZ_SIMPLEX_H
+#define SQZ_SIMPLEX_H
+/* Needs sqz_common.h first. Domains (DESIGN.md §2): triangle:n is 0 <= x <= y < n and
+ * tetrahedron:n is x + y + z <= n - 1. Maps follow MAPS.md §1-2; a launch is a block grid
+ * plus the parameters of one launch kind, so every map (and every launch of a plan) is one
+ * call of sqz_smap2 / sqz_smap3 with the kernel's group and local ids. */
+
+#ifdef __OPENCL_VERSION__
+#define SQZ_SQRTF(v) sqrt(v)
+#define SQZ_CBRTF(v) cbrt(v)
+#else
+#include <math.h>
+#define SQZ_SQRTF(v) sqrtf(v)
+#define SQZ_CBRTF(v) cbrtf(v)
+#endif
+
+/* ---- launch kinds (parameters p0..p3, element offset o0..o2) ---------------------------- */
+#define SQZ_SK_BOX 1   /* block grid over the box [o, o + (p0, p1)), 2D (bb, rec)          */
+#define SQZ_SK_LTM 2   /* p0 = blocks per side nb, p1 = grid side g                          */
+#define SQZ_SK_RB 3    /* thread-level rectangle fold, p0 = W, p1 = H                         */
+#define SQZ_SK_HAD 4   /* p0 = last trapezoid row, p1 = tower x shift, p2 = tower y shift    */
+#define SQZ_SK_BOX3 5  /* block grid over the box [o, o + (p0, p1, p2)), 3D (bb, rec3)       */
+#define SQZ_SK_LTM3 6  /* p0 = blocks per side nb, p1 = grid side c                          */
+#define SQZ_SK_HAD3 7  /* main orthotope of HAD3, p0 = nb (power of two >= 2)               */
+#define SQZ_SK_HAD3S 8 /* strip of HAD3 (the by = 0 layer), p0 = nb (power of two)          */
+
+/* Kinds compiled into a kernel: the prelude may restrict them (bit k = kind k). */
+#ifndef SQZ_KIND_MASK
+#define SQZ_KIND_MASK 0xFFFFFFFFu
+#endif
+#define SQZ_HAS_KIND(k) (((SQZ_KIND_MASK) >> (k)) & 1u)
+
+/* ---- integer roots with an estimate and an exact integer correction ------------------------ */
+/* max{y : T(y) <= v}  (T(y) = y(y+1)/2), v <= T(2^31) */
+SQZ_FN sqz_u64 sqz_tri_root(sqz_u64 v) {
+  sqz_u64 y = (sqz_u64)((SQZ_SQRTF(8.0f * (float)v + 1.0f) - 1.0f) * 0.5f);
+  while (y > 0u && sqz_tri(y) > v) y--;
+  while (sqz_tri(y + 1u) <= v) y++;
+  return y;
+}
+/* max{z : Te(z) <= v}  (Te(z) = z(z+1)(z+2)/6), v <= Te(2^21) */
+SQZ_FN sqz_u64 sqz_tet_root(sqz_u64 v) {
+  float c = SQZ_CBRTF(6.0f * (float)v) - 1.0f;
+  sqz_u64 z = c > 0.0f ? (sqz_u64)c : 0u;
+  while (z > 0u && sqz_tet(z) > v) z--;
+  while (sqz_tet(z + 1u) <= v) z++;
+  return z;
+}
+
+/* ---- 2D building blocks ----------------------------------------------------------------- */
+/* LTM (MAPS 1.3): linear block index bc = T(Y) + X -> (X, Y), 0 <= X <= Y */
+SQZ_FN void sqz_ltm2(sqz_u64 bc, sqz_u32 *bx, sqz_u32 *by) {
+  sqz_u64 y = sqz_tri_root(bc);
+  *by = (sqz_u32)y;
+  *bx = (sqz_u32)(bc - sqz_tri(y));
+}
+
+/* HAD (MAPS 1.5/1.6), branch-free form: UPPER(N) uses (last, half, shift) = (N-1, N/2, 1),
+ * LOWER(Lb, Mb) uses (Mb-1, Lb/2, Mb-Lb+1). Rows above `last` are the tower rows. */
+SQZ_FN void sqz_had2(sqz_u32 last, sqz_u32 half, sqz_u32 shift, sqz_u32 wx, sqz_u32 wy,
+                     sqz_u32 *bx, sqz_u32 *by) {
+  sqz_u32 h = sqz_ilog2(wy + 1u);
+  sqz_u32 qb = wx & (0xFFFFFFFFu << h);
+  sqz_u32 k = wy > last ? 0xFFFFFFFFu : 0u;
+  *bx = wx + qb + (k & half);
+  *by = wy + 2u * qb - (k & shift);
+}
+/* Inverse of UPPER(N): block (X <= Y < N) -> omega (MAPS 1.5). */
+SQZ_FN void sqz_had2_inverse(sqz_u32 nb, sqz_u32 bx, sqz_u32 by, sqz_u32 *wx, sqz_u32 *wy) {
+  if (nb >= 2u && by == nb - 1u && bx >= nb / 2u) {
+    *wx = bx - nb / 2u;
+    *wy = nb;
+    return;
+  }
+  sqz_u32 h = sqz_ilog2(bx ^ (by + 1u));
+  sqz_u32 qb = (bx >> (h + 1u)) << h;
+  *wx = bx - qb;
+  *wy = by - 2u * qb;
+}
+
+/* RB rectangle fold (MAPS 1.4): W x H = T(n), W = floor((n+1)/2), H = n + 1 - (n & 1). */
+SQZ_FN sqz_u32 sqz_fold_w(sqz_u64 n) { return (sqz_u32)((n + 1u) >> 1); }
+SQZ_FN sqz_u64 sqz_fold_h(sqz_u64 n) { return n + 1u - (n & 1u); }
+/* rectangle (u, v) -> triangle (x, y) */
+SQZ_FN void sqz_fold(sqz_u32 n, sqz_u32 u, sqz_u32 v, sqz_u32 *x, sqz_u32 *y) {
+  sqz_u32 e = 1u - (n & 1u); /* 1 for even n */
+  if (u + e <= v) {
+    *x = u;
+    *y = v - e;
+  } else {
+    *x = n - e - u;
+    *y = n - 1u - v;
+  }
+}
+/* triangle (x, y) -> rectangle (u, v) */
+SQZ_FN void sqz_unfold(sqz_u32 n, sqz_u32 x, sqz_u32 y, sqz_u32 *u, sqz_u32 *v) {
+  sqz_u32 e = 1u - (n & 1u);
+  if (x < sqz_fold_w(n)) {
+    *u = x;
+    *v = y + e;
+  } else {
+    *u = n - e - x;
+    *v = n - 1u - y;
+  }
+}
+
+/* ---- 2D thread map: launch parameters + ids -> triangle cell ----------------------------- */
+/* Returns 1 and sets (x, y) when the thread owns a cell of triangle:n, 0 otherwise. */
+SQZ_FN int sqz_smap2(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 p2, sqz_u32 o0, sqz_u32 o1,
+                     sqz_u32 wx, sqz_u32 wy, sqz_u32 tx, sqz_u32 ty, sqz_u32 rho, sqz_u32 n,
+                     sqz_u32 *x, sqz_u32 *y) {
+  sqz_u32 bx = 0u, by = 0u;
+  if (SQZ_HAS_KIND(SQZ_SK_RB) && kind == SQZ_SK_RB) {
+    sqz_u32 u = wx * rho + tx, v = wy * rho + ty;
+    if (u >= p0 || v >= p1) return 0;
+    sqz_fold(n, u, v, x, y);
+    return 1;
+  }
+  if (SQZ_HAS_KIND(SQZ_SK_BOX) && kind == SQZ_SK_BOX) {
+    sqz_u32 u = wx * rho + tx, v = wy * rho + ty;
+    if (u >= p0 || v >= p1) return 0;
+    *x = o0 + u;
+    *y = o1 + v;
+    return *x <= *y && *y < n;
+  }
+  if (SQZ_HAS_KIND(SQZ_SK_LTM) && kind == SQZ_SK_LTM) {
+    sqz_u64 bc = (sqz_u64)wx + (sqz_u64)wy * p1;
+    if (bc >= sqz_tri(p0)) return 0;
+    sqz_ltm2(bc, &bx, &by);
+  } else if (SQZ_HAS_KIND(SQZ_SK_HAD) && kind == SQZ_SK_HAD) {
+    sqz_had2(p0, p1, p2, wx, wy, &bx, &by);
+  } else {
+    return 0;
+  }
+  *x = o0 + bx * rho + tx;
+  *y = o1 + by * rho + ty;
+  return *x <= *y && *y < n;
+}
+
+/* ---- 3D building blocks ----------------------------------------------------------------- */
+/* LTM3 (MAPS 2.3): w = Te(c) + T(b) + a with a <= b <= c < nb, turned into the regular
+ * simplex block (a, b - a, nb - 1 - c), so that X + Y + Z <= nb - 1. */
+SQZ_FN void sqz_ltm3(sqz_u32 nb, sqz_u64 w, sqz_u32 *bx, sqz_u32 *by, sqz_u32 *bz) {
+  sqz_u64 c = sqz_tet_root(w);
+  sqz_u32 a, b;
+  sqz_ltm2(w - sqz_tet(c), &a, &b);
+  *bx = a;
+  *by = b - a;
+  *bz = nb - 1u - (sqz_u32)c;
+}
+
+/* HAD3 main orthotope (MAPS 2.4): (N/2) x (N/2) x (3N/4) blocks (1 layer when N = 2). */
+SQZ_FN int sqz_had3_main(sqz_u32 nb, sqz_u32 gx, sqz_u32 gy, sqz_u32 gz, sqz_u32 *bx, sqz_u32 *by,
+                         sqz_u32 *bz) {
+  sqz_i32 half = (sqz_i32)(nb / 2u), m = (sqz_i32)nb - 1;
+  sqz_i32 x, y, z;
+  if ((sqz_i32)gz < half) {
+    x = (sqz_i32)gx;
+    y = half - 1 - (sqz_i32)gy;
+    z = (sqz_i32)gz;
+    if (x + y + z >= m) {
+      x = half - 1 - x;
+      y = half - 1 - y;
+      z = (sqz_i32)nb - 1 - z;
+    }
+  } else {
+    if (gy == 0u) return 0;
+    sqz_u32 h = sqz_ilog2(gy);
+    sqz_i32 b = 1 << h, zz = (sqz_i32)gz - half;
+    if (zz >= b) return 0;
+    sqz_i32 qb = (sqz_i32)((gx >> h) << h);
+    x = (sqz_i32)gx + qb;
+    y = m - ((sqz_i32)gy + 2 * qb);
+    z = zz;
+    if (x + y + z >= m) {
+      sqz_i32 lx = x & (b - 1), ly = y & (b - 1);
+      x = x - lx + (b - 1 - ly);
+      y = y - ly + (b - 1 - lx);
+      z = 2 * b - 1 - z;
+    }
+  }
+  *bx = (sqz_u32)x;
+  *by = (sqz_u32)y + 1u;
+  *bz = (sqz_u32)z;
+  return 1;
+}
+/* HAD3 strip: the 2D map UPPER(N) in the xz plane, block (X, 0, N - 1 - Y). */
+SQZ_FN void sqz_had3_strip(sqz_u32 nb, sqz_u32 wx, sqz_u32 wy, sqz_u32 *bx, sqz_u32 *by, sqz_u32 *bz) {
+  sqz_u32 x2, y2;
+  sqz_had2(nb - 1u, nb / 2u, 1u, wx, wy, &x2, &y2);
+  *bx = x2;
+  *by = 0u;
+  *bz = nb - 1u - y2;
+}
+
+/* ---- 3D thread map ----------------------------------------------------------------------- */
+/* Returns 1 and sets (x, y, z) when the thread owns a cell of tetrahedron:n, 0 otherwise. */
+SQZ_FN int sqz_smap3(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 p2, sqz_u32 o0, sqz_u32 o1,
+                     sqz_u32 o2, sqz_u32 wx, sqz_u32 wy, sqz_u32 wz, sqz_u32 tx, sqz_u32 ty,
+                     sqz_u32 tz, sqz_u32 rho, sqz_u32 n, sqz_u32 *x, sqz_u32 *y, sqz_u32 *z) {
+  sqz_u32 bx = 0u, by = 0u, bz = 0u;
+  if (SQZ_HAS_KIND(SQZ_SK_BOX3) && kind == SQZ_SK_BOX3) {
+    sqz_u32 u = wx * rho + tx, v = wy * rho + ty, w = wz * rho + tz;
+    if (u >= p0 || v >= p1 || w >= p2) return 0;
+    *x = o0 + u;
+    *y = o1 + v;
+    *z = o2 + w;
+    return *x + *y + *z < n;
+  }
+  if (SQZ_HAS_KIND(SQZ_SK_LTM3) && kind == SQZ_SK_LTM3) {
+    sqz_u64 w = (sqz_u64)wx + (sqz_u64)p1 * ((sqz_u64)wy + (sqz_u64)p1 * wz);
+    if (w >= sqz_tet(p0)) return 0;
+    sqz_ltm3(p0, w, &bx, &by, &bz);
+  } else if (SQZ_HAS_KIND(SQZ_SK_HAD3) && kind == SQZ_SK_HAD3) {
+    if (!sqz_had3_main(p0, wx, wy, wz, &bx, &by, &bz)) return 0;
+  } else if (SQZ_HAS_KIND(SQZ_SK_HAD3S) && kind == SQZ_SK_HAD3S) {
+    sqz_had3_strip(p0, wx, wy, &bx, &by, &bz);
+  } else {
+    return 0;
+  }
+  *x = o0 + bx * rho + tx;
+  *y = o1 + by * rho + ty;
+  *z = o2 + bz * rho + tz;
+  return *x + *y + *z < n;
+}
+
+/* ---- storage ------------------------------------------------------------------------------
+ * Layout bb: the embedded array (2D y*n + x, 3D (z*n + y)*n + x).
+ * Layout compact, triangle: the rectangle fold, index v*W + u with (u, v) = unfold(x, y).
+ * Layout compact, tetrahedron: layers z = 0, 1, ... one after another; layer z is the
+ * triangle x + y <= m - 1 (m = n - z), stored as the compact triangle:m of (x, m - 1 - y), so
+ * layer z starts at Te(n) - Te(m). Zero waste, O(1) both ways (the inverse finds the layer
+ * with an exact integer cube root). */
+#define SQZ_SL_BB 0
+#define SQZ_SL_COMPACT 1
+
+/* One storage row: the index of cell x of the row is x < w ? al + x : ar - x. */
+typedef struct {
+  sqz_u64 al, ar;
+  sqz_u32 w;
+} sqz_srow;
+
+/* compact triangle:n, row y */
+SQZ_FN sqz_srow sqz_tri_row(sqz_u32 n, sqz_u32 y) {
+  sqz_srow r;
+  sqz_u32 e = 1u - (n & 1u);
+  r.w = sqz_fold_w(n);
+  r.al = (sqz_u64)(y + e) * r.w;
+  r.ar = (sqz_u64)(n - 1u - y) * r.w + (n - e);
+  return r;
+}
+/* compact tetrahedron:n, row (y, z) with y + z <= n - 1 */
+SQZ_FN sqz_srow sqz_tet_row(sqz_u32 n, sqz_u32 y, sqz_u32 z) {
+  sqz_u32 m = n - z;
+  sqz_srow r = sqz_tri_row(m, m - 1u - y);
+  sqz_u64 base = sqz_tet(n) - sqz_tet(m);
+  r.al += base;
+  r.ar += base;
+  return r;
+}
+SQZ_FN sqz_u64 sqz_srow_index(sqz_srow r, sqz_u32 x) { return x < r.w ? r.al + x : r.ar - x; }
+
+/* Row y of triangle:n (cells x <= y) and row (y, z) of tetrahedron:n (cells x <= n-1-y-z) in
+ * either layout. */
+SQZ_FN sqz_srow sqz_tri_srow(int layout, sqz_u32 n, sqz_u32 y) {
+  if (layout == SQZ_SL_COMPACT) return sqz_tri_row(n, y);
+  sqz_srow r;
+  r.al = (sqz_u64)y * n;
+  r.ar = 0u;
+  r.w = 0xFFFFFFFFu;
+  return r;
+}
+SQZ_FN sqz_srow sqz_tet_srow(int layout, sqz_u32 n, sqz_u32 y, sqz_u32 z) {
+  if (layout == SQZ_SL_COMPACT) return sqz_tet_row(n, y, z);
+  sqz_srow r;
+  r.al = ((sqz_u64)z * n + y) * n;
+  r.ar = 0u;
+  r.w = 0xFFFFFFFFu;
+  return r;
+}
+SQZ_FN sqz_u64 sqz_tri_index(int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y) {
+  return sqz_srow_index(sqz_tri_srow(layout, n, y), x);
+}
+SQZ_FN sqz_u64 sqz_tet_index(int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y, sqz_u32 z) {
+  return sqz_srow_index(sqz_tet_srow(layout, n, y, z), x);
+}
+/* compact index -> cell (every index below T(n) / Te(n) is a cell) */
+SQZ_FN void sqz_tri_coords(sqz_u32 n, sqz_u64 i, sqz_u32 *x, sqz_u32 *y) {
+  sqz_u32 w = sqz_fold_w(n);
+  sqz_fold(n, (sqz_u32)(i % w), (sqz_u32)(i / w), x, y);
+}
+SQZ_FN void sqz_tet_coords(sqz_u32 n, sqz_u64 i, sqz_u32 *x, sqz_u32 *y, sqz_u32 *z) {
+  sqz_u64 rest = sqz_tet(n) - i; /* >= 1: cells from i to the end */
+  sqz_u32 m = (sqz_u32)sqz_tet_root(rest - 1u) + 1u; /* smallest m with Te(m) >= rest */
+  sqz_u32 lx, ly;
+  sqz_tri_coords(m, i - (sqz_tet(n) - sqz_tet(m)), &lx, &ly);
+  *x = lx;
+  *y = m - 1u - ly;
+  *z = n - m;
+}
+/* storage index (below the layout's size) -> cell; returns 1 when it is a domain cell */
+SQZ_FN int sqz_tri_cell(int layout, sqz_u32 n, sqz_u64 i, sqz_u32 *x, sqz_u32 *y) {
+  if (layout == SQZ_SL_COMPACT) {
+    sqz_tri_coords(n, i, x, y);
+    return 1;
+  }
+  *x = (sqz_u32)(i % n);
+  *y = (sqz_u32)(i / n);
+  return *x <= *y;
+}
+SQZ_FN int sqz_tet_cell(int layout, sqz_u32 n, sqz_u64 i, sqz_u32 *x, sqz_u32 *y, sqz_u32 *z) {
+  if (layout == SQZ_SL_COMPACT) {
+    sqz_tet_coords(n, i, x, y, z);
+    return 1;
+  }
+  *x = (sqz_u32)(i % n);
+  *y = (sqz_u32)((i / n) % n);
+  *z = (sqz_u32)(i / ((sqz_u64)n * n));
+  return *x + *y + *z < n;
+}
+
+/* ---- Moore neighbourhoods ----------------------------------------------------------------- */
+#ifdef __OPENCL_VERSION__
+#define SQZ_GLOBAL __global
+#else
+#define SQZ_GLOBAL
+#endif
+/* Number of non-zero Moore neighbours (8) of triangle cell (x, y); *self = the cell's index. */
+SQZ_FN sqz_u32 sqz_tri_live(SQZ_GLOBAL const unsigned char *src, int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y,
+                            sqz_u64 *self) {
+  sqz_u32 live = 0u;
+  for (sqz_i32 dy = -1; dy <= 1; dy++) {
+    sqz_u32 yy = y + (sqz_u32)dy; /* wraps to > n - 1 below row 0 */
+    if (yy >= n) continue;
+    sqz_srow r = sqz_tri_srow(layout, n, yy);
+    for (sqz_i32 dx = -1; dx <= 1; dx++) {
+      sqz_u32 xx = x + (sqz_u32)dx;
+      if (xx > yy) continue;
+      sqz_u64 i = sqz_srow_index(r, xx);
+      if (dx == 0 && dy == 0) *self = i;
+      else live += src[i] != 0u;
+    }
+  }
+  return live;
+}
+/* Number of non-zero Moore neighbours (26) of tetrahedron cell (x, y, z); *self = its index. */
+SQZ_FN sqz_u32 sqz_tet_live(SQZ_GLOBAL const unsigned char *src, int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y,
+                            sqz_u32 z, sqz_u64 *self) {
+  sqz_u32 live = 0u;
+  for (sqz_i32 dz = -1; dz <= 1; dz++) {
+    sqz_u32 zz = z + (sqz_u32)dz;
+    for (sqz_i32 dy = -1; dy <= 1; dy++) {
+      sqz_u32 yy = y + (sqz_u32)dy;
+      if (zz >= n || yy >= n || yy + zz >= n) continue;
+      sqz_u32 lim = n - 1u - yy - zz;
+      sqz_srow r = sqz_tet_srow(layout, n, yy, zz);
+      for (sqz_i32 dx = -1; dx <= 1; dx++) {
+        sqz_u32 xx = x + (sqz_u32)dx;
+        if (xx > lim) continue;
+        sqz_u64 i = sqz_srow_index(r, xx);
+        if (dx == 0 && dy == 0 && dz == 0) *self = i;
+        else live += src[i] != 0u;
+      }
+    }
+  }
+  return live;
+}
+
+#endif /* SQZ_SIMPLEX_H */

@@ -1,0 +1,57 @@
+/* life_simplex.c (opencl) — Life-like steps and random fills of triangle/tetrahedron fields on a device. */
+#include <stdlib.h>
+
+#include "simplex_plan.h"
+
+static const char *const sqz_life_simplex_files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_rule.h",
+                                                     "life_simplex.cl", NULL};
+
+static int sqz__slayout(const sqz_field *f) { return f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT; }
+
+int sqz__life_simplex_cl(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps) {
+  sqz_context *ctx = f->ctx;
+  int dims = f->dom->dims;
+  sqz_simplex_plan plan;
+  cl_kernel k = NULL;
+  char *rule = sqz__rule_prelude(f);
+  if (!rule) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  int st = sqz__simplex_kernel(ctx, dims, f->dom->side, f->map, f->block, sqz__slayout(f), rule,
+                               sqz_life_simplex_files, dims == 2 ? "sqz_life2" : "sqz_life3", &plan, &k);
+  free(rule);
+  if (st != SQZ_OK) return st;
+  st = sqz__field_ensure_pair(f);
+  cl_uint n = (cl_uint)f->dom->side, rho = plan.rho;
+  for (uint64_t s = 0; st == SQZ_OK && s < steps; s++) {
+    st = sqz__args(ctx, k, sizeof(cl_mem), &f->buf[f->cur], sizeof(cl_mem), &f->buf[1 - f->cur], sizeof n, &n,
+                   sizeof rho, &rho, sizeof birth, &birth, sizeof survive, &survive, (size_t)0);
+    if (st == SQZ_OK) st = sqz__simplex_enqueue(ctx, k, 6, &plan);
+    if (st == SQZ_OK) f->cur = 1 - f->cur;
+  }
+  clReleaseKernel(k);
+  sqz__simplex_plan_free(&plan);
+  return st;
+}
+
+#define SQZ__FILL_CHUNK ((uint64_t)1 << 30) /* work-items per launch */
+
+int sqz__fill_random_simplex_cl(sqz_field *f, uint64_t threshold, uint64_t seed) {
+  sqz_context *ctx = f->ctx;
+  sqz_simplex_plan plan;
+  cl_kernel k = NULL;
+  int st = sqz__simplex_kernel(ctx, f->dom->dims, f->dom->side, f->map, f->block, sqz__slayout(f), NULL,
+                               sqz_life_simplex_files, "sqz_simplex_fill", &plan, &k);
+  if (st != SQZ_OK) return st;
+  cl_uint n = (cl_uint)f->dom->side, dims = (cl_uint)f->dom->dims;
+  cl_ulong elems = f->elems, sd = seed, th = threshold;
+  size_t local = 256;
+  for (cl_ulong first = 0; st == SQZ_OK && first < elems; first += SQZ__FILL_CHUNK) {
+    uint64_t left = elems - first, items = left < SQZ__FILL_CHUNK ? left : SQZ__FILL_CHUNK;
+    size_t global = (size_t)((items + local - 1) / local * local);
+    st = sqz__args(ctx, k, sizeof(cl_mem), &f->buf[f->cur], sizeof n, &n, sizeof dims, &dims, sizeof first, &first,
+                   sizeof elems, &elems, sizeof sd, &sd, sizeof th, &th, (size_t)0);
+    if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
+  }
+  clReleaseKernel(k);
+  sqz__simplex_plan_free(&plan);
+  return st;
+}
