@@ -39,75 +39,99 @@ __kernel void life_fractal_bb(__global const uchar *src, __global uchar *dst, ui
   dst[i] = (uchar)SQZ_APPLY_RULE(src[i], fr_embedded_live(src, n, x, y), birth, survive);
 }
 
-/* lambda: compact launch on embedded storage; cell c = b k^j + l goes to λ(c), computed as
- * λ_b(b) * s^j + λ_j(l) (one λ per cell). */
-__kernel void life_fractal_lambda(__global const uchar *src, __global uchar *dst, uint n, uint levels, uint j,
-                                  uint rho, uint tile_cells, uint lanes, uint tiles_per_group, uint birth,
-                                  uint survive, ulong tile0, ulong tiles) {
-  uint lid = (uint)get_local_id(0), lane = lid % lanes;
-  ulong b = tile0 + (ulong)get_group_id(0) * tiles_per_group + lid / lanes;
-  if (lid >= lanes * tiles_per_group || b >= tiles) return;
-  uint bx, by;
-  FR_LAMBDA(levels - j, b, &bx, &by);
-  for (uint l = lane; l < tile_cells; l += lanes) {
-    uint tx, ty;
-    FR_LAMBDA(j, l, &tx, &ty);
-    uint x = bx * rho + tx, y = by * rho + ty;
+/* Tile tables (sqz__fractal_tile_table, one per step call, shared by every tile): table[l] =
+ * tx | ty << 16 for the n_cells = k^j fractal cells of a tile in digit order, then n_halo
+ * pairs (cache position | direction << 24, offset inside the neighbour tile in that direction). */
+
+/* lambda: compact launch on embedded storage; cell l of tile b is embedded cell
+ * λ_b(b) * rho + λ_j(l): λ_b once per tile, λ_j from the table. */
+__kernel void life_fractal_lambda(__global const uchar *src, __global uchar *dst, __global const uint *table,
+                                  uint n, uint levels, uint j, uint rho, uint n_cells, uint lanes,
+                                  uint tiles_per_group, uint birth, uint survive, ulong tile0, ulong tiles,
+                                  __local uint *corner) {
+  uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes;
+  ulong b = tile0 + (ulong)get_group_id(0) * tiles_per_group + t;
+  int active = t < tiles_per_group && b < tiles;
+  if (active && lane == 0u) {
+    uint bx, by;
+    FR_LAMBDA(levels - j, b, &bx, &by);
+    corner[2u * t] = bx * rho;
+    corner[2u * t + 1u] = by * rho;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!active) return;
+  uint x0 = corner[2u * t], y0 = corner[2u * t + 1u];
+  for (uint l = lane; l < n_cells; l += lanes) {
+    uint e = table[l], x = x0 + (e & 0xffffu), y = y0 + (e >> 16);
     ulong i = (ulong)y * n + x;
     dst[i] = (uchar)SQZ_APPLY_RULE(src[i], fr_embedded_live(src, n, x, y), birth, survive);
   }
 }
 
-/* block / compact: one tile of rho x rho embedded cells, gathered with its halo into a
- * (rho + 2)^2 local cache through ν_b of the 8 neighbour tiles, then stepped from the cache. */
-static inline void fr_tile_step(const uint compact, __global const uchar *src, __global uchar *dst, uint levels,
-                                uint j, uint rho, uint tile_elems, uint lanes, uint tiles_per_group, uint birth,
+/* block / compact: tile b (rho x rho embedded cells) is gathered with its halo into a
+ * (rho + 2)^2 local cache, the halo read through ν_b of the 8 neighbour tiles, then stepped
+ * from the cache. Compact tiles store only their n_cells fractal cells (digit order), so the
+ * cache starts at 0; block tiles store all rho^2 cells (holes are 0). */
+static inline void fr_tile_step(const uint compact, __global const uchar *src, __global uchar *dst,
+                                __global const uint *table, uint levels, uint j, uint rho, uint tile_elems,
+                                uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, uint birth,
                                 uint survive, ulong tile0, ulong tiles, __local uchar *cache, __local long *nbr) {
   uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, w = rho + 2u;
+  uint stride = (w * w + 3u) & ~3u; /* per-tile cache bytes, a multiple of 4 */
   ulong b = tile0 + (ulong)get_group_id(0) * tiles_per_group + t;
   int active = t < tiles_per_group && b < tiles;
-  __local uchar *c = cache + t * w * w;
+  __local uchar *c = cache + t * stride;
   __local long *nb = nbr + t * 9u;
   if (active) {
-    uint bx, by;
-    FR_LAMBDA(levels - j, b, &bx, &by);
-    for (uint d = lane; d < 9u; d += lanes)
-      nb[d] = d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels - j, bx, by, d);
+    if (lane < 9u) {
+      uint bx, by;
+      FR_LAMBDA(levels - j, b, &bx, &by);
+      for (uint d = lane; d < 9u; d += lanes)
+        nb[d] = d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels - j, bx, by, d);
+    }
+    if (compact)
+      for (uint p = lane; p < stride / 4u; p += lanes) ((__local uint *)c)[p] = 0u;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (active) {
-    for (uint p = lane; p < w * w; p += lanes) {
-      uint lx, ly;
-      long tb = nb[sqz_fr_cache_source(rho, p, &lx, &ly)];
-      long off = tb < 0 ? -1 : sqz_fr_tile_offset(compact, SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, j, rho, lx, ly);
-      c[p] = off < 0 ? (uchar)0 : src[(ulong)tb * tile_elems + (ulong)off];
+    __global const uchar *own = src + b * tile_elems;
+    if (compact) {
+      for (uint l = lane; l < n_cells; l += lanes) {
+        uint e = table[l];
+        c[((e >> 16) + 1u) * w + (e & 0xffffu) + 1u] = own[l];
+      }
+    } else {
+      for (uint q = lane; q < tile_elems; q += lanes) c[(q / rho + 1u) * w + q % rho + 1u] = own[q];
+    }
+    for (uint h = lane; h < n_halo; h += lanes) {
+      uint e = table[n_cells + 2u * h];
+      long tb = nb[e >> 24];
+      c[e & 0xffffffu] = tb < 0 ? (uchar)0 : src[(ulong)tb * tile_elems + table[n_cells + 2u * h + 1u]];
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (!active) return;
-  for (uint q = lane; q < tile_elems; q += lanes) {
-    uint tx = q % rho, ty = q / rho;
-    if (compact)
-      FR_LAMBDA(j, q, &tx, &ty);
-    else if (!FR_CONTAINS(j, tx, ty))
-      continue; /* a hole of the micro-fractal: stays 0 */
-    uint i = (ty + 1u) * w + tx + 1u;
-    dst[b * tile_elems + q] = (uchar)SQZ_APPLY_RULE(c[i], SQZ_FR_MOORE_SUM(c, i, w), birth, survive);
+  for (uint l = lane; l < n_cells; l += lanes) {
+    uint e = table[l], tx = e & 0xffffu, ty = e >> 16, i = (ty + 1u) * w + tx + 1u;
+    dst[b * tile_elems + (compact ? l : ty * rho + tx)] =
+        (uchar)SQZ_APPLY_RULE(c[i], SQZ_FR_MOORE_SUM(c, i, w), birth, survive);
   }
 }
 
-__kernel void life_fractal_block(__global const uchar *src, __global uchar *dst, uint levels, uint j, uint rho,
-                                 uint tile_elems, uint lanes, uint tiles_per_group, uint birth, uint survive,
-                                 ulong tile0, ulong tiles, __local uchar *cache, __local long *nbr) {
-  fr_tile_step(0u, src, dst, levels, j, rho, tile_elems, lanes, tiles_per_group, birth, survive, tile0, tiles, cache,
-               nbr);
+__kernel void life_fractal_block(__global const uchar *src, __global uchar *dst, __global const uint *table,
+                                 uint levels, uint j, uint rho, uint tile_elems, uint n_cells, uint n_halo,
+                                 uint lanes, uint tiles_per_group, uint birth, uint survive, ulong tile0,
+                                 ulong tiles, __local uchar *cache, __local long *nbr) {
+  fr_tile_step(0u, src, dst, table, levels, j, rho, tile_elems, n_cells, n_halo, lanes, tiles_per_group, birth,
+               survive, tile0, tiles, cache, nbr);
 }
 
-__kernel void life_fractal_compact(__global const uchar *src, __global uchar *dst, uint levels, uint j, uint rho,
-                                   uint tile_elems, uint lanes, uint tiles_per_group, uint birth, uint survive,
-                                   ulong tile0, ulong tiles, __local uchar *cache, __local long *nbr) {
-  fr_tile_step(1u, src, dst, levels, j, rho, tile_elems, lanes, tiles_per_group, birth, survive, tile0, tiles, cache,
-               nbr);
+__kernel void life_fractal_compact(__global const uchar *src, __global uchar *dst, __global const uint *table,
+                                   uint levels, uint j, uint rho, uint tile_elems, uint n_cells, uint n_halo,
+                                   uint lanes, uint tiles_per_group, uint birth, uint survive, ulong tile0,
+                                   ulong tiles, __local uchar *cache, __local long *nbr) {
+  fr_tile_step(1u, src, dst, table, levels, j, rho, tile_elems, n_cells, n_halo, lanes, tiles_per_group, birth,
+               survive, tile0, tiles, cache, nbr);
 }
 
 /* Random fills: cell (x, y) is alive iff it is a fractal cell and sqz_random_cell(seed, y n + x)

@@ -18,6 +18,14 @@ SQZ_INTERNAL int sqz__fractal_rho_level(int s, uint32_t rho);
  * cache. Not meaningful for bb. */
 SQZ_INTERNAL int sqz__fractal_tiling(const sqz_field *f, sqz_fractal_tiling *t);
 
+/* The table every tile of a step shares (malloc'ed, caller frees; NULL when out of memory):
+ * n_cells = k^j entries tx | ty << 16, the tile's fractal cells in digit order (the compact
+ * layout's order inside a tile), then, for block and compact, n_halo pairs (cache position
+ * | direction << 24, offset inside that neighbour tile) for the halo cells a neighbour tile
+ * stores (cl/sqz_fractal.h numbers directions and cache positions). */
+SQZ_INTERNAL uint32_t *sqz__fractal_tile_table(const sqz_field *f, const sqz_fractal_tiling *t, uint32_t *n_cells,
+                                               uint32_t *n_halo);
+
 /* Backends behind sqz__life_fractal (src/life_fractal.c dispatches). */
 SQZ_INTERNAL int sqz__life_fractal_cpu(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
 SQZ_INTERNAL int sqz__life_fractal_opencl(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);

@@ -1,4 +1,6 @@
 /* fractal_layout.c — storage geometry and index maps of the fractal layouts bb, lambda, block:RHO and compact. */
+#include <stdlib.h>
+
 #include "fractal_internal.h"
 #include "sqz_fractal.h"
 
@@ -136,4 +138,32 @@ int sqz__fractal_tiling(const sqz_field *f, sqz_fractal_tiling *t) {
   t->tile_elems = f->layout == SQZ_LAYOUT_BLOCK ? t->rho * t->rho : (uint32_t)sqz__ipow((uint64_t)fr->k, j);
   t->tiles = sqz__ipow((uint64_t)fr->k, fr->r - j);
   return SQZ_OK;
+}
+
+uint32_t *sqz__fractal_tile_table(const sqz_field *f, const sqz_fractal_tiling *t, uint32_t *n_cells,
+                                  uint32_t *n_halo) {
+  const sqz_fractal *fr = &f->dom->fr;
+  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rho = t->rho, w = rho + 2;
+  uint32_t cells = (uint32_t)sqz__ipow((uint64_t)fr->k, (int)t->j), compact = f->layout == SQZ_LAYOUT_COMPACT;
+  uint32_t *table = malloc(((size_t)cells + 2u * (4u * rho + 4u)) * sizeof *table);
+  if (!table) return NULL;
+  for (uint32_t l = 0; l < cells; l++) {
+    sqz_u32 tx, ty;
+    sqz_fr_lambda(s, k, fr->hl, t->j, l, &tx, &ty);
+    table[l] = tx | ty << 16;
+  }
+  uint32_t h = 0;
+  if (f->layout != SQZ_LAYOUT_LAMBDA) {
+    for (sqz_u32 p = 0; p < w * w; p++) {
+      sqz_u32 lx, ly, d = sqz_fr_cache_source(rho, p, &lx, &ly);
+      sqz_i64 off = sqz_fr_tile_offset(compact, s, k, fr->hnu, t->j, rho, lx, ly);
+      if (d == 4 || off < 0) continue; /* the tile itself, or a hole the cache keeps at 0 */
+      table[cells + 2 * h] = p | d << 24;
+      table[cells + 2 * h + 1] = (uint32_t)off;
+      h++;
+    }
+  }
+  *n_cells = cells;
+  *n_halo = h;
+  return table;
 }

@@ -43,6 +43,8 @@ typedef struct {
   uint64_t local_bytes; /* per group, for the tile cache and neighbour indices */
 } sqz__tile_launch;
 
+/* cached: the block/compact step's (rho + 2)^2 cache (rounded to 4 bytes) and neighbour
+ * indices per tile; otherwise the lambda step's tile corner (8 bytes per tile). */
 static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, sqz__tile_launch *p) {
   sqz_context *ctx = f->ctx;
   int st = sqz__fractal_tiling(f, &p->t);
@@ -54,7 +56,7 @@ static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, sqz__tile_laun
   size_t group = kwg < SQZ__GROUP ? kwg : SQZ__GROUP;
   p->lanes = (cl_uint)(p->t.tile_elems < group ? p->t.tile_elems : group);
   p->per_group = (cl_uint)(group / p->lanes);
-  uint64_t per_tile = cached ? (uint64_t)(p->t.rho + 2) * (p->t.rho + 2) + SQZ__NBR_BYTES : 0;
+  uint64_t per_tile = cached ? (((uint64_t)(p->t.rho + 2) * (p->t.rho + 2) + 3) & ~(uint64_t)3) + SQZ__NBR_BYTES : 8;
   while (p->per_group > 1 && per_tile * p->per_group > lmem) p->per_group /= 2;
   if (per_tile > lmem)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
@@ -108,50 +110,74 @@ static const char *sqz__step_kernel_name(sqz_layout_id layout) {
   return "life_fractal_compact";
 }
 
-/* One step from buf[cur] into buf[1 - cur] with the layout's kernel. */
-static int sqz__step(sqz_field *f, cl_kernel k, const sqz__tile_launch *p, cl_uint birth, cl_uint survive) {
+/* Sets the arguments of one step from buf[cur] into buf[1 - cur] (all but tile0/row0). */
+static int sqz__step_args(sqz_field *f, cl_kernel k, cl_mem table, const sqz__tile_launch *p, cl_uint n_cells,
+                          cl_uint n_halo, cl_uint birth, cl_uint survive) {
   sqz_context *ctx = f->ctx;
   cl_mem src = f->buf[f->cur], dst = f->buf[1 - f->cur];
   cl_uint n = (cl_uint)f->dom->side, r = (cl_uint)f->dom->fr.r, j = p->t.j, rho = p->t.rho, te = p->t.tile_elems;
   cl_ulong tiles = p->t.tiles, zero = 0;
-  int st;
   switch (f->layout) {
   case SQZ_LAYOUT_BB:
-    st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof birth, &birth,
-                   sizeof survive, &survive, sizeof(cl_uint), &zero, (size_t)0);
-    return st != SQZ_OK ? st : sqz__run_rows(ctx, k, 6, n);
+    return sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof birth, &birth,
+                     sizeof survive, &survive, sizeof(cl_uint), &zero, (size_t)0);
   case SQZ_LAYOUT_LAMBDA:
-    st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof j, &j, sizeof rho,
-                   &rho, sizeof te, &te, sizeof p->lanes, &p->lanes, sizeof p->per_group, &p->per_group, sizeof birth,
-                   &birth, sizeof survive, &survive, sizeof zero, &zero, sizeof tiles, &tiles, (size_t)0);
-    return st != SQZ_OK ? st : sqz__run_tiles(ctx, k, 11, p);
+    return sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof table, &table, sizeof n, &n, sizeof r, &r,
+                     sizeof j, &j, sizeof rho, &rho, sizeof n_cells, &n_cells, sizeof p->lanes, &p->lanes,
+                     sizeof p->per_group, &p->per_group, sizeof birth, &birth, sizeof survive, &survive,
+                     sizeof zero, &zero, sizeof tiles, &tiles, (size_t)p->local_bytes, NULL, (size_t)0);
   case SQZ_LAYOUT_BLOCK:
   case SQZ_LAYOUT_COMPACT:
     break;
   }
-  size_t cache = (size_t)(rho + 2) * (rho + 2) * p->per_group, nbr = SQZ__NBR_BYTES * p->per_group;
-  st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof r, &r, sizeof j, &j, sizeof rho, &rho, sizeof te,
-                 &te, sizeof p->lanes, &p->lanes, sizeof p->per_group, &p->per_group, sizeof birth, &birth,
-                 sizeof survive, &survive, sizeof zero, &zero, sizeof tiles, &tiles, cache, NULL, nbr, NULL,
-                 (size_t)0);
-  return st != SQZ_OK ? st : sqz__run_tiles(ctx, k, 10, p);
+  size_t nbr = SQZ__NBR_BYTES * p->per_group;
+  return sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof table, &table, sizeof r, &r, sizeof j, &j,
+                   sizeof rho, &rho, sizeof te, &te, sizeof n_cells, &n_cells, sizeof n_halo, &n_halo,
+                   sizeof p->lanes, &p->lanes, sizeof p->per_group, &p->per_group, sizeof birth, &birth,
+                   sizeof survive, &survive, sizeof zero, &zero, sizeof tiles, &tiles,
+                   (size_t)p->local_bytes - nbr, NULL, nbr, NULL, (size_t)0);
+}
+
+/* The tile table of f as a device buffer (tiled layouts only). */
+static int sqz__table_buffer(sqz_field *f, const sqz__tile_launch *p, cl_mem *out, cl_uint *n_cells,
+                             cl_uint *n_halo) {
+  uint32_t *table = sqz__fractal_tile_table(f, &p->t, n_cells, n_halo);
+  if (!table) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  size_t bytes = ((size_t)*n_cells + 2u * *n_halo) * sizeof *table;
+  int st = sqz__buffer(f->ctx, bytes, CL_MEM_READ_ONLY, out);
+  if (st == SQZ_OK) {
+    cl_int err = clEnqueueWriteBuffer(f->ctx->queue, *out, CL_TRUE, 0, bytes, table, 0, NULL, NULL);
+    if (err != CL_SUCCESS) st = sqz__fail(f->ctx, err, "writing the tile table failed: %s", sqz_status_name(err));
+  }
+  free(table);
+  return st;
 }
 
 int sqz__life_fractal_opencl(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   cl_program prog = NULL;
   cl_kernel k = NULL;
+  cl_mem table = NULL;
+  cl_uint n_cells = 0, n_halo = 0;
   sqz__tile_launch plan;
   memset(&plan, 0, sizeof plan);
   if (steps == 0) return SQZ_OK;
-  int st = sqz__field_ensure_pair(f);
+  int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB;
   if (st == SQZ_OK) st = sqz__fractal_program(f, &prog);
   if (st == SQZ_OK) st = sqz__kernel(ctx, prog, sqz__step_kernel_name(f->layout), &k);
-  if (st == SQZ_OK && f->layout != SQZ_LAYOUT_BB)
-    st = sqz__plan_tiles(f, k, f->layout != SQZ_LAYOUT_LAMBDA, &plan);
+  if (st == SQZ_OK && tiled) st = sqz__plan_tiles(f, k, f->layout != SQZ_LAYOUT_LAMBDA, &plan);
+  if (st == SQZ_OK && tiled) st = sqz__table_buffer(f, &plan, &table, &n_cells, &n_halo);
   for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
-    st = sqz__step(f, k, &plan, birth, survive);
+    st = sqz__step_args(f, k, table, &plan, n_cells, n_halo, birth, survive);
+    if (st == SQZ_OK)
+      st = tiled ? sqz__run_tiles(ctx, k, f->layout == SQZ_LAYOUT_LAMBDA ? 12 : 13, &plan)
+                 : sqz__run_rows(ctx, k, 6, (uint32_t)f->dom->side);
     if (st == SQZ_OK) f->cur = 1 - f->cur;
+  }
+  if (table) {
+    int fin = sqz__finish(ctx); /* the table must outlive the launches that read it */
+    if (st == SQZ_OK) st = fin;
+    clReleaseMemObject(table);
   }
   if (k) clReleaseKernel(k);
   return st;

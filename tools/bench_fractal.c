@@ -1,0 +1,312 @@
+/* bench_fractal.c — `sqz bench fractal`: every fractal layout side by side in one run, against the device's copy bandwidth. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli_common.h"
+#include "cmds.h"
+#include "sqz_internal.h"
+
+static const char *sqz_bench_fractal_help =
+    "usage: sqz bench fractal --domain fractal:NAME:R [--steps K] [--rule R] [--layouts L1,L2,...]\n"
+    "                         [--density P] [--seed S] [--block RHO] [--backend B] [--device D] [--json]\n"
+    "\n"
+    "Runs Life on the fractal in each layout, one after the other, from the same random state:\n"
+    "one untimed warm-up step (builds the kernels), then K timed steps (default 10).\n"
+    "  --layouts  default bb,lambda,block:RHO for RHO = s^j up to 32 (s = 2: 4 and 16),compact\n"
+    "  --rule     default B2/S23 (the Squeeze paper's rule)\n"
+    "  --block    tile side of the compact and lambda launches (a power of s; 0 = automatic)\n"
+    "Reports per layout: kernel and end-to-end time per step, cells/s, bytes (both buffers),\n"
+    "memory reduction factor against bb, speed-up against bb, and the share of the floor set by\n"
+    "moving 2 bytes per cell at the copy bandwidth measured in the same run. Layouts whose\n"
+    "buffers do not fit are listed with the reason.\n";
+
+typedef struct {
+  char layout[32];
+  int status;
+  char error[512];
+  double kernel_s, wall_s;
+  uint64_t bytes, live;
+} sqz_bench_row;
+
+static double sqz__bench_clock(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Device-to-device copy bandwidth in bytes/s (read + write), best of 5 copies of up to 1 GiB:
+ * clEnqueueCopyBuffer timed by events on opencl, memcpy on the cpu backend. */
+static double sqz__copy_bandwidth(sqz_context *ctx, uint64_t *bytes) {
+  uint64_t n = (uint64_t)1 << 30;
+  if (ctx->backend != SQZ_BACKEND_OPENCL) n >>= 2;
+  while (n > ctx->max_alloc || 4 * n > ctx->global_mem) n >>= 1;
+  double best = 0;
+  *bytes = n;
+  if (ctx->backend == SQZ_BACKEND_OPENCL) {
+    cl_int e1 = CL_SUCCESS, e2 = CL_SUCCESS;
+    cl_mem a = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, (size_t)n, NULL, &e1);
+    cl_mem b = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, (size_t)n, NULL, &e2);
+    unsigned char one = 1;
+    if (e1 == CL_SUCCESS && e2 == CL_SUCCESS &&
+        clEnqueueFillBuffer(ctx->queue, a, &one, 1, 0, (size_t)n, 0, NULL, NULL) == CL_SUCCESS) {
+      for (int rep = 0; rep < 6; rep++) {
+        cl_event ev = NULL;
+        cl_ulong t0 = 0, t1 = 0;
+        if (clEnqueueCopyBuffer(ctx->queue, a, b, 0, 0, (size_t)n, 0, NULL, &ev) != CL_SUCCESS) break;
+        clWaitForEvents(1, &ev);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+        clReleaseEvent(ev);
+        double bw = t1 > t0 ? 2.0 * (double)n / (1e-9 * (double)(t1 - t0)) : 0.0;
+        if (rep > 0 && bw > best) best = bw; /* the first copy is a warm-up */
+      }
+    }
+    if (a) clReleaseMemObject(a);
+    if (b) clReleaseMemObject(b);
+    return best;
+  }
+  unsigned char *a = malloc((size_t)n), *b = malloc((size_t)n);
+  if (a && b) {
+    memset(a, 1, (size_t)n);
+    memset(b, 0, (size_t)n);
+    for (int rep = 0; rep < 6; rep++) {
+      double t0 = sqz__bench_clock();
+      memcpy(b, a, (size_t)n);
+      double t = sqz__bench_clock() - t0, bw = t > 0 ? 2.0 * (double)n / t : 0.0;
+      if (rep > 0 && bw > best && b[n / 2] == 1) best = bw;
+    }
+  }
+  free(a);
+  free(b);
+  return best;
+}
+
+/* One layout: create, fill, warm-up step, K timed steps, count. Failures land in the row. */
+static void sqz__bench_layout(sqz_context *ctx, sqz_domain *dom, const char *rule, uint64_t steps, double density,
+                              uint64_t seed, uint32_t block, sqz_bench_row *row) {
+  sqz_field *f = NULL;
+  int st = sqz_field_create(dom, SQZ_U8, row->layout, &f);
+  if (st == SQZ_OK && block && strncmp(row->layout, "block:", 6) != 0 && strcmp(row->layout, "bb") != 0)
+    st = sqz_field_set_block(f, block);
+  if (st == SQZ_OK) st = sqz_field_fill_random(f, density, seed);
+  if (st == SQZ_OK) st = sqz_life_step(f, rule, 1);
+  if (st == SQZ_OK) st = sqz_life_step(f, rule, steps);
+  if (st == SQZ_OK) st = sqz_context_timing(ctx, &row->kernel_s, &row->wall_s);
+  if (st == SQZ_OK) row->bytes = sqz_field_bytes(f);
+  if (st == SQZ_OK) st = sqz_field_count(f, &row->live);
+  row->status = st;
+  if (st != SQZ_OK)
+    snprintf(row->error, sizeof row->error, "%s: %s", sqz_status_name(st), sqz_last_error(ctx));
+  sqz_field_release(f);
+}
+
+/* The default layouts: bb, lambda, block:s^j for tile sides up to 32 (s = 2: only 4 and 16), compact. */
+static void sqz__default_layouts(int s, char *buf, size_t len) {
+  size_t at = (size_t)snprintf(buf, len, "bb,lambda");
+  for (int rho = s; rho <= 32; rho *= s)
+    if (s != 2 || rho == 4 || rho == 16) at += (size_t)snprintf(buf + at, len - at, ",block:%d", rho);
+  snprintf(buf + at, len - at, ",compact");
+}
+
+static void sqz__print_json(sqz_context *ctx, sqz_domain *dom, const char *rule, uint64_t steps, double bw,
+                            uint64_t copy_bytes, const sqz_bench_row *rows, int n, const sqz_bench_row *bb,
+                            const sqz_bench_row *best) {
+  uint64_t cells = sqz_domain_cells(dom), bb_cells = 0;
+  sqz_domain_layout_cells(dom, "bb", &bb_cells);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len);
+  if (!mem) return;
+  fputc('[', mem);
+  for (int i = 0; i < n; i++) {
+    const sqz_bench_row *r = &rows[i];
+    sqz_json j;
+    sqz_json_begin(&j, mem);
+    sqz_json_str(&j, "layout", r->layout);
+    sqz_json_str(&j, "status", r->status == SQZ_OK ? "ok" : r->error);
+    if (r->status == SQZ_OK) {
+      sqz_json_num(&j, "kernel_s", r->kernel_s);
+      sqz_json_num(&j, "wall_s", r->wall_s);
+      sqz_json_num(&j, "kernel_s_per_step", r->kernel_s / (double)steps);
+      sqz_json_num(&j, "wall_s_per_step", r->wall_s / (double)steps);
+      sqz_json_num(&j, "cells_per_s", (double)cells * (double)steps / r->kernel_s);
+      sqz_json_u64(&j, "bytes", r->bytes);
+      sqz_json_num(&j, "mrf", 2.0 * (double)bb_cells / (double)r->bytes);
+      if (bb) sqz_json_num(&j, "speedup_vs_bb", bb->kernel_s / r->kernel_s);
+      if (bw > 0) sqz_json_num(&j, "floor_share", 2.0 * (double)cells * (double)steps / bw / r->kernel_s);
+      sqz_json_u64(&j, "live", r->live);
+    }
+    fputc('}', mem); /* sqz_json_end would put a newline inside the array */
+    if (i + 1 < n) fputc(',', mem);
+  }
+  fputc(']', mem);
+  fclose(mem);
+  sqz_json j;
+  sqz_json_begin(&j, stdout);
+  sqz_json_str(&j, "domain", sqz_domain_spec(dom));
+  sqz_json_u64(&j, "cells", cells);
+  sqz_json_u64(&j, "side", sqz_domain_side(dom));
+  sqz_json_u64(&j, "steps", steps);
+  sqz_json_str(&j, "rule", rule);
+  sqz_json_str(&j, "backend", sqz_context_backend(ctx));
+  sqz_json_str(&j, "device", sqz_context_device_name(ctx));
+  sqz_json_num(&j, "copy_bandwidth_bytes_per_s", bw);
+  sqz_json_u64(&j, "copy_bytes", copy_bytes);
+  if (bw > 0) sqz_json_num(&j, "floor_s_per_step", 2.0 * (double)cells / bw);
+  if (best) {
+    sqz_json_str(&j, "best_layout", best->layout);
+    sqz_json_u64(&j, "live", best->live);
+    sqz_json_num(&j, "kernel_s", best->kernel_s);
+    sqz_json_num(&j, "wall_s", best->wall_s);
+    sqz_json_num(&j, "cells_per_s", (double)cells * (double)steps / best->kernel_s);
+    sqz_json_u64(&j, "bytes", best->bytes);
+  }
+  sqz_json_raw(&j, "layouts", text);
+  sqz_json_end(&j);
+  free(text);
+}
+
+static void sqz__print_table(sqz_context *ctx, sqz_domain *dom, const char *rule, uint64_t steps, double bw,
+                             uint64_t copy_bytes, const sqz_bench_row *rows, int n, const sqz_bench_row *bb) {
+  uint64_t cells = sqz_domain_cells(dom), bb_cells = 0;
+  sqz_domain_layout_cells(dom, "bb", &bb_cells);
+  double floor_s = bw > 0 ? 2.0 * (double)cells / bw : 0.0;
+  printf("domain  %s: %llu cells, side %llu; rule %s, %llu timed steps\n", sqz_domain_spec(dom),
+         (unsigned long long)cells, (unsigned long long)sqz_domain_side(dom), rule, (unsigned long long)steps);
+  printf("device  %s (%s)\n", sqz_context_device_name(ctx), sqz_context_backend(ctx));
+  printf("copy    %.1f GB/s (%s of %llu MiB); floor of 2 bytes per cell: %.4f ms/step\n\n", 1e-9 * bw,
+         ctx->backend == SQZ_BACKEND_OPENCL ? "clEnqueueCopyBuffer" : "memcpy", (unsigned long long)(copy_bytes >> 20),
+         1e3 * floor_s);
+  printf("%-12s %12s %12s %10s %14s %8s %8s %8s %12s\n", "layout", "kernel ms", "e2e ms", "Gcells/s", "bytes",
+         "MRF", "vs bb", "floor", "live");
+  for (int i = 0; i < n; i++) {
+    const sqz_bench_row *r = &rows[i];
+    if (r->status != SQZ_OK) {
+      printf("%-12s not run: %s\n", r->layout, r->error);
+      continue;
+    }
+    double k = r->kernel_s / (double)steps;
+    char vs[32] = "-";
+    if (bb) snprintf(vs, sizeof vs, "%.1fx", bb->kernel_s / r->kernel_s);
+    printf("%-12s %12.4f %12.4f %10.3f %14llu %8.1f %8s %7.1f%% %12llu\n", r->layout, 1e3 * k,
+           1e3 * r->wall_s / (double)steps, 1e-9 * (double)cells / k, (unsigned long long)r->bytes,
+           2.0 * (double)bb_cells / (double)r->bytes, vs, k > 0 ? 100.0 * floor_s / k : 0.0,
+           (unsigned long long)r->live);
+  }
+  printf("\nkernel/e2e ms: per step; MRF: bb bytes / layout bytes (two buffers each); floor: share of the\n"
+         "2-byte-per-cell copy floor reached; live: live cells after the run (equal in every layout).\n");
+}
+
+typedef struct {
+  const char *domain, *rule, *layouts, *backend, *device;
+  uint64_t steps, seed, block;
+  double density;
+  int json;
+} sqz_bench_opts;
+
+static int sqz__bench_args(int argc, char **argv, sqz_bench_opts *o) {
+  for (int i = 1; i < argc; i++) {
+    const char *v = NULL;
+    int m;
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(sqz_bench_fractal_help, stdout);
+      return -1;
+    }
+    if (strcmp(argv[i], "--json") == 0) {
+      o->json = 1;
+      continue;
+    }
+    static const char *const text_opts[] = {"--domain", "--rule", "--layouts", "--backend", "--device", "--density"};
+    static const char *const num_opts[] = {"--steps", "--seed", "--block"};
+    const char **text_dst[] = {&o->domain, &o->rule, &o->layouts, &o->backend, &o->device, NULL};
+    uint64_t *num_dst[] = {&o->steps, &o->seed, &o->block};
+    int done = 0;
+    for (int k = 0; k < 9 && !done; k++) {
+      const char *name = k < 6 ? text_opts[k] : num_opts[k - 6];
+      if ((m = sqz_cli_opt(argc, argv, &i, name, 1, &v)) == 0) continue;
+      if (m < 0) return sqz_cli_usage("bench fractal", "%s needs a value", name);
+      done = 1;
+      if (k < 5) {
+        *text_dst[k] = v;
+      } else if (k == 5) {
+        char *end = NULL;
+        o->density = strtod(v, &end);
+        if (end == v || *end || !(o->density >= 0.0 && o->density <= 1.0))
+          return sqz_cli_usage("bench fractal", "--density '%s' is not a number in [0, 1]", v);
+      } else if (sqz_cli_u64("bench fractal", name, v, num_dst[k - 6])) {
+        return 2;
+      }
+    }
+    if (!done) return sqz_cli_usage("bench fractal", "unexpected argument '%s'", argv[i]);
+  }
+  if (!o->domain) return sqz_cli_usage("bench fractal", "missing --domain fractal:NAME:R");
+  if (o->steps == 0) return sqz_cli_usage("bench fractal", "--steps must be at least 1");
+  if (o->block > 1024) return sqz_cli_usage("bench fractal", "--block %llu is larger than 1024", (unsigned long long)o->block);
+  return 0;
+}
+
+int sqz_cmd_bench_fractal(int argc, char **argv) {
+  sqz_bench_opts o = {.rule = "B2/S23", .steps = 10, .seed = 1, .density = 0.5};
+  int rc = sqz__bench_args(argc, argv, &o);
+  if (rc) return rc < 0 ? 0 : rc;
+  sqz_context *ctx = NULL;
+  sqz_domain *dom = NULL;
+  sqz_bench_row *rows = NULL;
+  char layouts[512], err[256];
+  uint32_t b, s;
+  if ((rc = sqz_cli_open("bench fractal", o.backend, o.device, &ctx)) != 0) return rc;
+  int st = sqz_domain_parse(ctx, o.domain, &dom);
+  if (st != SQZ_OK) {
+    rc = sqz_cli_fail("bench fractal", ctx, st);
+    goto done;
+  }
+  if (sqz_domain_get_kind(dom) != SQZ_DOMAIN_FRACTAL) {
+    rc = sqz_cli_usage("bench fractal", "--domain %s is not a fractal (use sqz bench simplex)", o.domain);
+    goto done;
+  }
+  if (sqz_rule_parse(o.rule, 2, &b, &s, err, sizeof err) != SQZ_OK) {
+    rc = sqz_cli_usage("bench fractal", "--rule: %s", err);
+    goto done;
+  }
+  if (o.layouts) snprintf(layouts, sizeof layouts, "%s", o.layouts);
+  else sqz__default_layouts(dom->fr.s, layouts, sizeof layouts);
+  int n = 0;
+  rows = calloc(strlen(layouts) / 2 + 2, sizeof *rows);
+  if (!rows) {
+    rc = 1;
+    goto done;
+  }
+  for (char *save = NULL, *tok = strtok_r(layouts, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    uint64_t cells;
+    if ((st = sqz_domain_layout_cells(dom, tok, &cells)) != SQZ_OK && st != SQZ_ERR_TOO_LARGE) {
+      rc = sqz_cli_usage("bench fractal", "--layouts: %s", sqz_last_error(ctx));
+      goto done;
+    }
+    snprintf(rows[n++].layout, sizeof rows[0].layout, "%s", tok);
+  }
+  uint64_t copy_bytes = 0;
+  double bw = sqz__copy_bandwidth(ctx, &copy_bytes);
+  const sqz_bench_row *bb = NULL, *best = NULL, *first = NULL;
+  for (int i = 0; i < n; i++) {
+    if (!o.json && sqz_cli_progress()) fprintf(stderr, "sqz bench fractal: %s ...\n", rows[i].layout);
+    sqz__bench_layout(ctx, dom, o.rule, o.steps, o.density, o.seed, (uint32_t)o.block, &rows[i]);
+    if (rows[i].status != SQZ_OK) continue;
+    if (strcmp(rows[i].layout, "bb") == 0) bb = &rows[i];
+    if (!best || rows[i].kernel_s < best->kernel_s) best = &rows[i];
+    if (!first) first = &rows[i];
+    if (first->live != rows[i].live) {
+      fprintf(stderr, "sqz bench fractal: %s ends with %llu live cells but %s with %llu\n", rows[i].layout,
+              (unsigned long long)rows[i].live, first->layout, (unsigned long long)first->live);
+      rc = 1;
+    }
+  }
+  if (o.json) sqz__print_json(ctx, dom, o.rule, o.steps, bw, copy_bytes, rows, n, bb, best);
+  else sqz__print_table(ctx, dom, o.rule, o.steps, bw, copy_bytes, rows, n, bb);
+  if (!best && rc == 0) rc = 1; /* no layout could run */
+done:
+  free(rows);
+  sqz_domain_release(dom);
+  sqz_context_release(ctx);
+  return rc;
+}
