@@ -8,12 +8,20 @@
 static uint64_t cpu_count_eq(const void *data, uint64_t n, size_t width, uint64_t mask, uint64_t eq) {
   const unsigned char *p = data;
   uint64_t c = 0;
-  for (uint64_t i = 0; i < n; i++) {
-    uint64_t w = 0;
-    if (width == 1) w = p[i];
-    else if (width == 4) { uint32_t v; memcpy(&v, p + 4 * i, 4); w = v; }
-    else memcpy(&w, p + 8 * i, 8);
-    c += (w & mask) == eq;
+  if (width == 1) {
+    for (uint64_t i = 0; i < n; i++) c += (p[i] & mask) == eq;
+  } else if (width == 4) {
+    for (uint64_t i = 0; i < n; i++) {
+      uint32_t v;
+      memcpy(&v, p + 4 * i, 4);
+      c += (v & mask) == eq;
+    }
+  } else {
+    for (uint64_t i = 0; i < n; i++) {
+      uint64_t v;
+      memcpy(&v, p + 8 * i, 8);
+      c += (v & mask) == eq;
+    }
   }
   return c;
 }
