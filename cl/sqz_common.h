@@ -11,6 +11,21 @@ typedef long sqz_i64;
 #define SQZ_CONST __constant
 #define SQZ_CLZ32(v) ((sqz_u32)clz((sqz_u32)(v)))
 #define SQZ_CLZ64(v) ((sqz_u32)clz((sqz_u64)(v)))
+#elif defined(__CUDACC__) /* nvcc: the same functions on host and device */
+#include <stdint.h>
+typedef uint32_t sqz_u32;
+typedef int32_t sqz_i32;
+typedef uint64_t sqz_u64;
+typedef int64_t sqz_i64;
+#define SQZ_FN __host__ __device__ static inline
+#define SQZ_CONST const
+#ifdef __CUDA_ARCH__
+#define SQZ_CLZ32(v) ((sqz_u32)__clz((int)(v)))
+#define SQZ_CLZ64(v) ((sqz_u32)__clzll((long long)(v)))
+#else
+#define SQZ_CLZ32(v) ((sqz_u32)((v) ? __builtin_clz((unsigned)(v)) : 32))
+#define SQZ_CLZ64(v) ((sqz_u32)((v) ? __builtin_clzll((unsigned long long)(v)) : 64))
+#endif
 #else
 #include <stdint.h>
 typedef uint32_t sqz_u32;

@@ -222,6 +222,8 @@ int sqz_field_fill_random(sqz_field *f, double density, uint64_t seed) {
                                              : sqz__fill_random_simplex(f, threshold, seed);
     if (st == SQZ_OK) st = sqz__finish(f->ctx);
   }
+  if (f->ctx->backend == SQZ_BACKEND_CUDA && f->dom->kind == SQZ_DOMAIN_FRACTAL)
+    st = sqz__cuda_fill_random_fractal(f, threshold, seed);
   if (st == SQZ_ERR_UNSUPPORTED) { /* host fill through the layout's index map */
     size_t ts = sqz_type_size(f->type);
     unsigned char *store = calloc((size_t)f->elems, ts);

@@ -100,6 +100,10 @@ int sqz_field_set_map(sqz_field *f, const char *map) {
   if (!map || !*map) { f->map[0] = 0; return SQZ_OK; }
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL) {
     if (strcmp(map, "bb") == 0 && f->layout == SQZ_LAYOUT_BB) { f->map[0] = 0; return SQZ_OK; }
+    if (f->ctx->backend == SQZ_BACKEND_CUDA && (strcmp(map, "mma") == 0 || strcmp(map, "alu") == 0)) {
+      snprintf(f->map, sizeof f->map, "%s", map); /* the cuda tile maps: tensor cores or digit loops */
+      return SQZ_OK;
+    }
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT,
                      "map '%s' does not apply to fractals: the layout (--layout bb|lambda|block:RHO|compact) is the method",
                      map);

@@ -195,9 +195,13 @@ SQZ_INTERNAL int sqz__fractal_member(const sqz_fractal *fr, uint64_t x, uint64_t
  * returns a status. birth/survive are bit masks over the live-neighbour count. */
 SQZ_INTERNAL int sqz__life_simplex(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
 SQZ_INTERNAL int sqz__life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
-/* cuda backend fractal step (src/cuda/): layouts block:RHO (MMA or ALU λ/ν, chosen by
- * f->map "mma" / "alu", default mma where tensor cores exist) and compact. */
+/* cuda backend fractal step (src/cuda/cuda_life.c): layout block:RHO, tile maps λ_b/ν_b on
+ * int8 tensor cores (f->map "mma", the default) or digit loops ("alu"); other layouts give
+ * SQZ_ERR_UNSUPPORTED naming the layout. */
 SQZ_INTERNAL int sqz__cuda_life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
+/* cuda backend random fill of block:RHO fractal fields (src/cuda/cuda_life.c); other
+ * layouts return SQZ_ERR_UNSUPPORTED and take the host fill. */
+SQZ_INTERNAL int sqz__cuda_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed);
 /* Device-side random fill; may return SQZ_ERR_UNSUPPORTED to fall back to the host fill. */
 SQZ_INTERNAL int sqz__fill_random_simplex(sqz_field *f, uint64_t threshold, uint64_t seed);
 SQZ_INTERNAL int sqz__fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed);

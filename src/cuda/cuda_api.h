@@ -20,6 +20,7 @@ typedef int CUjit_option;
 #define SQZ_CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT 16
 #define SQZ_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
 #define SQZ_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
+#define SQZ_CUDA_ERROR_OUT_OF_MEMORY 2
 
 /* X(name, symbol, return, args) — one table declares the pointers and drives dlsym. */
 #define SQZ_CUDA_SYMBOLS(X)                                                                   \
@@ -49,8 +50,10 @@ typedef int CUjit_option;
   X(cuEventCreate, "cuEventCreate", (CUevent * e, unsigned flags))                            \
   X(cuEventRecord, "cuEventRecord", (CUevent e, CUstream s))                                  \
   X(cuEventSynchronize, "cuEventSynchronize", (CUevent e))                                    \
-  X(cuEventElapsedTime, "cuEventElapsedTime_v2", (float *ms, CUevent a, CUevent b))           \
+  X(cuEventElapsedTime, "cuEventElapsedTime", (float *ms, CUevent a, CUevent b))              \
   X(cuEventDestroy, "cuEventDestroy_v2", (CUevent e))                                         \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",     \
+    (int *blocks, CUfunction f, int block_size, size_t dynamic_shmem))                         \
   X(cuGetErrorName, "cuGetErrorName", (CUresult r, const char **s))
 
 typedef struct sqz_cuda_api {

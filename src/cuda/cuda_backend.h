@@ -23,6 +23,9 @@ SQZ_INTERNAL int sqz__cuda_ptx_available(void);
 /* JIT-loads every embedded PTX module; BACKEND_UNAVAILABLE with the JIT log on failure. */
 SQZ_INTERNAL int sqz__cuda_load_modules(sqz_context *ctx);
 SQZ_INTERNAL void sqz__cuda_unload_modules(sqz_context *ctx);
+/* Records a failed driver call: SQZ_ERR_OUT_OF_MEMORY for CUDA_ERROR_OUT_OF_MEMORY, else
+ * SQZ_ERR_INTERNAL, with `what` and the driver's error name in the detail. */
+SQZ_INTERNAL int sqz__cuda_fail(sqz_context *ctx, CUresult r, const char *what);
 /* Looks up a kernel in the loaded modules. */
 SQZ_INTERNAL int sqz__cuda_function(sqz_context *ctx, const char *name, CUfunction *out);
 #endif

@@ -42,7 +42,7 @@ const char *sqz__cuda_error(const sqz_cuda *cu, CUresult r) {
 int sqz__cuda_open(sqz_context *ctx, const char *device) {
   if (!sqz__cuda_ptx_available())
     return sqz__fail(ctx, SQZ_ERR_BACKEND_UNAVAILABLE,
-                     "CUDA backend unavailable: this build of sqz has no PTX (nvcc was not found at build time)");
+                     "CUDA backend unavailable: this build of sqz has no PTX (built without nvcc or with SQZ_WITH_CUDA=OFF)");
   sqz_cuda *cu = calloc(1, sizeof *cu);
   if (!cu) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   ctx->cuda = cu;

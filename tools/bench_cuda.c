@@ -1,0 +1,215 @@
+/* bench_cuda.c — `sqz bench fractal --backend all`: CUDA-MMA, CUDA-ALU and OpenCL Life steps on one GPU, and the tile maps alone. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_cuda.h"
+#include "cli_common.h"
+#include "cuda/cuda_fractal.h"
+
+#define SQZ_BX_METHODS 3
+static const char *const sqz_bx_methods[SQZ_BX_METHODS] = {"opencl", "cuda-mma", "cuda-alu"};
+
+typedef struct {
+  int method;
+  char layout[32];
+  int status;
+  char error[512];
+  double kernel_s, wall_s;
+  uint64_t live;
+} sqz_bx_row;
+
+typedef struct {
+  uint32_t rb;
+  uint64_t tile0, tiles; /* the last tiles of the level, at most 2^30 of them */
+  int status;
+  double s[2]; /* alu, mma: seconds per pass over every tile */
+  uint64_t sum[2];
+} sqz_bx_maps;
+
+static void sqz__bx_error(sqz_context *ctx, int st, char *buf, size_t len) {
+  snprintf(buf, len, "%s: %s", sqz_status_name(st), ctx ? sqz_last_error(ctx) : sqz_last_error(NULL));
+}
+
+/* One Life row: fill, one untimed warm-up step, `steps` timed steps, count. */
+static void sqz__bx_life(sqz_context *ctx, sqz_domain *dom, const char *rule, uint64_t steps, double density,
+                         uint64_t seed, sqz_bx_row *row) {
+  sqz_field *f = NULL;
+  int st = sqz_field_create(dom, SQZ_U8, row->layout, &f);
+  if (st == SQZ_OK && row->method > 0) st = sqz_field_set_map(f, row->method == 1 ? "mma" : "alu");
+  if (st == SQZ_OK) st = sqz_field_fill_random(f, density, seed);
+  if (st == SQZ_OK) st = sqz_life_step(f, rule, 1);
+  if (st == SQZ_OK) st = sqz_life_step(f, rule, steps);
+  if (st == SQZ_OK) st = sqz_context_timing(ctx, &row->kernel_s, &row->wall_s);
+  if (st == SQZ_OK) st = sqz_field_count(f, &row->live);
+  row->status = st;
+  if (st != SQZ_OK) sqz__bx_error(ctx, st, row->error, sizeof row->error);
+  sqz_field_release(f);
+}
+
+/* The maps alone at grid level rb: one warm-up pass, then the best of three, per method. */
+static void sqz__bx_maps(sqz_context *ctx, const sqz_fractal *fr, sqz_bx_maps *m) {
+  m->status = SQZ_OK;
+  for (int mma = 0; mma < 2 && m->status == SQZ_OK; mma++)
+    for (int rep = 0; rep < 4 && m->status == SQZ_OK; rep++) {
+      double s = 0;
+      m->status = sqz__cuda_maps(ctx, fr, m->rb, mma, m->tile0, m->tiles, NULL, &m->sum[mma], &s);
+      if (rep == 1 || (rep > 1 && s < m->s[mma])) m->s[mma] = s;
+    }
+}
+
+/* Block layouts of the default list of sqz bench fractal: s^j up to 32 (s = 2: 4 and 16). */
+static void sqz__bx_default_layouts(int s, char *buf, size_t len) {
+  size_t at = 0;
+  buf[0] = 0;
+  for (int rho = s; rho <= 32 && at < len; rho *= s)
+    if (s != 2 || rho == 4 || rho == 16) at += (size_t)snprintf(buf + at, len - at, "%sblock:%d", at ? "," : "", rho);
+}
+
+static void sqz__bx_json(sqz_domain *dom, const char *rule, uint64_t steps, const sqz_bx_row *rows, int n,
+                         const sqz_bx_maps *maps, int n_maps, const char *devices) {
+  printf("{\"domain\":");
+  sqz_json_escape(stdout, sqz_domain_spec(dom));
+  printf(",\"cells\":%llu,\"steps\":%llu,\"rule\":", (unsigned long long)sqz_domain_cells(dom),
+         (unsigned long long)steps);
+  sqz_json_escape(stdout, rule);
+  printf(",\"devices\":");
+  sqz_json_escape(stdout, devices);
+  printf(",\"rows\":[");
+  for (int i = 0; i < n; i++) {
+    const sqz_bx_row *r = &rows[i];
+    printf("%s{\"method\":\"%s\",\"layout\":", i ? "," : "", sqz_bx_methods[r->method]);
+    sqz_json_escape(stdout, r->layout);
+    printf(",\"status\":");
+    sqz_json_escape(stdout, r->status == SQZ_OK ? "ok" : r->error);
+    if (r->status == SQZ_OK)
+      printf(",\"kernel_s_per_step\":%.9g,\"wall_s_per_step\":%.9g,\"cells_per_s\":%.6g,\"live\":%llu",
+             r->kernel_s / (double)steps, r->wall_s / (double)steps,
+             (double)sqz_domain_cells(dom) * (double)steps / r->kernel_s, (unsigned long long)r->live);
+    printf("}");
+  }
+  printf("],\"maps\":[");
+  for (int i = 0; i < n_maps; i++) {
+    const sqz_bx_maps *m = &maps[i];
+    printf("%s{\"level\":%u,\"tiles\":%llu,\"status\":\"%s\"", i ? "," : "", m->rb, (unsigned long long)m->tiles,
+           sqz_status_name(m->status));
+    if (m->status == SQZ_OK)
+      printf(",\"mma_s\":%.9g,\"alu_s\":%.9g,\"checksums_agree\":%s", m->s[1], m->s[0],
+             m->sum[0] == m->sum[1] ? "true" : "false");
+    printf("}");
+  }
+  printf("]}\n");
+}
+
+static void sqz__bx_table(sqz_domain *dom, const char *rule, uint64_t steps, const sqz_bx_row *rows, int n,
+                          const sqz_bx_maps *maps, int n_maps, const char *devices, const char *maps_why) {
+  double cells = (double)sqz_domain_cells(dom);
+  printf("domain   %s: %.0f cells; rule %s, %llu timed steps\ndevices  %s\n\n", sqz_domain_spec(dom), cells, rule,
+         (unsigned long long)steps, devices);
+  printf("%-9s %-11s %11s %11s %10s %10s %14s\n", "method", "layout", "kernel ms", "e2e ms", "Gcells/s", "vs opencl",
+         "live");
+  for (int i = 0; i < n; i++) {
+    const sqz_bx_row *r = &rows[i], *ocl = &rows[i - r->method];
+    if (r->status != SQZ_OK) {
+      printf("%-9s %-11s not run: %s\n", sqz_bx_methods[r->method], r->layout, r->error);
+      continue;
+    }
+    double k = r->kernel_s / (double)steps;
+    char vs[24] = "-";
+    if (r->method > 0 && ocl->status == SQZ_OK) snprintf(vs, sizeof vs, "%.2fx", ocl->kernel_s / r->kernel_s);
+    printf("%-9s %-11s %11.4f %11.4f %10.2f %10s %14llu\n", sqz_bx_methods[r->method], r->layout, 1e3 * k,
+           1e3 * r->wall_s / (double)steps, 1e-9 * cells / k, vs, (unsigned long long)r->live);
+  }
+  printf("\ntile maps alone: lambda_b + 8 nu_b per tile, checksummed (no state traffic)\n");
+  if (maps_why) {
+    printf("not run: %s\n", maps_why);
+    return;
+  }
+  printf("%-6s %14s %11s %11s %12s %12s %8s %9s\n", "level", "tiles (last)", "mma ms", "alu ms", "mma Gtile/s",
+         "alu Gtile/s", "mma/alu", "checksum");
+  for (int i = 0; i < n_maps; i++) {
+    const sqz_bx_maps *m = &maps[i];
+    if (m->status != SQZ_OK) {
+      printf("%-6u %14llu not run: %s\n", m->rb, (unsigned long long)m->tiles, sqz_status_name(m->status));
+      continue;
+    }
+    printf("%-6u %14llu %11.4f %11.4f %12.3f %12.3f %7.2fx %9s\n", m->rb, (unsigned long long)m->tiles,
+           1e3 * m->s[1], 1e3 * m->s[0], 1e-9 * (double)m->tiles / m->s[1], 1e-9 * (double)m->tiles / m->s[0],
+           m->s[0] / m->s[1], m->sum[0] == m->sum[1] ? "agree" : "DIFFER");
+  }
+}
+
+int sqz_bench_fractal_all(const char *domain, const char *rule, const char *layouts, uint64_t steps, double density,
+                          uint64_t seed, const char *device, int json) {
+  sqz_context *ctx[2] = {NULL, NULL}; /* opencl, cuda */
+  char why[2][400] = {"", ""}, list[512], devices[900];
+  int numeric = device && *device && strspn(device, "0123456789") == strlen(device);
+  for (int b = 0; b < 2; b++) {
+    int st = sqz_context_create(b ? "cuda" : "opencl", b && !numeric ? NULL : device, &ctx[b]);
+    if (st != SQZ_OK) sqz__bx_error(NULL, st, why[b], sizeof why[b]);
+  }
+  snprintf(devices, sizeof devices, "opencl: %s; cuda: %s", ctx[0] ? sqz_context_device_name(ctx[0]) : why[0],
+           ctx[1] ? sqz_context_device_name(ctx[1]) : why[1]);
+  sqz_domain *dom = NULL;
+  int rc = 0, st = sqz_domain_parse(ctx[0] ? ctx[0] : ctx[1], domain, &dom);
+  if (st != SQZ_OK || sqz_domain_get_kind(dom) != SQZ_DOMAIN_FRACTAL) {
+    rc = sqz_cli_usage("bench fractal", "--domain %s: %s", domain,
+                       st != SQZ_OK ? sqz_last_error(NULL) : "not a fractal (use sqz bench simplex)");
+    goto done;
+  }
+  const sqz_fractal *fr = &dom->fr;
+  if (layouts) snprintf(list, sizeof list, "%s", strcmp(layouts, "none") == 0 ? "" : layouts); /* none: maps only */
+  else sqz__bx_default_layouts(fr->s, list, sizeof list);
+  sqz_bx_row rows[3 * 16];
+  sqz_bx_maps maps[17];
+  int n = 0, n_maps = 0;
+  memset(rows, 0, sizeof rows);
+  memset(maps, 0, sizeof maps);
+  for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && n < 3 * 16; tok = strtok_r(NULL, ",", &save)) {
+    uint32_t j = 0;
+    if (strncmp(tok, "block:", 6) == 0)
+      for (uint64_t rho = strtoull(tok + 6, NULL, 10), p = 1; p < rho; p *= (uint64_t)fr->s) j++;
+    if (j <= (uint32_t)fr->r && n_maps < 16) maps[n_maps++].rb = (uint32_t)fr->r - j;
+    for (int m = 0; m < SQZ_BX_METHODS; m++, n++) {
+      sqz_bx_row *row = &rows[n];
+      row->method = m;
+      snprintf(row->layout, sizeof row->layout, "%s", tok);
+      sqz_context *c = ctx[m > 0];
+      if (!c) {
+        row->status = SQZ_ERR_BACKEND_UNAVAILABLE;
+        snprintf(row->error, sizeof row->error, "%s", why[m > 0]);
+        continue;
+      }
+      sqz_domain *d = NULL;
+      row->status = sqz_domain_parse(c, domain, &d);
+      if (row->status == SQZ_OK) sqz__bx_life(c, d, rule, steps, density, seed, row);
+      else sqz__bx_error(c, row->status, row->error, sizeof row->error);
+      sqz_domain_release(d);
+      if (row->status == SQZ_OK && rows[n - m].status == SQZ_OK && row->live != rows[n - m].live) {
+        fprintf(stderr, "sqz bench fractal: %s %s ends with %llu live cells, opencl with %llu\n",
+                sqz_bx_methods[m], tok, (unsigned long long)row->live, (unsigned long long)rows[n - m].live);
+        rc = 1;
+      }
+    }
+  }
+  maps[n_maps++].rb = (uint32_t)fr->r; /* element level: one cell per tile */
+  for (int i = 0; i < n_maps; i++) {
+    uint64_t all = 1; /* every tile of the level, or the last 2^30 (the largest coordinates) */
+    for (uint32_t l = 0; l < maps[i].rb; l++) all *= (uint64_t)fr->k;
+    maps[i].tiles = all < ((uint64_t)1 << 30) ? all : (uint64_t)1 << 30;
+    maps[i].tile0 = all - maps[i].tiles;
+    if (ctx[1]) sqz__bx_maps(ctx[1], fr, &maps[i]);
+    if (ctx[1] && maps[i].status == SQZ_OK && maps[i].sum[0] != maps[i].sum[1]) rc = 1;
+  }
+  int ran = 0;
+  for (int i = 0; i < n; i++) ran |= rows[i].status == SQZ_OK;
+  for (int i = 0; i < n_maps && ctx[1]; i++) ran |= maps[i].status == SQZ_OK;
+  if (json) sqz__bx_json(dom, rule, steps, rows, n, maps, ctx[1] ? n_maps : 0, devices);
+  else sqz__bx_table(dom, rule, steps, rows, n, maps, n_maps, devices, ctx[1] ? NULL : why[1]);
+  if (!ran && rc == 0) rc = 1;
+done:
+  sqz_domain_release(dom);
+  sqz_context_release(ctx[0]);
+  sqz_context_release(ctx[1]);
+  return rc;
+}
