@@ -36,3 +36,24 @@ __kernel void sqz_simplex_fill(__global uchar *dst, uint n, uint dims, ulong fir
   int in = dims == 2 ? sqz_tri_cell(SQZ_SLAYOUT, n, i, &x, &y) : sqz_tet_cell(SQZ_SLAYOUT, n, i, &x, &y, &z);
   dst[i] = in ? (uchar)sqz_random_cell(seed, ((ulong)z * n + y) * n + x, threshold) : (uchar)0;
 }
+
+/* Micro-workloads of the map papers: every domain cell written once (acc = 0: store 1) or
+ * read and incremented (acc = 1). */
+__kernel void sqz_touch2(__global uchar *dst, uint n, uint rho, uint acc, uint8 lp) {
+  uint x, y;
+  if (!sqz_smap2(lp.s0, lp.s1, lp.s2, lp.s3, lp.s4, lp.s5, (uint)get_group_id(0), (uint)get_group_id(1),
+                 (uint)get_local_id(0), (uint)get_local_id(1), rho, n, &x, &y))
+    return;
+  ulong i = sqz_tri_index(SQZ_SLAYOUT, n, x, y);
+  dst[i] = acc ? (uchar)(dst[i] + 1u) : (uchar)1;
+}
+
+__kernel void sqz_touch3(__global uchar *dst, uint n, uint rho, uint acc, uint8 lp) {
+  uint x, y, z;
+  if (!sqz_smap3(lp.s0, lp.s1, lp.s2, lp.s3, lp.s4, lp.s5, lp.s6, (uint)get_group_id(0), (uint)get_group_id(1),
+                 (uint)get_group_id(2), (uint)get_local_id(0), (uint)get_local_id(1), (uint)get_local_id(2), rho,
+                 n, &x, &y, &z))
+    return;
+  ulong i = sqz_tet_index(SQZ_SLAYOUT, n, x, y, z);
+  dst[i] = acc ? (uchar)(dst[i] + 1u) : (uchar)1;
+}

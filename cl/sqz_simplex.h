@@ -32,6 +32,9 @@
 #define SQZ_HAS_KIND(k) (((SQZ_KIND_MASK) >> (k)) & 1u)
 
 /* ---- integer roots with an estimate and an exact integer correction ------------------------ */
+/* Te(k) by exact division: k(k+1)(k+2)/2 is a multiple of 3 and 0xAAAAAAAAAAAAAAAB is the
+ * inverse of 3 modulo 2^64 (the same value as sqz_tet, without a division). */
+SQZ_FN sqz_u64 sqz_te(sqz_u64 k) { return sqz_tri(k) * (k + 2u) * (sqz_u64)0xAAAAAAAAAAAAAAABUL; }
 /* max{y : T(y) <= v}  (T(y) = y(y+1)/2), v <= T(2^31) */
 SQZ_FN sqz_u64 sqz_tri_root(sqz_u64 v) {
   sqz_u64 y = (sqz_u64)((SQZ_SQRTF(8.0f * (float)v + 1.0f) - 1.0f) * 0.5f);
@@ -43,8 +46,8 @@ SQZ_FN sqz_u64 sqz_tri_root(sqz_u64 v) {
 SQZ_FN sqz_u64 sqz_tet_root(sqz_u64 v) {
   float c = SQZ_CBRTF(6.0f * (float)v) - 1.0f;
   sqz_u64 z = c > 0.0f ? (sqz_u64)c : 0u;
-  while (z > 0u && sqz_tet(z) > v) z--;
-  while (sqz_tet(z + 1u) <= v) z++;
+  while (z > 0u && sqz_te(z) > v) z--;
+  while (sqz_te(z + 1u) <= v) z++;
   return z;
 }
 
@@ -56,14 +59,14 @@ SQZ_FN void sqz_ltm2(sqz_u64 bc, sqz_u32 *bx, sqz_u32 *by) {
   *bx = (sqz_u32)(bc - sqz_tri(y));
 }
 
-/* HAD (MAPS 1.5/1.6), branch-free form: UPPER(N) uses (last, half, shift) = (N-1, N/2, 1),
+/* HAD (MAPS 1.5/1.6), branch-free form: UPPER(N) uses (last, hw, shift) = (N-1, N/2, 1),
  * LOWER(Lb, Mb) uses (Mb-1, Lb/2, Mb-Lb+1). Rows above `last` are the tower rows. */
-SQZ_FN void sqz_had2(sqz_u32 last, sqz_u32 half, sqz_u32 shift, sqz_u32 wx, sqz_u32 wy,
+SQZ_FN void sqz_had2(sqz_u32 last, sqz_u32 hw, sqz_u32 shift, sqz_u32 wx, sqz_u32 wy,
                      sqz_u32 *bx, sqz_u32 *by) {
   sqz_u32 h = sqz_ilog2(wy + 1u);
   sqz_u32 qb = wx & (0xFFFFFFFFu << h);
   sqz_u32 k = wy > last ? 0xFFFFFFFFu : 0u;
-  *bx = wx + qb + (k & half);
+  *bx = wx + qb + (k & hw);
   *by = wy + 2u * qb - (k & shift);
 }
 /* Inverse of UPPER(N): block (X <= Y < N) -> omega (MAPS 1.5). */
@@ -144,7 +147,7 @@ SQZ_FN int sqz_smap2(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 p2, sqz_u32 o
 SQZ_FN void sqz_ltm3(sqz_u32 nb, sqz_u64 w, sqz_u32 *bx, sqz_u32 *by, sqz_u32 *bz) {
   sqz_u64 c = sqz_tet_root(w);
   sqz_u32 a, b;
-  sqz_ltm2(w - sqz_tet(c), &a, &b);
+  sqz_ltm2(w - sqz_te(c), &a, &b);
   *bx = a;
   *by = b - a;
   *bz = nb - 1u - (sqz_u32)c;
@@ -153,21 +156,21 @@ SQZ_FN void sqz_ltm3(sqz_u32 nb, sqz_u64 w, sqz_u32 *bx, sqz_u32 *by, sqz_u32 *b
 /* HAD3 main orthotope (MAPS 2.4): (N/2) x (N/2) x (3N/4) blocks (1 layer when N = 2). */
 SQZ_FN int sqz_had3_main(sqz_u32 nb, sqz_u32 gx, sqz_u32 gy, sqz_u32 gz, sqz_u32 *bx, sqz_u32 *by,
                          sqz_u32 *bz) {
-  sqz_i32 half = (sqz_i32)(nb / 2u), m = (sqz_i32)nb - 1;
+  sqz_i32 hw = (sqz_i32)(nb / 2u), m = (sqz_i32)nb - 1;
   sqz_i32 x, y, z;
-  if ((sqz_i32)gz < half) {
+  if ((sqz_i32)gz < hw) {
     x = (sqz_i32)gx;
-    y = half - 1 - (sqz_i32)gy;
+    y = hw - 1 - (sqz_i32)gy;
     z = (sqz_i32)gz;
     if (x + y + z >= m) {
-      x = half - 1 - x;
-      y = half - 1 - y;
+      x = hw - 1 - x;
+      y = hw - 1 - y;
       z = (sqz_i32)nb - 1 - z;
     }
   } else {
     if (gy == 0u) return 0;
     sqz_u32 h = sqz_ilog2(gy);
-    sqz_i32 b = 1 << h, zz = (sqz_i32)gz - half;
+    sqz_i32 b = 1 << h, zz = (sqz_i32)gz - hw;
     if (zz >= b) return 0;
     sqz_i32 qb = (sqz_i32)((gx >> h) << h);
     x = (sqz_i32)gx + qb;
@@ -210,7 +213,7 @@ SQZ_FN int sqz_smap3(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 p2, sqz_u32 o
   }
   if (SQZ_HAS_KIND(SQZ_SK_LTM3) && kind == SQZ_SK_LTM3) {
     sqz_u64 w = (sqz_u64)wx + (sqz_u64)p1 * ((sqz_u64)wy + (sqz_u64)p1 * wz);
-    if (w >= sqz_tet(p0)) return 0;
+    if (w >= sqz_te(p0)) return 0;
     sqz_ltm3(p0, w, &bx, &by, &bz);
   } else if (SQZ_HAS_KIND(SQZ_SK_HAD3) && kind == SQZ_SK_HAD3) {
     if (!sqz_had3_main(p0, wx, wy, wz, &bx, &by, &bz)) return 0;
@@ -228,10 +231,10 @@ SQZ_FN int sqz_smap3(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 p2, sqz_u32 o
 /* ---- storage ------------------------------------------------------------------------------
  * Layout bb: the embedded array (2D y*n + x, 3D (z*n + y)*n + x).
  * Layout compact, triangle: the rectangle fold, index v*W + u with (u, v) = unfold(x, y).
- * Layout compact, tetrahedron: layers z = 0, 1, ... one after another; layer z is the
- * triangle x + y <= m - 1 (m = n - z), stored as the compact triangle:m of (x, m - 1 - y), so
- * layer z starts at Te(n) - Te(m). Zero waste, O(1) both ways (the inverse finds the layer
- * with an exact integer cube root). */
+ * Layout compact, tetrahedron: layers z = 0, 1, ... one after another, each layer row by row
+ * (y = 0, 1, ...), each row x = 0 .. n-1-y-z. Row (y, z) holds k = n - z - y cells and starts
+ * at Te(n) - Te(n - z - 1) - T(k): zero waste, contiguous rows like the embedded array, and
+ * O(1) both ways (the inverse finds the layer and the row with exact integer roots). */
 #define SQZ_SL_BB 0
 #define SQZ_SL_COMPACT 1
 
@@ -250,19 +253,9 @@ SQZ_FN sqz_srow sqz_tri_row(sqz_u32 n, sqz_u32 y) {
   r.ar = (sqz_u64)(n - 1u - y) * r.w + (n - e);
   return r;
 }
-/* compact tetrahedron:n, row (y, z) with y + z <= n - 1 */
-SQZ_FN sqz_srow sqz_tet_row(sqz_u32 n, sqz_u32 y, sqz_u32 z) {
-  sqz_u32 m = n - z;
-  sqz_srow r = sqz_tri_row(m, m - 1u - y);
-  sqz_u64 base = sqz_tet(n) - sqz_tet(m);
-  r.al += base;
-  r.ar += base;
-  return r;
-}
 SQZ_FN sqz_u64 sqz_srow_index(sqz_srow r, sqz_u32 x) { return x < r.w ? r.al + x : r.ar - x; }
 
-/* Row y of triangle:n (cells x <= y) and row (y, z) of tetrahedron:n (cells x <= n-1-y-z) in
- * either layout. */
+/* Row y of triangle:n (cells x <= y) in either layout. */
 SQZ_FN sqz_srow sqz_tri_srow(int layout, sqz_u32 n, sqz_u32 y) {
   if (layout == SQZ_SL_COMPACT) return sqz_tri_row(n, y);
   sqz_srow r;
@@ -271,19 +264,21 @@ SQZ_FN sqz_srow sqz_tri_srow(int layout, sqz_u32 n, sqz_u32 y) {
   r.w = 0xFFFFFFFFu;
   return r;
 }
-SQZ_FN sqz_srow sqz_tet_srow(int layout, sqz_u32 n, sqz_u32 y, sqz_u32 z) {
-  if (layout == SQZ_SL_COMPACT) return sqz_tet_row(n, y, z);
-  sqz_srow r;
-  r.al = ((sqz_u64)z * n + y) * n;
-  r.ar = 0u;
-  r.w = 0xFFFFFFFFu;
-  return r;
-}
 SQZ_FN sqz_u64 sqz_tri_index(int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y) {
   return sqz_srow_index(sqz_tri_srow(layout, n, y), x);
 }
+
+/* 3D storage index = layer(z) + row(y, z) + x, modulo 2^64, for z <= n - 1 and y + z <= n - 1 */
+SQZ_FN sqz_u64 sqz_tet_layer(int layout, sqz_u32 n, sqz_u32 z) {
+  if (layout == SQZ_SL_COMPACT) return sqz_te(n) - sqz_te(n - z - 1u);
+  return (sqz_u64)z * n * n;
+}
+SQZ_FN sqz_u64 sqz_tet_rowoff(int layout, sqz_u32 n, sqz_u32 y, sqz_u32 z) {
+  if (layout == SQZ_SL_COMPACT) return (sqz_u64)0u - sqz_tri(n - z - y);
+  return (sqz_u64)y * n;
+}
 SQZ_FN sqz_u64 sqz_tet_index(int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y, sqz_u32 z) {
-  return sqz_srow_index(sqz_tet_srow(layout, n, y, z), x);
+  return sqz_tet_layer(layout, n, z) + sqz_tet_rowoff(layout, n, y, z) + x;
 }
 /* compact index -> cell (every index below T(n) / Te(n) is a cell) */
 SQZ_FN void sqz_tri_coords(sqz_u32 n, sqz_u64 i, sqz_u32 *x, sqz_u32 *y) {
@@ -291,12 +286,12 @@ SQZ_FN void sqz_tri_coords(sqz_u32 n, sqz_u64 i, sqz_u32 *x, sqz_u32 *y) {
   sqz_fold(n, (sqz_u32)(i % w), (sqz_u32)(i / w), x, y);
 }
 SQZ_FN void sqz_tet_coords(sqz_u32 n, sqz_u64 i, sqz_u32 *x, sqz_u32 *y, sqz_u32 *z) {
-  sqz_u64 rest = sqz_tet(n) - i; /* >= 1: cells from i to the end */
-  sqz_u32 m = (sqz_u32)sqz_tet_root(rest - 1u) + 1u; /* smallest m with Te(m) >= rest */
-  sqz_u32 lx, ly;
-  sqz_tri_coords(m, i - (sqz_tet(n) - sqz_tet(m)), &lx, &ly);
-  *x = lx;
-  *y = m - 1u - ly;
+  sqz_u64 rest = sqz_te(n) - i; /* >= 1: cells from i to the end */
+  sqz_u32 m = (sqz_u32)sqz_tet_root(rest - 1u) + 1u; /* layer side: smallest m with Te(m) >= rest */
+  sqz_u64 left = rest - sqz_te(m - 1u);              /* cells from i to the end of the layer */
+  sqz_u32 k = (sqz_u32)sqz_tri_root(left - 1u) + 1u; /* row length: smallest k with T(k) >= left */
+  *x = (sqz_u32)(sqz_tri(k) - left);
+  *y = m - k;
   *z = n - m;
 }
 /* storage index (below the layout's size) -> cell; returns 1 when it is a domain cell */
@@ -326,18 +321,21 @@ SQZ_FN int sqz_tet_cell(int layout, sqz_u32 n, sqz_u64 i, sqz_u32 *x, sqz_u32 *y
 #else
 #define SQZ_GLOBAL
 #endif
-/* Number of non-zero Moore neighbours (8) of triangle cell (x, y); *self = the cell's index. */
+/* Number of non-zero Moore neighbours (8) of triangle cell (x, y); *self = the cell's index.
+ * Rows y-1, y, y+1 of either layout are one row step apart: al grows and ar shrinks by it. */
 SQZ_FN sqz_u32 sqz_tri_live(SQZ_GLOBAL const unsigned char *src, int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y,
                             sqz_u64 *self) {
+  sqz_srow r = sqz_tri_srow(layout, n, y);
+  sqz_u64 step = layout == SQZ_SL_COMPACT ? (sqz_u64)r.w : (sqz_u64)n;
+  sqz_u64 a = r.al + x - step, b = r.ar - x + step; /* row y-1: cell x at a (left part) or b */
   sqz_u32 live = 0u;
-  for (sqz_i32 dy = -1; dy <= 1; dy++) {
-    sqz_u32 yy = y + (sqz_u32)dy; /* wraps to > n - 1 below row 0 */
+  for (sqz_i32 dy = -1; dy <= 1; dy++, a += step, b -= step) {
+    sqz_u32 yy = y + (sqz_u32)dy; /* wraps to > n - 1 above row 0 */
     if (yy >= n) continue;
-    sqz_srow r = sqz_tri_srow(layout, n, yy);
     for (sqz_i32 dx = -1; dx <= 1; dx++) {
       sqz_u32 xx = x + (sqz_u32)dx;
       if (xx > yy) continue;
-      sqz_u64 i = sqz_srow_index(r, xx);
+      sqz_u64 i = xx < r.w ? a + (sqz_u64)(sqz_i64)dx : b - (sqz_u64)(sqz_i64)dx;
       if (dx == 0 && dy == 0) *self = i;
       else live += src[i] != 0u;
     }
@@ -350,17 +348,18 @@ SQZ_FN sqz_u32 sqz_tet_live(SQZ_GLOBAL const unsigned char *src, int layout, sqz
   sqz_u32 live = 0u;
   for (sqz_i32 dz = -1; dz <= 1; dz++) {
     sqz_u32 zz = z + (sqz_u32)dz;
+    if (zz >= n) continue;
+    sqz_u64 layer = sqz_tet_layer(layout, n, zz);
     for (sqz_i32 dy = -1; dy <= 1; dy++) {
       sqz_u32 yy = y + (sqz_u32)dy;
-      if (zz >= n || yy >= n || yy + zz >= n) continue;
+      if (yy >= n || yy + zz >= n) continue;
       sqz_u32 lim = n - 1u - yy - zz;
-      sqz_srow r = sqz_tet_srow(layout, n, yy, zz);
+      sqz_u64 base = layer + sqz_tet_rowoff(layout, n, yy, zz);
       for (sqz_i32 dx = -1; dx <= 1; dx++) {
         sqz_u32 xx = x + (sqz_u32)dx;
         if (xx > lim) continue;
-        sqz_u64 i = sqz_srow_index(r, xx);
-        if (dx == 0 && dy == 0 && dz == 0) *self = i;
-        else live += src[i] != 0u;
+        if (dx == 0 && dy == 0 && dz == 0) *self = base + xx;
+        else live += src[base + xx] != 0u;
       }
     }
   }

@@ -66,6 +66,10 @@ SQZ_INTERNAL int sqz__simplex_cover(sqz_context *ctx, int dims, uint64_t n, cons
 SQZ_INTERNAL int sqz__life_simplex_cpu(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
 SQZ_INTERNAL int sqz__life_simplex_cl(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
 SQZ_INTERNAL int sqz__fill_random_simplex_cl(sqz_field *f, uint64_t threshold, uint64_t seed);
+/* The micro-workloads of `sqz bench simplex` (opencl): `steps` passes over the field through its
+ * map, each storing 1 in every domain cell (accumulate = 0) or incrementing it (1). Timed as
+ * one operation (sqz_context_timing). */
+SQZ_INTERNAL int sqz__simplex_touch(sqz_field *f, int accumulate, uint64_t steps);
 
 /* ---- analysis (src/simplex_info.c) ------------------------------------------------------- */
 typedef struct {

@@ -32,6 +32,31 @@ int sqz__life_simplex_cl(sqz_field *f, uint32_t birth, uint32_t survive, uint64_
   return st;
 }
 
+int sqz__simplex_touch(sqz_field *f, int accumulate, uint64_t steps) {
+  sqz_context *ctx = f->ctx;
+  if (ctx->backend != SQZ_BACKEND_OPENCL)
+    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "the map and accumulate workloads run on the opencl backend");
+  if (f->type != SQZ_U8 || f->dom->kind == SQZ_DOMAIN_FRACTAL)
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "the map and accumulate workloads need a SQZ_U8 simplex field");
+  int dims = f->dom->dims;
+  sqz_simplex_plan plan;
+  cl_kernel k = NULL;
+  sqz__op_begin(ctx);
+  int st = sqz__simplex_kernel(ctx, dims, f->dom->side, f->map, f->block, sqz__slayout(f), NULL,
+                               sqz_life_simplex_files, dims == 2 ? "sqz_touch2" : "sqz_touch3", &plan, &k);
+  if (st == SQZ_OK) {
+    cl_uint n = (cl_uint)f->dom->side, rho = plan.rho, acc = accumulate ? 1u : 0u;
+    st = sqz__args(ctx, k, sizeof(cl_mem), &f->buf[f->cur], sizeof n, &n, sizeof rho, &rho, sizeof acc, &acc,
+                   (size_t)0);
+    for (uint64_t s = 0; st == SQZ_OK && s < steps; s++) st = sqz__simplex_enqueue(ctx, k, 4, &plan);
+    if (st == SQZ_OK) st = sqz__finish(ctx);
+    clReleaseKernel(k);
+    sqz__simplex_plan_free(&plan);
+  }
+  sqz__op_end(ctx);
+  return st;
+}
+
 #define SQZ__FILL_CHUNK ((uint64_t)1 << 30) /* work-items per launch */
 
 int sqz__fill_random_simplex_cl(sqz_field *f, uint64_t threshold, uint64_t seed) {

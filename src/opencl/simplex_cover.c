@@ -14,6 +14,15 @@ static int sqz__cover_cell(int dims, int slayout, sqz_u32 n, uint64_t i) {
 /* Folds the device counters into *out: counts (one per cell) or a bitmap. */
 static void sqz__cover_tally(int dims, int slayout, sqz_u32 n, uint64_t elems, int bitmap, const cl_uint *acc,
                              sqz_simplex_cover_result *out) {
+  if (bitmap && slayout == SQZ_SL_COMPACT) { /* every storage cell is a domain cell */
+    for (uint64_t w = 0; w < (elems + 31u) / 32u; w++) {
+      cl_uint bits = acc[w];
+      if (32u * w + 32u > elems) bits &= (1u << (elems - 32u * w)) - 1u;
+      out->once += (uint64_t)__builtin_popcount(bits);
+    }
+    out->missing = elems - out->once;
+    return;
+  }
   for (uint64_t i = 0; i < elems; i++) {
     cl_uint c = bitmap ? (acc[i >> 5] >> (i & 31u)) & 1u : acc[i];
     if (!sqz__cover_cell(dims, slayout, n, i)) out->outside += c;

@@ -1,0 +1,321 @@
+/* bench_simplex.c — `sqz bench simplex`: every simplex map side by side in one run, against the device's copy bandwidth. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_common.h"
+#include "cli_common.h"
+#include "cmds.h"
+#include "simplex_plan.h"
+
+static const char *sqz_bench_simplex_help =
+    "usage: sqz bench simplex --domain triangle:N|tetrahedron:N [--workload life|edm|map|accumulate]\n"
+    "                         [--steps K] [--maps M1,M2,...] [--layouts L1,L2] [--rule R] [--density P]\n"
+    "                         [--seed S] [--block RHO] [--backend B] [--device D] [--json]\n"
+    "\n"
+    "Runs the workload through every map of the domain's dimension (default) in each layout\n"
+    "(default compact,bb), one after the other: one untimed warm-up pass (builds the kernels),\n"
+    "then K timed passes (default 10).\n"
+    "  life        Life-like steps (--rule, default B3/S23 in 2D and B6/S5,6,7 in 3D) from a\n"
+    "              random state (--density, default 0.5; --seed)\n"
+    "  edm         distance matrix of N random points (triangles only; packed float32 output)\n"
+    "  map         every domain cell written once through the map (1 byte per cell)\n"
+    "  accumulate  every domain cell read and incremented (2 bytes per cell)\n"
+    "Reports per map: launches, launched and useful threads, kernel and end-to-end time per\n"
+    "pass, cells/s, bytes, the speed-up against the bb map in the same layout, and the share\n"
+    "of the floor set by the bytes each cell must move at the copy bandwidth measured in the\n"
+    "same run (clEnqueueCopyBuffer). A final column checks that all maps computed the same.\n";
+
+typedef enum { SQZ_W_LIFE, SQZ_W_EDM, SQZ_W_MAP, SQZ_W_ACC } sqz_workload;
+static const char *const sqz_workload_names[] = {"life", "edm", "map", "accumulate"};
+static const double sqz_workload_bytes[] = {2.0, 4.0, 1.0, 2.0}; /* bytes moved per cell and pass */
+
+typedef struct {
+  char map[16], layout[16];
+  sqz_simplex_map_stats stats;
+  int status;
+  char error[512];
+  double kernel_s, wall_s;
+  uint64_t bytes, result; /* live cells, non-zero cells, or a hash of the distances */
+} sqz_srow_result;
+
+typedef struct {
+  sqz_context *ctx;
+  sqz_domain *dom;
+  sqz_workload w;
+  const char *rule;
+  uint64_t steps, seed;
+  double density;
+  uint32_t block;
+  float *xy; /* edm points */
+} sqz_sbench;
+
+static uint64_t sqz__fnv64(const void *p, size_t n) {
+  const unsigned char *b = p;
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+
+static int sqz__bench_edm(sqz_sbench *b, sqz_srow_result *r) {
+  uint64_t n = sqz_domain_side(b->dom), entries = sqz_tri(n);
+  float *out = malloc((size_t)entries * sizeof *out);
+  if (!out) return sqz__fail(b->ctx, SQZ_ERR_OUT_OF_MEMORY, "%llu distances do not fit in host memory",
+                             (unsigned long long)entries);
+  int st = sqz_edm(b->ctx, b->xy, n, r->map, out); /* warm-up */
+  for (uint64_t s = 0; st == SQZ_OK && s < b->steps; s++) {
+    double k = 0, w = 0;
+    st = sqz_edm(b->ctx, b->xy, n, r->map, out);
+    if (st == SQZ_OK) st = sqz_context_timing(b->ctx, &k, &w);
+    r->kernel_s += k;
+    r->wall_s += w;
+  }
+  r->bytes = entries * sizeof *out;
+  if (st == SQZ_OK) r->result = sqz__fnv64(out, (size_t)r->bytes);
+  free(out);
+  return st;
+}
+
+static int sqz__bench_field(sqz_sbench *b, sqz_srow_result *r) {
+  sqz_field *f = NULL;
+  int st = sqz_field_create(b->dom, SQZ_U8, r->layout, &f);
+  if (st == SQZ_OK) st = sqz_field_set_map(f, r->map);
+  if (st == SQZ_OK) st = sqz_field_set_block(f, b->block);
+  if (b->w == SQZ_W_LIFE) {
+    if (st == SQZ_OK) st = sqz_field_fill_random(f, b->density, b->seed);
+    if (st == SQZ_OK) st = sqz_life_step(f, b->rule, 1);
+    if (st == SQZ_OK) st = sqz_life_step(f, b->rule, b->steps);
+  } else {
+    if (st == SQZ_OK) st = sqz__simplex_touch(f, b->w == SQZ_W_ACC, 1);
+    if (st == SQZ_OK) st = sqz__simplex_touch(f, b->w == SQZ_W_ACC, b->steps);
+  }
+  if (st == SQZ_OK) st = sqz_context_timing(b->ctx, &r->kernel_s, &r->wall_s);
+  if (st == SQZ_OK) r->bytes = sqz_field_bytes(f);
+  if (st == SQZ_OK) st = sqz_field_count(f, &r->result);
+  sqz_field_release(f);
+  return st;
+}
+
+static void sqz__bench_row(sqz_sbench *b, sqz_srow_result *r) {
+  int dims = sqz_domain_dims(b->dom);
+  uint32_t rho = b->block ? b->block : sqz__simplex_default_rho(dims);
+  int st = sqz__simplex_map_stats(b->ctx, dims, sqz_domain_side(b->dom), r->map, rho, &r->stats);
+  if (st == SQZ_OK) st = b->w == SQZ_W_EDM ? sqz__bench_edm(b, r) : sqz__bench_field(b, r);
+  r->status = st;
+  if (st != SQZ_OK) snprintf(r->error, sizeof r->error, "%s: %s", sqz_status_name(st), sqz_last_error(b->ctx));
+}
+
+/* Splits a comma list into at most max entries of up to 15 characters. */
+static int sqz__split_list(const char *text, char (*out)[16], int max) {
+  int n = 0;
+  while (*text && n < max) {
+    size_t len = strcspn(text, ",");
+    if (len == 0 || len > 15) return -1;
+    memcpy(out[n], text, len);
+    out[n++][len] = 0;
+    text += len + (text[len] == ',');
+  }
+  return *text ? -1 : n;
+}
+
+static const sqz_srow_result *sqz__bb_row(const sqz_srow_result *rows, int n, const char *layout) {
+  for (int i = 0; i < n; i++)
+    if (rows[i].status == SQZ_OK && strcmp(rows[i].map, "bb") == 0 && strcmp(rows[i].layout, layout) == 0)
+      return &rows[i];
+  return NULL;
+}
+
+static void sqz__row_json(FILE *out, const sqz_sbench *b, const sqz_srow_result *r, const sqz_srow_result *bb,
+                          double bw, int agree) {
+  double cells = (double)sqz_domain_cells(b->dom) * (double)b->steps;
+  sqz_json j;
+  sqz_json_begin(&j, out);
+  sqz_json_str(&j, "map", r->map);
+  sqz_json_str(&j, "layout", r->layout);
+  sqz_json_str(&j, "status", r->status == SQZ_OK ? "ok" : r->error);
+  if (r->status == SQZ_OK) {
+    sqz_json_u64(&j, "rho", r->stats.rho);
+    sqz_json_u64(&j, "launches", r->stats.launches);
+    sqz_json_u64(&j, "launched_threads", r->stats.launched);
+    sqz_json_u64(&j, "useful_threads", r->stats.useful);
+    sqz_json_num(&j, "waste", r->stats.waste);
+    sqz_json_num(&j, "kernel_s_per_pass", r->kernel_s / (double)b->steps);
+    sqz_json_num(&j, "wall_s_per_pass", r->wall_s / (double)b->steps);
+    sqz_json_num(&j, "cells_per_s", cells / r->kernel_s);
+    sqz_json_u64(&j, "bytes", r->bytes);
+    if (bb) sqz_json_num(&j, "speedup_vs_bb", bb->kernel_s / r->kernel_s);
+    if (bw > 0) sqz_json_num(&j, "floor_share", sqz_workload_bytes[b->w] * cells / bw / r->kernel_s);
+    sqz_json_u64(&j, "result", r->result);
+    sqz_json_raw(&j, "agree", agree ? "true" : "false");
+  }
+  fputc('}', out);
+}
+
+static void sqz__report(const sqz_sbench *b, const sqz_srow_result *rows, int n, double bw, uint64_t copy_bytes,
+                        int json) {
+  sqz_context *ctx = b->ctx;
+  int dims = sqz_domain_dims(b->dom);
+  const sqz_srow_result *first = NULL;
+  for (int i = 0; i < n && !first; i++)
+    if (rows[i].status == SQZ_OK) first = &rows[i];
+  uint64_t max_bb = sqz__simplex_max_side(dims, SQZ_LAYOUT_BB, 1, 2, sqz_context_max_alloc(ctx), sqz_context_global_mem(ctx));
+  uint64_t max_c = sqz__simplex_max_side(dims, SQZ_LAYOUT_COMPACT, 1, 2, sqz_context_max_alloc(ctx),
+                                         sqz_context_global_mem(ctx));
+  double cells = (double)sqz_domain_cells(b->dom) * (double)b->steps;
+  if (json) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) return;
+    fputc('[', mem);
+    for (int i = 0; i < n; i++) {
+      if (i) fputc(',', mem);
+      sqz__row_json(mem, b, &rows[i], sqz__bb_row(rows, n, rows[i].layout), bw,
+                    first && rows[i].result == first->result);
+    }
+    fputc(']', mem);
+    fclose(mem);
+    sqz_json j;
+    sqz_json_begin(&j, stdout);
+    sqz_json_str(&j, "domain", sqz_domain_spec(b->dom));
+    sqz_json_u64(&j, "cells", sqz_domain_cells(b->dom));
+    sqz_json_str(&j, "workload", sqz_workload_names[b->w]);
+    if (b->w == SQZ_W_LIFE) sqz_json_str(&j, "rule", b->rule);
+    sqz_json_u64(&j, "steps", b->steps);
+    sqz_json_str(&j, "backend", sqz_context_backend(ctx));
+    sqz_json_str(&j, "device", sqz_context_device_name(ctx));
+    sqz_json_num(&j, "copy_bandwidth_bytes_per_s", bw);
+    sqz_json_u64(&j, "copy_bytes", copy_bytes);
+    sqz_json_num(&j, "bytes_per_cell", sqz_workload_bytes[b->w]);
+    sqz_json_u64(&j, "max_side_bb", max_bb);
+    sqz_json_u64(&j, "max_side_compact", max_c);
+    sqz_json_raw(&j, "rows", text ? text : "[]");
+    sqz_json_end(&j);
+    free(text);
+    return;
+  }
+  printf("sqz bench simplex: %s (%llu cells), workload %s%s%s, %llu passes, %s (%s)\n", sqz_domain_spec(b->dom),
+         (unsigned long long)sqz_domain_cells(b->dom), sqz_workload_names[b->w], b->w == SQZ_W_LIFE ? " " : "",
+         b->w == SQZ_W_LIFE ? b->rule : "", (unsigned long long)b->steps, sqz_context_device_name(ctx),
+         sqz_context_backend(ctx));
+  printf("copy bandwidth %.3g B/s (copies of %llu bytes); floor at %.0f bytes per cell: %.3g cells/s\n", bw,
+         (unsigned long long)copy_bytes, sqz_workload_bytes[b->w], bw / sqz_workload_bytes[b->w]);
+  printf("largest side that fits (2 buffers of 1 byte per cell): bb %llu, compact %llu (%.3fx)\n",
+         (unsigned long long)max_bb, (unsigned long long)max_c, max_bb ? (double)max_c / (double)max_bb : 0.0);
+  printf("%-8s %-10s %4s %8s %14s %14s %7s %10s %10s %9s %7s %6s %12s %s\n", "layout", "map", "rho", "launches",
+         "launched", "useful", "waste%", "kernel ms", "e2e ms", "Gcells/s", "floor%", "vs bb", "bytes", "same");
+  for (int i = 0; i < n; i++) {
+    const sqz_srow_result *r = &rows[i], *bb = sqz__bb_row(rows, n, r->layout);
+    if (r->status != SQZ_OK) {
+      printf("%-8s %-10s  failed: %s\n", r->layout, r->map, r->error);
+      continue;
+    }
+    printf("%-8s %-10s %4u %8llu %14llu %14llu %7.2f %10.4f %10.4f %9.3f %7.1f %6.2f %12llu %s\n", r->layout, r->map,
+           r->stats.rho, (unsigned long long)r->stats.launches, (unsigned long long)r->stats.launched,
+           (unsigned long long)r->stats.useful, 100.0 * r->stats.waste, 1e3 * r->kernel_s / (double)b->steps,
+           1e3 * r->wall_s / (double)b->steps, cells / r->kernel_s * 1e-9,
+           bw > 0 ? 100.0 * sqz_workload_bytes[b->w] * cells / bw / r->kernel_s : 0.0,
+           bb ? bb->kernel_s / r->kernel_s : 0.0, (unsigned long long)r->bytes,
+           first && r->result == first->result ? "yes" : "NO");
+  }
+}
+
+int sqz_cmd_bench_simplex(int argc, char **argv) {
+  const char *domain = NULL, *workload = "life", *maps = NULL, *layouts = NULL, *backend = NULL, *device = NULL;
+  const char *v = NULL;
+  sqz_sbench b = {NULL, NULL, SQZ_W_LIFE, NULL, 10, 1, 0.5, 0, NULL};
+  uint64_t u = 0;
+  int json = 0, rc = 0;
+  for (int i = 1; i < argc; i++) {
+    int m;
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(sqz_bench_simplex_help, stdout);
+      return 0;
+    }
+    if ((m = sqz_cli_opt(argc, argv, &i, "--domain", 1, &v)) > 0) domain = v;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--workload", 1, &v)) > 0) workload = v;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--maps", 1, &v)) > 0) maps = v;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--layouts", 1, &v)) > 0) layouts = v;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--rule", 1, &v)) > 0) b.rule = v;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--backend", 1, &v)) > 0) backend = v;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--device", 1, &v)) > 0) device = v;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--json", 0, &v)) > 0) json = 1;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--density", 1, &v)) > 0) {
+      char *end = NULL;
+      b.density = strtod(v, &end);
+      if (!end || *end || !(b.density >= 0 && b.density <= 1))
+        return sqz_cli_usage("bench", "--density: '%s' is not a number in [0, 1]", v);
+    } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--steps", 1, &v)) > 0) {
+      if ((rc = sqz_cli_u64("bench", "--steps", v, &b.steps)) != 0) return rc;
+      if (b.steps == 0) return sqz_cli_usage("bench", "--steps must be at least 1");
+    } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--seed", 1, &v)) > 0) {
+      if ((rc = sqz_cli_u64("bench", "--seed", v, &b.seed)) != 0) return rc;
+    } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--block", 1, &v)) > 0) {
+      if ((rc = sqz_cli_u64("bench", "--block", v, &u)) != 0) return rc;
+      if (u > 1024) return sqz_cli_usage("bench", "--block %llu is larger than 1024", (unsigned long long)u);
+      b.block = (uint32_t)u;
+    }
+    if (m < 0) return sqz_cli_usage("bench", "option %s needs a value", argv[i]);
+    if (m == 0) return sqz_cli_usage("bench", "unknown option '%s' for 'bench simplex'", argv[i]);
+  }
+  if (!domain) return sqz_cli_usage("bench", "bench simplex needs --domain triangle:N or tetrahedron:N");
+  int w = 0;
+  while (w < 4 && strcmp(workload, sqz_workload_names[w]) != 0) w++;
+  if (w == 4) return sqz_cli_usage("bench", "unknown workload '%s' (expected life, edm, map or accumulate)", workload);
+  b.w = (sqz_workload)w;
+  char map_list[16][16], layout_list[4][16];
+  int nmaps = 0, nlayouts = sqz__split_list(layouts ? layouts : "compact,bb", layout_list, 4);
+  if (nlayouts <= 0) return sqz_cli_usage("bench", "--layouts: '%s' is not a list like compact,bb", layouts);
+  if (maps && (nmaps = sqz__split_list(maps, map_list, 16)) <= 0)
+    return sqz_cli_usage("bench", "--maps: '%s' is not a list like bb,had", maps);
+  if ((rc = sqz_cli_open("bench", backend, device, &b.ctx)) != 0) return rc;
+  int st = sqz_domain_parse(b.ctx, domain, &b.dom);
+  int dims = st == SQZ_OK ? sqz_domain_dims(b.dom) : 0;
+  if (st == SQZ_OK && sqz_domain_get_kind(b.dom) == SQZ_DOMAIN_FRACTAL)
+    st = sqz__fail(b.ctx, SQZ_ERR_INVALID_ARGUMENT, "'%s' is a fractal: use 'sqz bench fractal'", domain);
+  if (st == SQZ_OK && b.w == SQZ_W_EDM && dims != 2)
+    st = sqz__fail(b.ctx, SQZ_ERR_INVALID_ARGUMENT, "the edm workload runs on triangles, not on %s", domain);
+  if (st == SQZ_OK && b.rule) st = sqz_rule_parse(b.rule, dims, NULL, NULL, NULL, 0) == SQZ_OK ? SQZ_OK
+      : sqz__fail(b.ctx, SQZ_ERR_PARSE, "--rule '%s' is not a %dD rule", b.rule, dims);
+  if (st != SQZ_OK) {
+    rc = sqz_cli_fail("bench", b.ctx, st);
+    goto done;
+  }
+  if (!b.rule) b.rule = dims == 2 ? "B3/S23" : "B6/S5,6,7";
+  if (!maps)
+    for (const char *const *m = sqz__simplex_maps(dims); *m; m++) snprintf(map_list[nmaps++], 16, "%s", *m);
+  if (b.w == SQZ_W_EDM) {
+    uint64_t np = sqz_domain_side(b.dom), h = b.seed;
+    nlayouts = 1;
+    snprintf(layout_list[0], 16, "packed");
+    b.xy = malloc((size_t)(2 * np) * sizeof *b.xy);
+    for (uint64_t i = 0; b.xy && i < 2 * np; i++) b.xy[i] = (float)(sqz_mix64(h + i) >> 40) / 16777216.0f * 1000.0f;
+    if (!b.xy) {
+      rc = 1;
+      fprintf(stderr, "sqz bench: out of memory for %llu points\n", (unsigned long long)np);
+      goto done;
+    }
+  }
+  uint64_t copy_bytes = 0;
+  double bw = sqz_bench_copy_bandwidth(b.ctx, &copy_bytes);
+  sqz_srow_result rows[64];
+  int n = 0;
+  for (int l = 0; l < nlayouts; l++)
+    for (int m = 0; m < nmaps; m++) {
+      sqz_srow_result *r = &rows[n++];
+      memset(r, 0, sizeof *r);
+      snprintf(r->map, sizeof r->map, "%s", map_list[m]);
+      snprintf(r->layout, sizeof r->layout, "%s", layout_list[l]);
+      if (sqz_cli_progress()) fprintf(stderr, "\r%-8s %-10s ...", r->layout, r->map);
+      sqz__bench_row(&b, r);
+    }
+  if (sqz_cli_progress()) fprintf(stderr, "\r%40s\r", "");
+  sqz__report(&b, rows, n, bw, copy_bytes, json);
+  for (int i = 0; i < n; i++)
+    if (rows[i].status != SQZ_OK) rc = 1;
+done:
+  free(b.xy);
+  sqz_domain_release(b.dom);
+  sqz_context_release(b.ctx);
+  return rc;
+}
