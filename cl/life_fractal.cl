@@ -75,7 +75,9 @@ __kernel void life_fractal_lambda(__global const uchar *src, __global uchar *dst
 static inline void fr_tile_step(const uint compact, __global const uchar *src, __global uchar *dst,
                                 __global const uint *table, uint levels, uint j, uint rho, uint tile_elems,
                                 uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, uint birth,
-                                uint survive, ulong tile0, ulong tiles, __local uchar *cache, __local long *nbr) {
+                                uint survive, ulong tile0, ulong tiles, __local uint *cache_words,
+                                __local long *nbr) {
+  __local uchar *cache = (__local uchar *)cache_words;
   uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, w = rho + 2u;
   uint stride = (w * w + 3u) & ~3u; /* per-tile cache bytes, a multiple of 4 */
   ulong b = tile0 + (ulong)get_group_id(0) * tiles_per_group + t;
@@ -90,7 +92,7 @@ static inline void fr_tile_step(const uint compact, __global const uchar *src, _
         nb[d] = d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels - j, bx, by, d);
     }
     if (compact)
-      for (uint p = lane; p < stride / 4u; p += lanes) ((__local uint *)c)[p] = 0u;
+      for (uint p = lane; p < stride / 4u; p += lanes) cache_words[t * (stride / 4u) + p] = 0u;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (active) {
@@ -118,21 +120,15 @@ static inline void fr_tile_step(const uint compact, __global const uchar *src, _
   }
 }
 
-__kernel void life_fractal_block(__global const uchar *src, __global uchar *dst, __global const uint *table,
-                                 uint levels, uint j, uint rho, uint tile_elems, uint n_cells, uint n_halo,
-                                 uint lanes, uint tiles_per_group, uint birth, uint survive, ulong tile0,
-                                 ulong tiles, __local uchar *cache, __local long *nbr) {
-  fr_tile_step(0u, src, dst, table, levels, j, rho, tile_elems, n_cells, n_halo, lanes, tiles_per_group, birth,
-               survive, tile0, tiles, cache, nbr);
-}
-
-__kernel void life_fractal_compact(__global const uchar *src, __global uchar *dst, __global const uint *table,
-                                   uint levels, uint j, uint rho, uint tile_elems, uint n_cells, uint n_halo,
-                                   uint lanes, uint tiles_per_group, uint birth, uint survive, ulong tile0,
-                                   ulong tiles, __local uchar *cache, __local long *nbr) {
-  fr_tile_step(1u, src, dst, table, levels, j, rho, tile_elems, n_cells, n_halo, lanes, tiles_per_group, birth,
-               survive, tile0, tiles, cache, nbr);
-}
+#define FR_TILE_KERNEL(name, compact)                                                                       \
+  __kernel void name(__global const uchar *src, __global uchar *dst, __global const uint *table, uint levels,     \
+                     uint j, uint rho, uint tile_elems, uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, \
+                     uint birth, uint survive, ulong tile0, ulong tiles, __local uint *cache, __local long *nbr) {  \
+    fr_tile_step(compact, src, dst, table, levels, j, rho, tile_elems, n_cells, n_halo, lanes, tiles_per_group,     \
+                 birth, survive, tile0, tiles, cache, nbr);                                                         \
+  }
+FR_TILE_KERNEL(life_fractal_block, 0u)
+FR_TILE_KERNEL(life_fractal_compact, 1u)
 
 /* Random fills: cell (x, y) is alive iff it is a fractal cell and sqz_random_cell(seed, y n + x)
  * says so, the same hash in every layout and backend. Holes are written as 0. */

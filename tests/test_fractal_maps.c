@@ -115,16 +115,23 @@ static sqz_domain *parse_domain(const char *pattern, unsigned r) {
 
 /* block record: MAPS.md 4.6 storage cell (cx, cy) = (bx rho + tx, by rho + ty) holds embedded
  * (x, y); the library stores it at tile index b = interleave(bx, by), offset ty rho + tx. */
+/* The block:s^j field of vector fractal id at level r; *rho gets s^j. */
+static sqz_field block_field(unsigned id, unsigned r, unsigned j, uint64_t *rho, char *layout, size_t len) {
+  sqz_domain *dom = parse_domain(patterns[id], r);
+  *rho = 1;
+  for (unsigned i = 0; i < j; i++) *rho *= (uint64_t)dom->fr.s;
+  snprintf(layout, len, "block:%llu", (unsigned long long)*rho);
+  return host_field(dom, layout);
+}
+
 static void rec_block(const char *s) {
   unsigned id, r, j, x, y, ok;
   unsigned long long cx, cy;
   ck_assert_int_eq(sscanf(s, "%u %u %u %llu %llu %u %u %u", &id, &r, &j, &cx, &cy, &x, &y, &ok), 8);
-  sqz_domain *dom = parse_domain(patterns[id], r);
   char layout[32];
-  uint64_t rho = 1;
-  for (unsigned i = 0; i < j; i++) rho *= (uint64_t)dom->fr.s;
-  snprintf(layout, sizeof layout, "block:%llu", (unsigned long long)rho);
-  sqz_field f = host_field(dom, layout);
+  uint64_t rho;
+  sqz_field f = block_field(id, r, j, &rho, layout, sizeof layout);
+  sqz_domain *dom = f.dom;
   uint64_t b = sqz_fr_interleave((sqz_u32)dom->fr.k, r - j, cx / rho, cy / rho);
   uint64_t index = b * rho * rho + (cy % rho) * rho + cx % rho, gx, gy, gz;
   ck_assert_uint_lt(index, f.elems);
@@ -139,12 +146,10 @@ static void rec_blocknu(const char *s) {
   unsigned id, r, j, x, y;
   unsigned long long cx, cy;
   ck_assert_int_eq(sscanf(s, "%u %u %u %u %u %llu %llu", &id, &r, &j, &x, &y, &cx, &cy), 7);
-  sqz_domain *dom = parse_domain(patterns[id], r);
   char layout[32];
-  uint64_t rho = 1;
-  for (unsigned i = 0; i < j; i++) rho *= (uint64_t)dom->fr.s;
-  snprintf(layout, sizeof layout, "block:%llu", (unsigned long long)rho);
-  sqz_field f = host_field(dom, layout);
+  uint64_t rho;
+  sqz_field f = block_field(id, r, j, &rho, layout, sizeof layout);
+  sqz_domain *dom = f.dom;
   int64_t index = sqz__fractal_index(&f, x, y, 0);
   ck_assert_int_ge(index, 0);
   uint64_t b = (uint64_t)index / (rho * rho), q = (uint64_t)index % (rho * rho);

@@ -6,7 +6,7 @@
 #include "fractal_internal.h"
 
 #define SQZ__GROUP 256u                        /* work-items per group: explicit local sizes  */
-#define SQZ__MAX_GROUPS ((uint64_t)1 << 22)   /* groups per launch: NDRanges stay < 2^30 items */
+#define SQZ__MAX_GROUPS ((uint64_t)1 << 20)   /* groups per launch: NDRanges of at most 2^28 items */
 #define SQZ__NBR_BYTES (9u * sizeof(cl_long)) /* neighbour tile indices per tile (local memory) */
 
 /* Program of f's fractal: a prelude with s, k, H_λ, H_ν (and the user's rule, if any) in
