@@ -27,9 +27,13 @@ __device__ __forceinline__ void sqz_cu_load_table(sqz_cu_fractal *dst, const sqz
 
 /* D = A B + D with the documented m8n8k16 u8 fragments (sqz_mma.h). */
 __device__ __forceinline__ void sqz_cu_mma(int &d0, int &d1, unsigned a, unsigned b) {
+#ifdef SQZ_CU_HOST_EMULATION /* tests/cuda_emu: the lanes of a warp are host threads */
+  sqz_cu_emulated_mma(d0, d1, a, b);
+#else
   asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.u8.u8.s32 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
                : "+r"(d0), "+r"(d1)
                : "r"(a), "r"(b));
+#endif
 }
 
 /* λ_b and ν_b of tiles tile0 .. tile0 + ntiles - 1 (ntiles <= 32) on tensor cores. Per

@@ -104,7 +104,7 @@ __device__ void sqz_cu_step_tiles(const sqz_cu_fractal &T, const unsigned char *
   }
 }
 
-/* The step kernel: CTAs of SQZ_CU_WARPS warps, each warp loops over tile groups
+/* The step kernel: CTAs of up to SQZ_CU_WARPS warps, each warp loops over tile groups
  * wg = global warp, + all warps, while wg < groups (tile0 = wg * tpw). */
 template <bool MMA, unsigned S, unsigned K, unsigned W>
 __device__ void sqz_cu_life(const sqz_cu_fractal *tab, const unsigned char *__restrict__ src,
@@ -112,8 +112,8 @@ __device__ void sqz_cu_life(const sqz_cu_fractal *tab, const unsigned char *__re
                             sqz_u64 groups) {
   __shared__ sqz_cu_shared sh;
   sqz_cu_load_table(&sh.T, tab);
-  const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
-  for (sqz_u64 wg = (sqz_u64)blockIdx.x * SQZ_CU_WARPS + warp; wg < groups; wg += (sqz_u64)gridDim.x * SQZ_CU_WARPS) {
+  const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u, warps = blockDim.x >> 5;
+  for (sqz_u64 wg = (sqz_u64)blockIdx.x * warps + warp; wg < groups; wg += (sqz_u64)gridDim.x * warps) {
     const sqz_u64 tile0 = wg * sh.T.tpw;
     const unsigned ntiles = (unsigned)(sh.T.tiles - tile0 < sh.T.tpw ? sh.T.tiles - tile0 : sh.T.tpw);
     sqz_cu_map<MMA, S, K>(sh.T, tile0, ntiles, sh.nb[warp], sh.lam[warp], lane);

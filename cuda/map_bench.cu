@@ -10,10 +10,9 @@ __device__ void sqz_cu_maps(const sqz_cu_fractal *tab, sqz_u64 tile0, sqz_u64 co
                             unsigned long long *sum) {
   __shared__ sqz_cu_shared sh;
   sqz_cu_load_table(&sh.T, tab);
-  const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
+  const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u, warps = blockDim.x >> 5;
   sqz_u64 acc = 0u;
-  for (sqz_u64 g = ((sqz_u64)blockIdx.x * SQZ_CU_WARPS + warp) * 32u; g < count;
-       g += (sqz_u64)gridDim.x * SQZ_CU_WARPS * 32u) {
+  for (sqz_u64 g = ((sqz_u64)blockIdx.x * warps + warp) * 32u; g < count; g += (sqz_u64)gridDim.x * warps * 32u) {
     const unsigned n = (unsigned)(count - g < 32u ? count - g : 32u);
     sqz_i64(*nb)[9] = sh.nb[warp];
     sqz_u64 *lam = sh.lam[warp];

@@ -2,7 +2,8 @@
 # gpu_check.sh — on an NVIDIA GPU machine: builds sqz with the CUDA backend, checks CUDA (MMA and ALU tile maps)
 # against OpenCL and the CPU reference bit for bit, runs the CUDA/OpenCL benchmarks, and prints a summary.
 #
-# usage: scripts/gpu_check.sh [BUILD_DIR]        (default build-gpu; run from anywhere, as root for the ICD file)
+# usage: scripts/gpu_check.sh [BUILD_DIR]        (default build-gpu; run from anywhere, as root for the ICD file;
+#        carry Check as .gpu/*.deb to get the Check tests, else the CLI comparisons stand in)
 # env:   OUT=DIR        also write the full log and the benchmark JSON there
 #        SQZ_GPU_QUICK=1  skip the large cases, the top-level map checks and the R = 18 benchmark
 # Exit status: 0 when every check passed, 1 otherwise.
@@ -40,6 +41,9 @@ if [ ! -e /etc/OpenCL/vendors/nvidia.icd ]; then
 fi
 
 # ---- 2. build -----------------------------------------------------------------------------------------
+# Check is not on the GPU image: Debian packages carried in .gpu/ (check, libsubunit) are unpacked first
+for f in .gpu/*.deb; do [ -e "$f" ] && dpkg -x "$f" / 2>>"$LOG"; done
+export SQZ_CACHE_DIR=${SQZ_CACHE_DIR:-$(cd "$BUILD" && pwd)/kernel-cache}
 TESTS=OFF
 if command -v pkg-config >/dev/null && pkg-config --exists check; then TESTS=ON; fi
 say "configure (tests $TESTS) and build in $BUILD"

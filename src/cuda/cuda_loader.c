@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cuda/cuda_api.h"
 #include "cuda/cuda_backend.h"
@@ -39,6 +40,14 @@ const char *sqz__cuda_error(const sqz_cuda *cu, CUresult r) {
   return "CUDA_ERROR_UNKNOWN";
 }
 
+/* 1 if `part` occurs in `name`, ignoring case. */
+static int sqz__cuda_name_matches(const char *name, const char *part) {
+  size_t m = strlen(part);
+  for (; *name; name++)
+    if (strncasecmp(name, part, m) == 0) return 1;
+  return 0;
+}
+
 int sqz__cuda_open(sqz_context *ctx, const char *device) {
   if (!sqz__cuda_ptx_available())
     return sqz__fail(ctx, SQZ_ERR_BACKEND_UNAVAILABLE,
@@ -57,13 +66,21 @@ int sqz__cuda_open(sqz_context *ctx, const char *device) {
     return sqz__fail(ctx, SQZ_ERR_BACKEND_UNAVAILABLE, "CUDA backend unavailable: %s",
                      r != 0 ? sqz__cuda_error(cu, r) : "no CUDA device");
   int ordinal = 0;
-  if (device && *device) {
+  if (device && *device) { /* an ordinal, or a case-insensitive substring of the name (as for OpenCL) */
     char *end = NULL;
     long v = strtol(device, &end, 10);
-    if (!end || *end || v < 0 || v >= n)
-      return sqz__fail(ctx, SQZ_ERR_DEVICE_NOT_FOUND, "no CUDA device '%s' (there are %d, numbered 0..%d)",
-                       device, n, n - 1);
-    ordinal = (int)v;
+    ordinal = end && !*end && v >= 0 && v < n ? (int)v : -1;
+    for (int i = 0; ordinal < 0 && !(end && !*end) && i < n; i++) {
+      char name[256] = "";
+      CUdevice d = 0;
+      if (cu->api.cuDeviceGet(&d, i) == 0 && cu->api.cuDeviceGetName(name, (int)sizeof name, d) == 0 &&
+          sqz__cuda_name_matches(name, device))
+        ordinal = i;
+    }
+    if (ordinal < 0)
+      return sqz__fail(ctx, SQZ_ERR_DEVICE_NOT_FOUND,
+                       "no CUDA device '%s' (there are %d, numbered 0..%d, or give part of the name)", device, n,
+                       n - 1);
   }
   if ((r = cu->api.cuDeviceGet(&cu->dev, ordinal)) != 0 ||
       (r = cu->api.cuDevicePrimaryCtxRetain(&cu->ctx, cu->dev)) != 0 || (r = cu->api.cuCtxSetCurrent(cu->ctx)) != 0)
