@@ -1,8 +1,9 @@
 /* bench_fractal.c — `sqz bench fractal`: every fractal layout side by side in one run, against the device's copy bandwidth. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_common.h"
+#include "bench_cuda.h"
 #include "cli_common.h"
 #include "cmds.h"
 #include "sqz_internal.h"
@@ -16,6 +17,9 @@ static const char *sqz_bench_fractal_help =
     "  --layouts  default bb,lambda,block:RHO for RHO = s^j up to 32 (s = 2: 4 and 16),compact\n"
     "  --rule     default B2/S23 (the Squeeze paper's rule)\n"
     "  --block    tile side of the compact and lambda launches (a power of s; 0 = automatic)\n"
+    "  --backend  opencl, cpu, cuda, or all: OpenCL, CUDA with MMA tile maps and CUDA with ALU\n"
+    "             tile maps side by side (default: the block layouts; --layouts none: no Life),\n"
+    "             then the tile maps alone, MMA against ALU\n"
     "Reports per layout: kernel and end-to-end time per step, cells/s, bytes (both buffers),\n"
     "memory reduction factor against bb, speed-up against bb, and the share of the floor set by\n"
     "moving 2 bytes per cell at the copy bandwidth measured in the same run. Layouts whose\n"
@@ -28,59 +32,6 @@ typedef struct {
   double kernel_s, wall_s;
   uint64_t bytes, live;
 } sqz_bench_row;
-
-static double sqz__bench_clock(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Device-to-device copy bandwidth in bytes/s (read + write), best of 5 copies of up to 1 GiB:
- * clEnqueueCopyBuffer timed by events on opencl, memcpy on the cpu backend. */
-static double sqz__copy_bandwidth(sqz_context *ctx, uint64_t *bytes) {
-  uint64_t n = (uint64_t)1 << 30;
-  if (ctx->backend != SQZ_BACKEND_OPENCL) n >>= 2;
-  while (n > ctx->max_alloc || 4 * n > ctx->global_mem) n >>= 1;
-  double best = 0;
-  *bytes = n;
-  if (ctx->backend == SQZ_BACKEND_OPENCL) {
-    cl_int e1 = CL_SUCCESS, e2 = CL_SUCCESS;
-    cl_mem a = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, (size_t)n, NULL, &e1);
-    cl_mem b = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, (size_t)n, NULL, &e2);
-    unsigned char one = 1;
-    if (e1 == CL_SUCCESS && e2 == CL_SUCCESS &&
-        clEnqueueFillBuffer(ctx->queue, a, &one, 1, 0, (size_t)n, 0, NULL, NULL) == CL_SUCCESS) {
-      for (int rep = 0; rep < 6; rep++) {
-        cl_event ev = NULL;
-        cl_ulong t0 = 0, t1 = 0;
-        if (clEnqueueCopyBuffer(ctx->queue, a, b, 0, 0, (size_t)n, 0, NULL, &ev) != CL_SUCCESS) break;
-        clWaitForEvents(1, &ev);
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-        clReleaseEvent(ev);
-        double bw = t1 > t0 ? 2.0 * (double)n / (1e-9 * (double)(t1 - t0)) : 0.0;
-        if (rep > 0 && bw > best) best = bw; /* the first copy is a warm-up */
-      }
-    }
-    if (a) clReleaseMemObject(a);
-    if (b) clReleaseMemObject(b);
-    return best;
-  }
-  unsigned char *a = malloc((size_t)n), *b = malloc((size_t)n);
-  if (a && b) {
-    memset(a, 1, (size_t)n);
-    memset(b, 0, (size_t)n);
-    for (int rep = 0; rep < 6; rep++) {
-      double t0 = sqz__bench_clock();
-      memcpy(b, a, (size_t)n);
-      double t = sqz__bench_clock() - t0, bw = t > 0 ? 2.0 * (double)n / t : 0.0;
-      if (rep > 0 && bw > best && b[n / 2] == 1) best = bw;
-    }
-  }
-  free(a);
-  free(b);
-  return best;
-}
 
 /* One layout: create, fill, warm-up step, K timed steps, count. Failures land in the row. */
 static void sqz__bench_layout(sqz_context *ctx, sqz_domain *dom, const char *rule, uint64_t steps, double density,
@@ -250,6 +201,8 @@ int sqz_cmd_bench_fractal(int argc, char **argv) {
   sqz_bench_opts o = {.rule = "B2/S23", .steps = 10, .seed = 1, .density = 0.5};
   int rc = sqz__bench_args(argc, argv, &o);
   if (rc) return rc < 0 ? 0 : rc;
+  if (o.backend && strcmp(o.backend, "all") == 0) /* tools/bench_cuda.c */
+    return sqz_bench_fractal_all(o.domain, o.rule, o.layouts, o.steps, o.density, o.seed, o.device, o.json);
   sqz_context *ctx = NULL;
   sqz_domain *dom = NULL;
   sqz_bench_row *rows = NULL;
@@ -286,7 +239,7 @@ int sqz_cmd_bench_fractal(int argc, char **argv) {
     snprintf(rows[n++].layout, sizeof rows[0].layout, "%s", tok);
   }
   uint64_t copy_bytes = 0;
-  double bw = sqz__copy_bandwidth(ctx, &copy_bytes);
+  double bw = sqz_bench_copy_bandwidth(ctx, &copy_bytes);
   const sqz_bench_row *bb = NULL, *best = NULL, *first = NULL;
   for (int i = 0; i < n; i++) {
     if (!o.json && sqz_cli_progress()) fprintf(stderr, "sqz bench fractal: %s ...\n", rows[i].layout);
