@@ -110,7 +110,7 @@ int64_t sqz__fractal_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t 
 }
 
 /* Default tile level of compact and lambda: the largest j <= R whose tile has at most
- * 1024 cells and whose (s^j + 2)^2 cache fits in 16 KiB. */
+ * 1024 cells and whose (s^j + 2)^2 cache fits in 16 KiB (j = 0 when k = 1). */
 #define SQZ__TILE_MAX_CELLS 1024u
 #define SQZ__TILE_MAX_CACHE 16384u
 
@@ -127,7 +127,7 @@ int sqz__fractal_tiling(const sqz_field *f, sqz_fractal_tiling *t) {
                        "the side %llu",
                        f->block, f->dom->spec, fr->s, (unsigned long long)f->dom->side);
   } else {
-    while (j < fr->r) {
+    while (j < fr->r && fr->k > 1) { /* k = 1: one cell per tile whatever j, so j = 0 */
       uint64_t rho = sqz__ipow((uint64_t)fr->s, j + 1), cells = sqz__ipow((uint64_t)fr->k, j + 1);
       if (cells > SQZ__TILE_MAX_CELLS || (rho + 2) * (rho + 2) > SQZ__TILE_MAX_CACHE) break;
       j++;

@@ -157,9 +157,10 @@ END_TEST
 /* A mid-size level: every layout and both backends agree cell for cell after 3 steps. */
 START_TEST(test_layouts_agree_level_10) {
   sqz_context *cl = sqz_test_context("opencl"), *cpu = sqz_test_context("cpu");
-  const char *specs[] = {"fractal:sierpinski-triangle:10", "fractal:vicsek-cross:6", "fractal:...#/.#../###./#.#.:5"};
+  const char *specs[] = {"fractal:sierpinski-triangle:10", "fractal:vicsek-cross:6", "fractal:...#/.#../###./#.#.:5",
+                         "fractal:.#/..:7"};
   const char *layouts[] = {"bb", "lambda", "compact", "block:1", "block:4", "block:16", "block:27", "block:3", "block:64"};
-  for (int d = 0; d < 3; d++) {
+  for (int d = 0; d < 4; d++) {
     unsigned char *ref = NULL;
     uint64_t n = 0, ref_live = 0;
     for (int b = 0; b < 2; b++) {
@@ -182,7 +183,7 @@ START_TEST(test_layouts_agree_level_10) {
         if (!ref) {
           ref = got;
           ref_live = live;
-          ck_assert_uint_gt(live, 0);
+          if (sqz_domain_cells(dom) > 1) ck_assert_uint_gt(live, 0); /* not a run that died out */
           continue;
         }
         ck_assert_msg(memcmp(ref, got, n * n) == 0 && live == ref_live, "%s %s on %s differs from bb on opencl",
