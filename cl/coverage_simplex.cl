@@ -1,5 +1,5 @@
 /* coverage_simplex.cl — test kernels: how often each storage cell is reached through a map's launches. */
-/* Prelude: SQZ_KIND_MASK and SQZ_SLAYOUT as for life_simplex.cl. mode 0: acc[i] counts the
+/* Prelude: SQZ_DIMS, SQZ_KIND_MASK, SQZ_SLAYOUT and SQZ_IDX32 as for life_simplex.cl. mode 0: acc[i] counts the
  * visits of storage cell i; mode 1: acc is a bitmap and flags[1] counts second visits.
  * flags[0] counts storage indices at or beyond elems (never expected). */
 
@@ -16,6 +16,7 @@ static inline void sqz_cover_hit(__global uint *acc, __global uint *flags, ulong
   if (atomic_or(&acc[i >> 5], bit) & bit) atomic_inc(&flags[1]);
 }
 
+#if SQZ_DIMS == 2
 __kernel void sqz_cover2(__global uint *acc, __global uint *flags, uint n, uint rho, ulong elems, uint mode,
                          uint8 lp) {
   uint x, y;
@@ -25,6 +26,7 @@ __kernel void sqz_cover2(__global uint *acc, __global uint *flags, uint n, uint 
   sqz_cover_hit(acc, flags, sqz_tri_index(SQZ_SLAYOUT, n, x, y), elems, mode);
 }
 
+#else
 __kernel void sqz_cover3(__global uint *acc, __global uint *flags, uint n, uint rho, ulong elems, uint mode,
                          uint8 lp) {
   uint x, y, z;
@@ -34,3 +36,4 @@ __kernel void sqz_cover3(__global uint *acc, __global uint *flags, uint n, uint 
     return;
   sqz_cover_hit(acc, flags, sqz_tet_index(SQZ_SLAYOUT, n, x, y, z), elems, mode);
 }
+#endif

@@ -238,9 +238,18 @@ SQZ_FN int sqz_smap3(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 p2, sqz_u32 o
 #define SQZ_SL_BB 0
 #define SQZ_SL_COMPACT 1
 
+/* Storage index arithmetic. Every formula below is a ring expression (+, -, *), so it may run
+ * modulo 2^32 whenever the storage holds at most 2^32 cells: a kernel built with SQZ_IDX32
+ * does that (half the instructions of 64-bit indices); the host always uses 64 bits. */
+#if defined(__OPENCL_VERSION__) && defined(SQZ_IDX32)
+typedef sqz_u32 sqz_sidx;
+#else
+typedef sqz_u64 sqz_sidx;
+#endif
+
 /* One storage row: the index of cell x of the row is x < w ? al + x : ar - x. */
 typedef struct {
-  sqz_u64 al, ar;
+  sqz_sidx al, ar;
   sqz_u32 w;
 } sqz_srow;
 
@@ -249,35 +258,36 @@ SQZ_FN sqz_srow sqz_tri_row(sqz_u32 n, sqz_u32 y) {
   sqz_srow r;
   sqz_u32 e = 1u - (n & 1u);
   r.w = sqz_fold_w(n);
-  r.al = (sqz_u64)(y + e) * r.w;
-  r.ar = (sqz_u64)(n - 1u - y) * r.w + (n - e);
+  r.al = (sqz_sidx)(y + e) * r.w;
+  r.ar = (sqz_sidx)(n - 1u - y) * r.w + (n - e);
   return r;
 }
-SQZ_FN sqz_u64 sqz_srow_index(sqz_srow r, sqz_u32 x) { return x < r.w ? r.al + x : r.ar - x; }
+SQZ_FN sqz_sidx sqz_srow_index(sqz_srow r, sqz_u32 x) { return x < r.w ? r.al + x : r.ar - x; }
 
 /* Row y of triangle:n (cells x <= y) in either layout. */
 SQZ_FN sqz_srow sqz_tri_srow(int layout, sqz_u32 n, sqz_u32 y) {
   if (layout == SQZ_SL_COMPACT) return sqz_tri_row(n, y);
   sqz_srow r;
-  r.al = (sqz_u64)y * n;
+  r.al = (sqz_sidx)y * n;
   r.ar = 0u;
   r.w = 0xFFFFFFFFu;
   return r;
 }
-SQZ_FN sqz_u64 sqz_tri_index(int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y) {
+SQZ_FN sqz_sidx sqz_tri_index(int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y) {
   return sqz_srow_index(sqz_tri_srow(layout, n, y), x);
 }
 
 /* 3D storage index = layer(z) + row(y, z) + x, modulo 2^64, for z <= n - 1 and y + z <= n - 1 */
-SQZ_FN sqz_u64 sqz_tet_layer(int layout, sqz_u32 n, sqz_u32 z) {
-  if (layout == SQZ_SL_COMPACT) return sqz_te(n) - sqz_te(n - z - 1u);
-  return (sqz_u64)z * n * n;
+SQZ_FN sqz_sidx sqz_tet_layer(int layout, sqz_u32 n, sqz_u32 z) {
+  if (layout == SQZ_SL_COMPACT) return (sqz_sidx)(sqz_te(n) - sqz_te(n - z - 1u));
+  return (sqz_sidx)z * n * n;
 }
-SQZ_FN sqz_u64 sqz_tet_rowoff(int layout, sqz_u32 n, sqz_u32 y, sqz_u32 z) {
-  if (layout == SQZ_SL_COMPACT) return (sqz_u64)0u - sqz_tri(n - z - y);
-  return (sqz_u64)y * n;
+SQZ_FN sqz_sidx sqz_tet_rowoff(int layout, sqz_u32 n, sqz_u32 y, sqz_u32 z) {
+  sqz_sidx k = n - z - y;
+  if (layout == SQZ_SL_COMPACT) return (sqz_sidx)0u - ((k & 1u) ? k * ((k + 1u) >> 1) : (k >> 1) * (k + 1u));
+  return (sqz_sidx)y * n;
 }
-SQZ_FN sqz_u64 sqz_tet_index(int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y, sqz_u32 z) {
+SQZ_FN sqz_sidx sqz_tet_index(int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y, sqz_u32 z) {
   return sqz_tet_layer(layout, n, z) + sqz_tet_rowoff(layout, n, y, z) + x;
 }
 /* compact index -> cell (every index below T(n) / Te(n) is a cell) */
@@ -324,10 +334,10 @@ SQZ_FN int sqz_tet_cell(int layout, sqz_u32 n, sqz_u64 i, sqz_u32 *x, sqz_u32 *y
 /* Number of non-zero Moore neighbours (8) of triangle cell (x, y); *self = the cell's index.
  * Rows y-1, y, y+1 of either layout are one row step apart: al grows and ar shrinks by it. */
 SQZ_FN sqz_u32 sqz_tri_live(SQZ_GLOBAL const unsigned char *src, int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y,
-                            sqz_u64 *self) {
+                            sqz_sidx *self) {
   sqz_srow r = sqz_tri_srow(layout, n, y);
-  sqz_u64 step = layout == SQZ_SL_COMPACT ? (sqz_u64)r.w : (sqz_u64)n;
-  sqz_u64 a = r.al + x - step, b = r.ar - x + step; /* row y-1: cell x at a (left part) or b */
+  sqz_sidx step = layout == SQZ_SL_COMPACT ? (sqz_sidx)r.w : (sqz_sidx)n;
+  sqz_sidx a = r.al + x - step, b = r.ar - x + step; /* row y-1: cell x at a (left part) or b */
   sqz_u32 live = 0u;
   for (sqz_i32 dy = -1; dy <= 1; dy++, a += step, b -= step) {
     sqz_u32 yy = y + (sqz_u32)dy; /* wraps to > n - 1 above row 0 */
@@ -335,7 +345,7 @@ SQZ_FN sqz_u32 sqz_tri_live(SQZ_GLOBAL const unsigned char *src, int layout, sqz
     for (sqz_i32 dx = -1; dx <= 1; dx++) {
       sqz_u32 xx = x + (sqz_u32)dx;
       if (xx > yy) continue;
-      sqz_u64 i = xx < r.w ? a + (sqz_u64)(sqz_i64)dx : b - (sqz_u64)(sqz_i64)dx;
+      sqz_sidx i = xx < r.w ? a + (sqz_sidx)dx : b - (sqz_sidx)dx;
       if (dx == 0 && dy == 0) *self = i;
       else live += src[i] != 0u;
     }
@@ -344,17 +354,17 @@ SQZ_FN sqz_u32 sqz_tri_live(SQZ_GLOBAL const unsigned char *src, int layout, sqz
 }
 /* Number of non-zero Moore neighbours (26) of tetrahedron cell (x, y, z); *self = its index. */
 SQZ_FN sqz_u32 sqz_tet_live(SQZ_GLOBAL const unsigned char *src, int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y,
-                            sqz_u32 z, sqz_u64 *self) {
+                            sqz_u32 z, sqz_sidx *self) {
   sqz_u32 live = 0u;
   for (sqz_i32 dz = -1; dz <= 1; dz++) {
     sqz_u32 zz = z + (sqz_u32)dz;
     if (zz >= n) continue;
-    sqz_u64 layer = sqz_tet_layer(layout, n, zz);
+    sqz_sidx layer = sqz_tet_layer(layout, n, zz);
     for (sqz_i32 dy = -1; dy <= 1; dy++) {
       sqz_u32 yy = y + (sqz_u32)dy;
       if (yy >= n || yy + zz >= n) continue;
       sqz_u32 lim = n - 1u - yy - zz;
-      sqz_u64 base = layer + sqz_tet_rowoff(layout, n, yy, zz);
+      sqz_sidx base = layer + sqz_tet_rowoff(layout, n, yy, zz);
       for (sqz_i32 dx = -1; dx <= 1; dx++) {
         sqz_u32 xx = x + (sqz_u32)dx;
         if (xx > lim) continue;

@@ -40,8 +40,9 @@ SQZ_INTERNAL uint64_t sqz__simplex_plan_threads(const sqz_simplex_plan *plan);
 /* ---- OpenCL launches of a plan (src/opencl/simplex_launch.c) ---------------------------- */
 /* A kernel ready to run a plan: builds the plan of `map` for rho = block (0 = automatic,
  * shrunk until the kernel's work-group limit allows rho^dims), and the program of `files`
- * with the prelude "#define SQZ_KIND_MASK, SQZ_SLAYOUT" followed by `extra` (may be NULL).
- * On success the caller frees the plan and releases the kernel. */
+ * with the prelude SQZ_DIMS, SQZ_KIND_MASK, SQZ_SLAYOUT, SQZ_IDX32 (when the storage of
+ * layout slayout has at most 2^32 cells, unless $SQZ_INDEX64 is set to 1) followed by
+ * `extra` (may be NULL). On success the caller frees the plan and releases the kernel. */
 SQZ_INTERNAL int sqz__simplex_kernel(sqz_context *ctx, int dims, uint64_t n, const char *map, uint32_t block,
                                      int slayout, const char *extra, const char *const *files, const char *kname,
                                      sqz_simplex_plan *plan, cl_kernel *kernel);

@@ -9,15 +9,18 @@
 
 /* ---- coverage: every domain cell exactly once, nothing else ------------------------------- */
 static void check_cover(sqz_context *ctx, int dims, uint32_t n, const char *map, uint32_t rho, int slayout,
-                        int bitmap) {
+                        int bitmap, int index64) {
   sqz_simplex_cover_result r;
+  if (index64) setenv("SQZ_INDEX64", "1", 1); /* 64-bit index arithmetic even where 32 bits do */
   int st = sqz__simplex_cover(ctx, dims, n, map, rho, slayout, bitmap, &r);
+  unsetenv("SQZ_INDEX64");
   ck_assert_msg(st == SQZ_OK, "%s: %s", sqz_status_name(st), sqz_last_error(ctx));
   uint64_t cells = dims == 2 ? sqz_tri(n) : sqz_tet(n);
   ck_assert_msg(r.once == cells && r.missing == 0 && r.extra == 0 && r.outside == 0,
-                "%dD n=%u map %s rho=%u layout %s%s: %llu of %llu cells once, %llu missing, %llu extra visits, "
+                "%dD n=%u map %s rho=%u layout %s%s%s: %llu of %llu cells once, %llu missing, %llu extra visits, "
                 "%llu outside",
                 dims, n, map, rho, slayout == SQZ_SL_BB ? "bb" : "compact", bitmap ? " (bitmap)" : "",
+                index64 ? " (64-bit indices)" : "",
                 (unsigned long long)r.once, (unsigned long long)cells, (unsigned long long)r.missing,
                 (unsigned long long)r.extra, (unsigned long long)r.outside);
   ck_assert_uint_ge(r.launched, cells);
@@ -30,7 +33,7 @@ static void cover_all(sqz_context *ctx, int dims, const uint32_t *sizes, size_t 
       for (int m = 0; maps[m]; m++)
         for (int lay = 0; lay < 2; lay++) {
           if (strncmp(maps[m], "had", 3) == 0 && (rhos[r] & (rhos[r] - 1u))) continue;
-          check_cover(ctx, dims, sizes[i], maps[m], rhos[r], lay ? SQZ_SL_COMPACT : SQZ_SL_BB, 0);
+          check_cover(ctx, dims, sizes[i], maps[m], rhos[r], lay ? SQZ_SL_COMPACT : SQZ_SL_BB, 0, (int)(i & 1));
         }
 }
 
@@ -57,8 +60,8 @@ START_TEST(test_cover_bitmap) {
   sqz_context *ctx = sqz_test_context("opencl");
   const char *maps[] = {"bb", "ltm", "rb", "had", "had-below", "rec"};
   for (size_t m = 0; m < sizeof maps / sizeof maps[0]; m++) {
-    check_cover(ctx, 2, 1000, maps[m], 16, SQZ_SL_COMPACT, 1);
-    check_cover(ctx, 2, 999, maps[m], 8, SQZ_SL_BB, 1);
+    check_cover(ctx, 2, 1000, maps[m], 16, SQZ_SL_COMPACT, 1, 0);
+    check_cover(ctx, 2, 999, maps[m], 8, SQZ_SL_BB, 1, 1);
   }
   sqz_context_release(ctx);
 }
@@ -125,6 +128,16 @@ START_TEST(test_life_3d) {
   life_all_maps("tetrahedron:1", "B6/S5,6,7", 2, rhos, 1);
   life_all_maps("tetrahedron:13", "B5,6,7,8/S5,6,7,8,9,10", 3, rhos, 2);
   life_all_maps("tetrahedron:32", "B6/S5,6,7", 2, rhos, 2);
+}
+END_TEST
+
+/* The kernels' 64-bit index arithmetic (used above 2^32 storage cells) gives the same states. */
+START_TEST(test_life_index64) {
+  static const uint32_t rhos[] = {0};
+  setenv("SQZ_INDEX64", "1", 1);
+  life_all_maps("triangle:45", "B3/S23", 3, rhos, 1);
+  life_all_maps("tetrahedron:14", "B6/S5,6,7", 2, rhos, 1);
+  unsetenv("SQZ_INDEX64");
 }
 END_TEST
 
@@ -204,6 +217,7 @@ int main(void) {
   tcase_add_test(tc, test_cover_bitmap);
   tcase_add_test(tc, test_life_2d);
   tcase_add_test(tc, test_life_3d);
+  tcase_add_test(tc, test_life_index64);
   tcase_add_test(tc, test_fill_random);
   tcase_add_test(tc, test_custom_rule);
   tcase_add_test(tc, test_bad_arguments);

@@ -5,11 +5,13 @@
 #include "simplex_plan.h"
 #include "sqz_test.h"
 
-/* One bit per cell of the compact layout (256 MiB) and a counter of repeated visits. The maps
+/* One bit per cell of the compact layout (256 MiB) and a counter of repeated visits, with the
+ * kernels' 64-bit index arithmetic (the 32-bit path is covered by test_simplex_device). The maps
  * whose block arithmetic differs (bb is the identity with the same index function as rec;
  * had-above would launch 4x the cells at this side, which is 2^16 + 1: had takes approach B). */
 START_TEST(test_cover_beyond_2_31) {
   sqz_context *ctx = sqz_test_context("opencl");
+  setenv("SQZ_INDEX64", "1", 1);
   const uint32_t n = 65537;
   ck_assert_uint_gt(sqz_tri(n), (uint64_t)1 << 31);
   const char *maps[] = {"ltm", "rb", "had", "rec", NULL};

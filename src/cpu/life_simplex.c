@@ -20,7 +20,7 @@ int sqz__life_simplex_cpu(sqz_field *f, uint32_t birth, uint32_t survive, uint64
     if (f->dom->dims == 2) {
       for (sqz_u32 y = 0; y < n; y++)
         for (sqz_u32 x = 0; x <= y; x++) {
-          sqz_u64 self = 0;
+          sqz_sidx self = 0;
           sqz_u32 live = sqz_tri_live(src, sl, n, x, y, &self);
           dst[self] = (unsigned char)((((src[self] ? survive : birth) >> live) & 1u));
         }
@@ -28,7 +28,7 @@ int sqz__life_simplex_cpu(sqz_field *f, uint32_t birth, uint32_t survive, uint64
       for (sqz_u32 z = 0; z < n; z++)
         for (sqz_u32 y = 0; y + z < n; y++)
           for (sqz_u32 x = 0; x + y + z < n; x++) {
-            sqz_u64 self = 0;
+            sqz_sidx self = 0;
             sqz_u32 live = sqz_tet_live(src, sl, n, x, y, z, &self);
             dst[self] = (unsigned char)((((src[self] ? survive : birth) >> live) & 1u));
           }

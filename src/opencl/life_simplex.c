@@ -1,4 +1,5 @@
 /* life_simplex.c (opencl) — Life-like steps and random fills of triangle/tetrahedron fields on a device. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "simplex_plan.h"
@@ -60,23 +61,25 @@ int sqz__simplex_touch(sqz_field *f, int accumulate, uint64_t steps) {
 #define SQZ__FILL_CHUNK ((uint64_t)1 << 30) /* work-items per launch */
 
 int sqz__fill_random_simplex_cl(sqz_field *f, uint64_t threshold, uint64_t seed) {
+  static const char *const files[] = {"sqz_common.h", "sqz_simplex.h", "simplex_fill.cl", NULL};
   sqz_context *ctx = f->ctx;
-  sqz_simplex_plan plan;
+  char pre[96];
+  snprintf(pre, sizeof pre, "#define SQZ_DIMS %d\n#define SQZ_SLAYOUT %d\n", f->dom->dims, sqz__slayout(f));
+  cl_program prog = NULL;
   cl_kernel k = NULL;
-  int st = sqz__simplex_kernel(ctx, f->dom->dims, f->dom->side, f->map, f->block, sqz__slayout(f), NULL,
-                               sqz_life_simplex_files, "sqz_simplex_fill", &plan, &k);
+  int st = sqz__program(ctx, pre, files, "", &prog);
+  if (st == SQZ_OK) st = sqz__kernel(ctx, prog, "sqz_simplex_fill", &k);
   if (st != SQZ_OK) return st;
-  cl_uint n = (cl_uint)f->dom->side, dims = (cl_uint)f->dom->dims;
+  cl_uint n = (cl_uint)f->dom->side;
   cl_ulong elems = f->elems, sd = seed, th = threshold;
   size_t local = 256;
   for (cl_ulong first = 0; st == SQZ_OK && first < elems; first += SQZ__FILL_CHUNK) {
     uint64_t left = elems - first, items = left < SQZ__FILL_CHUNK ? left : SQZ__FILL_CHUNK;
     size_t global = (size_t)((items + local - 1) / local * local);
-    st = sqz__args(ctx, k, sizeof(cl_mem), &f->buf[f->cur], sizeof n, &n, sizeof dims, &dims, sizeof first, &first,
-                   sizeof elems, &elems, sizeof sd, &sd, sizeof th, &th, (size_t)0);
+    st = sqz__args(ctx, k, sizeof(cl_mem), &f->buf[f->cur], sizeof n, &n, sizeof first, &first, sizeof elems, &elems,
+                   sizeof sd, &sd, sizeof th, &th, (size_t)0);
     if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
   }
   clReleaseKernel(k);
-  sqz__simplex_plan_free(&plan);
   return st;
 }

@@ -8,13 +8,14 @@
 static uint64_t sqz__group(int dims, uint32_t rho) { return dims == 2 ? (uint64_t)rho * rho : (uint64_t)rho * rho * rho; }
 
 /* Program and kernel for a plan; *kwg gets the kernel's work-group limit. */
-static int sqz__simplex_build(sqz_context *ctx, const sqz_simplex_plan *plan, int slayout, const char *extra,
-                              const char *const *files, const char *kname, cl_kernel *kernel, size_t *kwg) {
-  size_t cap = (extra ? strlen(extra) : 0) + 96;
+static int sqz__simplex_build(sqz_context *ctx, const sqz_simplex_plan *plan, int slayout, int idx32,
+                              const char *extra, const char *const *files, const char *kname, cl_kernel *kernel,
+                              size_t *kwg) {
+  size_t cap = (extra ? strlen(extra) : 0) + 160;
   char *pre = malloc(cap);
   if (!pre) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
-  snprintf(pre, cap, "#define SQZ_KIND_MASK 0x%xu\n#define SQZ_SLAYOUT %d\n%s", plan->kind_mask, slayout,
-           extra ? extra : "");
+  snprintf(pre, cap, "#define SQZ_DIMS %d\n#define SQZ_KIND_MASK 0x%xu\n#define SQZ_SLAYOUT %d\n%s%s", plan->dims,
+           plan->kind_mask, slayout, idx32 ? "#define SQZ_IDX32 1\n" : "", extra ? extra : "");
   cl_program prog = NULL;
   int st = sqz__program(ctx, pre, files, "", &prog);
   free(pre);
@@ -33,6 +34,9 @@ int sqz__simplex_kernel(sqz_context *ctx, int dims, uint64_t n, const char *map,
                         const char *extra, const char *const *files, const char *kname, sqz_simplex_plan *plan,
                         cl_kernel *kernel) {
   *kernel = NULL;
+  uint64_t elems = slayout == SQZ_SL_COMPACT ? (dims == 2 ? sqz_tri(n) : sqz_te(n)) : (dims == 2 ? n * n : n * n * n);
+  const char *force64 = getenv("SQZ_INDEX64");
+  int idx32 = elems <= ((uint64_t)1 << 32) && !(force64 && *force64 && strcmp(force64, "0") != 0);
   uint32_t rho = block ? block : sqz__simplex_default_rho(dims);
   size_t limit = ctx->max_work_group;
   for (;;) {
@@ -43,7 +47,7 @@ int sqz__simplex_kernel(sqz_context *ctx, int dims, uint64_t n, const char *map,
     int st = sqz__simplex_plan(ctx, dims, n, map, rho, 0, plan);
     if (st != SQZ_OK) return st;
     size_t kwg = 0;
-    st = sqz__simplex_build(ctx, plan, slayout, extra, files, kname, kernel, &kwg);
+    st = sqz__simplex_build(ctx, plan, slayout, idx32, extra, files, kname, kernel, &kwg);
     if (st != SQZ_OK) {
       sqz__simplex_plan_free(plan);
       return st;
