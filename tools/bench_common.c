@@ -56,3 +56,18 @@ double sqz_bench_copy_bandwidth(sqz_context *ctx, uint64_t *bytes) {
   free(b);
   return best;
 }
+
+char *sqz_bench_json_rows(int n, void (*row)(FILE *out, int i, void *user), void *user) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len);
+  if (!mem) return NULL;
+  fputc('[', mem);
+  for (int i = 0; i < n; i++) {
+    if (i) fputc(',', mem);
+    row(mem, i, user);
+  }
+  fputc(']', mem);
+  fclose(mem);
+  return text;
+}

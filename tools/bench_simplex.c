@@ -125,8 +125,19 @@ static const sqz_srow_result *sqz__bb_row(const sqz_srow_result *rows, int n, co
   return NULL;
 }
 
-static void sqz__row_json(FILE *out, const sqz_sbench *b, const sqz_srow_result *r, const sqz_srow_result *bb,
-                          double bw, int agree) {
+typedef struct {
+  const sqz_sbench *b;
+  const sqz_srow_result *rows, *first;
+  int n;
+  double bw;
+} sqz_sreport;
+
+static void sqz__row_json(FILE *out, int i, void *user) {
+  const sqz_sreport *rp = user;
+  const sqz_sbench *b = rp->b;
+  const sqz_srow_result *r = &rp->rows[i], *bb = sqz__bb_row(rp->rows, rp->n, r->layout);
+  double bw = rp->bw;
+  int agree = rp->first && r->result == rp->first->result;
   double cells = (double)sqz_domain_cells(b->dom) * (double)b->steps;
   sqz_json j;
   sqz_json_begin(&j, out);
@@ -163,18 +174,8 @@ static void sqz__report(const sqz_sbench *b, const sqz_srow_result *rows, int n,
                                          sqz_context_global_mem(ctx));
   double cells = (double)sqz_domain_cells(b->dom) * (double)b->steps;
   if (json) {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem) return;
-    fputc('[', mem);
-    for (int i = 0; i < n; i++) {
-      if (i) fputc(',', mem);
-      sqz__row_json(mem, b, &rows[i], sqz__bb_row(rows, n, rows[i].layout), bw,
-                    first && rows[i].result == first->result);
-    }
-    fputc(']', mem);
-    fclose(mem);
+    sqz_sreport rp = {b, rows, first, n, bw};
+    char *text = sqz_bench_json_rows(n, sqz__row_json, &rp);
     sqz_json j;
     sqz_json_begin(&j, stdout);
     sqz_json_str(&j, "domain", sqz_domain_spec(b->dom));
@@ -210,12 +211,14 @@ static void sqz__report(const sqz_sbench *b, const sqz_srow_result *rows, int n,
       printf("%-8s %-10s  failed: %s\n", r->layout, r->map, r->error);
       continue;
     }
-    printf("%-8s %-10s %4u %8llu %14llu %14llu %7.2f %10.4f %10.4f %9.3f %7.1f %6.2f %12llu %s\n", r->layout, r->map,
+    char vs[16] = "-";
+    if (bb) snprintf(vs, sizeof vs, "%.2f", bb->kernel_s / r->kernel_s);
+    printf("%-8s %-10s %4u %8llu %14llu %14llu %7.2f %10.4f %10.4f %9.3f %7.1f %6s %12llu %s\n", r->layout, r->map,
            r->stats.rho, (unsigned long long)r->stats.launches, (unsigned long long)r->stats.launched,
            (unsigned long long)r->stats.useful, 100.0 * r->stats.waste, 1e3 * r->kernel_s / (double)b->steps,
            1e3 * r->wall_s / (double)b->steps, cells / r->kernel_s * 1e-9,
            bw > 0 ? 100.0 * sqz_workload_bytes[b->w] * cells / bw / r->kernel_s : 0.0,
-           bb ? bb->kernel_s / r->kernel_s : 0.0, (unsigned long long)r->bytes,
+           vs, (unsigned long long)r->bytes,
            first && r->result == first->result ? "yes" : "NO");
   }
 }
@@ -284,6 +287,14 @@ int sqz_cmd_bench_simplex(int argc, char **argv) {
   if (!b.rule) b.rule = dims == 2 ? "B3/S23" : "B6/S5,6,7";
   if (!maps)
     for (const char *const *m = sqz__simplex_maps(dims); *m; m++) snprintf(map_list[nmaps++], 16, "%s", *m);
+  for (int m = 0; m < nmaps; m++) {
+    const char *const *known = sqz__simplex_maps(dims);
+    while (*known && strcmp(*known, map_list[m]) != 0) known++;
+    if (!*known) {
+      rc = sqz_cli_usage("bench", "--maps: '%s' is not a %dD map", map_list[m], dims);
+      goto done;
+    }
+  }
   if (b.w == SQZ_W_EDM) {
     uint64_t np = sqz_domain_side(b.dom), h = b.seed;
     nlayouts = 1;
