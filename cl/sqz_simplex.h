@@ -277,7 +277,7 @@ SQZ_FN sqz_sidx sqz_tri_index(int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y) {
   return sqz_srow_index(sqz_tri_srow(layout, n, y), x);
 }
 
-/* 3D storage index = layer(z) + row(y, z) + x, modulo 2^64, for z <= n - 1 and y + z <= n - 1 */
+/* 3D storage index = layer(z) + row(y, z) + x (modulo the index width), for y + z <= n - 1 */
 SQZ_FN sqz_sidx sqz_tet_layer(int layout, sqz_u32 n, sqz_u32 z) {
   if (layout == SQZ_SL_COMPACT) return (sqz_sidx)(sqz_te(n) - sqz_te(n - z - 1u));
   return (sqz_sidx)z * n * n;
