@@ -158,8 +158,9 @@ int sqz_field_write(sqz_field *f, const void *embedded, size_t bytes) {
       if (f->dom->dims == 3)
         return sqz__fail(f->ctx, SQZ_ERR_OUTSIDE_DOMAIN, "%s: cell (%llu, %llu, %llu) is set but lies outside the domain",
                          f->dom->spec, (unsigned long long)x, (unsigned long long)y, (unsigned long long)z);
-      return sqz__fail(f->ctx, SQZ_ERR_OUTSIDE_DOMAIN, "%s: cell (%llu, %llu) is set but lies outside the domain",
-                       f->dom->spec, (unsigned long long)x, (unsigned long long)y);
+      return sqz__fail(f->ctx, SQZ_ERR_OUTSIDE_DOMAIN, "%s: cell (%llu, %llu) is set but %s", f->dom->spec,
+                       (unsigned long long)x, (unsigned long long)y,
+                       f->dom->kind == SQZ_DOMAIN_FRACTAL ? "is a hole of the fractal" : "lies outside the domain");
     }
   }
   sqz__op_begin(f->ctx);

@@ -62,6 +62,32 @@ expect 2 "4 x 4 but triangle:3 needs 3 x 3" -- "$sqz" life triangle:3 --steps 1 
 expect 2 "\(1, 0\)" -- "$sqz" life triangle:3 --steps 1 --init "$work/outside.pbm"
 expect 0 "\"live\":6" -- "$sqz" life triangle:3 --steps 0 --init "$work/tri3.pbm" --json
 
+# edm: packed lower triangle of float32 distances; bad input names the line and writes nothing
+printf '# three points\n0 0\n3 4\n6 8\n' > "$work/pts.txt"
+printf '0 0\n1 x\n' > "$work/badpts.txt"
+expect 0 "3 points" -- "$sqz" edm --points "$work/pts.txt" --out "$work/d.f32" --map rb
+[ "$(od -An -v -f "$work/d.f32" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')" = "0 5 0 10 5 0" ] ||
+  { echo "FAIL: edm distances: $(od -An -v -f "$work/d.f32")"; fails=$((fails + 1)); }
+expect 2 "badpts.txt:2" -- "$sqz" edm --points "$work/badpts.txt" --out "$work/bad.f32"
+expect 2 "'ltm3' is a 3D map" -- "$sqz" edm --points "$work/pts.txt" --out "$work/bad.f32" --map ltm3
+[ -e "$work/bad.f32" ] && { echo "FAIL: edm wrote a file after bad input"; fails=$((fails + 1)); }
+
+# fractals: names, patterns and levels are checked, holes cannot be alive
+expect 2 "side 2\^41 must stay below 2\^31" -- "$sqz" info fractal:sierpinski-triangle:41
+expect 2 "unknown fractal 'koch'" -- "$sqz" info fractal:koch:3
+expect 2 "not square: row 2" -- "$sqz" info 'fractal:##./#.:3'
+expect 2 "all replicas" -- "$sqz" info 'fractal:##/##:3'
+expect 2 "level '0'" -- "$sqz" info fractal:sierpinski-triangle:0
+expect 2 "character 'x' in row 1, column 2" -- "$sqz" info 'fractal:#x/##:2'
+expect 0 "block:16 +[0-9]+ +[0-9]+ +31.57" -- "$sqz" info fractal:sierpinski-triangle:16
+printf 'P1\n2 2\n1 1\n1 1\n' > "$work/hole.pbm"
+expect 2 "cell \(1, 0\) is set but is a hole" -- "$sqz" life fractal:sierpinski-triangle:1 --steps 1 --init "$work/hole.pbm"
+expect 0 "\"live\":" -- "$sqz" life fractal:sierpinski-carpet:3 --steps 2 --layout block:9 --png "$work/c.png" --out "$work/c.pbm" --json
+head -c 8 "$work/c.png" | od -An -c | grep -q "P   N   G" || { echo "FAIL: no PNG written"; fails=$((fails + 1)); }
+expect 0 "live" -- "$sqz" life fractal:sierpinski-carpet:3 --steps 0 --layout compact --init "$work/c.pbm" --out "$work/c2.pbm"
+expect 0 "\"cells\":10," -- "$sqz" life tetrahedron:3 --steps 1 --rule B6/S5,6,7 --json --out "$work/t.pbm"
+head -2 "$work/t.pbm" | tail -1 | grep -q "^3 9$" || { echo "FAIL: 3D PBM is not N x N*N"; fails=$((fails + 1)); }
+
 # JSON fields of the contract
 expect 0 "\"domain\":\"triangle:64\".*\"cells\":2080.*\"steps\":3.*\"live\":[0-9]+.*\"kernel_s\".*\"wall_s\".*\"cells_per_s\".*\"bytes\".*\"device\"" \
   -- "$sqz" life triangle:64 --steps 3 --json

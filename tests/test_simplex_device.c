@@ -14,6 +14,13 @@ static void check_cover(sqz_context *ctx, int dims, uint32_t n, const char *map,
   if (index64) setenv("SQZ_INDEX64", "1", 1); /* 64-bit index arithmetic even where 32 bits do */
   int st = sqz__simplex_cover(ctx, dims, n, map, rho, slayout, bitmap, &r);
   unsetenv("SQZ_INDEX64");
+  uint64_t group = dims == 2 ? (uint64_t)rho * rho : (uint64_t)rho * rho * rho;
+  if (st == SQZ_ERR_INVALID_ARGUMENT && group > 256) {
+    /* a device may allow fewer work-items for this kernel (NVIDIA: 256 for the 3D counter
+     * kernel): then the refusal must say so, naming rho and the limit */
+    ck_assert_msg(strstr(sqz_last_error(ctx), "work-items per group") != NULL, "%s", sqz_last_error(ctx));
+    return;
+  }
   ck_assert_msg(st == SQZ_OK, "%s: %s", sqz_status_name(st), sqz_last_error(ctx));
   uint64_t cells = dims == 2 ? sqz_tri(n) : sqz_tet(n);
   ck_assert_msg(r.once == cells && r.missing == 0 && r.extra == 0 && r.outside == 0,
@@ -49,7 +56,7 @@ END_TEST
 START_TEST(test_cover_3d) {
   sqz_context *ctx = sqz_test_context("opencl");
   static const uint32_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 47};
-  static const uint32_t rhos[] = {1, 2, 3, 8};
+  static const uint32_t rhos[] = {1, 2, 3, 4, 6, 8};
   cover_all(ctx, 3, sizes, sizeof sizes / sizeof sizes[0], rhos, sizeof rhos / sizeof rhos[0]);
   sqz_context_release(ctx);
 }
