@@ -170,11 +170,22 @@ SQZ_API int sqz_field_fill_random(sqz_field *field, double density, uint64_t see
 /* Copies src's domain cells into dst (same domain; any layouts, same type). */
 SQZ_API int sqz_field_copy(sqz_field *dst, const sqz_field *src);
 
-/* ---- reductions (device-side tree reduction) ------------------------------------------ */
+/* ---- reductions (device-side tree reduction) ------------------------------------------
+ * Each work-group reduces a strided share of the buffer as a tree, the host combines the
+ * per-group results. Counting is exact in 64 bits for every type; for floats "non-zero"
+ * is decided on the bits with the sign masked (-0.0 counts as zero, NaN as non-zero).
+ * Sums of SQZ_U8 / SQZ_I32 are exact 64-bit integer sums (the method is ignored).
+ * SQZ_SUM_PAIRWISE: a balanced tree in the element's own precision, error O(log n) ulp of
+ *   sum |x|. SQZ_SUM_NEUMAIER: compensated (sum, correction) pairs, in double for float32
+ *   data when the device has fp64 (else compensated float); within a few ulp of the exactly
+ *   rounded sum. SQZ_F64 sums need a device with cl_khr_fp64 (else SQZ_ERR_UNSUPPORTED).
+ * A NaN or infinity in the data gives SQZ_ERR_NON_FINITE; a finite sum that overflows gives
+ * SQZ_ERR_TOO_LARGE. Host arrays larger than the device's largest buffer are reduced in
+ * pieces. */
 typedef enum { SQZ_SUM_PAIRWISE = 0, SQZ_SUM_NEUMAIER = 1 } sqz_sum_method;
 /* Exact 64-bit count of non-zero domain cells. */
 SQZ_API int sqz_field_count(sqz_field *field, uint64_t *nonzero);
-/* Sum of the domain cells; SQZ_ERR_NON_FINITE when a cell is NaN or infinite. */
+/* Sum of the domain cells (see above for the methods and the statuses). */
 SQZ_API int sqz_field_sum(sqz_field *field, sqz_sum_method method, double *sum);
 /* The same reductions over a plain host array (copied to the device). */
 SQZ_API int sqz_count(sqz_context *ctx, sqz_type type, const void *data, uint64_t n, uint64_t *nonzero);
@@ -187,7 +198,10 @@ SQZ_API int sqz_sum(sqz_context *ctx, sqz_type type, const void *data, uint64_t 
  * part (may be NULL). */
 SQZ_API int sqz_rule_parse(const char *rule, int dims, uint32_t *birth_mask, uint32_t *survive_mask,
                            char *err, size_t err_len);
-/* steps generations of a Life-like rule on a SQZ_U8 field (Moore neighbourhood). */
+/* steps generations of a Life-like rule on a SQZ_U8 field (Moore neighbourhood: 8 cells in
+ * 2D, 26 in 3D; cells outside the domain or on fractal holes are dead and never written).
+ * On the cuda backend (fractals, layout block:RHO) sqz_field_set_map(f, "mma" | "alu")
+ * picks tensor-core or ALU λ/ν. */
 SQZ_API int sqz_life_step(sqz_field *field, const char *rule, uint64_t steps);
 /* User rule: an OpenCL C function body with parameters (uchar self, uint live) returning
  * uchar, e.g. "return (live == 3 || (self && live == 2)) ? 1 : 0;". The library wraps it with
