@@ -61,7 +61,7 @@ static int sqz__pick_device(sqz_context *ctx, const sqz_cl_device *devs, size_t 
   }
   char list[1536] = "";
   for (size_t i = 0; i < n; i++) {
-    char line[320];
+    char line[600];
     snprintf(line, sizeof line, "\n  %u:%u  %s (%s)", devs[i].platform_index, devs[i].device_index,
              devs[i].name, devs[i].platform_name);
     if (strlen(list) + strlen(line) < sizeof list) strcat(list, line);

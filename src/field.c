@@ -128,6 +128,29 @@ static int sqz__embedded_size(sqz_field *f, uint64_t *cells, uint64_t *bytes) {
   return SQZ_OK;
 }
 
+/* Checks that an embedded host array of `bytes` matches the field; *cells = side^dims. */
+static int sqz__embedded_check(sqz_field *f, size_t bytes, uint64_t *cells) {
+  uint64_t want;
+  int st = sqz__embedded_size(f, cells, &want);
+  if (st == SQZ_OK && bytes != want)
+    st = sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: embedded array has %zu bytes, expected %llu",
+                   f->dom->spec, bytes, (unsigned long long)want);
+  return st;
+}
+
+/* Copies between storage order and the embedded array, cell by cell through the layout's
+ * index map: to_store = 1 gathers embedded -> store, 0 scatters store -> embedded. */
+static void sqz__transfer(const sqz_field *f, unsigned char *store, unsigned char *embedded, int to_store) {
+  size_t ts = sqz_type_size(f->type);
+  for (uint64_t i = 0; i < f->elems; i++) {
+    uint64_t x, y, z;
+    if (!sqz__layout_coords(f, i, &x, &y, &z)) continue;
+    uint64_t e = (z * f->dom->side + y) * f->dom->side + x;
+    if (to_store) memcpy(store + i * ts, embedded + e * ts, ts);
+    else memcpy(embedded + e * ts, store + i * ts, ts);
+  }
+}
+
 static int sqz__is_nonzero(const unsigned char *p, size_t size) {
   for (size_t i = 0; i < size; i++)
     if (p[i]) return 1;
@@ -143,12 +166,9 @@ static void sqz__split(const sqz_field *f, uint64_t e, uint64_t *x, uint64_t *y,
 
 int sqz_field_write(sqz_field *f, const void *embedded, size_t bytes) {
   if (!f || !embedded) return SQZ_ERR_INVALID_ARGUMENT;
-  uint64_t cells, want;
-  int st = sqz__embedded_size(f, &cells, &want);
+  uint64_t cells;
+  int st = sqz__embedded_check(f, bytes, &cells);
   if (st != SQZ_OK) return st;
-  if (bytes != want)
-    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: embedded array has %zu bytes, expected %llu",
-                     f->dom->spec, bytes, (unsigned long long)want);
   size_t ts = sqz_type_size(f->type);
   const unsigned char *src = embedded;
   for (uint64_t e = 0; e < cells; e++) {
@@ -166,12 +186,7 @@ int sqz_field_write(sqz_field *f, const void *embedded, size_t bytes) {
   sqz__op_begin(f->ctx);
   unsigned char *store = calloc((size_t)f->elems, ts);
   if (!store) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
-  for (uint64_t i = 0; i < f->elems; i++) {
-    uint64_t x, y, z;
-    if (!sqz__layout_coords(f, i, &x, &y, &z)) continue;
-    uint64_t e = (z * f->dom->side + y) * f->dom->side + x;
-    memcpy(store + i * ts, src + e * ts, ts);
-  }
+  sqz__transfer(f, store, (unsigned char *)src, 1);
   st = sqz__field_upload(f, store);
   free(store);
   sqz__op_end(f->ctx);
@@ -180,26 +195,17 @@ int sqz_field_write(sqz_field *f, const void *embedded, size_t bytes) {
 
 int sqz_field_read(sqz_field *f, void *embedded, size_t bytes) {
   if (!f || !embedded) return SQZ_ERR_INVALID_ARGUMENT;
-  uint64_t cells, want;
-  int st = sqz__embedded_size(f, &cells, &want);
+  uint64_t cells;
+  int st = sqz__embedded_check(f, bytes, &cells);
   if (st != SQZ_OK) return st;
-  if (bytes != want)
-    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: embedded array has %zu bytes, expected %llu",
-                     f->dom->spec, bytes, (unsigned long long)want);
   size_t ts = sqz_type_size(f->type);
   sqz__op_begin(f->ctx);
   unsigned char *store = malloc((size_t)f->elems * ts);
   if (!store) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   st = sqz__field_download(f, store);
   if (st == SQZ_OK) {
-    unsigned char *dst = embedded;
-    memset(dst, 0, bytes);
-    for (uint64_t i = 0; i < f->elems; i++) {
-      uint64_t x, y, z;
-      if (!sqz__layout_coords(f, i, &x, &y, &z)) continue;
-      uint64_t e = (z * f->dom->side + y) * f->dom->side + x;
-      memcpy(dst + e * ts, store + i * ts, ts);
-    }
+    memset(embedded, 0, bytes);
+    sqz__transfer(f, store, embedded, 0);
   }
   free(store);
   sqz__op_end(f->ctx);
