@@ -12,6 +12,11 @@ static int sqz__alloc_storage(sqz_field *f, int which) {
   if (!sqz__checked_mul(f->elems, sqz_type_size(f->type), &bytes))
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s: storage size overflows 64 bits", f->dom->spec,
                      f->layout_str);
+  uint64_t total = bytes * (uint64_t)(which + 1); /* the ping-pong buffer doubles the state */
+  if (ctx->backend != SQZ_BACKEND_CPU && bytes <= ctx->max_alloc && total > ctx->global_mem)
+    return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s needs %llu bytes in %d buffers but %s has %llu bytes",
+                     f->dom->spec, f->layout_str, (unsigned long long)total, which + 1, ctx->device_name,
+                     (unsigned long long)ctx->global_mem);
   if (ctx->backend == SQZ_BACKEND_OPENCL) {
     int st = sqz__buffer(ctx, bytes, CL_MEM_READ_WRITE, &f->buf[which]);
     if (st != SQZ_OK) return st;
