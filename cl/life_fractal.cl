@@ -1,17 +1,69 @@
 /* life_fractal.cl — Life-like steps and random fills on NBB fractals in the bb, lambda, block:RHO and compact layouts. */
 /* Built after sqz_common.h, sqz_rule.h and sqz_fractal.h, with a prelude that defines the
- * fractal (SQZ_FR_S, SQZ_FR_K, SQZ_FR_HL, SQZ_FR_HNU: cl/sqz_fractal.h's tables). Sizes and
- * levels are kernel arguments, so one program serves every level of one pattern.
+ * fractal (SQZ_FR_S, SQZ_FR_K, SQZ_FR_HL, SQZ_FR_HNU: cl/sqz_fractal.h's tables; SQZ_FR_SPOW,
+ * SQZ_FR_KPOW: s^i and k^i for every level the parser allows). Sizes and levels are kernel
+ * arguments, so one program serves every level of one pattern.
  * Storage is one uchar per cell; cells outside the fractal read as 0 and are never written.
  *
  * Tile kernels (lambda, block, compact, tile fill) give each work-group `tiles_per_group`
- * consecutive tiles, `lanes` work-items per tile: local id = tile_in_group * lanes + lane. */
+ * consecutive tiles, `lanes` work-items per tile: local id = tile_in_group * lanes + lane.
+ * The step kernels come in two variants with identical results: λ_b of a tile by the
+ * sequential digit loop (map "seq", the default) or group-parallel (map "group", kernels
+ * named *_group; see fr_group_lambda). Both take a trailing __local ulong *terms, which only
+ * the group variants use. */
 
 __constant sqz_i32 sqz_fr_hl[] = SQZ_FR_HL;
 __constant sqz_i32 sqz_fr_hnu[] = SQZ_FR_HNU;
+__constant sqz_u32 sqz_fr_spow[] = SQZ_FR_SPOW;
+__constant sqz_u64 sqz_fr_kpow[] = SQZ_FR_KPOW;
 
 #define FR_CONTAINS(levels, x, y) sqz_fr_contains(SQZ_FR_S, sqz_fr_hnu, (levels), (x), (y))
 #define FR_LAMBDA(levels, c, x, y) sqz_fr_lambda(SQZ_FR_S, SQZ_FR_K, sqz_fr_hl, (levels), (c), (x), (y))
+#define FR_LAMBDA_TERM(i, c) sqz_fr_lambda_term(SQZ_FR_K, sqz_fr_hl, sqz_fr_spow[i], sqz_fr_kpow[i], (c))
+
+/* Group-parallel λ at `levels` levels of the group's tiles b0 .. b0 + tiles_per_group - 1
+ * (MAPS.md 4.5: one work-item per level, then an O(log r) tree sum of the packed terms of
+ * sqz_fr_lambda_term, exact in 64-bit integers). Returns λ(b0 + t) packed as x | y << 32.
+ * Every work-item of the group must call it: it contains barriers.
+ * Local-memory path: the first w = min(lanes, levels) lanes of tile t take the levels
+ * lane, lane + w, ... (a loop when the tile has fewer lanes than levels), leave their
+ * partial sums in terms[t * w + lane], and ceil(log2 w) halving steps, each after a
+ * barrier, add them up. terms holds tiles_per_group * max(w, 1) words.
+ * Sub-group path (SQZ_FR_SUBGROUPS, defined by the host when the device reports
+ * cl_khr_subgroups or cl_intel_subgroups): sub-group g takes tiles g, g + G, ... of the
+ * group (G sub-groups), its lanes split the levels and sub_group_reduce_add sums them.
+ * No device available to the project offers sub-groups (PoCL 3.1, NVIDIA's OpenCL 1.2),
+ * so only the local-memory path is tested. */
+static inline ulong fr_group_lambda(uint levels, ulong b0, uint t, uint lane, uint lanes, uint tiles_per_group,
+                                    __local ulong *terms) {
+#ifdef SQZ_FR_SUBGROUPS
+  uint sl = get_sub_group_local_id(), ss = get_sub_group_size();
+  for (uint u = get_sub_group_id(); u < tiles_per_group; u += get_num_sub_groups()) {
+    ulong part = 0u;
+    for (uint i = sl; i < levels; i += ss) part += FR_LAMBDA_TERM(i, b0 + u);
+    part = sub_group_reduce_add(part);
+    if (sl == 0u) terms[u] = part;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return t < tiles_per_group ? terms[t] : 0u;
+#else
+  uint w = levels < lanes ? levels : lanes;
+  if (w == 0u) return 0u; /* a single tile covering the fractal: λ at level 0 is (0, 0) */
+  int mine = t < tiles_per_group;
+  __local ulong *sum = terms + t * w;
+  if (mine && lane < w) {
+    ulong part = 0u;
+    for (uint i = lane; i < levels; i += w) part += FR_LAMBDA_TERM(i, b0 + t);
+    sum[lane] = part;
+  }
+  for (uint h = sqz_pow2ceil(w) >> 1; h > 0u; h >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (mine && lane < h && lane + h < w) sum[lane] += sum[lane + h];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return mine ? sum[0] : 0u;
+#endif
+}
 
 /* Live neighbours of embedded (x, y) read straight from embedded storage (holes hold 0). */
 static inline uint fr_embedded_live(__global const uchar *src, uint n, uint x, uint y) {
@@ -44,23 +96,32 @@ __kernel void life_fractal_bb(__global const uchar *src, __global uchar *dst, ui
  * pairs (cache position | direction << 24, offset inside the neighbour tile in that direction). */
 
 /* lambda: compact launch on embedded storage; cell l of tile b is embedded cell
- * λ_b(b) * rho + λ_j(l): λ_b once per tile, λ_j from the table. */
-__kernel void life_fractal_lambda(__global const uchar *src, __global uchar *dst, __global const uint *table,
-                                  uint n, uint levels, uint j, uint rho, uint n_cells, uint lanes,
-                                  uint tiles_per_group, uint birth, uint survive, ulong tile0, ulong tiles,
-                                  __local uint *corner) {
-  uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes;
-  ulong b = tile0 + (ulong)get_group_id(0) * tiles_per_group + t;
+ * λ_b(b) * rho + λ_j(l): λ_b once per tile (lane 0's digit loop, or group-parallel), λ_j
+ * from the table. */
+static inline void fr_lambda_step(const uint group, __global const uchar *src, __global uchar *dst,
+                                  __global const uint *table, uint n, uint levels, uint j, uint rho, uint n_cells,
+                                  uint lanes, uint tiles_per_group, uint birth, uint survive, ulong tile0,
+                                  ulong tiles, __local uint *corner, __local ulong *terms) {
+  uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, x0, y0;
+  ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t;
   int active = t < tiles_per_group && b < tiles;
-  if (active && lane == 0u) {
-    uint bx, by;
-    FR_LAMBDA(levels - j, b, &bx, &by);
-    corner[2u * t] = bx * rho;
-    corner[2u * t + 1u] = by * rho;
+  if (group) {
+    ulong e = fr_group_lambda(levels - j, b0, t, lane, lanes, tiles_per_group, terms);
+    x0 = (uint)e * rho;
+    y0 = (uint)(e >> 32) * rho;
+    if (!active) return;
+  } else {
+    if (active && lane == 0u) {
+      uint bx, by;
+      FR_LAMBDA(levels - j, b, &bx, &by);
+      corner[2u * t] = bx * rho;
+      corner[2u * t + 1u] = by * rho;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!active) return;
+    x0 = corner[2u * t];
+    y0 = corner[2u * t + 1u];
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (!active) return;
-  uint x0 = corner[2u * t], y0 = corner[2u * t + 1u];
   for (uint l = lane; l < n_cells; l += lanes) {
     uint e = table[l], x = x0 + (e & 0xffffu), y = y0 + (e >> 16);
     ulong i = (ulong)y * n + x;
@@ -68,26 +129,40 @@ __kernel void life_fractal_lambda(__global const uchar *src, __global uchar *dst
   }
 }
 
+#define FR_LAMBDA_KERNEL(name, group)                                                                        \
+  __kernel void name(__global const uchar *src, __global uchar *dst, __global const uint *table, uint n,          \
+                     uint levels, uint j, uint rho, uint n_cells, uint lanes, uint tiles_per_group, uint birth,   \
+                     uint survive, ulong tile0, ulong tiles, __local uint *corner, __local ulong *terms) {        \
+    fr_lambda_step(group, src, dst, table, n, levels, j, rho, n_cells, lanes, tiles_per_group, birth, survive,   \
+                   tile0, tiles, corner, terms);                                                                \
+  }
+FR_LAMBDA_KERNEL(life_fractal_lambda, 0u)
+FR_LAMBDA_KERNEL(life_fractal_lambda_group, 1u)
+
 /* block / compact: tile b (rho x rho embedded cells) is gathered with its halo into a
  * (rho + 2)^2 local cache, the halo read through ν_b of the 8 neighbour tiles, then stepped
  * from the cache. Compact tiles store only their n_cells fractal cells (digit order), so the
  * cache starts at 0; block tiles store all rho^2 cells (holes are 0). */
-static inline void fr_tile_step(const uint compact, __global const uchar *src, __global uchar *dst,
-                                __global const uint *table, uint levels, uint j, uint rho, uint tile_elems,
-                                uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, uint birth,
-                                uint survive, ulong tile0, ulong tiles, __local uint *cache_words,
-                                __local long *nbr) {
+static inline void fr_tile_step(const uint compact, const uint group, __global const uchar *src,
+                                __global uchar *dst, __global const uint *table, uint levels, uint j, uint rho,
+                                uint tile_elems, uint n_cells, uint n_halo, uint lanes, uint tiles_per_group,
+                                uint birth, uint survive, ulong tile0, ulong tiles, __local uint *cache_words,
+                                __local long *nbr, __local ulong *terms) {
   __local uchar *cache = (__local uchar *)cache_words;
-  uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, w = rho + 2u;
+  uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, w = rho + 2u, bx = 0u, by = 0u;
   uint stride = (w * w + 3u) & ~3u; /* per-tile cache bytes, a multiple of 4 */
-  ulong b = tile0 + (ulong)get_group_id(0) * tiles_per_group + t;
+  ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t;
   int active = t < tiles_per_group && b < tiles;
   __local uchar *c = cache + t * stride;
   __local long *nb = nbr + t * 9u;
+  if (group) {
+    ulong e = fr_group_lambda(levels - j, b0, t, lane, lanes, tiles_per_group, terms);
+    bx = (uint)e;
+    by = (uint)(e >> 32);
+  }
   if (active) {
-    if (lane < 9u) {
-      uint bx, by;
-      FR_LAMBDA(levels - j, b, &bx, &by);
+    if (lane < 9u) { /* λ_b by each of these lanes' digit loops, or group-parallel above */
+      if (!group) FR_LAMBDA(levels - j, b, &bx, &by);
       for (uint d = lane; d < 9u; d += lanes)
         nb[d] = d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels - j, bx, by, d);
     }
@@ -120,15 +195,18 @@ static inline void fr_tile_step(const uint compact, __global const uchar *src, _
   }
 }
 
-#define FR_TILE_KERNEL(name, compact)                                                                       \
+#define FR_TILE_KERNEL(name, compact, group)                                                                \
   __kernel void name(__global const uchar *src, __global uchar *dst, __global const uint *table, uint levels,     \
                      uint j, uint rho, uint tile_elems, uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, \
-                     uint birth, uint survive, ulong tile0, ulong tiles, __local uint *cache, __local long *nbr) {  \
-    fr_tile_step(compact, src, dst, table, levels, j, rho, tile_elems, n_cells, n_halo, lanes, tiles_per_group,     \
-                 birth, survive, tile0, tiles, cache, nbr);                                                         \
+                     uint birth, uint survive, ulong tile0, ulong tiles, __local uint *cache, __local long *nbr,    \
+                     __local ulong *terms) {                                                                        \
+    fr_tile_step(compact, group, src, dst, table, levels, j, rho, tile_elems, n_cells, n_halo, lanes,              \
+                 tiles_per_group, birth, survive, tile0, tiles, cache, nbr, terms);                                 \
   }
-FR_TILE_KERNEL(life_fractal_block, 0u)
-FR_TILE_KERNEL(life_fractal_compact, 1u)
+FR_TILE_KERNEL(life_fractal_block, 0u, 0u)
+FR_TILE_KERNEL(life_fractal_compact, 1u, 0u)
+FR_TILE_KERNEL(life_fractal_block_group, 0u, 1u)
+FR_TILE_KERNEL(life_fractal_compact_group, 1u, 1u)
 
 /* Random fills: cell (x, y) is alive iff it is a fractal cell and sqz_random_cell(seed, y n + x)
  * says so, the same hash in every layout and backend. Holes are written as 0. */

@@ -47,6 +47,16 @@ SQZ_FN void sqz_fr_lambda(sqz_u32 s, sqz_u32 k, SQZ_CONST sqz_i32 *hl, sqz_u32 l
   *y = ey;
 }
 
+/* Term of level i of λ for the group-parallel λ (MAPS.md 4.5, Squeeze's warp-parallel λ: one
+ * work-item per level, then a tree sum): s^i H_λ[digit_i(c)] packed as x | y << 32, given
+ * sp = s^i and kp = k^i. The sum over levels 0 .. levels-1 of these 64-bit words is λ(c)
+ * packed the same way, exactly and in any order: each coordinate's total is below
+ * s^levels < 2^31, so the low half never carries into the high half. */
+SQZ_FN sqz_u64 sqz_fr_lambda_term(sqz_u32 k, SQZ_CONST sqz_i32 *hl, sqz_u32 sp, sqz_u64 kp, sqz_u64 c) {
+  sqz_u32 b = c < kp ? 0u : ((c >> 32) != 0u ? (sqz_u32)(c / kp % k) : (sqz_u32)c / (sqz_u32)kp % k);
+  return (sqz_u64)(sp * (sqz_u32)hl[2u * b]) | (sqz_u64)(sp * (sqz_u32)hl[2u * b + 1u]) << 32;
+}
+
 /* ν: embedded (x, y) -> compact digit-order index, or -1 when (x, y) is not a fractal cell
  * (outside [0, s^levels)^2 or on a hole at some level). ν∘λ and λ∘ν are identities. */
 SQZ_FN sqz_i64 sqz_fr_nu(sqz_u32 s, sqz_u32 k, SQZ_CONST sqz_i32 *hnu, sqz_u32 levels, sqz_u32 x, sqz_u32 y) {

@@ -153,7 +153,10 @@ SQZ_API uint64_t sqz_field_bytes(const sqz_field *field);      /* device bytes o
 /* Simplex thread map: 2D "bb", "ltm", "rb", "had", "had-above", "had-below", "rec";
  * 3D "bb", "ltm3", "had3", "rec3". NULL restores the default. A map of the wrong dimension
  * gives SQZ_ERR_INVALID_ARGUMENT. Fractals accept "bb" only for layout bb (the method is the
- * layout there). */
+ * layout there); on the opencl backend, layouts lambda, block:RHO and compact, the tile's λ
+ * of a Life step is "seq" (sequential digit loop, the default) or "group" (group-parallel:
+ * one work-item per level and a tree sum, through sub-groups where the device has them);
+ * both give identical states. */
 SQZ_API int sqz_field_set_map(sqz_field *field, const char *map);
 SQZ_API const char *sqz_field_map(const sqz_field *field);
 /* Block side rho of the launch (work-group edge); 0 = automatic. */

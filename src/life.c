@@ -104,6 +104,15 @@ int sqz_field_set_map(sqz_field *f, const char *map) {
       snprintf(f->map, sizeof f->map, "%s", map); /* the cuda tile maps: tensor cores or digit loops */
       return SQZ_OK;
     }
+    if (strcmp(map, "seq") == 0 || strcmp(map, "group") == 0) { /* the opencl tile λ: digit loop or group-parallel */
+      if (f->ctx->backend != SQZ_BACKEND_OPENCL || f->layout == SQZ_LAYOUT_BB)
+        return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT,
+                         "map '%s' (the tile lambda of fractal steps) needs the opencl backend and layout lambda, "
+                         "block:RHO or compact, not %s on %s",
+                         map, f->layout_str, sqz_context_backend(f->ctx));
+      snprintf(f->map, sizeof f->map, "%s", strcmp(map, "seq") == 0 ? "" : map);
+      return SQZ_OK;
+    }
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT,
                      "map '%s' does not apply to fractals: the layout (--layout bb|lambda|block:RHO|compact) is the method",
                      map);

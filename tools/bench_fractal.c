@@ -10,13 +10,16 @@
 
 static const char *sqz_bench_fractal_help =
     "usage: sqz bench fractal --domain fractal:NAME:R [--steps K] [--rule R] [--layouts L1,L2,...]\n"
-    "                         [--density P] [--seed S] [--block RHO] [--backend B] [--device D] [--json]\n"
+    "                         [--density P] [--seed S] [--block RHO] [--maps M1,M2] [--backend B] [--device D]\n"
+    "                         [--json]\n"
     "\n"
     "Runs Life on the fractal in each layout, one after the other, from the same random state:\n"
     "one untimed warm-up step (builds the kernels), then K timed steps (default 10).\n"
     "  --layouts  default bb,lambda,block:RHO for RHO = s^j up to 32 (s = 2: 4 and 16),compact\n"
     "  --rule     default B2/S23 (the Squeeze paper's rule)\n"
     "  --block    tile side of the compact and lambda launches (a power of s; 0 = automatic)\n"
+    "  --maps     tile lambda of the lambda, block and compact rows (opencl): seq (digit loop, the\n"
+    "             default) and/or group (group-parallel); rows other than seq are named LAYOUT/MAP\n"
     "  --backend  opencl, cpu, cuda, or all: OpenCL, CUDA with MMA tile maps and CUDA with ALU\n"
     "             tile maps side by side (default: the block layouts; --layouts none: no Life),\n"
     "             then the tile maps alone, MMA against ALU\n"
@@ -33,11 +36,17 @@ typedef struct {
   uint64_t bytes, live;
 } sqz_bench_row;
 
-/* One layout: create, fill, warm-up step, K timed steps, count. Failures land in the row. */
+/* One layout (row name LAYOUT or LAYOUT/MAP): create, fill, warm-up step, K timed steps,
+ * count. Failures land in the row. */
 static void sqz__bench_layout(sqz_context *ctx, sqz_domain *dom, const char *rule, uint64_t steps, double density,
                               uint64_t seed, uint32_t block, sqz_bench_row *row) {
   sqz_field *f = NULL;
-  int st = sqz_field_create(dom, SQZ_U8, row->layout, &f);
+  char layout[sizeof row->layout];
+  snprintf(layout, sizeof layout, "%s", row->layout);
+  char *map = strchr(layout, '/');
+  if (map) *map++ = 0;
+  int st = sqz_field_create(dom, SQZ_U8, layout, &f);
+  if (st == SQZ_OK && map) st = sqz_field_set_map(f, map);
   if (st == SQZ_OK && block && strncmp(row->layout, "block:", 6) != 0 && strcmp(row->layout, "bb") != 0)
     st = sqz_field_set_block(f, block);
   if (st == SQZ_OK) st = sqz_field_fill_random(f, density, seed);
@@ -129,18 +138,18 @@ static void sqz__print_table(sqz_context *ctx, sqz_domain *dom, const char *rule
   printf("copy    %.1f GB/s (%s of %llu MiB); floor of 2 bytes per cell: %.4f ms/step\n\n", 1e-9 * bw,
          ctx->backend == SQZ_BACKEND_OPENCL ? "clEnqueueCopyBuffer" : "memcpy", (unsigned long long)(copy_bytes >> 20),
          1e3 * floor_s);
-  printf("%-12s %12s %12s %10s %14s %8s %8s %8s %12s\n", "layout", "kernel ms", "e2e ms", "Gcells/s", "bytes",
+  printf("%-16s %12s %12s %10s %14s %8s %8s %8s %12s\n", "layout", "kernel ms", "e2e ms", "Gcells/s", "bytes",
          "MRF", "vs bb", "floor", "live");
   for (int i = 0; i < n; i++) {
     const sqz_bench_row *r = &rows[i];
     if (r->status != SQZ_OK) {
-      printf("%-12s not run: %s\n", r->layout, r->error);
+      printf("%-16s not run: %s\n", r->layout, r->error);
       continue;
     }
     double k = r->kernel_s / (double)steps;
     char vs[32] = "-";
     if (bb) snprintf(vs, sizeof vs, "%.1fx", bb->kernel_s / r->kernel_s);
-    printf("%-12s %12.4f %12.4f %10.3f %14llu %8.1f %8s %7.1f%% %12llu\n", r->layout, 1e3 * k,
+    printf("%-16s %12.4f %12.4f %10.3f %14llu %8.1f %8s %7.1f%% %12llu\n", r->layout, 1e3 * k,
            1e3 * r->wall_s / (double)steps, 1e-9 * (double)cells / k, (unsigned long long)r->bytes,
            2.0 * (double)bb_cells / (double)r->bytes, vs, k > 0 ? 100.0 * floor_s / k : 0.0,
            (unsigned long long)r->live);
@@ -150,7 +159,7 @@ static void sqz__print_table(sqz_context *ctx, sqz_domain *dom, const char *rule
 }
 
 typedef struct {
-  const char *domain, *rule, *layouts, *backend, *device;
+  const char *domain, *rule, *layouts, *backend, *device, *maps;
   uint64_t steps, seed, block;
   double density;
   int json;
@@ -168,24 +177,25 @@ static int sqz__bench_args(int argc, char **argv, sqz_bench_opts *o) {
       o->json = 1;
       continue;
     }
-    static const char *const text_opts[] = {"--domain", "--rule", "--layouts", "--backend", "--device", "--density"};
+    static const char *const text_opts[] = {"--domain", "--rule",  "--layouts", "--backend",
+                                            "--device", "--maps", "--density"};
     static const char *const num_opts[] = {"--steps", "--seed", "--block"};
-    const char **text_dst[] = {&o->domain, &o->rule, &o->layouts, &o->backend, &o->device, NULL};
+    const char **text_dst[] = {&o->domain, &o->rule, &o->layouts, &o->backend, &o->device, &o->maps, NULL};
     uint64_t *num_dst[] = {&o->steps, &o->seed, &o->block};
     int done = 0;
-    for (int k = 0; k < 9 && !done; k++) {
-      const char *name = k < 6 ? text_opts[k] : num_opts[k - 6];
+    for (int k = 0; k < 10 && !done; k++) {
+      const char *name = k < 7 ? text_opts[k] : num_opts[k - 7];
       if ((m = sqz_cli_opt(argc, argv, &i, name, 1, &v)) == 0) continue;
       if (m < 0) return sqz_cli_usage("bench fractal", "%s needs a value", name);
       done = 1;
-      if (k < 5) {
+      if (k < 6) {
         *text_dst[k] = v;
-      } else if (k == 5) {
+      } else if (k == 6) {
         char *end = NULL;
         o->density = strtod(v, &end);
         if (end == v || *end || !(o->density >= 0.0 && o->density <= 1.0))
           return sqz_cli_usage("bench fractal", "--density '%s' is not a number in [0, 1]", v);
-      } else if (sqz_cli_u64("bench fractal", name, v, num_dst[k - 6])) {
+      } else if (sqz_cli_u64("bench fractal", name, v, num_dst[k - 7])) {
         return 2;
       }
     }
@@ -194,6 +204,16 @@ static int sqz__bench_args(int argc, char **argv, sqz_bench_opts *o) {
   if (!o->domain) return sqz_cli_usage("bench fractal", "missing --domain fractal:NAME:R");
   if (o->steps == 0) return sqz_cli_usage("bench fractal", "--steps must be at least 1");
   if (o->block > 1024) return sqz_cli_usage("bench fractal", "--block %llu is larger than 1024", (unsigned long long)o->block);
+  if (o->maps) {
+    if (o->backend && strcmp(o->backend, "all") == 0)
+      return sqz_cli_usage("bench fractal", "--maps applies to one backend, not to --backend all");
+    for (const char *p = o->maps; *p;) {
+      size_t len = strcspn(p, ",");
+      if (!((len == 3 && strncmp(p, "seq", 3) == 0) || (len == 5 && strncmp(p, "group", 5) == 0)))
+        return sqz_cli_usage("bench fractal", "--maps '%s': the maps are seq and group, comma-separated", o->maps);
+      p += len + (p[len] == ',');
+    }
+  }
   return 0;
 }
 
@@ -225,7 +245,8 @@ int sqz_cmd_bench_fractal(int argc, char **argv) {
   if (o.layouts) snprintf(layouts, sizeof layouts, "%s", o.layouts);
   else sqz__default_layouts(dom->fr.s, layouts, sizeof layouts);
   int n = 0;
-  rows = calloc(strlen(layouts) / 2 + 2, sizeof *rows);
+  size_t n_maps = o.maps ? strlen(o.maps) / 4 + 1 : 1;
+  rows = calloc((strlen(layouts) / 2 + 2) * n_maps, sizeof *rows);
   if (!rows) {
     rc = 1;
     goto done;
@@ -236,7 +257,15 @@ int sqz_cmd_bench_fractal(int argc, char **argv) {
       rc = sqz_cli_usage("bench fractal", "--layouts: %s", sqz_last_error(ctx));
       goto done;
     }
-    snprintf(rows[n++].layout, sizeof rows[0].layout, "%s", tok);
+    if (!o.maps || strcmp(tok, "bb") == 0) { /* bb has no tile λ: one row whatever --maps says */
+      snprintf(rows[n++].layout, sizeof rows[0].layout, "%s", tok);
+      continue;
+    }
+    for (const char *p = o.maps; *p; p += strcspn(p, ","), p += *p == ',') {
+      int len = (int)strcspn(p, ",");
+      if (len == 3) snprintf(rows[n++].layout, sizeof rows[0].layout, "%s", tok); /* seq: the default row */
+      else snprintf(rows[n++].layout, sizeof rows[0].layout, "%s/%.*s", tok, len, p);
+    }
   }
   uint64_t copy_bytes = 0;
   double bw = sqz_bench_copy_bandwidth(ctx, &copy_bytes);

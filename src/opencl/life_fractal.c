@@ -9,26 +9,68 @@
 #define SQZ__MAX_GROUPS ((uint64_t)1 << 20)   /* groups per launch: NDRanges of at most 2^28 items */
 #define SQZ__NBR_BYTES (9u * sizeof(cl_long)) /* neighbour tile indices per tile (local memory) */
 
-/* Program of f's fractal: a prelude with s, k, H_λ, H_ν (and the user's rule, if any) in
- * front of the shared sources. One program per pattern and rule, any level. */
-static int sqz__fractal_program(sqz_field *f, cl_program *prog) {
+/* 1 if the device's extension list holds `name` as a whole word. */
+static int sqz__device_extension(sqz_context *ctx, const char *name) {
+  size_t len = 0, n = strlen(name);
+  if (clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, 0, NULL, &len) != CL_SUCCESS || len == 0) return 0;
+  char *ext = malloc(len + 1);
+  int found = 0;
+  if (ext && clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, len, ext, NULL) == CL_SUCCESS) {
+    ext[len] = 0;
+    for (const char *p = strstr(ext, name); p && !found; p = strstr(p + 1, name))
+      found = (p == ext || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ');
+  }
+  free(ext);
+  return found;
+}
+
+/* Sub-groups for the group-parallel λ (cl/life_fractal.cl, fr_group_lambda): prelude lines
+ * and build options when the device reports cl_intel_subgroups (usable from OpenCL C 1.2) or
+ * cl_khr_subgroups with OpenCL C 2.0 or later (the program is then built with that
+ * -cl-std); otherwise nothing, and the kernels sum in local memory. No device available to
+ * the project reports either extension, so this path is untested. */
+static const char *sqz__subgroup_prelude(sqz_context *ctx, char *opts, size_t len) {
+  int major = 0, minor = 0;
+  opts[0] = 0;
+  if (sqz__device_extension(ctx, "cl_intel_subgroups"))
+    return "#pragma OPENCL EXTENSION cl_intel_subgroups : enable\n#define SQZ_FR_SUBGROUPS 1\n";
+  if (sqz__device_extension(ctx, "cl_khr_subgroups") && sscanf(ctx->c_version, "OpenCL C %d.%d", &major, &minor) == 2 &&
+      major >= 2) {
+    snprintf(opts, len, "-cl-std=CL%d.%d", major, minor);
+    return "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n#define SQZ_FR_SUBGROUPS 1\n";
+  }
+  return "";
+}
+
+/* Program of f's fractal: a prelude with s, k, H_λ, H_ν, the powers s^i and k^i of every
+ * level the parser allows (s^i < 2^31), the user's rule if any, and for the group-parallel
+ * λ the sub-group switch, in front of the shared sources. One program per pattern, rule
+ * and λ variant, any level. */
+static int sqz__fractal_program(sqz_field *f, int group, cl_program *prog) {
   static const char *const files[] = {"sqz_common.h", "sqz_rule.h", "sqz_fractal.h", "life_fractal.cl", NULL};
   const sqz_fractal *fr = &f->dom->fr;
-  char *rule = sqz__rule_prelude(f);
-  size_t cap = (rule ? strlen(rule) : 0) + 12u * 3u * SQZ_MAX_SCALE * SQZ_MAX_SCALE + 256u;
+  char *rule = sqz__rule_prelude(f), opts[32] = "";
+  const char *sub = group ? sqz__subgroup_prelude(f->ctx, opts, sizeof opts) : "";
+  size_t cap = (rule ? strlen(rule) : 0) + strlen(sub) + 12u * 3u * SQZ_MAX_SCALE * SQZ_MAX_SCALE + 2048u;
   char *pre = malloc(cap);
   int st = SQZ_OK;
   if (!rule || !pre) {
     st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
     goto done;
   }
-  size_t at = (size_t)snprintf(pre, cap, "%s#define SQZ_FR_S %du\n#define SQZ_FR_K %du\n#define SQZ_FR_HL {", rule,
-                               fr->s, fr->k);
+  size_t at = (size_t)snprintf(pre, cap, "%s%s#define SQZ_FR_S %du\n#define SQZ_FR_K %du\n#define SQZ_FR_HL {", rule,
+                               sub, fr->s, fr->k);
   for (int i = 0; i < 2 * fr->k; i++) at += (size_t)snprintf(pre + at, cap - at, "%s%d", i ? "," : "", fr->hl[i]);
   at += (size_t)snprintf(pre + at, cap - at, "}\n#define SQZ_FR_HNU {");
   for (int i = 0; i < fr->s * fr->s; i++) at += (size_t)snprintf(pre + at, cap - at, "%s%d", i ? "," : "", fr->hnu[i]);
+  at += (size_t)snprintf(pre + at, cap - at, "}\n#define SQZ_FR_SPOW {1u");
+  for (uint64_t p = (uint64_t)fr->s; p < ((uint64_t)1 << 31); p *= (uint64_t)fr->s)
+    at += (size_t)snprintf(pre + at, cap - at, ",%lluu", (unsigned long long)p);
+  at += (size_t)snprintf(pre + at, cap - at, "}\n#define SQZ_FR_KPOW {1ul");
+  for (uint64_t p = (uint64_t)fr->s, q = (uint64_t)fr->k; p < ((uint64_t)1 << 31); p *= (uint64_t)fr->s, q *= (uint64_t)fr->k)
+    at += (size_t)snprintf(pre + at, cap - at, ",%lluul", (unsigned long long)q); /* k^i < s^2i < 2^62 */
   snprintf(pre + at, cap - at, "}\n");
-  st = sqz__program(f->ctx, pre, files, "", prog);
+  st = sqz__program(f->ctx, pre, files, opts, prog);
 done:
   free(rule);
   free(pre);
@@ -41,11 +83,14 @@ typedef struct {
   cl_uint lanes, per_group;
   size_t local;
   uint64_t local_bytes; /* per group, for the tile cache and neighbour indices */
+  uint64_t terms_bytes; /* per group, the step kernels' `terms` (group-parallel λ sums) */
 } sqz__tile_launch;
 
 /* cached: the block/compact step's (rho + 2)^2 cache (rounded to 4 bytes) and neighbour
- * indices per tile; otherwise the lambda step's tile corner (8 bytes per tile). */
-static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, sqz__tile_launch *p) {
+ * indices per tile; otherwise the lambda step's tile corner (8 bytes per tile). group: the
+ * group-parallel λ's min(lanes, R - j) partial sums per tile (at least one; else 8 unused
+ * bytes per group, cl/life_fractal.cl fr_group_lambda). */
+static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, int group, sqz__tile_launch *p) {
   sqz_context *ctx = f->ctx;
   int st = sqz__fractal_tiling(f, &p->t);
   if (st != SQZ_OK) return st;
@@ -53,18 +98,22 @@ static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, sqz__tile_laun
   cl_ulong lmem = 0;
   SQZ_CL_CHECK(ctx, clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL));
   SQZ_CL_CHECK(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL));
-  size_t group = kwg < SQZ__GROUP ? kwg : SQZ__GROUP;
-  p->lanes = (cl_uint)(p->t.tile_elems < group ? p->t.tile_elems : group);
-  p->per_group = (cl_uint)(group / p->lanes);
+  size_t wg = kwg < SQZ__GROUP ? kwg : SQZ__GROUP;
+  p->lanes = (cl_uint)(p->t.tile_elems < wg ? p->t.tile_elems : wg);
+  p->per_group = (cl_uint)(wg / p->lanes);
   uint64_t per_tile = cached ? (((uint64_t)(p->t.rho + 2) * (p->t.rho + 2) + 3) & ~(uint64_t)3) + SQZ__NBR_BYTES : 8;
-  while (p->per_group > 1 && per_tile * p->per_group > lmem) p->per_group /= 2;
-  if (per_tile > lmem)
+  uint64_t rb = (uint64_t)f->dom->fr.r - p->t.j, terms = group ? 8 * (rb < p->lanes ? (rb ? rb : 1) : p->lanes) : 0;
+  uint64_t unused = group ? 0 : 8; /* the sequential kernels' `terms` */
+  per_tile += terms;
+  while (p->per_group > 1 && per_tile * p->per_group + unused > lmem) p->per_group /= 2;
+  if (per_tile + unused > lmem)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
                      "%s in layout %s: a %u x %u tile cache needs %llu bytes of local memory, %s has %llu",
                      f->dom->spec, f->layout_str, p->t.rho + 2, p->t.rho + 2, (unsigned long long)per_tile,
                      ctx->device_name, (unsigned long long)lmem);
   p->local = (size_t)p->lanes * p->per_group;
-  p->local_bytes = per_tile * p->per_group;
+  p->local_bytes = (per_tile - terms) * p->per_group;
+  p->terms_bytes = group ? terms * p->per_group : 8;
   return SQZ_OK;
 }
 
@@ -100,14 +149,14 @@ static int sqz__run_rows(sqz_context *ctx, cl_kernel k, cl_uint row0_arg, uint32
   return SQZ_OK;
 }
 
-static const char *sqz__step_kernel_name(sqz_layout_id layout) {
+static const char *sqz__step_kernel_name(sqz_layout_id layout, int group) {
   switch (layout) {
   case SQZ_LAYOUT_BB: return "life_fractal_bb";
-  case SQZ_LAYOUT_LAMBDA: return "life_fractal_lambda";
-  case SQZ_LAYOUT_BLOCK: return "life_fractal_block";
+  case SQZ_LAYOUT_LAMBDA: return group ? "life_fractal_lambda_group" : "life_fractal_lambda";
+  case SQZ_LAYOUT_BLOCK: return group ? "life_fractal_block_group" : "life_fractal_block";
   case SQZ_LAYOUT_COMPACT: break;
   }
-  return "life_fractal_compact";
+  return group ? "life_fractal_compact_group" : "life_fractal_compact";
 }
 
 /* Sets the arguments of one step from buf[cur] into buf[1 - cur] (all but tile0/row0). */
@@ -125,7 +174,8 @@ static int sqz__step_args(sqz_field *f, cl_kernel k, cl_mem table, const sqz__ti
     return sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof table, &table, sizeof n, &n, sizeof r, &r,
                      sizeof j, &j, sizeof rho, &rho, sizeof n_cells, &n_cells, sizeof p->lanes, &p->lanes,
                      sizeof p->per_group, &p->per_group, sizeof birth, &birth, sizeof survive, &survive,
-                     sizeof zero, &zero, sizeof tiles, &tiles, (size_t)p->local_bytes, NULL, (size_t)0);
+                     sizeof zero, &zero, sizeof tiles, &tiles, (size_t)p->local_bytes, NULL, (size_t)p->terms_bytes,
+                     NULL, (size_t)0);
   case SQZ_LAYOUT_BLOCK:
   case SQZ_LAYOUT_COMPACT:
     break;
@@ -135,7 +185,7 @@ static int sqz__step_args(sqz_field *f, cl_kernel k, cl_mem table, const sqz__ti
                    sizeof rho, &rho, sizeof te, &te, sizeof n_cells, &n_cells, sizeof n_halo, &n_halo,
                    sizeof p->lanes, &p->lanes, sizeof p->per_group, &p->per_group, sizeof birth, &birth,
                    sizeof survive, &survive, sizeof zero, &zero, sizeof tiles, &tiles,
-                   (size_t)p->local_bytes - nbr, NULL, nbr, NULL, (size_t)0);
+                   (size_t)p->local_bytes - nbr, NULL, nbr, NULL, (size_t)p->terms_bytes, NULL, (size_t)0);
 }
 
 /* The tile table of f as a device buffer (tiled layouts only). */
@@ -162,10 +212,10 @@ int sqz__life_fractal_opencl(sqz_field *f, uint32_t birth, uint32_t survive, uin
   sqz__tile_launch plan;
   memset(&plan, 0, sizeof plan);
   if (steps == 0) return SQZ_OK;
-  int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB;
-  if (st == SQZ_OK) st = sqz__fractal_program(f, &prog);
-  if (st == SQZ_OK) st = sqz__kernel(ctx, prog, sqz__step_kernel_name(f->layout), &k);
-  if (st == SQZ_OK && tiled) st = sqz__plan_tiles(f, k, f->layout != SQZ_LAYOUT_LAMBDA, &plan);
+  int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB, group = strcmp(f->map, "group") == 0;
+  if (st == SQZ_OK) st = sqz__fractal_program(f, group, &prog);
+  if (st == SQZ_OK) st = sqz__kernel(ctx, prog, sqz__step_kernel_name(f->layout, group), &k);
+  if (st == SQZ_OK && tiled) st = sqz__plan_tiles(f, k, f->layout != SQZ_LAYOUT_LAMBDA, group, &plan);
   if (st == SQZ_OK && tiled) st = sqz__table_buffer(f, &plan, &table, &n_cells, &n_halo);
   for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
     st = sqz__step_args(f, k, table, &plan, n_cells, n_halo, birth, survive);
@@ -189,7 +239,7 @@ int sqz__fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed) {
   cl_program prog = NULL;
   cl_kernel k = NULL;
   int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA;
-  int st = sqz__fractal_program(f, &prog);
+  int st = sqz__fractal_program(f, 0, &prog);
   if (st == SQZ_OK) st = sqz__kernel(ctx, prog, embedded ? "fill_fractal_embedded" : "fill_fractal_tiles", &k);
   if (st != SQZ_OK) return st;
   cl_mem dst = f->buf[f->cur];
@@ -202,7 +252,7 @@ int sqz__fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed) {
   } else {
     sqz__tile_launch p;
     memset(&p, 0, sizeof p);
-    st = sqz__plan_tiles(f, k, 0, &p);
+    st = sqz__plan_tiles(f, k, 0, 0, &p);
     cl_uint j = p.t.j, rho = p.t.rho, te = p.t.tile_elems;
     cl_ulong tiles = p.t.tiles;
     if (st == SQZ_OK)
