@@ -85,10 +85,13 @@ SQZ_FN void sqz_had2_inverse(sqz_u32 nb, sqz_u32 bx, sqz_u32 by, sqz_u32 *wx, sq
 /* RB rectangle fold (MAPS 1.4): W x H = T(n), W = floor((n+1)/2), H = n + 1 - (n & 1). */
 SQZ_FN sqz_u32 sqz_fold_w(sqz_u64 n) { return (sqz_u32)((n + 1u) >> 1); }
 SQZ_FN sqz_u64 sqz_fold_h(sqz_u64 n) { return n + 1u - (n & 1u); }
+/* 1 when rectangle cell (u, v) is folded straight, (x, y) = (u, v - e); 0 when it is turned
+ * half a turn, (x, y) = (n - e - u, n - 1 - v), where e = 1 for even n */
+SQZ_FN int sqz_fold_straight(sqz_u32 n, sqz_u32 u, sqz_u32 v) { return u + 1u - (n & 1u) <= v; }
 /* rectangle (u, v) -> triangle (x, y) */
 SQZ_FN void sqz_fold(sqz_u32 n, sqz_u32 u, sqz_u32 v, sqz_u32 *x, sqz_u32 *y) {
   sqz_u32 e = 1u - (n & 1u); /* 1 for even n */
-  if (u + e <= v) {
+  if (sqz_fold_straight(n, u, v)) {
     *x = u;
     *y = v - e;
   } else {
@@ -109,36 +112,47 @@ SQZ_FN void sqz_unfold(sqz_u32 n, sqz_u32 x, sqz_u32 y, sqz_u32 *u, sqz_u32 *v) 
 }
 
 /* ---- 2D thread map: launch parameters + ids -> triangle cell ----------------------------- */
+/* Every launch kind gives each work-group a block of rho x rho cells: cell (tx, ty) of the
+ * block at (bx, by) is (bx + tx, by + ty), except for RB, whose blocks tile the folded
+ * rectangle: there (bx + tx, by + ty) is the rectangle cell (u, v) and the cell is fold(u, v).
+ * Returns 0 when work-group (wx, wy) owns no cell at all. */
+SQZ_FN int sqz_sblock2(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 p2, sqz_u32 o0, sqz_u32 o1, sqz_u32 wx,
+                       sqz_u32 wy, sqz_u32 rho, sqz_u32 *bx, sqz_u32 *by) {
+  sqz_u32 cx = wx, cy = wy; /* the block in block units, then offset by o */
+  if (SQZ_HAS_KIND(SQZ_SK_LTM) && kind == SQZ_SK_LTM) {
+    sqz_u64 bc = (sqz_u64)wx + (sqz_u64)wy * p1;
+    if (bc >= sqz_tri(p0)) return 0;
+    sqz_ltm2(bc, &cx, &cy);
+  } else if (SQZ_HAS_KIND(SQZ_SK_HAD) && kind == SQZ_SK_HAD) {
+    sqz_had2(p0, p1, p2, wx, wy, &cx, &cy);
+  } else if (!(SQZ_HAS_KIND(SQZ_SK_RB) && kind == SQZ_SK_RB) && !(SQZ_HAS_KIND(SQZ_SK_BOX) && kind == SQZ_SK_BOX)) {
+    return 0;
+  }
+  *bx = o0 + cx * rho;
+  *by = o1 + cy * rho;
+  return 1;
+}
+/* Cell (tx, ty) of the block (bx, by) of sqz_sblock2: returns 1 and sets (x, y) when the
+ * thread owns a cell of triangle:n, 0 otherwise. */
+SQZ_FN int sqz_scell2(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 o0, sqz_u32 o1, sqz_u32 bx, sqz_u32 by,
+                      sqz_u32 tx, sqz_u32 ty, sqz_u32 n, sqz_u32 *x, sqz_u32 *y) {
+  if (SQZ_HAS_KIND(SQZ_SK_RB) && kind == SQZ_SK_RB) {
+    if (bx + tx >= p0 || by + ty >= p1) return 0;
+    sqz_fold(n, bx + tx, by + ty, x, y);
+    return 1;
+  }
+  if (SQZ_HAS_KIND(SQZ_SK_BOX) && kind == SQZ_SK_BOX && (bx - o0 + tx >= p0 || by - o1 + ty >= p1)) return 0;
+  *x = bx + tx;
+  *y = by + ty;
+  return *x <= *y && *y < n;
+}
 /* Returns 1 and sets (x, y) when the thread owns a cell of triangle:n, 0 otherwise. */
 SQZ_FN int sqz_smap2(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 p2, sqz_u32 o0, sqz_u32 o1,
                      sqz_u32 wx, sqz_u32 wy, sqz_u32 tx, sqz_u32 ty, sqz_u32 rho, sqz_u32 n,
                      sqz_u32 *x, sqz_u32 *y) {
   sqz_u32 bx = 0u, by = 0u;
-  if (SQZ_HAS_KIND(SQZ_SK_RB) && kind == SQZ_SK_RB) {
-    sqz_u32 u = wx * rho + tx, v = wy * rho + ty;
-    if (u >= p0 || v >= p1) return 0;
-    sqz_fold(n, u, v, x, y);
-    return 1;
-  }
-  if (SQZ_HAS_KIND(SQZ_SK_BOX) && kind == SQZ_SK_BOX) {
-    sqz_u32 u = wx * rho + tx, v = wy * rho + ty;
-    if (u >= p0 || v >= p1) return 0;
-    *x = o0 + u;
-    *y = o1 + v;
-    return *x <= *y && *y < n;
-  }
-  if (SQZ_HAS_KIND(SQZ_SK_LTM) && kind == SQZ_SK_LTM) {
-    sqz_u64 bc = (sqz_u64)wx + (sqz_u64)wy * p1;
-    if (bc >= sqz_tri(p0)) return 0;
-    sqz_ltm2(bc, &bx, &by);
-  } else if (SQZ_HAS_KIND(SQZ_SK_HAD) && kind == SQZ_SK_HAD) {
-    sqz_had2(p0, p1, p2, wx, wy, &bx, &by);
-  } else {
-    return 0;
-  }
-  *x = o0 + bx * rho + tx;
-  *y = o1 + by * rho + ty;
-  return *x <= *y && *y < n;
+  return sqz_sblock2(kind, p0, p1, p2, o0, o1, wx, wy, rho, &bx, &by) &&
+         sqz_scell2(kind, p0, p1, o0, o1, bx, by, tx, ty, n, x, y);
 }
 
 /* ---- 3D building blocks ----------------------------------------------------------------- */
@@ -198,34 +212,47 @@ SQZ_FN void sqz_had3_strip(sqz_u32 nb, sqz_u32 wx, sqz_u32 wy, sqz_u32 *bx, sqz_
 }
 
 /* ---- 3D thread map ----------------------------------------------------------------------- */
+/* Block of work-group (wx, wy, wz): cell (tx, ty, tz) of the block at (bx, by, bz) is
+ * (bx + tx, by + ty, bz + tz). Returns 0 when the work-group owns no cell at all. */
+SQZ_FN int sqz_sblock3(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 o0, sqz_u32 o1, sqz_u32 o2, sqz_u32 wx,
+                       sqz_u32 wy, sqz_u32 wz, sqz_u32 rho, sqz_u32 *bx, sqz_u32 *by, sqz_u32 *bz) {
+  sqz_u32 cx = wx, cy = wy, cz = wz;
+  if (SQZ_HAS_KIND(SQZ_SK_LTM3) && kind == SQZ_SK_LTM3) {
+    sqz_u64 w = (sqz_u64)wx + (sqz_u64)p1 * ((sqz_u64)wy + (sqz_u64)p1 * wz);
+    if (w >= sqz_te(p0)) return 0;
+    sqz_ltm3(p0, w, &cx, &cy, &cz);
+  } else if (SQZ_HAS_KIND(SQZ_SK_HAD3) && kind == SQZ_SK_HAD3) {
+    if (!sqz_had3_main(p0, wx, wy, wz, &cx, &cy, &cz)) return 0;
+  } else if (SQZ_HAS_KIND(SQZ_SK_HAD3S) && kind == SQZ_SK_HAD3S) {
+    sqz_had3_strip(p0, wx, wy, &cx, &cy, &cz);
+  } else if (!(SQZ_HAS_KIND(SQZ_SK_BOX3) && kind == SQZ_SK_BOX3)) {
+    return 0;
+  }
+  *bx = o0 + cx * rho;
+  *by = o1 + cy * rho;
+  *bz = o2 + cz * rho;
+  return 1;
+}
+/* Cell (tx, ty, tz) of the block of sqz_sblock3: returns 1 and sets (x, y, z) when the
+ * thread owns a cell of tetrahedron:n, 0 otherwise. */
+SQZ_FN int sqz_scell3(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 p2, sqz_u32 o0, sqz_u32 o1, sqz_u32 o2,
+                      sqz_u32 bx, sqz_u32 by, sqz_u32 bz, sqz_u32 tx, sqz_u32 ty, sqz_u32 tz, sqz_u32 n,
+                      sqz_u32 *x, sqz_u32 *y, sqz_u32 *z) {
+  if (SQZ_HAS_KIND(SQZ_SK_BOX3) && kind == SQZ_SK_BOX3 &&
+      (bx - o0 + tx >= p0 || by - o1 + ty >= p1 || bz - o2 + tz >= p2))
+    return 0;
+  *x = bx + tx;
+  *y = by + ty;
+  *z = bz + tz;
+  return *x + *y + *z < n;
+}
 /* Returns 1 and sets (x, y, z) when the thread owns a cell of tetrahedron:n, 0 otherwise. */
 SQZ_FN int sqz_smap3(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 p2, sqz_u32 o0, sqz_u32 o1,
                      sqz_u32 o2, sqz_u32 wx, sqz_u32 wy, sqz_u32 wz, sqz_u32 tx, sqz_u32 ty,
                      sqz_u32 tz, sqz_u32 rho, sqz_u32 n, sqz_u32 *x, sqz_u32 *y, sqz_u32 *z) {
   sqz_u32 bx = 0u, by = 0u, bz = 0u;
-  if (SQZ_HAS_KIND(SQZ_SK_BOX3) && kind == SQZ_SK_BOX3) {
-    sqz_u32 u = wx * rho + tx, v = wy * rho + ty, w = wz * rho + tz;
-    if (u >= p0 || v >= p1 || w >= p2) return 0;
-    *x = o0 + u;
-    *y = o1 + v;
-    *z = o2 + w;
-    return *x + *y + *z < n;
-  }
-  if (SQZ_HAS_KIND(SQZ_SK_LTM3) && kind == SQZ_SK_LTM3) {
-    sqz_u64 w = (sqz_u64)wx + (sqz_u64)p1 * ((sqz_u64)wy + (sqz_u64)p1 * wz);
-    if (w >= sqz_te(p0)) return 0;
-    sqz_ltm3(p0, w, &bx, &by, &bz);
-  } else if (SQZ_HAS_KIND(SQZ_SK_HAD3) && kind == SQZ_SK_HAD3) {
-    if (!sqz_had3_main(p0, wx, wy, wz, &bx, &by, &bz)) return 0;
-  } else if (SQZ_HAS_KIND(SQZ_SK_HAD3S) && kind == SQZ_SK_HAD3S) {
-    sqz_had3_strip(p0, wx, wy, &bx, &by, &bz);
-  } else {
-    return 0;
-  }
-  *x = o0 + bx * rho + tx;
-  *y = o1 + by * rho + ty;
-  *z = o2 + bz * rho + tz;
-  return *x + *y + *z < n;
+  return sqz_sblock3(kind, p0, p1, o0, o1, o2, wx, wy, wz, rho, &bx, &by, &bz) &&
+         sqz_scell3(kind, p0, p1, p2, o0, o1, o2, bx, by, bz, tx, ty, tz, n, x, y, z);
 }
 
 /* ---- storage ------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 /* life_simplex.c (opencl) — Life-like steps and random fills of triangle/tetrahedron fields on a device. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "simplex_plan.h"
 
@@ -9,16 +10,32 @@ static const char *const sqz_life_simplex_files[] = {"sqz_common.h", "sqz_simple
 
 static int sqz__slayout(const sqz_field *f) { return f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT; }
 
+/* The prelude of the program: the tile size of the Life kernels (from the largest block side rho
+ * whose rho^dims work-items the device allows, so that rho stays a kernel argument) and, with
+ * rule_too, the field's user rule. */
+static char *sqz__life_prelude(const sqz_field *f, int rule_too) {
+  int dims = f->dom->dims;
+  uint64_t rmax = 1, cap = dims == 2 ? 1024u : 64u, wg = f->ctx->max_work_group;
+  while (rmax < cap && (dims == 2 ? (rmax + 1) * (rmax + 1) : (rmax + 1) * (rmax + 1) * (rmax + 1)) <= wg) rmax++;
+  char *rule = rule_too ? sqz__rule_prelude(f) : NULL;
+  if (rule_too && !rule) return NULL;
+  size_t len = (rule ? strlen(rule) : 0) + 48;
+  char *pre = malloc(len);
+  if (pre) snprintf(pre, len, "#define SQZ_RHO_MAX %llu\n%s", (unsigned long long)rmax, rule ? rule : "");
+  free(rule);
+  return pre;
+}
+
 int sqz__life_simplex_cl(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   int dims = f->dom->dims;
   sqz_simplex_plan plan;
   cl_kernel k = NULL;
-  char *rule = sqz__rule_prelude(f);
-  if (!rule) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
-  int st = sqz__simplex_kernel(ctx, dims, f->dom->side, f->map, f->block, sqz__slayout(f), rule,
+  char *pre = sqz__life_prelude(f, 1);
+  if (!pre) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  int st = sqz__simplex_kernel(ctx, dims, f->dom->side, f->map, f->block, sqz__slayout(f), pre,
                                sqz_life_simplex_files, dims == 2 ? "sqz_life2" : "sqz_life3", &plan, &k);
-  free(rule);
+  free(pre);
   if (st != SQZ_OK) return st;
   st = sqz__field_ensure_pair(f);
   cl_uint n = (cl_uint)f->dom->side, rho = plan.rho;
@@ -42,9 +59,12 @@ int sqz__simplex_touch(sqz_field *f, int accumulate, uint64_t steps) {
   int dims = f->dom->dims;
   sqz_simplex_plan plan;
   cl_kernel k = NULL;
+  char *pre = sqz__life_prelude(f, 0);
+  if (!pre) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   sqz__op_begin(ctx);
-  int st = sqz__simplex_kernel(ctx, dims, f->dom->side, f->map, f->block, sqz__slayout(f), NULL,
+  int st = sqz__simplex_kernel(ctx, dims, f->dom->side, f->map, f->block, sqz__slayout(f), pre,
                                sqz_life_simplex_files, dims == 2 ? "sqz_touch2" : "sqz_touch3", &plan, &k);
+  free(pre);
   if (st == SQZ_OK) {
     cl_uint n = (cl_uint)f->dom->side, rho = plan.rho, acc = accumulate ? 1u : 0u;
     st = sqz__args(ctx, k, sizeof(cl_mem), &f->buf[f->cur], sizeof n, &n, sizeof rho, &rho, sizeof acc, &acc,
