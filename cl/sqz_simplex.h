@@ -125,7 +125,10 @@ SQZ_FN int sqz_sblock2(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 p2, sqz_u32
     sqz_ltm2(bc, &cx, &cy);
   } else if (SQZ_HAS_KIND(SQZ_SK_HAD) && kind == SQZ_SK_HAD) {
     sqz_had2(p0, p1, p2, wx, wy, &cx, &cy);
-  } else if (!(SQZ_HAS_KIND(SQZ_SK_RB) && kind == SQZ_SK_RB) && !(SQZ_HAS_KIND(SQZ_SK_BOX) && kind == SQZ_SK_BOX)) {
+  } else if (SQZ_HAS_KIND(SQZ_SK_RB) && kind == SQZ_SK_RB) {
+    /* RB and BOX blocks are the launch grid itself */
+  } else if (SQZ_HAS_KIND(SQZ_SK_BOX) && kind == SQZ_SK_BOX) {
+  } else {
     return 0;
   }
   *bx = o0 + cx * rho;

@@ -20,13 +20,7 @@ static int sqz__alloc_storage(sqz_field *f, int which) {
   if (ctx->backend == SQZ_BACKEND_OPENCL) {
     int st = sqz__buffer(ctx, bytes, CL_MEM_READ_WRITE, &f->buf[which]);
     if (st != SQZ_OK) return st;
-    /* zero in pieces of at most 1 GiB: NVIDIA's driver fails fills of 2^31..2^32 bytes */
-    unsigned char zero = 0;
-    for (uint64_t at = 0; at < bytes; at += (uint64_t)1 << 30) {
-      uint64_t len = bytes - at < ((uint64_t)1 << 30) ? bytes - at : (uint64_t)1 << 30;
-      SQZ_CL_CHECK(ctx, clEnqueueFillBuffer(ctx->queue, f->buf[which], &zero, 1, (size_t)at, (size_t)len, 0, NULL, NULL));
-    }
-    return SQZ_OK;
+    return sqz__zero_buffer(ctx, f->buf[which], bytes);
   }
   if (ctx->backend == SQZ_BACKEND_CUDA) return sqz__cuda_alloc(ctx, bytes, &f->dptr[which]);
   if (bytes > ctx->max_alloc || bytes > SIZE_MAX)

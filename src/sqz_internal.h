@@ -38,6 +38,7 @@ struct sqz_context {
   size_t max_work_group;
   unsigned compute_units;
   int is_gpu;
+  int sync; /* SQZ_SYNC=1: finish after every launch and fill, naming the one that fails */
   /* opencl */
   cl_platform_id platform;
   cl_device_id device;
@@ -93,6 +94,8 @@ SQZ_INTERNAL int sqz__args(sqz_context *ctx, cl_kernel k, ...);
 /* Allocates a device buffer, checking the device's max single allocation first
  * (SQZ_ERR_TOO_LARGE with both byte counts). */
 SQZ_INTERNAL int sqz__buffer(sqz_context *ctx, uint64_t bytes, cl_mem_flags flags, cl_mem *out);
+/* Enqueues zeroing of bytes [0, bytes) of buf (fills and copies that every driver accepts). */
+SQZ_INTERNAL int sqz__zero_buffer(sqz_context *ctx, cl_mem buf, uint64_t bytes);
 /* Checks an OpenCL status and records which call failed. */
 #define SQZ_CL_CHECK(ctx, call)                                                                 \
   do {                                                                                          \

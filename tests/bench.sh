@@ -4,12 +4,17 @@
 set -u
 sqz="$1"
 fails=0
-check() { # check NAME PYTHON-ASSERTIONS -- command...
+errf=$(mktemp)
+trap 'rm -f "$errf"' EXIT
+check() { # check NAME PYTHON-ASSERTIONS -- command...   (stdout must be the JSON; stderr is shown on failure)
   local name="$1" code="$2"
   shift 3
-  local out
-  if ! out="$("$@" 2>&1)"; then
-    echo "FAIL: $name: exit status $?: $out" | head -5
+  local out rc
+  out="$("$@" 2>"$errf")"
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "FAIL: $name: exit status $rc: $out" | head -5
+    head -c 600 "$errf"
     fails=$((fails + 1))
     return
   fi
@@ -18,6 +23,7 @@ check() { # check NAME PYTHON-ASSERTIONS -- command...
   else
     echo "FAIL: $name"
     printf '%s\n' "$out" | head -c 600
+    head -c 600 "$errf"
     fails=$((fails + 1))
   fi
 }

@@ -121,6 +121,33 @@ START_TEST(allocation_beyond_max) {
 }
 END_TEST
 
+/* Zeroing: a fill of the first 2^30 bytes, the rest copied from it (NVIDIA's fills fail past
+ * byte 2^31). Buffers of odd sizes, below and past one piece, with every byte set beforehand. */
+START_TEST(zero_buffer_pieces) {
+  sqz_context *ctx = sqz_test_context("opencl");
+  const uint64_t sizes[] = {1, 4099, ((uint64_t)1 << 30) + 4097, ((uint64_t)1 << 31) + 12345};
+  for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+    uint64_t bytes = sizes[s];
+    if (bytes > sqz_context_max_alloc(ctx) || 2 * bytes > sqz_context_global_mem(ctx)) continue;
+    unsigned char *h = malloc((size_t)bytes);
+    ck_assert_ptr_nonnull(h);
+    memset(h, 0xa5, (size_t)bytes);
+    cl_mem m = NULL;
+    SQZ_OK_OR_FAIL(ctx, sqz__buffer(ctx, bytes, CL_MEM_READ_WRITE, &m));
+    ck_assert_int_eq(clEnqueueWriteBuffer(ctx->queue, m, CL_TRUE, 0, (size_t)bytes, h, 0, NULL, NULL), CL_SUCCESS);
+    SQZ_OK_OR_FAIL(ctx, sqz__zero_buffer(ctx, m, bytes));
+    ck_assert_int_eq(clEnqueueReadBuffer(ctx->queue, m, CL_TRUE, 0, (size_t)bytes, h, 0, NULL, NULL), CL_SUCCESS);
+    uint64_t i = 0;
+    while (i < bytes && h[i] == 0) i++;
+    ck_assert_msg(i == bytes, "buffer of %llu bytes: byte %llu is %u after zeroing", (unsigned long long)bytes,
+                  (unsigned long long)i, h[i]);
+    clReleaseMemObject(m);
+    free(h);
+  }
+  sqz_context_release(ctx);
+}
+END_TEST
+
 START_TEST(device_list) {
   sqz_device_list *l = NULL;
   ck_assert_int_eq(sqz_device_list_create(&l), SQZ_OK);
@@ -146,6 +173,7 @@ int main(void) {
   tcase_add_test(dev, build_failure_keeps_log);
   tcase_add_test(dev, program_cache_and_dump);
   tcase_add_test(dev, allocation_beyond_max);
+  tcase_add_test(dev, zero_buffer_pieces);
   tcase_add_test(dev, device_list);
   suite_add_tcase(s, dev);
   return sqz_test_run(s);

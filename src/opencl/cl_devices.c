@@ -93,6 +93,8 @@ int sqz__cl_open(sqz_context *ctx, const sqz_cl_device *dev) {
   ctx->max_work_group = (size_t)dev->max_work_group;
   ctx->compute_units = dev->compute_units;
   ctx->is_gpu = dev->is_gpu;
+  const char *sync = getenv("SQZ_SYNC");
+  ctx->sync = sync && *sync && sync[0] != '0';
   cl_int err = CL_SUCCESS;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
   ctx->cl = clCreateContext(props, 1, &dev->device, NULL, NULL, &err);

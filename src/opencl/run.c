@@ -76,6 +76,12 @@ int sqz__run(sqz_context *ctx, cl_kernel k, cl_uint dims, const size_t *global, 
                      sqz_status_name(err));
   }
   ctx->pending[ctx->n_pending++] = ev;
+  if (ctx->sync && (err = clFinish(ctx->queue)) != CL_SUCCESS) {
+    char name[128] = "?";
+    clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+    return sqz__fail(ctx, err, "%s (global %zu x %zu x %zu, local %zu) failed: %s", name, global[0],
+                     dims > 1 ? global[1] : 1, dims > 2 ? global[2] : 1, local ? local[0] : 0, sqz_status_name(err));
+  }
   return SQZ_OK;
 }
 
@@ -93,5 +99,29 @@ int sqz__buffer(sqz_context *ctx, uint64_t bytes, cl_mem_flags flags, cl_mem *ou
     return sqz__fail(ctx, err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ? SQZ_ERR_OUT_OF_MEMORY : err,
                      "allocating %llu bytes on %s failed: %s (device memory %llu bytes)", (unsigned long long)bytes,
                      ctx->device_name, sqz_status_name(err), (unsigned long long)ctx->global_mem);
+  return SQZ_OK;
+}
+
+/* NVIDIA's OpenCL (driver 580) fails every clEnqueueFillBuffer that reaches a byte offset of
+ * 2^31 or more, in any buffer (the queue is lost: CL_INVALID_COMMAND_QUEUE), while copies,
+ * transfers and kernels there work. So only the first piece below 2^30 bytes is filled, and the
+ * rest of the buffer is copied from it, piece by piece. */
+int sqz__zero_buffer(sqz_context *ctx, cl_mem buf, uint64_t bytes) {
+  const uint64_t piece = (uint64_t)1 << 30;
+  const cl_uint zero = 0;
+  uint64_t first = bytes < piece ? bytes : piece;
+  size_t pattern = first % sizeof zero == 0 ? sizeof zero : 1;
+  if (first == 0) return SQZ_OK;
+  SQZ_CL_CHECK(ctx, clEnqueueFillBuffer(ctx->queue, buf, &zero, pattern, 0, (size_t)first, 0, NULL, NULL));
+  for (uint64_t at = first; at < bytes; at += piece) {
+    uint64_t len = bytes - at < piece ? bytes - at : piece;
+    SQZ_CL_CHECK(ctx, clEnqueueCopyBuffer(ctx->queue, buf, buf, 0, (size_t)at, (size_t)len, 0, NULL, NULL));
+  }
+  if (ctx->sync) {
+    cl_int err = clFinish(ctx->queue);
+    if (err != CL_SUCCESS)
+      return sqz__fail(ctx, err, "zeroing a buffer of %llu bytes failed: %s", (unsigned long long)bytes,
+                       sqz_status_name(err));
+  }
   return SQZ_OK;
 }

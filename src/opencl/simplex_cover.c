@@ -42,7 +42,7 @@ int sqz__simplex_cover(sqz_context *ctx, int dims, uint64_t n, const char *map, 
   sqz_simplex_plan plan;
   cl_kernel k = NULL;
   cl_mem acc = NULL, flags = NULL;
-  cl_uint *host = NULL, fl[2] = {0, 0}, zero = 0;
+  cl_uint *host = NULL, fl[2] = {0, 0};
   int st = sqz__simplex_kernel(ctx, dims, n, map, rho, slayout, NULL, sqz_cover_files,
                                dims == 2 ? "sqz_cover2" : "sqz_cover3", &plan, &k);
   if (st != SQZ_OK) return st;
@@ -55,8 +55,9 @@ int sqz__simplex_cover(sqz_context *ctx, int dims, uint64_t n, const char *map, 
   st = sqz__buffer(ctx, words * sizeof(cl_uint), CL_MEM_READ_WRITE, &acc);
   if (st == SQZ_OK) st = sqz__buffer(ctx, sizeof fl, CL_MEM_READ_WRITE, &flags);
   if (st != SQZ_OK) goto done;
-  SQZ_CL_GOTO(ctx, st, done, clEnqueueFillBuffer(ctx->queue, acc, &zero, sizeof zero, 0, words * sizeof zero, 0, NULL, NULL));
-  SQZ_CL_GOTO(ctx, st, done, clEnqueueFillBuffer(ctx->queue, flags, &zero, sizeof zero, 0, sizeof fl, 0, NULL, NULL));
+  st = sqz__zero_buffer(ctx, acc, words * sizeof(cl_uint));
+  if (st == SQZ_OK) st = sqz__zero_buffer(ctx, flags, sizeof fl);
+  if (st != SQZ_OK) goto done;
   cl_uint cn = (cl_uint)n, crho = plan.rho, mode = (cl_uint)bitmap;
   cl_ulong celems = elems;
   st = sqz__args(ctx, k, sizeof acc, &acc, sizeof flags, &flags, sizeof cn, &cn, sizeof crho, &crho, sizeof celems,
