@@ -167,9 +167,10 @@ int sqz_bench_fractal_all(const char *domain, const char *rule, const char *layo
   memset(maps, 0, sizeof maps);
   for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && n < 3 * 16; tok = strtok_r(NULL, ",", &save)) {
     uint32_t j = 0;
-    if (strncmp(tok, "block:", 6) == 0)
+    int block = strncmp(tok, "block:", 6) == 0; /* other layouts: the element level, added below */
+    if (block)
       for (uint64_t rho = strtoull(tok + 6, NULL, 10), p = 1; p < rho; p *= (uint64_t)fr->s) j++;
-    if (j <= (uint32_t)fr->r && n_maps < 16) maps[n_maps++].rb = (uint32_t)fr->r - j;
+    if (block && j > 0 && j <= (uint32_t)fr->r && n_maps < 16) maps[n_maps++].rb = (uint32_t)fr->r - j;
     for (int m = 0; m < SQZ_BX_METHODS; m++, n++) {
       sqz_bx_row *row = &rows[n];
       row->method = m;
@@ -178,6 +179,11 @@ int sqz_bench_fractal_all(const char *domain, const char *rule, const char *layo
       if (!c) {
         row->status = SQZ_ERR_BACKEND_UNAVAILABLE;
         snprintf(row->error, sizeof row->error, "%s", why[m > 0]);
+        continue;
+      }
+      if (m > 0 && strncmp(tok, "block:", 6) != 0) { /* not filled and refused at the first step: skip it */
+        row->status = SQZ_ERR_UNSUPPORTED;
+        snprintf(row->error, sizeof row->error, "the cuda backend steps fractals in layout block:RHO only");
         continue;
       }
       sqz_domain *d = NULL;
