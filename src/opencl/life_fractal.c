@@ -27,8 +27,8 @@ static int sqz__device_extension(sqz_context *ctx, const char *name) {
 /* Sub-groups for the group-parallel λ (cl/life_fractal.cl, fr_group_lambda): prelude lines
  * and build options when the device reports cl_intel_subgroups (usable from OpenCL C 1.2) or
  * cl_khr_subgroups with OpenCL C 2.0 or later (the program is then built with that
- * -cl-std); otherwise nothing, and the kernels sum in local memory. No device available to
- * the project reports either extension, so this path is untested. */
+ * -cl-std); otherwise nothing, and the kernels sum in local memory. PoCL 5 (CPU) reports
+ * cl_intel_subgroups: test_fractal_group passed there; NVIDIA's OpenCL 1.2 and PoCL 3 report none. */
 static const char *sqz__subgroup_prelude(sqz_context *ctx, char *opts, size_t len) {
   int major = 0, minor = 0;
   opts[0] = 0;
