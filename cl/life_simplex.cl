@@ -99,7 +99,9 @@ __kernel void sqz_life2(__global const uchar *restrict src, __global uchar *rest
   __local uchar tile[SQZ_TILE];
   __local uint blk[3];
   uint bx = 0u, by = 0u, tx = (uint)get_local_id(0), ty = (uint)get_local_id(1);
-  if (!sqz_block2(blk, lp, rho, n, &bx, &by)) return; /* the whole work-group: no barrier below is reached */
+  /* has is uniform over the group; a group without a cell still loads its (guarded) tile and
+   * passes the barrier before it leaves: PoCL 3 miscompiled an early return here */
+  int has = sqz_block2(blk, lp, rho, n, &bx, &by);
   uint ox = bx, oy = by, ux = tx, uy = ty; /* the work-item's cell is (ox + ux, oy + uy) */
 #if SQZ_HAS_KIND(SQZ_SK_RB)
   int mixed = 0;
@@ -124,7 +126,7 @@ __kernel void sqz_life2(__global const uchar *restrict src, __global uchar *rest
   sqz_sidx own = sqz_tile2(tile, src, n, rho, ox, oy, ux, uy); /* the cell's storage index */
   barrier(CLK_LOCAL_MEM_FENCE);
   uint x, y;
-  if (!sqz_scell2(lp.s0, lp.s1, lp.s2, lp.s4, lp.s5, bx, by, tx, ty, n, &x, &y)) return;
+  if (!has || !sqz_scell2(lp.s0, lp.s1, lp.s2, lp.s4, lp.s5, bx, by, tx, ty, n, &x, &y)) return;
 #if SQZ_HAS_KIND(SQZ_SK_RB)
   if (mixed) {
     sqz_sidx i = 0u;
@@ -208,11 +210,11 @@ __kernel void sqz_life3(__global const uchar *restrict src, __global uchar *rest
   __local uint blk[4];
   uint bx = 0u, by = 0u, bz = 0u;
   uint tx = (uint)get_local_id(0), ty = (uint)get_local_id(1), tz = (uint)get_local_id(2);
-  if (!sqz_block3(blk, lp, rho, n, &bx, &by, &bz)) return; /* the whole work-group */
+  int has = sqz_block3(blk, lp, rho, n, &bx, &by, &bz); /* uniform: leave after the barriers, as in 2D */
   sqz_tile3(tile, rbase, rcnt, src, n, rho, bx, by, bz);
   barrier(CLK_LOCAL_MEM_FENCE);
   uint x, y, z;
-  if (!sqz_scell3(lp.s0, lp.s1, lp.s2, lp.s3, lp.s4, lp.s5, lp.s6, bx, by, bz, tx, ty, tz, n, &x, &y, &z)) return;
+  if (!has || !sqz_scell3(lp.s0, lp.s1, lp.s2, lp.s3, lp.s4, lp.s5, lp.s6, bx, by, bz, tx, ty, tz, n, &x, &y, &z)) return;
   int w = (int)rho + 2;
   __local const uchar *c = tile + ((tz + 1u) * (uint)w + ty + 1u) * (uint)w + tx + 1u;
   uint live = 0u;

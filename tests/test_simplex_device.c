@@ -131,6 +131,14 @@ START_TEST(test_life_2d) {
   life_all_maps("triangle:20", "B3/S23", 3, rhos, 4);
   life_all_maps("triangle:64", "B2/S23", 4, rhos, 2);
   life_all_maps("triangle:129", "B36/S23", 3, rhos, 1);
+  /* blocks larger than half the triangle: most work-groups own no cell (rb: past the
+   * rectangle), and they must leave without writing */
+  static const uint32_t big[] = {7, 8, 16};
+  for (uint32_t n = 1; n <= 9; n++) {
+    char spec[32];
+    snprintf(spec, sizeof spec, "triangle:%u", n);
+    life_all_maps(spec, "B2/S23", 2, big, 3);
+  }
 }
 END_TEST
 
@@ -139,6 +147,12 @@ START_TEST(test_life_3d) {
   life_all_maps("tetrahedron:1", "B6/S5,6,7", 2, rhos, 1);
   life_all_maps("tetrahedron:13", "B5,6,7,8/S5,6,7,8,9,10", 3, rhos, 4);
   life_all_maps("tetrahedron:32", "B6/S5,6,7", 2, rhos, 2);
+  static const uint32_t big[] = {4, 6};
+  for (int n = 1; n <= 5; n++) {
+    char spec[32];
+    snprintf(spec, sizeof spec, "tetrahedron:%d", n);
+    life_all_maps(spec, "B4/S3,4", 2, big, 2);
+  }
 }
 END_TEST
 
@@ -146,8 +160,13 @@ END_TEST
 START_TEST(test_life_index64) {
   static const uint32_t rhos[] = {0};
   setenv("SQZ_INDEX64", "1", 1);
+  static const uint32_t big[] = {0, 7, 8};
   life_all_maps("triangle:45", "B3/S23", 3, rhos, 1);
+  life_all_maps("triangle:6", "B2/S23", 2, big, 3);
+  life_all_maps("triangle:9", "B3/S23", 2, big, 3);
   life_all_maps("tetrahedron:14", "B6/S5,6,7", 2, rhos, 1);
+  static const uint32_t big3[] = {5, 6};
+  life_all_maps("tetrahedron:5", "B4/S3,4", 2, big3, 2);
   unsetenv("SQZ_INDEX64");
 }
 END_TEST
