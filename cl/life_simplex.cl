@@ -99,8 +99,8 @@ __kernel void sqz_life2(__global const uchar *restrict src, __global uchar *rest
   __local uchar tile[SQZ_TILE];
   __local uint blk[3];
   uint bx = 0u, by = 0u, tx = (uint)get_local_id(0), ty = (uint)get_local_id(1);
-  /* has is uniform over the group; a group without a cell still loads its (guarded) tile and
-   * passes the barrier before it leaves: PoCL 3 miscompiled an early return here */
+  /* has is uniform over the group; a group without a cell skips the tile but passes the barrier
+   * before it leaves: PoCL 3 miscompiled an early return here */
   int has = sqz_block2(blk, lp, rho, n, &bx, &by);
   uint ox = bx, oy = by, ux = tx, uy = ty; /* the work-item's cell is (ox + ux, oy + uy) */
 #if SQZ_HAS_KIND(SQZ_SK_RB)
@@ -123,7 +123,7 @@ __kernel void sqz_life2(__global const uchar *restrict src, __global uchar *rest
     }
   }
 #endif
-  sqz_sidx own = sqz_tile2(tile, src, n, rho, ox, oy, ux, uy); /* the cell's storage index */
+  sqz_sidx own = has ? sqz_tile2(tile, src, n, rho, ox, oy, ux, uy) : 0u; /* the cell's storage index */
   barrier(CLK_LOCAL_MEM_FENCE);
   uint x, y;
   if (!has || !sqz_scell2(lp.s0, lp.s1, lp.s2, lp.s4, lp.s5, bx, by, tx, ty, n, &x, &y)) return;
@@ -180,14 +180,15 @@ static inline int sqz_block3(__local uint *blk, uint8 lp, uint rho, uint n, uint
 
 /* As sqz_tile2: the (rho + 2)^3 flags from (ox - 1, oy - 1, oz - 1), x fastest. Each of the
  * (rho + 2)^2 rows first gets its storage index and its number of domain cells (x from 0),
- * in rbase and rcnt, so that a cell costs one comparison and one addition. */
+ * in rbase and rcnt, so that a cell costs one comparison and one addition. A group without
+ * a cell (has = 0) loads nothing and passes the barrier. */
 #define SQZ_TROWS ((SQZ_RHO_MAX + 2) * (SQZ_RHO_MAX + 2))
 static inline void sqz_tile3(__local uchar *t, __local sqz_sidx *rbase, __local uint *rcnt,
-                             __global const uchar *src, uint n, uint rho, uint ox, uint oy, uint oz) {
-  uint w = rho + 2u, g = rho * rho * rho;
+                             __global const uchar *src, uint n, uint rho, uint ox, uint oy, uint oz, int has) {
+  uint w = rho + 2u, g = rho * rho * rho, rows = has ? w * w : 0u, cells = has ? w * w * w : 0u;
   uint first = (uint)get_local_id(0) + rho * ((uint)get_local_id(1) + rho * (uint)get_local_id(2));
   float rw = 1.0f / (float)w;
-  for (uint r = first; r < w * w; r += g) {
+  for (uint r = first; r < rows; r += g) {
     uint ly, lz = sqz_tdiv(r, w, rw, &ly);
     uint y = oy - 1u + ly, z = oz - 1u + lz;
     int in = y < n && z < n && y + z < n;
@@ -195,7 +196,7 @@ static inline void sqz_tile3(__local uchar *t, __local sqz_sidx *rbase, __local 
     rbase[r] = in ? sqz_tet_layer(SQZ_SLAYOUT, n, z) + sqz_tet_rowoff(SQZ_SLAYOUT, n, y, z) : (sqz_sidx)0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint i = first; i < w * w * w; i += g) {
+  for (uint i = first; i < cells; i += g) {
     uint lx, r = sqz_tdiv(i, w, rw, &lx);
     uint x = ox - 1u + lx; /* wraps to >= rcnt[r] left of x = 0 */
     t[i] = x < rcnt[r] && src[rbase[r] + x] != 0;
@@ -211,7 +212,7 @@ __kernel void sqz_life3(__global const uchar *restrict src, __global uchar *rest
   uint bx = 0u, by = 0u, bz = 0u;
   uint tx = (uint)get_local_id(0), ty = (uint)get_local_id(1), tz = (uint)get_local_id(2);
   int has = sqz_block3(blk, lp, rho, n, &bx, &by, &bz); /* uniform: leave after the barriers, as in 2D */
-  sqz_tile3(tile, rbase, rcnt, src, n, rho, bx, by, bz);
+  sqz_tile3(tile, rbase, rcnt, src, n, rho, bx, by, bz, has); /* !has: the barrier only */
   barrier(CLK_LOCAL_MEM_FENCE);
   uint x, y, z;
   if (!has || !sqz_scell3(lp.s0, lp.s1, lp.s2, lp.s3, lp.s4, lp.s5, lp.s6, bx, by, bz, tx, ty, tz, n, &x, &y, &z)) return;
