@@ -208,6 +208,59 @@ FR_TILE_KERNEL(life_fractal_compact, 1u, 0u)
 FR_TILE_KERNEL(life_fractal_block_group, 0u, 1u)
 FR_TILE_KERNEL(life_fractal_compact_group, 1u, 1u)
 
+/* block / compact without a cache, for tiles whose (rho + 2)^2 cache exceeds the device's local
+ * memory: each cell reads its 8 neighbours from global memory, those across a tile edge from
+ * the neighbour tiles (ν_b, kept in local memory as in fr_tile_step). Same arguments as the
+ * cached kernels; `cache` is unused. */
+static inline void fr_tile_step_direct(const uint compact, const uint group, __global const uchar *src,
+                                       __global uchar *dst, __global const uint *table, uint levels, uint j,
+                                       uint rho, uint tile_elems, uint n_cells, uint lanes, uint tiles_per_group,
+                                       uint birth, uint survive, ulong tile0, ulong tiles, __local long *nbr,
+                                       __local ulong *terms) {
+  uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, bx = 0u, by = 0u;
+  ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t;
+  int active = t < tiles_per_group && b < tiles;
+  __local long *nb = nbr + t * 9u;
+  if (group) {
+    ulong e = fr_group_lambda(levels - j, b0, t, lane, lanes, tiles_per_group, terms);
+    bx = (uint)e;
+    by = (uint)(e >> 32);
+  }
+  if (active && lane < 9u) {
+    if (!group) FR_LAMBDA(levels - j, b, &bx, &by);
+    for (uint d = lane; d < 9u; d += lanes)
+      nb[d] = d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels - j, bx, by, d);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!active) return;
+  for (uint l = lane; l < n_cells; l += lanes) {
+    uint e = table[l], tx = e & 0xffffu, ty = e >> 16, live = 0u;
+    for (uint d = 0u; d < 9u; d++) {
+      uint x = tx + rho + d % 3u - 1u, y = ty + rho + d / 3u - 1u; /* shifted by rho: 0 .. 3 rho - 1 */
+      uint dx = x / rho, dy = y / rho;
+      long tb = nb[dy * 3u + dx];
+      if (d == 4u || tb < 0) continue;
+      long off = sqz_fr_tile_offset(compact, SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, j, rho, x - dx * rho, y - dy * rho);
+      if (off >= 0) live += src[(ulong)tb * tile_elems + (ulong)off];
+    }
+    ulong own = b * tile_elems + (compact ? l : ty * rho + tx);
+    dst[own] = (uchar)SQZ_APPLY_RULE(src[own], live, birth, survive);
+  }
+}
+
+#define FR_DIRECT_KERNEL(name, compact, group)                                                              \
+  __kernel void name(__global const uchar *src, __global uchar *dst, __global const uint *table, uint levels,     \
+                     uint j, uint rho, uint tile_elems, uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, \
+                     uint birth, uint survive, ulong tile0, ulong tiles, __local uint *cache, __local long *nbr,    \
+                     __local ulong *terms) {                                                                        \
+    fr_tile_step_direct(compact, group, src, dst, table, levels, j, rho, tile_elems, n_cells, lanes,              \
+                        tiles_per_group, birth, survive, tile0, tiles, nbr, terms);                                 \
+  }
+FR_DIRECT_KERNEL(life_fractal_block_direct, 0u, 0u)
+FR_DIRECT_KERNEL(life_fractal_compact_direct, 1u, 0u)
+FR_DIRECT_KERNEL(life_fractal_block_group_direct, 0u, 1u)
+FR_DIRECT_KERNEL(life_fractal_compact_group_direct, 1u, 1u)
+
 /* Random fills: cell (x, y) is alive iff it is a fractal cell and sqz_random_cell(seed, y n + x)
  * says so, the same hash in every layout and backend. Holes are written as 0. */
 __kernel void fill_fractal_embedded(__global uchar *dst, uint n, uint levels, ulong seed, ulong threshold,

@@ -38,6 +38,7 @@ struct sqz_context {
   size_t max_work_group;
   unsigned compute_units;
   int is_gpu;
+  uint64_t local_mem; /* bytes of local memory per work-group (tests may lower it) */
   int sync; /* SQZ_SYNC=1: finish after every launch and fill, naming the one that fails */
   /* opencl */
   cl_platform_id platform;

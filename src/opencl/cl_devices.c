@@ -93,6 +93,9 @@ int sqz__cl_open(sqz_context *ctx, const sqz_cl_device *dev) {
   ctx->max_work_group = (size_t)dev->max_work_group;
   ctx->compute_units = dev->compute_units;
   ctx->is_gpu = dev->is_gpu;
+  cl_ulong lmem = 0;
+  if (clGetDeviceInfo(dev->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL) == CL_SUCCESS)
+    ctx->local_mem = lmem;
   const char *sync = getenv("SQZ_SYNC");
   ctx->sync = sync && *sync && sync[0] != '0';
   cl_int err = CL_SUCCESS;

@@ -80,14 +80,17 @@ done:
 /* Launch shape of a tile kernel: `lanes` work-items per tile, `per_group` tiles per group. */
 typedef struct {
   sqz_fractal_tiling t;
+  int direct; /* the cache does not fit in local memory: the *_direct kernel, no cache */
   cl_uint lanes, per_group;
   size_t local;
   uint64_t local_bytes; /* per group, for the tile cache and neighbour indices */
   uint64_t terms_bytes; /* per group, the step kernels' `terms` (group-parallel λ sums) */
 } sqz__tile_launch;
 
-/* cached: the block/compact step's (rho + 2)^2 cache (rounded to 4 bytes) and neighbour
- * indices per tile; otherwise the lambda step's tile corner (8 bytes per tile). group: the
+/* cached 1: the block/compact step's (rho + 2)^2 cache (rounded to 4 bytes) and neighbour
+ * indices per tile; when that exceeds local memory, only p->direct is set (the caller plans
+ * again with the *_direct kernel). cached 2: the direct kernels' neighbour indices (and 4
+ * unused cache bytes) per tile. cached 0: the lambda step's tile corner (8 bytes per tile). group: the
  * group-parallel λ's min(lanes, R - j) partial sums per tile (at least one; else 8 unused
  * bytes per group, cl/life_fractal.cl fr_group_lambda). */
 static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, int group, sqz__tile_launch *p) {
@@ -97,14 +100,20 @@ static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, int group, sqz
   size_t kwg = SQZ__GROUP;
   cl_ulong lmem = 0;
   SQZ_CL_CHECK(ctx, clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL));
-  SQZ_CL_CHECK(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL));
+  lmem = ctx->local_mem;
   size_t wg = kwg < SQZ__GROUP ? kwg : SQZ__GROUP;
   p->lanes = (cl_uint)(p->t.tile_elems < wg ? p->t.tile_elems : wg);
   p->per_group = (cl_uint)(wg / p->lanes);
-  uint64_t per_tile = cached ? (((uint64_t)(p->t.rho + 2) * (p->t.rho + 2) + 3) & ~(uint64_t)3) + SQZ__NBR_BYTES : 8;
+  uint64_t cache = cached == 1 ? (((uint64_t)(p->t.rho + 2) * (p->t.rho + 2) + 3) & ~(uint64_t)3) : 4;
+  uint64_t per_tile = cached ? cache + SQZ__NBR_BYTES : 8;
   uint64_t rb = (uint64_t)f->dom->fr.r - p->t.j, terms = group ? 8 * (rb < p->lanes ? (rb ? rb : 1) : p->lanes) : 0;
   uint64_t unused = group ? 0 : 8; /* the sequential kernels' `terms` */
   per_tile += terms;
+  p->direct = cached == 2;
+  if (cached == 1 && per_tile + unused > lmem) {
+    p->direct = 1;
+    return SQZ_OK;
+  }
   while (p->per_group > 1 && per_tile * p->per_group + unused > lmem) p->per_group /= 2;
   if (per_tile + unused > lmem)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
@@ -216,6 +225,14 @@ int sqz__life_fractal_opencl(sqz_field *f, uint32_t birth, uint32_t survive, uin
   if (st == SQZ_OK) st = sqz__fractal_program(f, group, &prog);
   if (st == SQZ_OK) st = sqz__kernel(ctx, prog, sqz__step_kernel_name(f->layout, group), &k);
   if (st == SQZ_OK && tiled) st = sqz__plan_tiles(f, k, f->layout != SQZ_LAYOUT_LAMBDA, group, &plan);
+  if (st == SQZ_OK && plan.direct) { /* a tile cache larger than local memory: neighbours from global memory */
+    char name[64];
+    snprintf(name, sizeof name, "%s_direct", sqz__step_kernel_name(f->layout, group));
+    clReleaseKernel(k);
+    k = NULL;
+    st = sqz__kernel(ctx, prog, name, &k);
+    if (st == SQZ_OK) st = sqz__plan_tiles(f, k, 2, group, &plan);
+  }
   if (st == SQZ_OK && tiled) st = sqz__table_buffer(f, &plan, &table, &n_cells, &n_halo);
   for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
     st = sqz__step_args(f, k, table, &plan, n_cells, n_halo, birth, survive);
