@@ -78,6 +78,7 @@ fi
 CASES="sierpinski-triangle 10 1 B2/S23 4 1
 sierpinski-triangle 12 16 B3/S23 4 1
 sierpinski-triangle 13 128 B2/S23 3 1
+sierpinski-triangle 13 256 B2/S23 3 1
 sierpinski-triangle 14 4 B2/S23 3 1
 sierpinski-carpet 6 3 B2/S23 4 1
 sierpinski-carpet 6 81 B3/S23 3 1
