@@ -47,8 +47,8 @@ int64_t sqz__layout_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z
 
 int sqz_domain_layout_cells(const sqz_domain *dom, const char *layout, uint64_t *cells) {
   if (!dom || !cells) return SQZ_ERR_INVALID_ARGUMENT;
-  sqz_layout_id id;
-  uint32_t rho;
+  sqz_layout_id id = SQZ_LAYOUT_BB;
+  uint32_t rho = 0;
   int st = sqz__parse_layout(dom->ctx, dom, layout, &id, &rho);
   if (st != SQZ_OK) return st;
   uint64_t w = 0, h = 0;

@@ -124,7 +124,7 @@ static int red_sum_result(sqz_context *ctx, sqz_red_op op, sqz_type type, const 
 
 int sqz__sum_mode(sqz_context *ctx, sqz_type type, const void *data, uint64_t n, sqz_sum_method method,
                   int acc_mode, double *sum) {
-  sqz_red_op op;
+  sqz_red_op op = SQZ_RED_COUNT; /* set by red_sum_op */
   int st = red_check(ctx, "sqz_sum", type, data, n, sum);
   if (st == SQZ_OK) st = red_sum_op(ctx, "sqz_sum", type, method, &op);
   if (st != SQZ_OK) return st;
@@ -165,7 +165,7 @@ int sqz_field_count(sqz_field *field, uint64_t *nonzero) {
 
 int sqz_field_sum(sqz_field *field, sqz_sum_method method, double *sum) {
   if (!field) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_sum: the field is NULL");
-  sqz_red_op op;
+  sqz_red_op op = SQZ_RED_COUNT; /* set by red_sum_op */
   int st = red_check(field->ctx, "sqz_field_sum", field->type, field, 0, sum);
   if (st == SQZ_OK) st = red_sum_op(field->ctx, "sqz_field_sum", field->type, method, &op);
   if (st != SQZ_OK) return st;

@@ -315,8 +315,10 @@ int sqz_cmd_bench_simplex(int argc, char **argv) {
     for (int m = 0; m < nmaps; m++) {
       sqz_srow_result *r = &rows[n++];
       memset(r, 0, sizeof *r);
-      snprintf(r->map, sizeof r->map, "%s", map_list[m]);
-      snprintf(r->layout, sizeof r->layout, "%s", layout_list[l]);
+      _Static_assert(sizeof r->map == sizeof map_list[0] && sizeof r->layout == sizeof layout_list[0],
+                     "row names are copied whole from the parsed lists");
+      memcpy(r->map, map_list[m], sizeof r->map);
+      memcpy(r->layout, layout_list[l], sizeof r->layout);
       if (sqz_cli_progress()) fprintf(stderr, "\r%-8s %-10s ...", r->layout, r->map);
       sqz__bench_row(&b, r);
     }

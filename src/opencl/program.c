@@ -71,8 +71,8 @@ static char *sqz__read_all(const char *path, size_t *len) {
 
 /* Writes atomically: a temporary file in the same directory, then rename. */
 static void sqz__write_atomic(const char *path, const void *data, size_t len) {
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+  char tmp[4300];
+  if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) return;
   FILE *f = fopen(tmp, "wb");
   if (!f) return;
   int ok = fwrite(data, 1, len, f) == len;
