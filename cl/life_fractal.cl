@@ -139,6 +139,25 @@ static inline void fr_lambda_step(const uint group, __global const uchar *src, _
 FR_LAMBDA_KERNEL(life_fractal_lambda, 0u)
 FR_LAMBDA_KERNEL(life_fractal_lambda_group, 1u)
 
+/* The tile indices of tile b and its 8 neighbours (ν_b, -1 outside the fractal) into nb, from
+ * tile b's corner λ_b: group-parallel (its barriers reached by the whole group) or by the
+ * digit loops of lanes 0..8. Every work-item of the group calls it. */
+static inline void fr_tile_neighbours(const uint group, uint levels, ulong b0, ulong b, uint t, uint lane,
+                                      uint lanes, uint tiles_per_group, int active, __local long *nb,
+                                      __local ulong *terms) {
+  uint bx = 0u, by = 0u;
+  if (group) {
+    ulong e = fr_group_lambda(levels, b0, t, lane, lanes, tiles_per_group, terms);
+    bx = (uint)e;
+    by = (uint)(e >> 32);
+  }
+  if (active && lane < 9u) {
+    if (!group) FR_LAMBDA(levels, b, &bx, &by);
+    for (uint d = lane; d < 9u; d += lanes)
+      nb[d] = d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d);
+  }
+}
+
 /* block / compact: tile b (rho x rho embedded cells) is gathered with its halo into a
  * (rho + 2)^2 local cache, the halo read through ν_b of the 8 neighbour tiles, then stepped
  * from the cache. Compact tiles store only their n_cells fractal cells (digit order), so the
@@ -149,26 +168,15 @@ static inline void fr_tile_step(const uint compact, const uint group, __global c
                                 uint birth, uint survive, ulong tile0, ulong tiles, __local uint *cache_words,
                                 __local long *nbr, __local ulong *terms) {
   __local uchar *cache = (__local uchar *)cache_words;
-  uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, w = rho + 2u, bx = 0u, by = 0u;
+  uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, w = rho + 2u;
   uint stride = (w * w + 3u) & ~3u; /* per-tile cache bytes, a multiple of 4 */
   ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t;
   int active = t < tiles_per_group && b < tiles;
   __local uchar *c = cache + t * stride;
   __local long *nb = nbr + t * 9u;
-  if (group) {
-    ulong e = fr_group_lambda(levels - j, b0, t, lane, lanes, tiles_per_group, terms);
-    bx = (uint)e;
-    by = (uint)(e >> 32);
-  }
-  if (active) {
-    if (lane < 9u) { /* λ_b by each of these lanes' digit loops, or group-parallel above */
-      if (!group) FR_LAMBDA(levels - j, b, &bx, &by);
-      for (uint d = lane; d < 9u; d += lanes)
-        nb[d] = d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels - j, bx, by, d);
-    }
-    if (compact)
-      for (uint p = lane; p < stride / 4u; p += lanes) cache_words[t * (stride / 4u) + p] = 0u;
-  }
+  fr_tile_neighbours(group, levels - j, b0, b, t, lane, lanes, tiles_per_group, active, nb, terms);
+  if (active && compact)
+    for (uint p = lane; p < stride / 4u; p += lanes) cache_words[t * (stride / 4u) + p] = 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (active) {
     __global const uchar *own = src + b * tile_elems;
@@ -217,20 +225,11 @@ static inline void fr_tile_step_direct(const uint compact, const uint group, __g
                                        uint rho, uint tile_elems, uint n_cells, uint lanes, uint tiles_per_group,
                                        uint birth, uint survive, ulong tile0, ulong tiles, __local long *nbr,
                                        __local ulong *terms) {
-  uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, bx = 0u, by = 0u;
+  uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes;
   ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t;
   int active = t < tiles_per_group && b < tiles;
   __local long *nb = nbr + t * 9u;
-  if (group) {
-    ulong e = fr_group_lambda(levels - j, b0, t, lane, lanes, tiles_per_group, terms);
-    bx = (uint)e;
-    by = (uint)(e >> 32);
-  }
-  if (active && lane < 9u) {
-    if (!group) FR_LAMBDA(levels - j, b, &bx, &by);
-    for (uint d = lane; d < 9u; d += lanes)
-      nb[d] = d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels - j, bx, by, d);
-  }
+  fr_tile_neighbours(group, levels - j, b0, b, t, lane, lanes, tiles_per_group, active, nb, terms);
   barrier(CLK_LOCAL_MEM_FENCE);
   if (!active) return;
   for (uint l = lane; l < n_cells; l += lanes) {
