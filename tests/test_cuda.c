@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/cuda_fractal.h"
+#include "backends/cuda/cuda_fractal.h"
 #include "sqz_fractal.h"
-#include "sqz_internal.h"
+#include "core/sqz_internal.h"
 #include "sqz_mma.h"
 #include "sqz_test.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simplex_plan.h"
+#include "simplex/simplex_plan.h"
 #include "sqz_test.h"
 
 static float *edm_run(const char *backend, const float *xy, uint64_t n, const char *map) {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sqz_internal.h"
+#include "core/sqz_internal.h"
 #include "sqz_test.h"
 
 /* ---- oracle states (tests/data/fractal_life.txt, from gen_fractal.py) --------------------- */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fractal_internal.h"
+#include "fractal/fractal_internal.h"
 #include "sqz_fractal.h"
 #include "sqz_test.h"
 

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sqz_internal.h"
+#include "core/sqz_internal.h"
 #include "sqz_test.h"
 
 START_TEST(opencl_device_selection) {

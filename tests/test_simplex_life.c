@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sqz_internal.h"
+#include "core/sqz_internal.h"
 #include "sqz_test.h"
 
 /* "B3/S23" (2D digits) or "B6/S5,6,7" (3D lists) from bit masks */

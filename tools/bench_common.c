@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "bench_common.h"
-#include "sqz_internal.h"
+#include "core/sqz_internal.h"
 
 double sqz_bench_clock(void) {
   struct timespec ts;

@@ -5,7 +5,7 @@
 
 #include "bench_cuda.h"
 #include "cli_common.h"
-#include "cuda/cuda_fractal.h"
+#include "backends/cuda/cuda_fractal.h"
 
 #define SQZ_BX_METHODS 3
 static const char *const sqz_bx_methods[SQZ_BX_METHODS] = {"opencl", "cuda-mma", "cuda-alu"};

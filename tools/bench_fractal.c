@@ -6,7 +6,7 @@
 #include "bench_cuda.h"
 #include "cli_common.h"
 #include "cmds.h"
-#include "sqz_internal.h"
+#include "core/sqz_internal.h"
 
 static const char *sqz_bench_fractal_help =
     "usage: sqz bench fractal --domain fractal:NAME:R [--steps K] [--rule R] [--layouts L1,L2,...]\n"

@@ -7,7 +7,7 @@
 
 #include "cli_common.h"
 #include "cmds.h"
-#include "simplex_plan.h"
+#include "simplex/simplex_plan.h"
 
 static const char *sqz_edm_help =
     "usage: sqz edm --points FILE --out FILE.f32 [--map M] [--backend B] [--device D] [--json]\n"

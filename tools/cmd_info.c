@@ -4,7 +4,7 @@
 
 #include "cli_common.h"
 #include "cmds.h"
-#include "simplex_plan.h"
+#include "simplex/simplex_plan.h"
 
 static const char *sqz_info_help =
     "usage: sqz info DOMAIN [--layout L] [--map M] [--block RHO] [--backend B] [--device D] [--json]\n"

@@ -11,8 +11,8 @@
 #include <vector>
 
 extern "C" {
-#include "cuda/cuda_fractal.h"
-#include "sqz_internal.h"
+#include "backends/cuda/cuda_fractal.h"
+#include "core/sqz_internal.h"
 }
 #include "cuda_emu.h"
 #include "life_fractal.cu"

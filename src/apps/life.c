@@ -1,0 +1,176 @@
+/* life.c — Life-like rule strings, simplex map names, and the dispatch of life steps to families. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sqz_internal.h"
+
+static int sqz__rule_err(char *err, size_t len, const char *fmt, const char *rule, long v) {
+  if (err && len) snprintf(err, len, fmt, rule, v);
+  return SQZ_ERR_PARSE;
+}
+
+/* Parses one list after 'B' or 'S' up to '/' or the end; advances *p. */
+static int sqz__rule_list(const char *rule, const char **p, int maxc, uint32_t *mask, char *err, size_t len) {
+  const char *s = *p;
+  const char *end = s;
+  while (*end && *end != '/') end++;
+  int commas = memchr(s, ',', (size_t)(end - s)) != NULL;
+  *mask = 0;
+  while (s < end) {
+    long v;
+    if (!isdigit((unsigned char)*s))
+      return sqz__rule_err(err, len, "rule '%s': unexpected character at position %ld", rule, (long)(s - rule) + 1);
+    if (commas) {
+      v = 0;
+      while (s < end && isdigit((unsigned char)*s)) {
+        v = v * 10 + (*s++ - '0');
+        if (v > 1000) break;
+      }
+      if (s < end && *s != ',')
+        return sqz__rule_err(err, len, "rule '%s': expected ',' at position %ld", rule, (long)(s - rule) + 1);
+      if (s < end) {
+        s++;
+        if (s == end) return sqz__rule_err(err, len, "rule '%s': trailing ',' at position %ld", rule, (long)(s - rule));
+      }
+    } else {
+      v = *s++ - '0';
+    }
+    if (v > maxc) {
+      if (err && len)
+        snprintf(err, len, "rule '%s': count %ld exceeds the %d neighbours of the %s Moore neighbourhood", rule, v, maxc,
+                 maxc == 8 ? "2D" : "3D");
+      return SQZ_ERR_PARSE;
+    }
+    *mask |= 1u << v;
+  }
+  *p = end;
+  return SQZ_OK;
+}
+
+int sqz_rule_parse(const char *rule, int dims, uint32_t *birth, uint32_t *survive, char *err, size_t len) {
+  if (err && len) err[0] = 0;
+  if (dims != 2 && dims != 3) {
+    if (err && len) snprintf(err, len, "rules exist for 2 or 3 dimensions, not %d", dims);
+    return SQZ_ERR_INVALID_ARGUMENT;
+  }
+  if (!rule || !*rule) {
+    if (err && len) snprintf(err, len, "empty rule (expected B<counts>/S<counts>, e.g. B3/S23)");
+    return SQZ_ERR_PARSE;
+  }
+  int maxc = dims == 2 ? 8 : 26;
+  uint32_t b = 0, s = 0;
+  int have_b = 0, have_s = 0;
+  const char *p = rule;
+  for (int part = 0; part < 2; part++) {
+    char c = (char)toupper((unsigned char)*p);
+    if (c != 'B' && c != 'S')
+      return sqz__rule_err(err, len, "rule '%s': expected 'B' or 'S' at position %ld (syntax B<counts>/S<counts>)", rule,
+                           (long)(p - rule) + 1);
+    if ((c == 'B' && have_b) || (c == 'S' && have_s))
+      return sqz__rule_err(err, len, "rule '%s': '%c' given twice", rule, c);
+    p++;
+    int st = sqz__rule_list(rule, &p, maxc, c == 'B' ? &b : &s, err, len);
+    if (st != SQZ_OK) return st;
+    if (c == 'B') have_b = 1; else have_s = 1;
+    if (part == 0) {
+      if (*p != '/') return sqz__rule_err(err, len, "rule '%s': expected '/' at position %ld", rule, (long)(p - rule) + 1);
+      p++;
+    } else if (*p) {
+      return sqz__rule_err(err, len, "rule '%s': unexpected text at position %ld", rule, (long)(p - rule) + 1);
+    }
+  }
+  if (birth) *birth = b;
+  if (survive) *survive = s;
+  return SQZ_OK;
+}
+
+static const char *const sqz_maps_2d[] = {"bb", "ltm", "rb", "had", "had-above", "had-below", "rec", NULL};
+static const char *const sqz_maps_3d[] = {"bb", "ltm3", "had3", "rec3", NULL};
+
+static int sqz__in_list(const char *const *list, const char *name) {
+  for (; *list; list++)
+    if (strcmp(*list, name) == 0) return 1;
+  return 0;
+}
+
+int sqz_field_set_map(sqz_field *f, const char *map) {
+  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!map || !*map) { f->map[0] = 0; return SQZ_OK; }
+  if (f->dom->kind == SQZ_DOMAIN_FRACTAL) {
+    if (strcmp(map, "bb") == 0 && f->layout == SQZ_LAYOUT_BB) { f->map[0] = 0; return SQZ_OK; }
+    if (f->ctx->backend == SQZ_BACKEND_CUDA && (strcmp(map, "mma") == 0 || strcmp(map, "alu") == 0)) {
+      snprintf(f->map, sizeof f->map, "%s", map); /* the cuda tile maps: tensor cores or digit loops */
+      return SQZ_OK;
+    }
+    if (strcmp(map, "seq") == 0 || strcmp(map, "group") == 0) { /* the opencl tile λ: digit loop or group-parallel */
+      if (f->ctx->backend != SQZ_BACKEND_OPENCL || f->layout == SQZ_LAYOUT_BB)
+        return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT,
+                         "map '%s' (the tile lambda of fractal steps) needs the opencl backend and layout lambda, "
+                         "block:RHO or compact, not %s on %s",
+                         map, f->layout_str, sqz_context_backend(f->ctx));
+      snprintf(f->map, sizeof f->map, "%s", strcmp(map, "seq") == 0 ? "" : map);
+      return SQZ_OK;
+    }
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT,
+                     "map '%s' does not apply to fractals: the layout (--layout bb|lambda|block:RHO|compact) is the method",
+                     map);
+  }
+  int dims = f->dom->dims;
+  if (!sqz__in_list(dims == 2 ? sqz_maps_2d : sqz_maps_3d, map)) {
+    int other = sqz__in_list(dims == 2 ? sqz_maps_3d : sqz_maps_2d, map);
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "map '%s' %s (%dD maps: %s)", map,
+                     other ? (dims == 2 ? "is a 3D map and the domain is 2D" : "is a 2D map and the domain is 3D")
+                           : "is unknown",
+                     dims, dims == 2 ? "bb, ltm, rb, had, had-above, had-below, rec" : "bb, ltm3, had3, rec3");
+  }
+  snprintf(f->map, sizeof f->map, "%s", map);
+  return SQZ_OK;
+}
+
+const char *sqz_field_map(const sqz_field *f) { return f->map; }
+
+char *sqz__rule_prelude(const sqz_field *f) {
+  if (!f->user_rule) {
+    char *empty = malloc(1);
+    if (empty) empty[0] = 0;
+    return empty;
+  }
+  const char *head = "#define SQZ_USER_RULE 1\nstatic inline uchar sqz_user_rule(uchar self, uint live) {\n";
+  size_t n = strlen(head) + strlen(f->user_rule) + 8;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s%s\n}\n", head, f->user_rule);
+  return p;
+}
+
+static int sqz__life(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps) {
+  if (f->type != SQZ_U8)
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "life needs a SQZ_U8 field (this one has %zu-byte cells)",
+                     sqz_type_size(f->type));
+  sqz__op_begin(f->ctx);
+  int st = f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__life_fractal(f, birth, survive, steps)
+                                               : sqz__life_simplex(f, birth, survive, steps);
+  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  sqz__op_end(f->ctx);
+  return st;
+}
+
+int sqz_life_step(sqz_field *f, const char *rule, uint64_t steps) {
+  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+  uint32_t b, s;
+  char err[256];
+  int st = sqz_rule_parse(rule ? rule : "B3/S23", f->dom->dims, &b, &s, err, sizeof err);
+  if (st != SQZ_OK) return sqz__fail(f->ctx, st, "%s", err);
+  return sqz__life(f, b, s, steps);
+}
+
+int sqz_life_step_custom(sqz_field *f, const char *cell_body, uint64_t steps) {
+  if (!f || !cell_body || !*cell_body) return SQZ_ERR_INVALID_ARGUMENT;
+  if (f->ctx->backend != SQZ_BACKEND_OPENCL)
+    return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "custom cell rules are OpenCL C and need the opencl backend");
+  f->user_rule = cell_body;
+  int st = sqz__life(f, 0, 0, steps);
+  f->user_rule = NULL;
+  return st;
+}

@@ -1,0 +1,178 @@
+/* reduce.c — public counts and sums over fields and host arrays, and stage two (the host combine) of every reduction. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/reduce.h"
+
+void sqz__red_add(sqz_red_acc *acc, long double v) {
+  const long double t = acc->s + v;
+  acc->c += fabsl(acc->s) >= fabsl(v) ? (acc->s - t) + v : (v - t) + acc->s;
+  acc->s = t;
+}
+
+void sqz__red_add_int(sqz_red_acc *acc, int64_t v) {
+  if (__builtin_add_overflow(acc->isum, v, &acc->isum)) acc->overflow = 1;
+}
+
+uint64_t sqz__red_mask(sqz_type type) {
+  switch (type) {
+  case SQZ_U8: return 0xffu;
+  case SQZ_I32: return 0xffffffffu;
+  case SQZ_F32: return 0x7fffffffu;
+  case SQZ_F64: return 0x7fffffffffffffffu;
+  }
+  return 0;
+}
+
+static const char *red_type_name(sqz_type type) {
+  switch (type) {
+  case SQZ_U8: return "uint8";
+  case SQZ_I32: return "int32";
+  case SQZ_F32: return "float32";
+  case SQZ_F64: return "float64";
+  }
+  return "?";
+}
+
+/* Reduces either a host array (copied to the device chunk by chunk, each chunk within the
+ * device's max allocation) or a field's current storage buffer. */
+static int red_host(sqz_context *ctx, sqz_red_op op, sqz_type type, const void *data, uint64_t n, int acc_mode,
+                    sqz_red_acc *acc) {
+  if (ctx->backend != SQZ_BACKEND_OPENCL) return sqz__red_cpu(ctx, op, type, data, n, acc); /* cpu, cuda */
+  if (n == 0) return SQZ_OK;
+  const size_t size = sqz_type_size(type);
+  uint64_t chunk = ctx->max_alloc / size;
+  if (chunk == 0)
+    return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s allows %llu bytes per buffer, less than one %s element",
+                     ctx->device_name, (unsigned long long)ctx->max_alloc, red_type_name(type));
+  if (chunk > n) chunk = n;
+  cl_mem buf = NULL;
+  int st = sqz__buffer(ctx, chunk * size, CL_MEM_READ_ONLY, &buf);
+  for (uint64_t at = 0; st == SQZ_OK && at < n; at += chunk) {
+    const uint64_t m = n - at < chunk ? n - at : chunk;
+    SQZ_CL_GOTO(ctx, st, done,
+                clEnqueueWriteBuffer(ctx->queue, buf, CL_TRUE, 0, (size_t)(m * size),
+                                     (const unsigned char *)data + at * size, 0, NULL, NULL));
+    st = sqz__red_cl(ctx, op, type, buf, m, acc_mode, acc);
+  }
+done:
+  if (buf) clReleaseMemObject(buf);
+  return st;
+}
+
+static int red_field(sqz_field *f, sqz_red_op op, sqz_red_acc *acc) {
+  if (f->ctx->backend == SQZ_BACKEND_CPU) return sqz__red_cpu(f->ctx, op, f->type, f->host[f->cur], f->elems, acc);
+  if (f->ctx->backend == SQZ_BACKEND_CUDA) { /* cuda: reduce a host copy of the storage */
+    void *copy = malloc((size_t)(f->elems * sqz_type_size(f->type)));
+    if (!copy) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for a copy of the field");
+    int st = sqz__field_download(f, copy);
+    if (st == SQZ_OK) st = sqz__red_cpu(f->ctx, op, f->type, copy, f->elems, acc);
+    free(copy);
+    return st;
+  }
+  return sqz__red_cl(f->ctx, op, f->type, f->buf[f->cur], f->elems, SQZ_RED_ACC_AUTO, acc);
+}
+
+/* Arguments shared by all four entry points; field (if any) supplies ctx, type and storage. */
+static int red_check(sqz_context *ctx, const char *fn, sqz_type type, const void *data, uint64_t n,
+                     const void *out) {
+  if (!ctx) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "%s: the context is NULL", fn);
+  if (!out) return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: the result pointer is NULL", fn);
+  if (sqz_type_size(type) == 0)
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: unknown element type %d", fn, (int)type);
+  if (n > 0 && !data) return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: data is NULL for %llu elements", fn,
+                                       (unsigned long long)n);
+  if (n > SIZE_MAX / sqz_type_size(type))
+    return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s: %llu %s elements exceed the address space", fn,
+                     (unsigned long long)n, red_type_name(type));
+  if (ctx->backend != SQZ_BACKEND_CPU && ctx->backend != SQZ_BACKEND_OPENCL && ctx->backend != SQZ_BACKEND_CUDA)
+    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "%s: reductions run on the opencl and cpu backends, not %s", fn,
+                     sqz_context_backend(ctx));
+  return SQZ_OK;
+}
+
+static int red_sum_op(sqz_context *ctx, const char *fn, sqz_type type, sqz_sum_method method, sqz_red_op *op) {
+  if (method != SQZ_SUM_PAIRWISE && method != SQZ_SUM_NEUMAIER)
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: unknown summation method %d", fn, (int)method);
+  if (type == SQZ_U8 || type == SQZ_I32) *op = SQZ_RED_ISUM; /* exact: the method does not matter */
+  else *op = method == SQZ_SUM_PAIRWISE ? SQZ_RED_PAIRWISE : SQZ_RED_NEUMAIER;
+  return SQZ_OK;
+}
+
+/* Stage two's last step: the combined partials as a double, or why there is none. */
+static int red_sum_result(sqz_context *ctx, sqz_red_op op, sqz_type type, const sqz_red_acc *acc, double *sum) {
+  if (op == SQZ_RED_ISUM) {
+    if (acc->overflow)
+      return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "the exact sum of the %s elements does not fit in 64 bits",
+                       red_type_name(type));
+    *sum = (double)acc->isum;
+    return SQZ_OK;
+  }
+  if (acc->nonfinite)
+    return sqz__fail(ctx, SQZ_ERR_NON_FINITE, "sum: the %s input holds a NaN or an infinity", red_type_name(type));
+  const double r = (double)(acc->s + acc->c);
+  if (!isfinite(r))
+    return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "sum: the %s %s sum of finite values overflowed%s", red_type_name(type),
+                     op == SQZ_RED_PAIRWISE ? "pairwise" : "compensated",
+                     op == SQZ_RED_PAIRWISE && type == SQZ_F32
+                         ? " its float32 accumulator (SQZ_SUM_NEUMAIER accumulates float32 data in double)"
+                         : "");
+  *sum = r;
+  return SQZ_OK;
+}
+
+int sqz__sum_mode(sqz_context *ctx, sqz_type type, const void *data, uint64_t n, sqz_sum_method method,
+                  int acc_mode, double *sum) {
+  sqz_red_op op = SQZ_RED_COUNT; /* set by red_sum_op */
+  int st = red_check(ctx, "sqz_sum", type, data, n, sum);
+  if (st == SQZ_OK) st = red_sum_op(ctx, "sqz_sum", type, method, &op);
+  if (st != SQZ_OK) return st;
+  sqz__op_begin(ctx);
+  sqz_red_acc acc = {0};
+  st = red_host(ctx, op, type, data, n, acc_mode, &acc);
+  if (st == SQZ_OK) st = red_sum_result(ctx, op, type, &acc, sum);
+  sqz__op_end(ctx);
+  return st;
+}
+
+int sqz_sum(sqz_context *ctx, sqz_type type, const void *data, uint64_t n, sqz_sum_method method, double *sum) {
+  return sqz__sum_mode(ctx, type, data, n, method, SQZ_RED_ACC_AUTO, sum);
+}
+
+int sqz_count(sqz_context *ctx, sqz_type type, const void *data, uint64_t n, uint64_t *nonzero) {
+  int st = red_check(ctx, "sqz_count", type, data, n, nonzero);
+  if (st != SQZ_OK) return st;
+  sqz__op_begin(ctx);
+  sqz_red_acc acc = {0};
+  st = red_host(ctx, SQZ_RED_COUNT, type, data, n, SQZ_RED_ACC_AUTO, &acc);
+  if (st == SQZ_OK) *nonzero = acc.count;
+  sqz__op_end(ctx);
+  return st;
+}
+
+int sqz_field_count(sqz_field *field, uint64_t *nonzero) {
+  if (!field) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_count: the field is NULL");
+  int st = red_check(field->ctx, "sqz_field_count", field->type, field, 0, nonzero);
+  if (st != SQZ_OK) return st;
+  sqz__op_begin(field->ctx);
+  sqz_red_acc acc = {0};
+  st = red_field(field, SQZ_RED_COUNT, &acc);
+  if (st == SQZ_OK) *nonzero = acc.count;
+  sqz__op_end(field->ctx);
+  return st;
+}
+
+int sqz_field_sum(sqz_field *field, sqz_sum_method method, double *sum) {
+  if (!field) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_sum: the field is NULL");
+  sqz_red_op op = SQZ_RED_COUNT; /* set by red_sum_op */
+  int st = red_check(field->ctx, "sqz_field_sum", field->type, field, 0, sum);
+  if (st == SQZ_OK) st = red_sum_op(field->ctx, "sqz_field_sum", field->type, method, &op);
+  if (st != SQZ_OK) return st;
+  sqz__op_begin(field->ctx);
+  sqz_red_acc acc = {0};
+  st = red_field(field, op, &acc);
+  if (st == SQZ_OK) st = red_sum_result(field->ctx, op, field->type, &acc, sum);
+  sqz__op_end(field->ctx);
+  return st;
+}

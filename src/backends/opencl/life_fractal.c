@@ -1,0 +1,283 @@
+/* life_fractal.c (opencl) — Life steps and random fills on fractal fields, one kernel per layout. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fractal/fractal_internal.h"
+
+#define SQZ__GROUP 256u                        /* work-items per group: explicit local sizes  */
+#define SQZ__MAX_GROUPS ((uint64_t)1 << 20)   /* groups per launch: NDRanges of at most 2^28 items */
+#define SQZ__NBR_BYTES (9u * sizeof(cl_long)) /* neighbour tile indices per tile (local memory) */
+
+/* 1 if the device's extension list holds `name` as a whole word. */
+static int sqz__device_extension(sqz_context *ctx, const char *name) {
+  size_t len = 0, n = strlen(name);
+  if (clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, 0, NULL, &len) != CL_SUCCESS || len == 0) return 0;
+  char *ext = malloc(len + 1);
+  int found = 0;
+  if (ext && clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, len, ext, NULL) == CL_SUCCESS) {
+    ext[len] = 0;
+    for (const char *p = strstr(ext, name); p && !found; p = strstr(p + 1, name))
+      found = (p == ext || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ');
+  }
+  free(ext);
+  return found;
+}
+
+/* Sub-groups for the group-parallel λ (cl/life_fractal.cl, fr_group_lambda): prelude lines
+ * and build options when the device reports cl_intel_subgroups (usable from OpenCL C 1.2) or
+ * cl_khr_subgroups with OpenCL C 2.0 or later (the program is then built with that
+ * -cl-std); otherwise nothing, and the kernels sum in local memory. PoCL 5 (CPU) reports
+ * cl_intel_subgroups: test_fractal_group passed there; NVIDIA's OpenCL 1.2 and PoCL 3 report none. */
+static const char *sqz__subgroup_prelude(sqz_context *ctx, char *opts, size_t len) {
+  int major = 0, minor = 0;
+  opts[0] = 0;
+  if (sqz__device_extension(ctx, "cl_intel_subgroups"))
+    return "#pragma OPENCL EXTENSION cl_intel_subgroups : enable\n#define SQZ_FR_SUBGROUPS 1\n";
+  if (sqz__device_extension(ctx, "cl_khr_subgroups") && sscanf(ctx->c_version, "OpenCL C %d.%d", &major, &minor) == 2 &&
+      major >= 2) {
+    snprintf(opts, len, "-cl-std=CL%d.%d", major, minor);
+    return "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n#define SQZ_FR_SUBGROUPS 1\n";
+  }
+  return "";
+}
+
+/* Program of f's fractal: a prelude with s, k, H_λ, H_ν, the powers s^i and k^i of every
+ * level the parser allows (s^i < 2^31), the user's rule if any, and for the group-parallel
+ * λ the sub-group switch, in front of the shared sources. One program per pattern, rule
+ * and λ variant, any level. */
+static int sqz__fractal_program(sqz_field *f, int group, cl_program *prog) {
+  static const char *const files[] = {"sqz_common.h", "sqz_rule.h", "sqz_fractal.h", "life_fractal.cl", NULL};
+  const sqz_fractal *fr = &f->dom->fr;
+  char *rule = sqz__rule_prelude(f), opts[32] = "";
+  const char *sub = group ? sqz__subgroup_prelude(f->ctx, opts, sizeof opts) : "";
+  size_t cap = (rule ? strlen(rule) : 0) + strlen(sub) + 12u * 3u * SQZ_MAX_SCALE * SQZ_MAX_SCALE + 2048u;
+  char *pre = malloc(cap);
+  int st = SQZ_OK;
+  if (!rule || !pre) {
+    st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+    goto done;
+  }
+  size_t at = (size_t)snprintf(pre, cap, "%s%s#define SQZ_FR_S %du\n#define SQZ_FR_K %du\n#define SQZ_FR_HL {", rule,
+                               sub, fr->s, fr->k);
+  for (int i = 0; i < 2 * fr->k; i++) at += (size_t)snprintf(pre + at, cap - at, "%s%d", i ? "," : "", fr->hl[i]);
+  at += (size_t)snprintf(pre + at, cap - at, "}\n#define SQZ_FR_HNU {");
+  for (int i = 0; i < fr->s * fr->s; i++) at += (size_t)snprintf(pre + at, cap - at, "%s%d", i ? "," : "", fr->hnu[i]);
+  at += (size_t)snprintf(pre + at, cap - at, "}\n#define SQZ_FR_SPOW {1u");
+  for (uint64_t p = (uint64_t)fr->s; p < ((uint64_t)1 << 31); p *= (uint64_t)fr->s)
+    at += (size_t)snprintf(pre + at, cap - at, ",%lluu", (unsigned long long)p);
+  at += (size_t)snprintf(pre + at, cap - at, "}\n#define SQZ_FR_KPOW {1ul");
+  for (uint64_t p = (uint64_t)fr->s, q = (uint64_t)fr->k; p < ((uint64_t)1 << 31); p *= (uint64_t)fr->s, q *= (uint64_t)fr->k)
+    at += (size_t)snprintf(pre + at, cap - at, ",%lluul", (unsigned long long)q); /* k^i < s^2i < 2^62 */
+  snprintf(pre + at, cap - at, "}\n");
+  st = sqz__program(f->ctx, pre, files, opts, prog);
+done:
+  free(rule);
+  free(pre);
+  return st;
+}
+
+/* Launch shape of a tile kernel: `lanes` work-items per tile, `per_group` tiles per group. */
+typedef struct {
+  sqz_fractal_tiling t;
+  int direct; /* the cache does not fit in local memory: the *_direct kernel, no cache */
+  cl_uint lanes, per_group;
+  size_t local;
+  uint64_t local_bytes; /* per group, for the tile cache and neighbour indices */
+  uint64_t terms_bytes; /* per group, the step kernels' `terms` (group-parallel λ sums) */
+} sqz__tile_launch;
+
+/* cached 1: the block/compact step's (rho + 2)^2 cache (rounded to 4 bytes) and neighbour
+ * indices per tile; when that exceeds local memory, only p->direct is set (the caller plans
+ * again with the *_direct kernel). cached 2: the direct kernels' neighbour indices (and 4
+ * unused cache bytes) per tile. cached 0: the lambda step's tile corner (8 bytes per tile). group: the
+ * group-parallel λ's min(lanes, R - j) partial sums per tile (at least one; else 8 unused
+ * bytes per group, cl/life_fractal.cl fr_group_lambda). */
+static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, int group, sqz__tile_launch *p) {
+  sqz_context *ctx = f->ctx;
+  int st = sqz__fractal_tiling(f, &p->t);
+  if (st != SQZ_OK) return st;
+  size_t kwg = SQZ__GROUP;
+  cl_ulong lmem = 0;
+  SQZ_CL_CHECK(ctx, clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL));
+  lmem = ctx->local_mem;
+  size_t wg = kwg < SQZ__GROUP ? kwg : SQZ__GROUP;
+  p->lanes = (cl_uint)(p->t.tile_elems < wg ? p->t.tile_elems : wg);
+  p->per_group = (cl_uint)(wg / p->lanes);
+  uint64_t cache = cached == 1 ? (((uint64_t)(p->t.rho + 2) * (p->t.rho + 2) + 3) & ~(uint64_t)3) : 4;
+  uint64_t per_tile = cached ? cache + SQZ__NBR_BYTES : 8;
+  uint64_t rb = (uint64_t)f->dom->fr.r - p->t.j, terms = group ? 8 * (rb < p->lanes ? (rb ? rb : 1) : p->lanes) : 0;
+  uint64_t unused = group ? 0 : 8; /* the sequential kernels' `terms` */
+  per_tile += terms;
+  p->direct = cached == 2;
+  if (cached == 1 && per_tile + unused > lmem) {
+    p->direct = 1;
+    return SQZ_OK;
+  }
+  while (p->per_group > 1 && per_tile * p->per_group + unused > lmem) p->per_group /= 2;
+  if (per_tile + unused > lmem)
+    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
+                     "%s in layout %s: a %u x %u tile cache needs %llu bytes of local memory, %s has %llu",
+                     f->dom->spec, f->layout_str, p->t.rho + 2, p->t.rho + 2, (unsigned long long)per_tile,
+                     ctx->device_name, (unsigned long long)lmem);
+  p->local = (size_t)p->lanes * p->per_group;
+  p->local_bytes = (per_tile - terms) * p->per_group;
+  p->terms_bytes = group ? terms * p->per_group : 8;
+  return SQZ_OK;
+}
+
+/* Enqueues a tile kernel over all tiles, in launches of at most SQZ__MAX_GROUPS groups; the
+ * first tile of each launch goes to argument tile0_arg. */
+static int sqz__run_tiles(sqz_context *ctx, cl_kernel k, cl_uint tile0_arg, const sqz__tile_launch *p) {
+  uint64_t groups = (p->t.tiles + p->per_group - 1) / p->per_group;
+  for (uint64_t g0 = 0; g0 < groups; g0 += SQZ__MAX_GROUPS) {
+    cl_ulong tile0 = g0 * p->per_group;
+    SQZ_CL_CHECK(ctx, clSetKernelArg(k, tile0_arg, sizeof tile0, &tile0));
+    size_t global = (size_t)(groups - g0 < SQZ__MAX_GROUPS ? groups - g0 : SQZ__MAX_GROUPS) * p->local;
+    int st = sqz__run(ctx, k, 1, &global, &p->local);
+    if (st != SQZ_OK) return st;
+  }
+  return SQZ_OK;
+}
+
+/* Enqueues a 2D kernel over the n x n embedding with 32 x 8 groups, in row bands that keep
+ * each NDRange below 2^30 items and 65535 groups high; the first row goes to row0_arg. */
+static int sqz__run_rows(sqz_context *ctx, cl_kernel k, cl_uint row0_arg, uint32_t n) {
+  size_t local[2] = {32, 8}, gx = ((size_t)n + 31) / 32 * 32;
+  uint64_t band = ((uint64_t)1 << 30) / gx;
+  band = band < 8 ? 8 : band - band % 8;
+  if (band > 65535u * 8u) band = 65535u * 8u;
+  for (uint64_t r0 = 0; r0 < n; r0 += band) {
+    cl_uint row0 = (cl_uint)r0;
+    uint64_t rows = n - r0 < band ? n - r0 : band;
+    size_t global[2] = {gx, (size_t)(rows + 7) / 8 * 8};
+    SQZ_CL_CHECK(ctx, clSetKernelArg(k, row0_arg, sizeof row0, &row0));
+    int st = sqz__run(ctx, k, 2, global, local);
+    if (st != SQZ_OK) return st;
+  }
+  return SQZ_OK;
+}
+
+static const char *sqz__step_kernel_name(sqz_layout_id layout, int group) {
+  switch (layout) {
+  case SQZ_LAYOUT_BB: return "life_fractal_bb";
+  case SQZ_LAYOUT_LAMBDA: return group ? "life_fractal_lambda_group" : "life_fractal_lambda";
+  case SQZ_LAYOUT_BLOCK: return group ? "life_fractal_block_group" : "life_fractal_block";
+  case SQZ_LAYOUT_COMPACT: break;
+  }
+  return group ? "life_fractal_compact_group" : "life_fractal_compact";
+}
+
+/* Sets the arguments of one step from buf[cur] into buf[1 - cur] (all but tile0/row0). */
+static int sqz__step_args(sqz_field *f, cl_kernel k, cl_mem table, const sqz__tile_launch *p, cl_uint n_cells,
+                          cl_uint n_halo, cl_uint birth, cl_uint survive) {
+  sqz_context *ctx = f->ctx;
+  cl_mem src = f->buf[f->cur], dst = f->buf[1 - f->cur];
+  cl_uint n = (cl_uint)f->dom->side, r = (cl_uint)f->dom->fr.r, j = p->t.j, rho = p->t.rho, te = p->t.tile_elems;
+  cl_ulong tiles = p->t.tiles, zero = 0;
+  switch (f->layout) {
+  case SQZ_LAYOUT_BB:
+    return sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof birth, &birth,
+                     sizeof survive, &survive, sizeof(cl_uint), &zero, (size_t)0);
+  case SQZ_LAYOUT_LAMBDA:
+    return sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof table, &table, sizeof n, &n, sizeof r, &r,
+                     sizeof j, &j, sizeof rho, &rho, sizeof n_cells, &n_cells, sizeof p->lanes, &p->lanes,
+                     sizeof p->per_group, &p->per_group, sizeof birth, &birth, sizeof survive, &survive,
+                     sizeof zero, &zero, sizeof tiles, &tiles, (size_t)p->local_bytes, NULL, (size_t)p->terms_bytes,
+                     NULL, (size_t)0);
+  case SQZ_LAYOUT_BLOCK:
+  case SQZ_LAYOUT_COMPACT:
+    break;
+  }
+  size_t nbr = SQZ__NBR_BYTES * p->per_group;
+  return sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof table, &table, sizeof r, &r, sizeof j, &j,
+                   sizeof rho, &rho, sizeof te, &te, sizeof n_cells, &n_cells, sizeof n_halo, &n_halo,
+                   sizeof p->lanes, &p->lanes, sizeof p->per_group, &p->per_group, sizeof birth, &birth,
+                   sizeof survive, &survive, sizeof zero, &zero, sizeof tiles, &tiles,
+                   (size_t)p->local_bytes - nbr, NULL, nbr, NULL, (size_t)p->terms_bytes, NULL, (size_t)0);
+}
+
+/* The tile table of f as a device buffer (tiled layouts only). */
+static int sqz__table_buffer(sqz_field *f, const sqz__tile_launch *p, cl_mem *out, cl_uint *n_cells,
+                             cl_uint *n_halo) {
+  uint32_t *table = sqz__fractal_tile_table(f, &p->t, n_cells, n_halo);
+  if (!table) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  size_t bytes = ((size_t)*n_cells + 2u * *n_halo) * sizeof *table;
+  int st = sqz__buffer(f->ctx, bytes, CL_MEM_READ_ONLY, out);
+  if (st == SQZ_OK) {
+    cl_int err = clEnqueueWriteBuffer(f->ctx->queue, *out, CL_TRUE, 0, bytes, table, 0, NULL, NULL);
+    if (err != CL_SUCCESS) st = sqz__fail(f->ctx, err, "writing the tile table failed: %s", sqz_status_name(err));
+  }
+  free(table);
+  return st;
+}
+
+int sqz__life_fractal_opencl(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps) {
+  sqz_context *ctx = f->ctx;
+  cl_program prog = NULL;
+  cl_kernel k = NULL;
+  cl_mem table = NULL;
+  cl_uint n_cells = 0, n_halo = 0;
+  sqz__tile_launch plan;
+  memset(&plan, 0, sizeof plan);
+  if (steps == 0) return SQZ_OK;
+  int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB, group = strcmp(f->map, "group") == 0;
+  if (st == SQZ_OK) st = sqz__fractal_program(f, group, &prog);
+  if (st == SQZ_OK) st = sqz__kernel(ctx, prog, sqz__step_kernel_name(f->layout, group), &k);
+  if (st == SQZ_OK && tiled) st = sqz__plan_tiles(f, k, f->layout != SQZ_LAYOUT_LAMBDA, group, &plan);
+  if (st == SQZ_OK && plan.direct) { /* a tile cache larger than local memory: neighbours from global memory */
+    char name[64];
+    snprintf(name, sizeof name, "%s_direct", sqz__step_kernel_name(f->layout, group));
+    clReleaseKernel(k);
+    k = NULL;
+    st = sqz__kernel(ctx, prog, name, &k);
+    if (st == SQZ_OK) st = sqz__plan_tiles(f, k, 2, group, &plan);
+  }
+  if (st == SQZ_OK && tiled) st = sqz__table_buffer(f, &plan, &table, &n_cells, &n_halo);
+  for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
+    st = sqz__step_args(f, k, table, &plan, n_cells, n_halo, birth, survive);
+    if (st == SQZ_OK)
+      st = tiled ? sqz__run_tiles(ctx, k, f->layout == SQZ_LAYOUT_LAMBDA ? 12 : 13, &plan)
+                 : sqz__run_rows(ctx, k, 6, (uint32_t)f->dom->side);
+    if (st == SQZ_OK) f->cur = 1 - f->cur;
+  }
+  if (table) {
+    int fin = sqz__finish(ctx); /* the table must outlive the launches that read it */
+    if (st == SQZ_OK) st = fin;
+    clReleaseMemObject(table);
+  }
+  if (k) clReleaseKernel(k);
+  return st;
+}
+
+int sqz__fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed) {
+  sqz_context *ctx = f->ctx;
+  if (ctx->backend != SQZ_BACKEND_OPENCL || f->type != SQZ_U8) return SQZ_ERR_UNSUPPORTED;
+  cl_program prog = NULL;
+  cl_kernel k = NULL;
+  int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA;
+  int st = sqz__fractal_program(f, 0, &prog);
+  if (st == SQZ_OK) st = sqz__kernel(ctx, prog, embedded ? "fill_fractal_embedded" : "fill_fractal_tiles", &k);
+  if (st != SQZ_OK) return st;
+  cl_mem dst = f->buf[f->cur];
+  cl_uint n = (cl_uint)f->dom->side, r = (cl_uint)f->dom->fr.r, compact = f->layout == SQZ_LAYOUT_COMPACT;
+  cl_ulong cseed = seed, thr = threshold, zero = 0;
+  if (embedded) {
+    st = sqz__args(ctx, k, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof cseed, &cseed, sizeof thr, &thr,
+                   sizeof(cl_uint), &zero, (size_t)0);
+    if (st == SQZ_OK) st = sqz__run_rows(ctx, k, 5, n);
+  } else {
+    sqz__tile_launch p;
+    memset(&p, 0, sizeof p);
+    st = sqz__plan_tiles(f, k, 0, 0, &p);
+    cl_uint j = p.t.j, rho = p.t.rho, te = p.t.tile_elems;
+    cl_ulong tiles = p.t.tiles;
+    if (st == SQZ_OK)
+      st = sqz__args(ctx, k, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof j, &j, sizeof rho, &rho, sizeof te,
+                     &te, sizeof p.lanes, &p.lanes, sizeof p.per_group, &p.per_group, sizeof compact, &compact,
+                     sizeof cseed, &cseed, sizeof thr, &thr, sizeof zero, &zero, sizeof tiles, &tiles, (size_t)0);
+    if (st == SQZ_OK) st = sqz__run_tiles(ctx, k, 11, &p);
+  }
+  clReleaseKernel(k);
+  return st;
+}

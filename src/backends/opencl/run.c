@@ -1,0 +1,127 @@
+/* run.c — kernel creation, argument setting, launches with event timing, checked buffers. */
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "core/sqz_internal.h"
+
+int sqz__kernel(sqz_context *ctx, cl_program program, const char *name, cl_kernel *out) {
+  cl_int err = CL_SUCCESS;
+  *out = clCreateKernel(program, name, &err);
+  if (err != CL_SUCCESS)
+    return sqz__fail(ctx, err, "clCreateKernel(%s) failed: %s", name, sqz_status_name(err));
+  return SQZ_OK;
+}
+
+int sqz__args(sqz_context *ctx, cl_kernel k, ...) {
+  va_list ap;
+  va_start(ap, k);
+  int st = SQZ_OK;
+  for (cl_uint i = 0;; i++) {
+    size_t size = va_arg(ap, size_t);
+    if (size == 0) break;
+    const void *ptr = va_arg(ap, const void *);
+    cl_int err = clSetKernelArg(k, i, size, ptr);
+    if (err != CL_SUCCESS) {
+      st = sqz__fail(ctx, err, "clSetKernelArg(%u) failed: %s", i, sqz_status_name(err));
+      break;
+    }
+  }
+  va_end(ap);
+  return st;
+}
+
+static int sqz__collect(sqz_context *ctx) {
+  for (size_t i = 0; i < ctx->n_pending; i++) {
+    cl_ulong t0 = 0, t1 = 0;
+    if (clGetEventProfilingInfo(ctx->pending[i], CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) == CL_SUCCESS &&
+        clGetEventProfilingInfo(ctx->pending[i], CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) == CL_SUCCESS &&
+        t1 >= t0)
+      ctx->kernel_s += 1e-9 * (double)(t1 - t0);
+    clReleaseEvent(ctx->pending[i]);
+  }
+  ctx->n_pending = 0;
+  return SQZ_OK;
+}
+
+int sqz__finish(sqz_context *ctx) {
+  if (ctx->backend != SQZ_BACKEND_OPENCL || !ctx->queue) return SQZ_OK;
+  cl_int err = clFinish(ctx->queue);
+  sqz__collect(ctx);
+  if (err != CL_SUCCESS) return sqz__fail(ctx, err, "clFinish failed: %s", sqz_status_name(err));
+  return SQZ_OK;
+}
+
+int sqz__run(sqz_context *ctx, cl_kernel k, cl_uint dims, const size_t *global, const size_t *local) {
+  for (cl_uint d = 0; d < dims; d++)
+    if (global[d] == 0) return SQZ_OK; /* nothing to launch */
+  if (ctx->n_pending == ctx->cap_pending) {
+    if (ctx->n_pending >= 1024) {
+      int st = sqz__finish(ctx);
+      if (st != SQZ_OK) return st;
+    } else {
+      size_t cap = ctx->cap_pending ? 2 * ctx->cap_pending : 64;
+      cl_event *p = realloc(ctx->pending, cap * sizeof *p);
+      if (!p) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+      ctx->pending = p;
+      ctx->cap_pending = cap;
+    }
+  }
+  cl_event ev = NULL;
+  cl_int err = clEnqueueNDRangeKernel(ctx->queue, k, dims, NULL, global, local, 0, NULL, &ev);
+  if (err != CL_SUCCESS) {
+    char name[128] = "?";
+    clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+    return sqz__fail(ctx, err, "launch of %s (global %zu x %zu x %zu, local %zu) failed: %s", name, global[0],
+                     dims > 1 ? global[1] : 1, dims > 2 ? global[2] : 1, local ? local[0] : 0,
+                     sqz_status_name(err));
+  }
+  ctx->pending[ctx->n_pending++] = ev;
+  if (ctx->sync && (err = clFinish(ctx->queue)) != CL_SUCCESS) {
+    char name[128] = "?";
+    clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+    return sqz__fail(ctx, err, "%s (global %zu x %zu x %zu, local %zu) failed: %s", name, global[0],
+                     dims > 1 ? global[1] : 1, dims > 2 ? global[2] : 1, local ? local[0] : 0, sqz_status_name(err));
+  }
+  return SQZ_OK;
+}
+
+int sqz__buffer(sqz_context *ctx, uint64_t bytes, cl_mem_flags flags, cl_mem *out) {
+  *out = NULL;
+  if (bytes == 0) bytes = 1;
+  if (bytes > ctx->max_alloc)
+    return sqz__fail(ctx, SQZ_ERR_TOO_LARGE,
+                     "a buffer of %llu bytes is needed but %s allows at most %llu bytes in one allocation",
+                     (unsigned long long)bytes, ctx->device_name, (unsigned long long)ctx->max_alloc);
+  if (bytes > SIZE_MAX) return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%llu bytes exceed size_t", (unsigned long long)bytes);
+  cl_int err = CL_SUCCESS;
+  *out = clCreateBuffer(ctx->cl, flags, (size_t)bytes, NULL, &err);
+  if (err != CL_SUCCESS)
+    return sqz__fail(ctx, err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ? SQZ_ERR_OUT_OF_MEMORY : err,
+                     "allocating %llu bytes on %s failed: %s (device memory %llu bytes)", (unsigned long long)bytes,
+                     ctx->device_name, sqz_status_name(err), (unsigned long long)ctx->global_mem);
+  return SQZ_OK;
+}
+
+/* NVIDIA's OpenCL (driver 580) fails every clEnqueueFillBuffer that reaches a byte offset of
+ * 2^31 or more, in any buffer (the queue is lost: CL_INVALID_COMMAND_QUEUE), while copies,
+ * transfers and kernels there work. So only the first piece below 2^30 bytes is filled, and the
+ * rest of the buffer is copied from it, piece by piece. */
+int sqz__zero_buffer(sqz_context *ctx, cl_mem buf, uint64_t bytes) {
+  const uint64_t piece = (uint64_t)1 << 30;
+  const cl_uint zero = 0;
+  uint64_t first = bytes < piece ? bytes : piece;
+  size_t pattern = first % sizeof zero == 0 ? sizeof zero : 1;
+  if (first == 0) return SQZ_OK;
+  SQZ_CL_CHECK(ctx, clEnqueueFillBuffer(ctx->queue, buf, &zero, pattern, 0, (size_t)first, 0, NULL, NULL));
+  for (uint64_t at = first; at < bytes; at += piece) {
+    uint64_t len = bytes - at < piece ? bytes - at : piece;
+    SQZ_CL_CHECK(ctx, clEnqueueCopyBuffer(ctx->queue, buf, buf, 0, (size_t)at, (size_t)len, 0, NULL, NULL));
+  }
+  if (ctx->sync) {
+    cl_int err = clFinish(ctx->queue);
+    if (err != CL_SUCCESS)
+      return sqz__fail(ctx, err, "zeroing a buffer of %llu bytes failed: %s", (unsigned long long)bytes,
+                       sqz_status_name(err));
+  }
+  return SQZ_OK;
+}

@@ -1,0 +1,272 @@
+/* field.c — field creation, storage buffers, and layout-independent host transfers and fills. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sqz_internal.h"
+
+static int sqz__alloc_storage(sqz_field *f, int which) {
+  sqz_context *ctx = f->ctx;
+  uint64_t bytes = 0;
+  if (!sqz__checked_mul(f->elems, sqz_type_size(f->type), &bytes))
+    return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s: storage size overflows 64 bits", f->dom->spec,
+                     f->layout_str);
+  uint64_t total = bytes * (uint64_t)(which + 1); /* the ping-pong buffer doubles the state */
+  if (ctx->backend != SQZ_BACKEND_CPU && bytes <= ctx->max_alloc && total > ctx->global_mem)
+    return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s needs %llu bytes in %d buffers but %s has %llu bytes",
+                     f->dom->spec, f->layout_str, (unsigned long long)total, which + 1, ctx->device_name,
+                     (unsigned long long)ctx->global_mem);
+  if (ctx->backend == SQZ_BACKEND_OPENCL) {
+    int st = sqz__buffer(ctx, bytes, CL_MEM_READ_WRITE, &f->buf[which]);
+    if (st != SQZ_OK) return st;
+    return sqz__zero_buffer(ctx, f->buf[which], bytes);
+  }
+  if (ctx->backend == SQZ_BACKEND_CUDA) return sqz__cuda_alloc(ctx, bytes, &f->dptr[which]);
+  if (bytes > ctx->max_alloc || bytes > SIZE_MAX)
+    return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s needs %llu bytes per buffer but the host allows %llu bytes",
+                     f->dom->spec, (unsigned long long)bytes, (unsigned long long)ctx->max_alloc);
+  f->host[which] = calloc((size_t)f->elems, sqz_type_size(f->type));
+  if (!f->host[which])
+    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: allocating %llu bytes of host memory failed", f->dom->spec,
+                     (unsigned long long)bytes);
+  return SQZ_OK;
+}
+
+int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out) {
+  if (!out) return SQZ_ERR_INVALID_ARGUMENT;
+  *out = NULL;
+  if (!dom) return SQZ_ERR_INVALID_ARGUMENT;
+  sqz_context *ctx = dom->ctx;
+  if (!ctx) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "fields need a domain parsed with a context");
+  if (sqz_type_size(type) == 0) return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "unknown field type %d", (int)type);
+  if (ctx->backend == SQZ_BACKEND_CUDA && dom->kind != SQZ_DOMAIN_FRACTAL)
+    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "the cuda backend computes on fractal domains only (%s)", dom->spec);
+  sqz_field *f = calloc(1, sizeof *f);
+  if (!f) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  f->dom = dom;
+  f->ctx = ctx;
+  f->type = type;
+  int st = sqz__parse_layout(ctx, dom, layout, &f->layout, &f->layout_rho);
+  if (st == SQZ_OK) st = sqz__layout_geometry(dom, f->layout, f->layout_rho, &f->elems, &f->width, &f->height);
+  if (st == SQZ_OK) {
+    if (f->layout == SQZ_LAYOUT_BLOCK) snprintf(f->layout_str, sizeof f->layout_str, "block:%u", f->layout_rho);
+    else snprintf(f->layout_str, sizeof f->layout_str, "%s",
+                  f->layout == SQZ_LAYOUT_BB ? "bb" : f->layout == SQZ_LAYOUT_LAMBDA ? "lambda" : "compact");
+    st = sqz__alloc_storage(f, 0);
+  }
+  if (st == SQZ_OK && ctx->backend == SQZ_BACKEND_OPENCL) st = sqz__finish(ctx);
+  if (st != SQZ_OK) {
+    sqz_field_release(f);
+    return st;
+  }
+  *out = f;
+  return SQZ_OK;
+}
+
+void sqz_field_release(sqz_field *f) {
+  if (!f) return;
+  for (int i = 0; i < 2; i++) {
+    free(f->host[i]);
+    if (f->buf[i]) clReleaseMemObject(f->buf[i]);
+    if (f->dptr[i]) sqz__cuda_free(f->ctx, f->dptr[i]);
+  }
+  free(f);
+}
+
+sqz_type sqz_field_type(const sqz_field *f) { return f->type; }
+const char *sqz_field_layout(const sqz_field *f) { return f->layout_str; }
+uint64_t sqz_field_bytes(const sqz_field *f) {
+  int n = (f->buf[1] || f->host[1] || f->dptr[1]) ? 2 : 1;
+  return (uint64_t)n * f->elems * sqz_type_size(f->type);
+}
+
+int sqz_field_set_block(sqz_field *f, uint32_t rho) {
+  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+  if (rho > 1024) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "block side %u is larger than 1024", rho);
+  f->block = rho;
+  return SQZ_OK;
+}
+
+int sqz__field_ensure_pair(sqz_field *f) {
+  if (f->buf[1] || f->host[1] || f->dptr[1]) return SQZ_OK;
+  return sqz__alloc_storage(f, 1);
+}
+
+int sqz__field_download(sqz_field *f, void *host) {
+  size_t bytes = (size_t)(f->elems * sqz_type_size(f->type));
+  if (f->ctx->backend == SQZ_BACKEND_OPENCL) {
+    SQZ_CL_CHECK(f->ctx, clEnqueueReadBuffer(f->ctx->queue, f->buf[f->cur], CL_TRUE, 0, bytes, host, 0, NULL, NULL));
+    return sqz__finish(f->ctx);
+  }
+  if (f->ctx->backend == SQZ_BACKEND_CUDA) return sqz__cuda_download(f->ctx, host, f->dptr[f->cur], bytes);
+  memcpy(host, f->host[f->cur], bytes);
+  return SQZ_OK;
+}
+
+int sqz__field_upload(sqz_field *f, const void *host) {
+  size_t bytes = (size_t)(f->elems * sqz_type_size(f->type));
+  if (f->ctx->backend == SQZ_BACKEND_OPENCL) {
+    SQZ_CL_CHECK(f->ctx, clEnqueueWriteBuffer(f->ctx->queue, f->buf[f->cur], CL_TRUE, 0, bytes, host, 0, NULL, NULL));
+    return sqz__finish(f->ctx);
+  }
+  if (f->ctx->backend == SQZ_BACKEND_CUDA) return sqz__cuda_upload(f->ctx, f->dptr[f->cur], host, bytes);
+  memcpy(f->host[f->cur], host, bytes);
+  return SQZ_OK;
+}
+
+/* Number of embedded cells (side^dims) and the matching byte count, overflow-checked. */
+static int sqz__embedded_size(sqz_field *f, uint64_t *cells, uint64_t *bytes) {
+  uint64_t n = f->dom->side, c = n;
+  int ok = 1;
+  for (int d = 1; d < f->dom->dims; d++) ok = ok && sqz__checked_mul(c, n, &c);
+  ok = ok && sqz__checked_mul(c, sqz_type_size(f->type), bytes);
+  if (!ok || *bytes > SIZE_MAX)
+    return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE, "%s: the embedded array does not fit in memory", f->dom->spec);
+  *cells = c;
+  return SQZ_OK;
+}
+
+/* Checks that an embedded host array of `bytes` matches the field; *cells = side^dims. */
+static int sqz__embedded_check(sqz_field *f, size_t bytes, uint64_t *cells) {
+  uint64_t want;
+  int st = sqz__embedded_size(f, cells, &want);
+  if (st == SQZ_OK && bytes != want)
+    st = sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: embedded array has %zu bytes, expected %llu",
+                   f->dom->spec, bytes, (unsigned long long)want);
+  return st;
+}
+
+/* Copies between storage order and the embedded array, cell by cell through the layout's
+ * index map: to_store = 1 gathers embedded -> store, 0 scatters store -> embedded. */
+static void sqz__transfer(const sqz_field *f, unsigned char *store, unsigned char *embedded, int to_store) {
+  size_t ts = sqz_type_size(f->type);
+  for (uint64_t i = 0; i < f->elems; i++) {
+    uint64_t x, y, z;
+    if (!sqz__layout_coords(f, i, &x, &y, &z)) continue;
+    uint64_t e = (z * f->dom->side + y) * f->dom->side + x;
+    if (to_store) memcpy(store + i * ts, embedded + e * ts, ts);
+    else memcpy(embedded + e * ts, store + i * ts, ts);
+  }
+}
+
+static int sqz__is_nonzero(const unsigned char *p, size_t size) {
+  for (size_t i = 0; i < size; i++)
+    if (p[i]) return 1;
+  return 0;
+}
+
+static void sqz__split(const sqz_field *f, uint64_t e, uint64_t *x, uint64_t *y, uint64_t *z) {
+  uint64_t n = f->dom->side;
+  *x = e % n;
+  *y = (e / n) % n;
+  *z = f->dom->dims == 3 ? e / (n * n) : 0;
+}
+
+int sqz_field_write(sqz_field *f, const void *embedded, size_t bytes) {
+  if (!f || !embedded) return SQZ_ERR_INVALID_ARGUMENT;
+  uint64_t cells;
+  int st = sqz__embedded_check(f, bytes, &cells);
+  if (st != SQZ_OK) return st;
+  size_t ts = sqz_type_size(f->type);
+  const unsigned char *src = embedded;
+  for (uint64_t e = 0; e < cells; e++) {
+    uint64_t x, y, z;
+    sqz__split(f, e, &x, &y, &z);
+    if (sqz__is_nonzero(src + e * ts, ts) && !sqz_domain_contains(f->dom, x, y, z)) {
+      if (f->dom->dims == 3)
+        return sqz__fail(f->ctx, SQZ_ERR_OUTSIDE_DOMAIN, "%s: cell (%llu, %llu, %llu) is set but lies outside the domain",
+                         f->dom->spec, (unsigned long long)x, (unsigned long long)y, (unsigned long long)z);
+      return sqz__fail(f->ctx, SQZ_ERR_OUTSIDE_DOMAIN, "%s: cell (%llu, %llu) is set but %s", f->dom->spec,
+                       (unsigned long long)x, (unsigned long long)y,
+                       f->dom->kind == SQZ_DOMAIN_FRACTAL ? "is a hole of the fractal" : "lies outside the domain");
+    }
+  }
+  sqz__op_begin(f->ctx);
+  unsigned char *store = calloc((size_t)f->elems, ts);
+  if (!store) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  sqz__transfer(f, store, (unsigned char *)src, 1);
+  st = sqz__field_upload(f, store);
+  free(store);
+  sqz__op_end(f->ctx);
+  return st;
+}
+
+int sqz_field_read(sqz_field *f, void *embedded, size_t bytes) {
+  if (!f || !embedded) return SQZ_ERR_INVALID_ARGUMENT;
+  uint64_t cells;
+  int st = sqz__embedded_check(f, bytes, &cells);
+  if (st != SQZ_OK) return st;
+  size_t ts = sqz_type_size(f->type);
+  sqz__op_begin(f->ctx);
+  unsigned char *store = malloc((size_t)f->elems * ts);
+  if (!store) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  st = sqz__field_download(f, store);
+  if (st == SQZ_OK) {
+    memset(embedded, 0, bytes);
+    sqz__transfer(f, store, embedded, 0);
+  }
+  free(store);
+  sqz__op_end(f->ctx);
+  return st;
+}
+
+static void sqz__set_one(unsigned char *p, sqz_type t) {
+  switch (t) {
+  case SQZ_U8: *p = 1; break;
+  case SQZ_I32: { int32_t v = 1; memcpy(p, &v, 4); } break;
+  case SQZ_F32: { float v = 1.0f; memcpy(p, &v, 4); } break;
+  case SQZ_F64: { double v = 1.0; memcpy(p, &v, 8); } break;
+  }
+}
+
+int sqz_field_fill_random(sqz_field *f, double density, uint64_t seed) {
+  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!(density >= 0.0 && density <= 1.0))
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "density %g is not in [0, 1]", density);
+  uint64_t threshold = (uint64_t)ldexp(density, 32);
+  sqz__op_begin(f->ctx);
+  int st = SQZ_ERR_UNSUPPORTED;
+  if (f->ctx->backend == SQZ_BACKEND_OPENCL && f->type == SQZ_U8) {
+    st = f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__fill_random_fractal(f, threshold, seed)
+                                             : sqz__fill_random_simplex(f, threshold, seed);
+    if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  }
+  if (f->ctx->backend == SQZ_BACKEND_CUDA && f->dom->kind == SQZ_DOMAIN_FRACTAL)
+    st = sqz__cuda_fill_random_fractal(f, threshold, seed);
+  if (st == SQZ_ERR_UNSUPPORTED) { /* host fill through the layout's index map */
+    size_t ts = sqz_type_size(f->type);
+    unsigned char *store = calloc((size_t)f->elems, ts);
+    if (!store) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+    for (uint64_t i = 0; i < f->elems; i++) {
+      uint64_t x, y, z;
+      if (!sqz__layout_coords(f, i, &x, &y, &z)) continue;
+      uint64_t e = (z * f->dom->side + y) * f->dom->side + x;
+      if (sqz_random_cell(seed, e, threshold)) sqz__set_one(store + i * ts, f->type);
+    }
+    st = sqz__field_upload(f, store);
+    free(store);
+  }
+  sqz__op_end(f->ctx);
+  return st;
+}
+
+int sqz_field_copy(sqz_field *dst, const sqz_field *src) {
+  if (!dst || !src) return SQZ_ERR_INVALID_ARGUMENT;
+  if (strcmp(dst->dom->spec, src->dom->spec) != 0 || dst->type != src->type)
+    return sqz__fail(dst->ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_copy: %s and %s differ in domain or type",
+                     dst->dom->spec, src->dom->spec);
+  size_t ts = sqz_type_size(src->type);
+  unsigned char *a = malloc((size_t)src->elems * ts), *b = calloc((size_t)dst->elems, ts);
+  int st = (a && b) ? sqz__field_download((sqz_field *)src, a) : sqz__fail(dst->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  for (uint64_t i = 0; st == SQZ_OK && i < dst->elems; i++) {
+    uint64_t x, y, z;
+    if (!sqz__layout_coords(dst, i, &x, &y, &z)) continue;
+    int64_t j = sqz__layout_index(src, x, y, z);
+    if (j >= 0) memcpy(b + i * ts, a + (uint64_t)j * ts, ts);
+  }
+  if (st == SQZ_OK) st = sqz__field_upload(dst, b);
+  free(a);
+  free(b);
+  return st;
+}

@@ -1,0 +1,32 @@
+/* fractal_internal.h — private interface between the fractal files: tiling of a field and the backends. */
+#ifndef SQZ_FRACTAL_INTERNAL_H
+#define SQZ_FRACTAL_INTERNAL_H
+#include "core/sqz_internal.h"
+
+/* How a step walks a fractal field in tiles (cl/sqz_fractal.h): level-j sub-fractals of
+ * rho x rho embedded cells, `tiles` = k^(R-j) of them. tile_elems is what one tile stores
+ * (block: rho^2, compact: k^j) or launches (lambda: k^j). */
+typedef struct {
+  uint32_t j, rho, tile_elems;
+  uint64_t tiles;
+} sqz_fractal_tiling;
+
+/* j with s^j == rho, or -1 if rho is not a power of s. */
+SQZ_INTERNAL int sqz__fractal_rho_level(int s, uint32_t rho);
+/* The tiling of f: block:RHO uses its RHO; compact and lambda use the field's launch block
+ * (sqz_field_set_block, a power of s) or a default sized for a work-group and its local
+ * cache. Not meaningful for bb. */
+SQZ_INTERNAL int sqz__fractal_tiling(const sqz_field *f, sqz_fractal_tiling *t);
+
+/* The table every tile of a step shares (malloc'ed, caller frees; NULL when out of memory):
+ * n_cells = k^j entries tx | ty << 16, the tile's fractal cells in digit order (the compact
+ * layout's order inside a tile), then, for block and compact, n_halo pairs (cache position
+ * | direction << 24, offset inside that neighbour tile) for the halo cells a neighbour tile
+ * stores (cl/sqz_fractal.h numbers directions and cache positions). */
+SQZ_INTERNAL uint32_t *sqz__fractal_tile_table(const sqz_field *f, const sqz_fractal_tiling *t, uint32_t *n_cells,
+                                               uint32_t *n_halo);
+
+/* Backends behind sqz__life_fractal (src/life_fractal.c dispatches). */
+SQZ_INTERNAL int sqz__life_fractal_cpu(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
+SQZ_INTERNAL int sqz__life_fractal_opencl(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
+#endif

@@ -1,0 +1,169 @@
+/* fractal_layout.c — storage geometry and index maps of the fractal layouts bb, lambda, block:RHO and compact. */
+#include <stdlib.h>
+
+#include "fractal/fractal_internal.h"
+#include "sqz_fractal.h"
+
+/* Storage order of each layout (the contract behind sqz__fractal_coords / _index):
+ *   bb, lambda  embedded row-major, index y * side + x (holes stored as 0).
+ *   compact     exactly k^R cells in digit order (cl/sqz_fractal.h): index c, cell λ(c).
+ *               Every aligned run of k^j indices is a level-j sub-fractal, so kernels pick
+ *               any tile level at run time without changing the storage.
+ *   block:RHO   RHO = s^j: k^(R-j) tiles of RHO x RHO embedded cells (MAPS.md 4.6), tile b
+ *               (digit order at level R - j) stored contiguously at b * RHO^2, its cells
+ *               row-major inside; holes of the micro-fractal are stored as 0.
+ * width x height is the MAPS.md 4.2/4.6 compact array shape (k^ceil x k^floor, times RHO). */
+
+int sqz__fractal_rho_level(int s, uint32_t rho) {
+  int j = 0;
+  uint64_t p = 1;
+  for (; p < rho; j++) p *= (uint64_t)s;
+  return p == rho ? j : -1;
+}
+
+static uint64_t sqz__ipow(uint64_t b, int e) {
+  uint64_t p = 1;
+  while (e-- > 0) p *= b;
+  return p;
+}
+
+int sqz__fractal_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho, uint64_t *elems,
+                          uint64_t *width, uint64_t *height) {
+  const sqz_fractal *fr = &dom->fr;
+  uint64_t k = (uint64_t)fr->k;
+  switch (layout) {
+  case SQZ_LAYOUT_BB:
+  case SQZ_LAYOUT_LAMBDA: /* side < 2^31, so side^2 fits */
+    *width = *height = dom->side;
+    *elems = dom->side * dom->side;
+    return SQZ_OK;
+  case SQZ_LAYOUT_COMPACT:
+    *width = sqz__ipow(k, (fr->r + 1) / 2);
+    *height = sqz__ipow(k, fr->r / 2);
+    *elems = dom->cells;
+    return SQZ_OK;
+  case SQZ_LAYOUT_BLOCK: {
+    int j = sqz__fractal_rho_level(fr->s, rho);
+    if (j < 0 || j > fr->r)
+      return sqz__fail(dom->ctx, SQZ_ERR_INVALID_ARGUMENT,
+                       "layout block:%u on %s: RHO must be a power of the scale %d (1, %d, %d, ...) not larger "
+                       "than the side %llu",
+                       rho, dom->spec, fr->s, fr->s, fr->s * fr->s, (unsigned long long)dom->side);
+    int rb = fr->r - j; /* k^rb * rho^2 <= s^(2R) < 2^62: no overflow */
+    *width = sqz__ipow(k, (rb + 1) / 2) * rho;
+    *height = sqz__ipow(k, rb / 2) * rho;
+    *elems = sqz__ipow(k, rb) * rho * rho;
+    return SQZ_OK;
+  }
+  }
+  return sqz__fail(dom->ctx, SQZ_ERR_INVALID_ARGUMENT, "unknown layout id %d", (int)layout);
+}
+
+int sqz__fractal_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y, uint64_t *z) {
+  const sqz_fractal *fr = &f->dom->fr;
+  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, ex = 0, ey = 0;
+  *x = *y = *z = 0;
+  if (index >= f->elems) return 0;
+  switch (f->layout) {
+  case SQZ_LAYOUT_BB:
+  case SQZ_LAYOUT_LAMBDA:
+    *x = index % f->dom->side;
+    *y = index / f->dom->side;
+    return sqz_fr_contains(s, fr->hnu, (sqz_u32)fr->r, (sqz_u32)*x, (sqz_u32)*y) != 0;
+  case SQZ_LAYOUT_COMPACT:
+    sqz_fr_lambda(s, k, fr->hl, (sqz_u32)fr->r, index, &ex, &ey);
+    *x = ex;
+    *y = ey;
+    return 1;
+  case SQZ_LAYOUT_BLOCK: {
+    uint64_t rho = f->layout_rho, q = index % (rho * rho);
+    sqz_u32 j = (sqz_u32)sqz__fractal_rho_level(fr->s, f->layout_rho), tx = (sqz_u32)(q % rho), ty = (sqz_u32)(q / rho);
+    sqz_fr_lambda(s, k, fr->hl, (sqz_u32)fr->r - j, index / (rho * rho), &ex, &ey);
+    *x = (uint64_t)ex * rho + tx;
+    *y = (uint64_t)ey * rho + ty;
+    return sqz_fr_contains(s, fr->hnu, j, tx, ty) != 0;
+  }
+  }
+  return 0;
+}
+
+int64_t sqz__fractal_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z) {
+  const sqz_fractal *fr = &f->dom->fr;
+  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k;
+  if (z != 0 || x >= f->dom->side || y >= f->dom->side) return -1;
+  switch (f->layout) {
+  case SQZ_LAYOUT_BB:
+  case SQZ_LAYOUT_LAMBDA:
+    return sqz_fr_contains(s, fr->hnu, (sqz_u32)fr->r, (sqz_u32)x, (sqz_u32)y) ? (int64_t)(y * f->dom->side + x)
+                                                                               : -1;
+  case SQZ_LAYOUT_COMPACT:
+    return sqz_fr_nu(s, k, fr->hnu, (sqz_u32)fr->r, (sqz_u32)x, (sqz_u32)y);
+  case SQZ_LAYOUT_BLOCK: {
+    uint32_t rho = f->layout_rho;
+    sqz_u32 j = (sqz_u32)sqz__fractal_rho_level(fr->s, rho), tx = (sqz_u32)(x % rho), ty = (sqz_u32)(y % rho);
+    if (!sqz_fr_contains(s, fr->hnu, j, tx, ty)) return -1;
+    int64_t b = sqz_fr_nu(s, k, fr->hnu, (sqz_u32)fr->r - j, (sqz_u32)(x / rho), (sqz_u32)(y / rho));
+    return b < 0 ? -1 : b * (int64_t)rho * rho + (int64_t)(ty * rho + tx);
+  }
+  }
+  return -1;
+}
+
+/* Default tile level of compact and lambda: the largest j <= R whose tile has at most
+ * 1024 cells and whose (s^j + 2)^2 cache fits in 16 KiB (j = 0 when k = 1). */
+#define SQZ__TILE_MAX_CELLS 1024u
+#define SQZ__TILE_MAX_CACHE 16384u
+
+int sqz__fractal_tiling(const sqz_field *f, sqz_fractal_tiling *t) {
+  const sqz_fractal *fr = &f->dom->fr;
+  int j = 0;
+  if (f->layout == SQZ_LAYOUT_BLOCK) {
+    j = sqz__fractal_rho_level(fr->s, f->layout_rho);
+  } else if (f->block) {
+    j = sqz__fractal_rho_level(fr->s, f->block);
+    if (j < 0 || j > fr->r)
+      return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT,
+                       "block side %u on %s: a fractal tile side must be a power of the scale %d not larger than "
+                       "the side %llu",
+                       f->block, f->dom->spec, fr->s, (unsigned long long)f->dom->side);
+  } else {
+    while (j < fr->r && fr->k > 1) { /* k = 1: one cell per tile whatever j, so j = 0 */
+      uint64_t rho = sqz__ipow((uint64_t)fr->s, j + 1), cells = sqz__ipow((uint64_t)fr->k, j + 1);
+      if (cells > SQZ__TILE_MAX_CELLS || (rho + 2) * (rho + 2) > SQZ__TILE_MAX_CACHE) break;
+      j++;
+    }
+  }
+  t->j = (uint32_t)j;
+  t->rho = (uint32_t)sqz__ipow((uint64_t)fr->s, j);
+  t->tile_elems = f->layout == SQZ_LAYOUT_BLOCK ? t->rho * t->rho : (uint32_t)sqz__ipow((uint64_t)fr->k, j);
+  t->tiles = sqz__ipow((uint64_t)fr->k, fr->r - j);
+  return SQZ_OK;
+}
+
+uint32_t *sqz__fractal_tile_table(const sqz_field *f, const sqz_fractal_tiling *t, uint32_t *n_cells,
+                                  uint32_t *n_halo) {
+  const sqz_fractal *fr = &f->dom->fr;
+  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rho = t->rho, w = rho + 2;
+  uint32_t cells = (uint32_t)sqz__ipow((uint64_t)fr->k, (int)t->j), compact = f->layout == SQZ_LAYOUT_COMPACT;
+  uint32_t *table = malloc(((size_t)cells + 2u * (4u * rho + 4u)) * sizeof *table);
+  if (!table) return NULL;
+  for (uint32_t l = 0; l < cells; l++) {
+    sqz_u32 tx, ty;
+    sqz_fr_lambda(s, k, fr->hl, t->j, l, &tx, &ty);
+    table[l] = tx | ty << 16;
+  }
+  uint32_t h = 0;
+  if (f->layout != SQZ_LAYOUT_LAMBDA) {
+    for (sqz_u32 p = 0; p < w * w; p++) {
+      sqz_u32 lx, ly, d = sqz_fr_cache_source(rho, p, &lx, &ly);
+      sqz_i64 off = sqz_fr_tile_offset(compact, s, k, fr->hnu, t->j, rho, lx, ly);
+      if (d == 4 || off < 0) continue; /* the tile itself, or a hole the cache keeps at 0 */
+      table[cells + 2 * h] = p | d << 24;
+      table[cells + 2 * h + 1] = (uint32_t)off;
+      h++;
+    }
+  }
+  *n_cells = cells;
+  *n_halo = h;
+  return table;
+}

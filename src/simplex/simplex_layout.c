@@ -1,0 +1,58 @@
+/* simplex_layout.c — storage geometry and index maps of triangle/tetrahedron fields (layouts bb and compact). */
+#include "core/sqz_internal.h"
+#include "sqz_simplex.h"
+
+int sqz__simplex_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho, uint64_t *elems,
+                          uint64_t *width, uint64_t *height) {
+  uint64_t n = dom->side;
+  (void)rho;
+  if (layout != SQZ_LAYOUT_BB && layout != SQZ_LAYOUT_COMPACT)
+    return sqz__fail(dom->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s has layouts bb and compact only", dom->spec);
+  if (dom->dims == 2) {
+    if (layout == SQZ_LAYOUT_BB) {
+      *width = n;
+      *height = n;
+    } else { /* rectangle fold: W x H = T(n) */
+      *width = sqz_fold_w(n);
+      *height = sqz_fold_h(n);
+    }
+  } else if (layout == SQZ_LAYOUT_BB) {
+    *width = n;
+    if (!sqz__checked_mul(n, n, height))
+      return sqz__fail(dom->ctx, SQZ_ERR_TOO_LARGE, "%s: the bounding box overflows 64 bits", dom->spec);
+  } else { /* packed layers: one row of Te(n) cells */
+    *width = sqz_tet(n);
+    *height = 1;
+  }
+  if (!sqz__checked_mul(*width, *height, elems))
+    return sqz__fail(dom->ctx, SQZ_ERR_TOO_LARGE, "%s: the %s storage overflows 64 bits", dom->spec,
+                     layout == SQZ_LAYOUT_BB ? "bb" : "compact");
+  return SQZ_OK;
+}
+
+static int sqz__simplex_inside(const sqz_domain *dom, uint64_t x, uint64_t y, uint64_t z) {
+  uint64_t n = dom->side;
+  if (dom->dims == 2) return x <= y && y < n;
+  return x < n && y < n && z < n && x + y + z <= n - 1u;
+}
+
+int sqz__simplex_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y, uint64_t *z) {
+  sqz_u32 n = (sqz_u32)f->dom->side, a = 0, b = 0, c = 0;
+  int sl = f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT, in = 0;
+  if (index < f->elems)
+    in = f->dom->dims == 2 ? sqz_tri_cell(sl, n, index, &a, &b) : sqz_tet_cell(sl, n, index, &a, &b, &c);
+  *x = a;
+  *y = b;
+  *z = c;
+  return in;
+}
+
+int64_t sqz__simplex_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z) {
+  const sqz_domain *dom = f->dom;
+  if (dom->dims == 2) z = 0;
+  if (!sqz__simplex_inside(dom, x, y, z)) return -1;
+  int sl = f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT;
+  sqz_u32 n = (sqz_u32)dom->side;
+  if (dom->dims == 2) return (int64_t)sqz_tri_index(sl, n, (sqz_u32)x, (sqz_u32)y);
+  return (int64_t)sqz_tet_index(sl, n, (sqz_u32)x, (sqz_u32)y, (sqz_u32)z);
+}
