@@ -356,54 +356,62 @@ SQZ_FN int sqz_tet_cell(int layout, sqz_u32 n, sqz_u64 i, sqz_u32 *x, sqz_u32 *y
 }
 
 /* ---- Moore neighbourhoods ----------------------------------------------------------------- */
-#ifdef __OPENCL_VERSION__
-#define SQZ_GLOBAL __global
-#else
-#define SQZ_GLOBAL
-#endif
-/* Number of non-zero Moore neighbours (8) of triangle cell (x, y); *self = the cell's index.
- * Rows y-1, y, y+1 of either layout are one row step apart: al grows and ar shrinks by it. */
-SQZ_FN sqz_u32 sqz_tri_live(SQZ_GLOBAL const unsigned char *src, int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y,
-                            sqz_sidx *self) {
+/* The stencil engine's neighbour order: raster order of the offsets, centre skipped (2D (dy, dx),
+ * 3D (dz, dy, dx), each over -1, 0, 1). These return the mask of the neighbours that are domain
+ * cells (bit d for neighbour d), their storage indices in idx[d] (set for present ones only),
+ * and the cell's own index in *self. */
+/* Triangle cell (x, y): rows y-1, y, y+1 of either layout are one row step apart: al grows and
+ * ar shrinks by it. */
+SQZ_FN sqz_u32 sqz_tri_nbrs(int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y, sqz_sidx *idx, sqz_sidx *self) {
   sqz_srow r = sqz_tri_srow(layout, n, y);
   sqz_sidx step = layout == SQZ_SL_COMPACT ? (sqz_sidx)r.w : (sqz_sidx)n;
   sqz_sidx a = r.al + x - step, b = r.ar - x + step; /* row y-1: cell x at a (left part) or b */
-  sqz_u32 live = 0u;
+  sqz_u32 present = 0u, d = 0u;
   for (sqz_i32 dy = -1; dy <= 1; dy++, a += step, b -= step) {
     sqz_u32 yy = y + (sqz_u32)dy; /* wraps to > n - 1 above row 0 */
-    if (yy >= n) continue;
     for (sqz_i32 dx = -1; dx <= 1; dx++) {
       sqz_u32 xx = x + (sqz_u32)dx;
-      if (xx > yy) continue;
-      sqz_sidx i = xx < r.w ? a + (sqz_sidx)dx : b - (sqz_sidx)dx;
-      if (dx == 0 && dy == 0) *self = i;
-      else live += src[i] != 0u;
+      int in = yy < n && xx <= yy;
+      sqz_sidx i = in ? (xx < r.w ? a + (sqz_sidx)dx : b - (sqz_sidx)dx) : (sqz_sidx)0u;
+      if (dx == 0 && dy == 0) {
+        *self = i;
+        continue;
+      }
+      if (in) {
+        idx[d] = i;
+        present |= 1u << d;
+      }
+      d++;
     }
   }
-  return live;
+  return present;
 }
-/* Number of non-zero Moore neighbours (26) of tetrahedron cell (x, y, z); *self = its index. */
-SQZ_FN sqz_u32 sqz_tet_live(SQZ_GLOBAL const unsigned char *src, int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y,
-                            sqz_u32 z, sqz_sidx *self) {
-  sqz_u32 live = 0u;
+/* Tetrahedron cell (x, y, z). */
+SQZ_FN sqz_u32 sqz_tet_nbrs(int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y, sqz_u32 z, sqz_sidx *idx, sqz_sidx *self) {
+  sqz_u32 present = 0u, d = 0u;
   for (sqz_i32 dz = -1; dz <= 1; dz++) {
     sqz_u32 zz = z + (sqz_u32)dz;
-    if (zz >= n) continue;
-    sqz_sidx layer = sqz_tet_layer(layout, n, zz);
+    sqz_sidx layer = zz < n ? sqz_tet_layer(layout, n, zz) : (sqz_sidx)0u;
     for (sqz_i32 dy = -1; dy <= 1; dy++) {
       sqz_u32 yy = y + (sqz_u32)dy;
-      if (yy >= n || yy + zz >= n) continue;
-      sqz_u32 lim = n - 1u - yy - zz;
-      sqz_sidx base = layer + sqz_tet_rowoff(layout, n, yy, zz);
+      int row = zz < n && yy < n && yy + zz < n;
+      sqz_u32 lim = row ? n - 1u - yy - zz : 0u;
+      sqz_sidx base = row ? layer + sqz_tet_rowoff(layout, n, yy, zz) : (sqz_sidx)0u;
       for (sqz_i32 dx = -1; dx <= 1; dx++) {
         sqz_u32 xx = x + (sqz_u32)dx;
-        if (xx > lim) continue;
-        if (dx == 0 && dy == 0 && dz == 0) *self = base + xx;
-        else live += src[base + xx] != 0u;
+        if (dx == 0 && dy == 0 && dz == 0) {
+          *self = base + xx;
+          continue;
+        }
+        if (row && xx <= lim) {
+          idx[d] = base + xx;
+          present |= 1u << d;
+        }
+        d++;
       }
     }
   }
-  return live;
+  return present;
 }
 
 #endif /* SQZ_SIMPLEX_H */

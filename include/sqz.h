@@ -207,9 +207,48 @@ SQZ_API int sqz_rule_parse(const char *rule, int dims, uint32_t *birth_mask, uin
  * picks tensor-core or ALU λ/ν. */
 SQZ_API int sqz_life_step(sqz_field *field, const char *rule, uint64_t steps);
 /* User rule: an OpenCL C function body with parameters (uchar self, uint live) returning
- * uchar, e.g. "return (live == 3 || (self && live == 2)) ? 1 : 0;". The library wraps it with
- * the map, the neighbour gathering and the storage layout. OpenCL backend only. */
+ * uchar, e.g. "return (live == 3 || (self && live == 2)) ? 1 : 0;", where live counts the
+ * non-zero neighbours. The engine wraps it as an update (sqz_stencil_step is the general form).
+ * OpenCL backend only. */
 SQZ_API int sqz_life_step_custom(sqz_field *field, const char *cell_body, uint64_t steps);
+
+/* ---- the stencil engine: user stencils and heat diffusion --------------------------------
+ * Every workload is one engine: a traversal of the domain in the field's layout and map, a
+ * gather of each cell's Moore neighbourhood, and a cell update. A user update is OpenCL C
+ * (any OpenCL device) or a C function (the cpu backend), with the same contract:
+ *
+ *   sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present,
+ *                         __constant const sqz_param_t *param);
+ *
+ * sqz_cell_t is the field's type (uchar, int, float, double); sqz_param_t is double for SQZ_F64
+ * fields and float otherwise; SQZ_NB is 8 in 2D and 26 in 3D; SQZ_DIMS is 2 or 3. Neighbours
+ * come in raster order of their offsets with the centre skipped: 2D (dy, dx) = (-1,-1),
+ * (-1,0), (-1,1), (0,-1), (0,1), (1,-1), (1,0), (1,1) (y down, x right); 3D (dz, dy, dx) over
+ * {-1,0,1}^3 likewise. Bit i of present is 1 when neighbour i is a domain cell; absent ones
+ * (holes, outside) read as 0. Every cell of the domain is updated once per step from the
+ * previous state (two buffers). Float updates are compiled without contraction
+ * (FP_CONTRACT OFF), so a C function with the same arithmetic gives the same bits. */
+
+/* OpenCL C source defining sqz_update; source_name labels its lines in the build log (a build
+ * failure is SQZ_ERR_BUILD_FAILED with the log in sqz_last_error). param: n_param values,
+ * converted to sqz_param_t (each must be finite and, for float parameters, fit a float). */
+SQZ_API int sqz_stencil_step(sqz_field *field, const char *source, const char *source_name, const double *param,
+                             size_t n_param, uint64_t steps);
+/* The C form of an update, for the cpu backend: self, nb (SQZ_NB cells) and out point to cells of
+ * the field's type, param to n_param values of sqz_param_t (float, or double for SQZ_F64). */
+typedef void (*sqz_update_fn)(const void *self, const void *nb, uint32_t present, const void *param, void *out,
+                              void *user_data);
+SQZ_API int sqz_stencil_step_fn(sqz_field *field, sqz_update_fn fn, void *user_data, const double *param,
+                                size_t n_param, uint64_t steps);
+/* Explicit heat diffusion on an SQZ_F32 or SQZ_F64 field, insulated holes and borders:
+ * u' = u + alpha * sum over the face neighbours that are domain cells (2D: N, W, E, S; 3D: the
+ * 6 faces) of (u_n - u). 0 < alpha <= sqz_heat_alpha_max(dims) (1/4 in 2D, 1/6 in 3D). The total
+ * is conserved to round-off. */
+SQZ_API int sqz_heat_step(sqz_field *field, double alpha, uint64_t steps);
+SQZ_API double sqz_heat_alpha_max(int dims);
+/* Each domain cell of an SQZ_F32 / SQZ_F64 field gets a uniform value in [0, 1) from a
+ * counter-based hash of (seed, embedded coordinates), identical on every backend and layout. */
+SQZ_API int sqz_field_fill_uniform(sqz_field *field, uint64_t seed);
 
 /* ---- state files ------------------------------------------------------------------------- */
 /* PBM (P1/P4 read, P4 write), 1 = alive, embedded image (3D: width N, height N*N). */

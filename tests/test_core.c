@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sqz_internal.h"
+#include "backends/opencl/cl_internal.h"
 #include "sqz_test.h"
 
 START_TEST(status_names) {

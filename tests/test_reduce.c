@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apps/reduce.h"
+#include "core/reduce_acc.h"
 #include "sqz_test.h"
 
 /* ---- exactly rounded reference ------------------------------------------------------------ */

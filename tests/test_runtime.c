@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/sqz_internal.h"
+#include "backends/opencl/cl_internal.h"
 #include "sqz_test.h"
 
 START_TEST(opencl_device_selection) {
@@ -87,7 +87,7 @@ START_TEST(program_cache_and_dump) {
   sqz_context_timing(ctx, &ks, &ws);
   ck_assert(ks > 0 && ws >= ks);
   int out[64];
-  ck_assert_int_eq(clEnqueueReadBuffer(ctx->queue, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+  ck_assert_int_eq(clEnqueueReadBuffer(SQZ_CL(ctx)->queue, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
   for (int i = 0; i < 64; i++) ck_assert_int_eq(out[i], 7);
   /* different options: a second cache entry */
   SQZ_OK_OR_FAIL(ctx, sqz__program_source(ctx, src, "-DOTHER=1", &p2));
@@ -134,9 +134,9 @@ START_TEST(zero_buffer_pieces) {
     memset(h, 0xa5, (size_t)bytes);
     cl_mem m = NULL;
     SQZ_OK_OR_FAIL(ctx, sqz__buffer(ctx, bytes, CL_MEM_READ_WRITE, &m));
-    ck_assert_int_eq(clEnqueueWriteBuffer(ctx->queue, m, CL_TRUE, 0, (size_t)bytes, h, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueWriteBuffer(SQZ_CL(ctx)->queue, m, CL_TRUE, 0, (size_t)bytes, h, 0, NULL, NULL), CL_SUCCESS);
     SQZ_OK_OR_FAIL(ctx, sqz__zero_buffer(ctx, m, bytes));
-    ck_assert_int_eq(clEnqueueReadBuffer(ctx->queue, m, CL_TRUE, 0, (size_t)bytes, h, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueReadBuffer(SQZ_CL(ctx)->queue, m, CL_TRUE, 0, (size_t)bytes, h, 0, NULL, NULL), CL_SUCCESS);
     uint64_t i = 0;
     while (i < bytes && h[i] == 0) i++;
     ck_assert_msg(i == bytes, "buffer of %llu bytes: byte %llu is %u after zeroing", (unsigned long long)bytes,

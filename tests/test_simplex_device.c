@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simplex/simplex_plan.h"
+#include "backends/opencl/cl_simplex.h"
 #include "sqz_test.h"
 
 /* ---- coverage: every domain cell exactly once, nothing else ------------------------------- */

@@ -2,7 +2,7 @@
 /* test_simplex_huge.c — coverage proof on triangle:65536, whose T(N) > 2^31 cells need 64-bit indices. */
 #include <string.h>
 
-#include "simplex/simplex_plan.h"
+#include "backends/opencl/cl_simplex.h"
 #include "sqz_test.h"
 
 /* One bit per cell of the compact layout (256 MiB) and a counter of repeated visits, with the

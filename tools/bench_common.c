@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "bench_common.h"
-#include "core/sqz_internal.h"
+#include "backends/opencl/cl_internal.h"
 
 double sqz_bench_clock(void) {
   struct timespec ts;
@@ -14,21 +14,21 @@ double sqz_bench_clock(void) {
 
 double sqz_bench_copy_bandwidth(sqz_context *ctx, uint64_t *bytes) {
   uint64_t n = (uint64_t)1 << 30;
-  if (ctx->backend != SQZ_BACKEND_OPENCL) n >>= 2;
+  if (ctx->ops != &sqz__opencl_ops) n >>= 2;
   while (n > ctx->max_alloc || 4 * n > ctx->global_mem) n >>= 1;
   double best = 0;
   *bytes = n;
-  if (ctx->backend == SQZ_BACKEND_OPENCL) {
+  if (ctx->ops == &sqz__opencl_ops) {
     cl_int e1 = CL_SUCCESS, e2 = CL_SUCCESS;
-    cl_mem a = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, (size_t)n, NULL, &e1);
-    cl_mem b = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, (size_t)n, NULL, &e2);
+    cl_mem a = clCreateBuffer(SQZ_CL(ctx)->cl, CL_MEM_READ_WRITE, (size_t)n, NULL, &e1);
+    cl_mem b = clCreateBuffer(SQZ_CL(ctx)->cl, CL_MEM_READ_WRITE, (size_t)n, NULL, &e2);
     unsigned char one = 1;
     if (e1 == CL_SUCCESS && e2 == CL_SUCCESS &&
-        clEnqueueFillBuffer(ctx->queue, a, &one, 1, 0, (size_t)n, 0, NULL, NULL) == CL_SUCCESS) {
+        clEnqueueFillBuffer(SQZ_CL(ctx)->queue, a, &one, 1, 0, (size_t)n, 0, NULL, NULL) == CL_SUCCESS) {
       for (int rep = 0; rep < 6; rep++) {
         cl_event ev = NULL;
         cl_ulong t0 = 0, t1 = 0;
-        if (clEnqueueCopyBuffer(ctx->queue, a, b, 0, 0, (size_t)n, 0, NULL, &ev) != CL_SUCCESS) break;
+        if (clEnqueueCopyBuffer(SQZ_CL(ctx)->queue, a, b, 0, 0, (size_t)n, 0, NULL, &ev) != CL_SUCCESS) break;
         clWaitForEvents(1, &ev);
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);

@@ -6,7 +6,7 @@
 #include "bench_cuda.h"
 #include "cli_common.h"
 #include "cmds.h"
-#include "core/sqz_internal.h"
+#include "backends/opencl/cl_internal.h"
 
 static const char *sqz_bench_fractal_help =
     "usage: sqz bench fractal --domain fractal:NAME:R [--steps K] [--rule R] [--layouts L1,L2,...]\n"
@@ -136,7 +136,7 @@ static void sqz__print_table(sqz_context *ctx, sqz_domain *dom, const char *rule
          (unsigned long long)cells, (unsigned long long)sqz_domain_side(dom), rule, (unsigned long long)steps);
   printf("device  %s (%s)\n", sqz_context_device_name(ctx), sqz_context_backend(ctx));
   printf("copy    %.1f GB/s (%s of %llu MiB); floor of 2 bytes per cell: %.4f ms/step\n\n", 1e-9 * bw,
-         ctx->backend == SQZ_BACKEND_OPENCL ? "clEnqueueCopyBuffer" : "memcpy", (unsigned long long)(copy_bytes >> 20),
+         ctx->ops == &sqz__opencl_ops ? "clEnqueueCopyBuffer" : "memcpy", (unsigned long long)(copy_bytes >> 20),
          1e3 * floor_s);
   printf("%-16s %12s %12s %10s %14s %8s %8s %8s %12s\n", "layout", "kernel ms", "e2e ms", "Gcells/s", "bytes",
          "MRF", "vs bb", "floor", "live");

@@ -6,7 +6,7 @@
 #include "bench_common.h"
 #include "cli_common.h"
 #include "cmds.h"
-#include "simplex/simplex_plan.h"
+#include "backends/opencl/cl_simplex.h"
 
 static const char *sqz_bench_simplex_help =
     "usage: sqz bench simplex --domain triangle:N|tetrahedron:N [--workload life|edm|map|accumulate]\n"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sqz_internal.h"
+#include "apps/stencil.h"
 
 static int sqz__rule_err(char *err, size_t len, const char *fmt, const char *rule, long v) {
   if (err && len) snprintf(err, len, fmt, rule, v);
@@ -100,12 +100,12 @@ int sqz_field_set_map(sqz_field *f, const char *map) {
   if (!map || !*map) { f->map[0] = 0; return SQZ_OK; }
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL) {
     if (strcmp(map, "bb") == 0 && f->layout == SQZ_LAYOUT_BB) { f->map[0] = 0; return SQZ_OK; }
-    if (f->ctx->backend == SQZ_BACKEND_CUDA && (strcmp(map, "mma") == 0 || strcmp(map, "alu") == 0)) {
+    if (strcmp(sqz_context_backend(f->ctx), "cuda") == 0 && (strcmp(map, "mma") == 0 || strcmp(map, "alu") == 0)) {
       snprintf(f->map, sizeof f->map, "%s", map); /* the cuda tile maps: tensor cores or digit loops */
       return SQZ_OK;
     }
     if (strcmp(map, "seq") == 0 || strcmp(map, "group") == 0) { /* the opencl tile λ: digit loop or group-parallel */
-      if (f->ctx->backend != SQZ_BACKEND_OPENCL || f->layout == SQZ_LAYOUT_BB)
+      if (strcmp(sqz_context_backend(f->ctx), "opencl") != 0 || f->layout == SQZ_LAYOUT_BB)
         return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT,
                          "map '%s' (the tile lambda of fractal steps) needs the opencl backend and layout lambda, "
                          "block:RHO or compact, not %s on %s",
@@ -131,46 +131,26 @@ int sqz_field_set_map(sqz_field *f, const char *map) {
 
 const char *sqz_field_map(const sqz_field *f) { return f->map; }
 
-char *sqz__rule_prelude(const sqz_field *f) {
-  if (!f->user_rule) {
-    char *empty = malloc(1);
-    if (empty) empty[0] = 0;
-    return empty;
-  }
-  const char *head = "#define SQZ_USER_RULE 1\nstatic inline uchar sqz_user_rule(uchar self, uint live) {\n";
-  size_t n = strlen(head) + strlen(f->user_rule) + 8;
-  char *p = malloc(n);
-  if (p) snprintf(p, n, "%s%s\n}\n", head, f->user_rule);
-  return p;
-}
-
-static int sqz__life(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps) {
+static int sqz__life(sqz_field *f, sqz_update *u, uint64_t steps) {
   if (f->type != SQZ_U8)
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "life needs a SQZ_U8 field (this one has %zu-byte cells)",
                      sqz_type_size(f->type));
-  sqz__op_begin(f->ctx);
-  int st = f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__life_fractal(f, birth, survive, steps)
-                                               : sqz__life_simplex(f, birth, survive, steps);
-  if (st == SQZ_OK) st = sqz__finish(f->ctx);
-  sqz__op_end(f->ctx);
-  return st;
+  return sqz__stencil_run(f, u, steps);
 }
 
 int sqz_life_step(sqz_field *f, const char *rule, uint64_t steps) {
   if (!f) return SQZ_ERR_INVALID_ARGUMENT;
-  uint32_t b, s;
+  sqz_update u = {.kind = SQZ_UPDATE_LIFE};
   char err[256];
-  int st = sqz_rule_parse(rule ? rule : "B3/S23", f->dom->dims, &b, &s, err, sizeof err);
+  int st = sqz_rule_parse(rule ? rule : "B3/S23", f->dom->dims, &u.birth,
+                          &u.survive, err, sizeof err);
   if (st != SQZ_OK) return sqz__fail(f->ctx, st, "%s", err);
-  return sqz__life(f, b, s, steps);
+  return sqz__life(f, &u, steps);
 }
 
 int sqz_life_step_custom(sqz_field *f, const char *cell_body, uint64_t steps) {
   if (!f || !cell_body || !*cell_body) return SQZ_ERR_INVALID_ARGUMENT;
-  if (f->ctx->backend != SQZ_BACKEND_OPENCL)
-    return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "custom cell rules are OpenCL C and need the opencl backend");
-  f->user_rule = cell_body;
-  int st = sqz__life(f, 0, 0, steps);
-  f->user_rule = NULL;
-  return st;
+  sqz_update u = {.kind = SQZ_UPDATE_LIFE_BODY};
+  u.source = cell_body;
+  return sqz__life(f, &u, steps);
 }

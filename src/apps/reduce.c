@@ -3,27 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apps/reduce.h"
-
-void sqz__red_add(sqz_red_acc *acc, long double v) {
-  const long double t = acc->s + v;
-  acc->c += fabsl(acc->s) >= fabsl(v) ? (acc->s - t) + v : (v - t) + acc->s;
-  acc->s = t;
-}
-
-void sqz__red_add_int(sqz_red_acc *acc, int64_t v) {
-  if (__builtin_add_overflow(acc->isum, v, &acc->isum)) acc->overflow = 1;
-}
-
-uint64_t sqz__red_mask(sqz_type type) {
-  switch (type) {
-  case SQZ_U8: return 0xffu;
-  case SQZ_I32: return 0xffffffffu;
-  case SQZ_F32: return 0x7fffffffu;
-  case SQZ_F64: return 0x7fffffffffffffffu;
-  }
-  return 0;
-}
+#include "backends/backend.h"
 
 static const char *red_type_name(sqz_type type) {
   switch (type) {
@@ -35,11 +15,12 @@ static const char *red_type_name(sqz_type type) {
   return "?";
 }
 
-/* Reduces either a host array (copied to the device chunk by chunk, each chunk within the
- * device's max allocation) or a field's current storage buffer. */
+/* Reduces a host array: in place where the backend's memory is host memory, else copied to the
+ * device chunk by chunk, each chunk within the device's max allocation. */
 static int red_host(sqz_context *ctx, sqz_red_op op, sqz_type type, const void *data, uint64_t n, int acc_mode,
                     sqz_red_acc *acc) {
-  if (ctx->backend != SQZ_BACKEND_OPENCL) return sqz__red_cpu(ctx, op, type, data, n, acc); /* cpu, cuda */
+  const sqz_backend_ops *ops = ctx->ops;
+  if (ops->host_memory) return ops->reduce(ctx, op, type, (sqz_mem)data, n, acc_mode, acc);
   if (n == 0) return SQZ_OK;
   const size_t size = sqz_type_size(type);
   uint64_t chunk = ctx->max_alloc / size;
@@ -47,31 +28,23 @@ static int red_host(sqz_context *ctx, sqz_red_op op, sqz_type type, const void *
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s allows %llu bytes per buffer, less than one %s element",
                      ctx->device_name, (unsigned long long)ctx->max_alloc, red_type_name(type));
   if (chunk > n) chunk = n;
-  cl_mem buf = NULL;
-  int st = sqz__buffer(ctx, chunk * size, CL_MEM_READ_ONLY, &buf);
+  sqz_mem buf = NULL;
+  int st = ops->alloc(ctx, chunk * size, &buf);
   for (uint64_t at = 0; st == SQZ_OK && at < n; at += chunk) {
     const uint64_t m = n - at < chunk ? n - at : chunk;
-    SQZ_CL_GOTO(ctx, st, done,
-                clEnqueueWriteBuffer(ctx->queue, buf, CL_TRUE, 0, (size_t)(m * size),
-                                     (const unsigned char *)data + at * size, 0, NULL, NULL));
-    st = sqz__red_cl(ctx, op, type, buf, m, acc_mode, acc);
+    st = ops->upload(ctx, buf, 0, (const unsigned char *)data + at * size, m * size);
+    if (st == SQZ_OK) st = ops->reduce(ctx, op, type, buf, m, acc_mode, acc);
   }
-done:
-  if (buf) clReleaseMemObject(buf);
+  if (buf) {
+    int fin = sqz__finish(ctx);
+    if (st == SQZ_OK) st = fin;
+    ops->free(ctx, buf);
+  }
   return st;
 }
 
 static int red_field(sqz_field *f, sqz_red_op op, sqz_red_acc *acc) {
-  if (f->ctx->backend == SQZ_BACKEND_CPU) return sqz__red_cpu(f->ctx, op, f->type, f->host[f->cur], f->elems, acc);
-  if (f->ctx->backend == SQZ_BACKEND_CUDA) { /* cuda: reduce a host copy of the storage */
-    void *copy = malloc((size_t)(f->elems * sqz_type_size(f->type)));
-    if (!copy) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for a copy of the field");
-    int st = sqz__field_download(f, copy);
-    if (st == SQZ_OK) st = sqz__red_cpu(f->ctx, op, f->type, copy, f->elems, acc);
-    free(copy);
-    return st;
-  }
-  return sqz__red_cl(f->ctx, op, f->type, f->buf[f->cur], f->elems, SQZ_RED_ACC_AUTO, acc);
+  return f->ctx->ops->reduce(f->ctx, op, f->type, f->mem[f->cur], f->elems, SQZ_RED_ACC_AUTO, acc);
 }
 
 /* Arguments shared by all four entry points; field (if any) supplies ctx, type and storage. */
@@ -86,9 +59,6 @@ static int red_check(sqz_context *ctx, const char *fn, sqz_type type, const void
   if (n > SIZE_MAX / sqz_type_size(type))
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s: %llu %s elements exceed the address space", fn,
                      (unsigned long long)n, red_type_name(type));
-  if (ctx->backend != SQZ_BACKEND_CPU && ctx->backend != SQZ_BACKEND_OPENCL && ctx->backend != SQZ_BACKEND_CUDA)
-    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "%s: reductions run on the opencl and cpu backends, not %s", fn,
-                     sqz_context_backend(ctx));
   return SQZ_OK;
 }
 

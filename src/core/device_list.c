@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/opencl/cl_devices.h"
+#include "backends/backend.h"
 
 typedef struct {
   char s[7][256];
@@ -23,49 +23,37 @@ static sqz_device_row *sqz__row(sqz_device_list *l) {
   return &r[l->n++];
 }
 
+/* What a backend's `list` entry adds to: the list and the backend's name. */
+typedef struct {
+  sqz_device_list *l;
+  const char *backend;
+} sqz__device_sink_data;
+
+static void sqz__add_device(void *data, const sqz_device_info *d) {
+  const sqz__device_sink_data *sd = data;
+  sqz_device_row *r = sqz__row(sd->l);
+  if (!r) return;
+  snprintf(r->s[SQZ_DEVICE_BACKEND], 256, "%s", sd->backend);
+  snprintf(r->s[SQZ_DEVICE_ID], 256, "%s", d->id);
+  snprintf(r->s[SQZ_DEVICE_PLATFORM], 256, "%s", d->platform);
+  snprintf(r->s[SQZ_DEVICE_NAME], 256, "%s", d->name);
+  snprintf(r->s[SQZ_DEVICE_TYPE], 256, "%s", d->type);
+  snprintf(r->s[SQZ_DEVICE_C_VERSION], 256, "%s", d->c_version);
+  snprintf(r->s[SQZ_DEVICE_DRIVER], 256, "%s", d->driver);
+  r->u[SQZ_DEVICE_COMPUTE_UNITS] = d->compute_units;
+  r->u[SQZ_DEVICE_GLOBAL_MEM] = d->global_mem;
+  r->u[SQZ_DEVICE_MAX_ALLOC] = d->max_alloc;
+  r->u[SQZ_DEVICE_MAX_WORK_GROUP] = d->max_work_group;
+}
+
 int sqz_device_list_create(sqz_device_list **out) {
   if (!out) return SQZ_ERR_INVALID_ARGUMENT;
   *out = NULL;
   sqz_device_list *l = calloc(1, sizeof *l);
   if (!l) return sqz__fail(NULL, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
-  sqz_cl_device *devs = NULL;
-  size_t n = 0;
-  sqz__cl_enumerate(NULL, &devs, &n);
-  for (size_t i = 0; i < n; i++) {
-    sqz_device_row *r = sqz__row(l);
-    if (!r) break;
-    snprintf(r->s[SQZ_DEVICE_BACKEND], 256, "opencl");
-    snprintf(r->s[SQZ_DEVICE_ID], 256, "%u:%u", devs[i].platform_index, devs[i].device_index);
-    snprintf(r->s[SQZ_DEVICE_PLATFORM], 256, "%s", devs[i].platform_name);
-    snprintf(r->s[SQZ_DEVICE_NAME], 256, "%s", devs[i].name);
-    snprintf(r->s[SQZ_DEVICE_TYPE], 256, "%s", devs[i].type);
-    snprintf(r->s[SQZ_DEVICE_C_VERSION], 256, "%s", devs[i].c_version);
-    snprintf(r->s[SQZ_DEVICE_DRIVER], 256, "%s", devs[i].driver);
-    r->u[SQZ_DEVICE_COMPUTE_UNITS] = devs[i].compute_units;
-    r->u[SQZ_DEVICE_GLOBAL_MEM] = devs[i].global_mem;
-    r->u[SQZ_DEVICE_MAX_ALLOC] = devs[i].max_alloc;
-    r->u[SQZ_DEVICE_MAX_WORK_GROUP] = devs[i].max_work_group;
-  }
-  free(devs);
-  const char *backends[] = {"cpu", "cuda"};
-  for (int b = 0; b < 2; b++) {
-    sqz_context *ctx = NULL;
-    if (sqz_context_create(backends[b], NULL, &ctx) != SQZ_OK) continue;
-    sqz_device_row *r = sqz__row(l);
-    if (r) {
-      snprintf(r->s[SQZ_DEVICE_BACKEND], 256, "%s", backends[b]);
-      snprintf(r->s[SQZ_DEVICE_ID], 256, "0");
-      snprintf(r->s[SQZ_DEVICE_PLATFORM], 256, "%s", ctx->platform_name);
-      snprintf(r->s[SQZ_DEVICE_NAME], 256, "%s", ctx->device_name);
-      snprintf(r->s[SQZ_DEVICE_TYPE], 256, "%s", ctx->is_gpu ? "GPU" : "CPU");
-      snprintf(r->s[SQZ_DEVICE_C_VERSION], 256, "%s", ctx->c_version);
-      snprintf(r->s[SQZ_DEVICE_DRIVER], 256, "%s", ctx->driver_version);
-      r->u[SQZ_DEVICE_COMPUTE_UNITS] = ctx->compute_units;
-      r->u[SQZ_DEVICE_GLOBAL_MEM] = ctx->global_mem;
-      r->u[SQZ_DEVICE_MAX_ALLOC] = ctx->max_alloc;
-      r->u[SQZ_DEVICE_MAX_WORK_GROUP] = ctx->max_work_group;
-    }
-    sqz_context_release(ctx);
+  for (const sqz_backend_ops *const *b = sqz__backends; *b; b++) {
+    sqz__device_sink_data sd = {l, (*b)->name};
+    (*b)->list(sqz__add_device, &sd);
   }
   sqz__clear_error(NULL);
   *out = l;

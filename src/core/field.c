@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sqz_internal.h"
+#include "backends/backend.h"
 
 static int sqz__alloc_storage(sqz_field *f, int which) {
   sqz_context *ctx = f->ctx;
@@ -13,24 +13,11 @@ static int sqz__alloc_storage(sqz_field *f, int which) {
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s: storage size overflows 64 bits", f->dom->spec,
                      f->layout_str);
   uint64_t total = bytes * (uint64_t)(which + 1); /* the ping-pong buffer doubles the state */
-  if (ctx->backend != SQZ_BACKEND_CPU && bytes <= ctx->max_alloc && total > ctx->global_mem)
+  if (bytes <= ctx->max_alloc && total > ctx->global_mem)
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s needs %llu bytes in %d buffers but %s has %llu bytes",
                      f->dom->spec, f->layout_str, (unsigned long long)total, which + 1, ctx->device_name,
                      (unsigned long long)ctx->global_mem);
-  if (ctx->backend == SQZ_BACKEND_OPENCL) {
-    int st = sqz__buffer(ctx, bytes, CL_MEM_READ_WRITE, &f->buf[which]);
-    if (st != SQZ_OK) return st;
-    return sqz__zero_buffer(ctx, f->buf[which], bytes);
-  }
-  if (ctx->backend == SQZ_BACKEND_CUDA) return sqz__cuda_alloc(ctx, bytes, &f->dptr[which]);
-  if (bytes > ctx->max_alloc || bytes > SIZE_MAX)
-    return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s needs %llu bytes per buffer but the host allows %llu bytes",
-                     f->dom->spec, (unsigned long long)bytes, (unsigned long long)ctx->max_alloc);
-  f->host[which] = calloc((size_t)f->elems, sqz_type_size(f->type));
-  if (!f->host[which])
-    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: allocating %llu bytes of host memory failed", f->dom->spec,
-                     (unsigned long long)bytes);
-  return SQZ_OK;
+  return ctx->ops->alloc(ctx, bytes, &f->mem[which]);
 }
 
 int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out) {
@@ -40,14 +27,13 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
   sqz_context *ctx = dom->ctx;
   if (!ctx) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "fields need a domain parsed with a context");
   if (sqz_type_size(type) == 0) return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "unknown field type %d", (int)type);
-  if (ctx->backend == SQZ_BACKEND_CUDA && dom->kind != SQZ_DOMAIN_FRACTAL)
-    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "the cuda backend computes on fractal domains only (%s)", dom->spec);
   sqz_field *f = calloc(1, sizeof *f);
   if (!f) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   f->dom = dom;
   f->ctx = ctx;
   f->type = type;
   int st = sqz__parse_layout(ctx, dom, layout, &f->layout, &f->layout_rho);
+  if (st == SQZ_OK) st = ctx->ops->accepts(ctx, dom, type, f->layout);
   if (st == SQZ_OK) st = sqz__layout_geometry(dom, f->layout, f->layout_rho, &f->elems, &f->width, &f->height);
   if (st == SQZ_OK) {
     if (f->layout == SQZ_LAYOUT_BLOCK) snprintf(f->layout_str, sizeof f->layout_str, "block:%u", f->layout_rho);
@@ -55,7 +41,7 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
                   f->layout == SQZ_LAYOUT_BB ? "bb" : f->layout == SQZ_LAYOUT_LAMBDA ? "lambda" : "compact");
     st = sqz__alloc_storage(f, 0);
   }
-  if (st == SQZ_OK && ctx->backend == SQZ_BACKEND_OPENCL) st = sqz__finish(ctx);
+  if (st == SQZ_OK) st = sqz__finish(ctx);
   if (st != SQZ_OK) {
     sqz_field_release(f);
     return st;
@@ -66,18 +52,15 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
 
 void sqz_field_release(sqz_field *f) {
   if (!f) return;
-  for (int i = 0; i < 2; i++) {
-    free(f->host[i]);
-    if (f->buf[i]) clReleaseMemObject(f->buf[i]);
-    if (f->dptr[i]) sqz__cuda_free(f->ctx, f->dptr[i]);
-  }
+  for (int i = 0; i < 2; i++)
+    if (f->mem[i]) f->ctx->ops->free(f->ctx, f->mem[i]);
   free(f);
 }
 
 sqz_type sqz_field_type(const sqz_field *f) { return f->type; }
 const char *sqz_field_layout(const sqz_field *f) { return f->layout_str; }
 uint64_t sqz_field_bytes(const sqz_field *f) {
-  int n = (f->buf[1] || f->host[1] || f->dptr[1]) ? 2 : 1;
+  int n = f->mem[1] ? 2 : 1;
   return (uint64_t)n * f->elems * sqz_type_size(f->type);
 }
 
@@ -89,30 +72,18 @@ int sqz_field_set_block(sqz_field *f, uint32_t rho) {
 }
 
 int sqz__field_ensure_pair(sqz_field *f) {
-  if (f->buf[1] || f->host[1] || f->dptr[1]) return SQZ_OK;
+  if (f->mem[1]) return SQZ_OK;
   return sqz__alloc_storage(f, 1);
 }
 
 int sqz__field_download(sqz_field *f, void *host) {
-  size_t bytes = (size_t)(f->elems * sqz_type_size(f->type));
-  if (f->ctx->backend == SQZ_BACKEND_OPENCL) {
-    SQZ_CL_CHECK(f->ctx, clEnqueueReadBuffer(f->ctx->queue, f->buf[f->cur], CL_TRUE, 0, bytes, host, 0, NULL, NULL));
-    return sqz__finish(f->ctx);
-  }
-  if (f->ctx->backend == SQZ_BACKEND_CUDA) return sqz__cuda_download(f->ctx, host, f->dptr[f->cur], bytes);
-  memcpy(host, f->host[f->cur], bytes);
-  return SQZ_OK;
+  int st = f->ctx->ops->download(f->ctx, host, f->mem[f->cur], 0, f->elems * sqz_type_size(f->type));
+  return st == SQZ_OK ? sqz__finish(f->ctx) : st;
 }
 
 int sqz__field_upload(sqz_field *f, const void *host) {
-  size_t bytes = (size_t)(f->elems * sqz_type_size(f->type));
-  if (f->ctx->backend == SQZ_BACKEND_OPENCL) {
-    SQZ_CL_CHECK(f->ctx, clEnqueueWriteBuffer(f->ctx->queue, f->buf[f->cur], CL_TRUE, 0, bytes, host, 0, NULL, NULL));
-    return sqz__finish(f->ctx);
-  }
-  if (f->ctx->backend == SQZ_BACKEND_CUDA) return sqz__cuda_upload(f->ctx, f->dptr[f->cur], host, bytes);
-  memcpy(f->host[f->cur], host, bytes);
-  return SQZ_OK;
+  int st = f->ctx->ops->upload(f->ctx, f->mem[f->cur], 0, host, f->elems * sqz_type_size(f->type));
+  return st == SQZ_OK ? sqz__finish(f->ctx) : st;
 }
 
 /* Number of embedded cells (side^dims) and the matching byte count, overflow-checked. */
@@ -211,12 +182,37 @@ int sqz_field_read(sqz_field *f, void *embedded, size_t bytes) {
   return st;
 }
 
-static void sqz__set_one(unsigned char *p, sqz_type t) {
-  switch (t) {
-  case SQZ_U8: *p = 1; break;
-  case SQZ_I32: { int32_t v = 1; memcpy(p, &v, 4); } break;
-  case SQZ_F32: { float v = 1.0f; memcpy(p, &v, 4); } break;
-  case SQZ_F64: { double v = 1.0; memcpy(p, &v, 8); } break;
+/* Cell value of the host fill: 1 (random 0/1 cells) or a uniform value in [0, 1) built from
+ * the top bits of the same hash (53 for f64, 24 for f32; integers get 0/1 only). */
+static void sqz__fill_value(unsigned char *p, sqz_type t, int uniform, uint64_t threshold, uint64_t seed, uint64_t e) {
+  if (!uniform) {
+    if (!sqz_random_cell(seed, e, threshold)) return;
+    switch (t) {
+    case SQZ_U8: *p = 1; break;
+    case SQZ_I32: { int32_t v = 1; memcpy(p, &v, 4); } break;
+    case SQZ_F32: { float v = 1.0f; memcpy(p, &v, 4); } break;
+    case SQZ_F64: { double v = 1.0; memcpy(p, &v, 8); } break;
+    }
+    return;
+  }
+  uint64_t h = sqz_mix64(sqz_mix64(seed + (uint64_t)0x9e3779b97f4a7c15ULL) ^ e);
+  if (t == SQZ_F64) {
+    double v = ldexp((double)(h >> 11), -53);
+    memcpy(p, &v, 8);
+  } else {
+    float v = ldexpf((float)(h >> 40), -24);
+    memcpy(p, &v, 4);
+  }
+}
+
+void sqz__host_fill(const sqz_field *f, void *store, int uniform, uint64_t threshold, uint64_t seed) {
+  size_t ts = sqz_type_size(f->type);
+  unsigned char *out = store;
+  memset(out, 0, (size_t)f->elems * ts);
+  for (uint64_t i = 0; i < f->elems; i++) {
+    uint64_t x, y, z;
+    if (!sqz__layout_coords(f, i, &x, &y, &z)) continue;
+    sqz__fill_value(out + i * ts, f->type, uniform, threshold, seed, (z * f->dom->side + y) * f->dom->side + x);
   }
 }
 
@@ -226,27 +222,25 @@ int sqz_field_fill_random(sqz_field *f, double density, uint64_t seed) {
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "density %g is not in [0, 1]", density);
   uint64_t threshold = (uint64_t)ldexp(density, 32);
   sqz__op_begin(f->ctx);
-  int st = SQZ_ERR_UNSUPPORTED;
-  if (f->ctx->backend == SQZ_BACKEND_OPENCL && f->type == SQZ_U8) {
-    st = f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__fill_random_fractal(f, threshold, seed)
-                                             : sqz__fill_random_simplex(f, threshold, seed);
-    if (st == SQZ_OK) st = sqz__finish(f->ctx);
-  }
-  if (f->ctx->backend == SQZ_BACKEND_CUDA && f->dom->kind == SQZ_DOMAIN_FRACTAL)
-    st = sqz__cuda_fill_random_fractal(f, threshold, seed);
-  if (st == SQZ_ERR_UNSUPPORTED) { /* host fill through the layout's index map */
-    size_t ts = sqz_type_size(f->type);
-    unsigned char *store = calloc((size_t)f->elems, ts);
-    if (!store) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
-    for (uint64_t i = 0; i < f->elems; i++) {
-      uint64_t x, y, z;
-      if (!sqz__layout_coords(f, i, &x, &y, &z)) continue;
-      uint64_t e = (z * f->dom->side + y) * f->dom->side + x;
-      if (sqz_random_cell(seed, e, threshold)) sqz__set_one(store + i * ts, f->type);
-    }
-    st = sqz__field_upload(f, store);
-    free(store);
-  }
+  int st = f->ctx->ops->fill_random(f, threshold, seed);
+  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  sqz__op_end(f->ctx);
+  return st;
+}
+
+int sqz_field_fill_uniform(sqz_field *f, uint64_t seed) {
+  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+  if (f->type != SQZ_F32 && f->type != SQZ_F64)
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "uniform fills need an f32 or f64 field");
+  size_t ts = sqz_type_size(f->type);
+  void *store = malloc((size_t)f->elems * ts);
+  if (!store)
+    return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: %llu bytes of host memory for the fill are not available",
+                     f->dom->spec, (unsigned long long)(f->elems * ts));
+  sqz__op_begin(f->ctx);
+  sqz__host_fill(f, store, 1, 0, seed);
+  int st = sqz__field_upload(f, store);
+  free(store);
   sqz__op_end(f->ctx);
   return st;
 }

@@ -6,30 +6,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 120
-#endif
-#include <CL/cl.h>
-
 #include "sqz.h"
 #include "sqz_common.h"
 #include "core/embedded.h"
 
 #define SQZ_INTERNAL __attribute__((visibility("hidden")))
 
-typedef enum { SQZ_BACKEND_CPU = 0, SQZ_BACKEND_OPENCL = 1, SQZ_BACKEND_CUDA = 2 } sqz_backend_id;
+struct sqz_backend_ops; /* src/backends/backend.h */
+
+/* Device memory of a backend: a cl_mem (opencl), a host pointer (cpu), a CUdeviceptr (cuda). */
+typedef void *sqz_mem;
 
 /* ---- context ----------------------------------------------------------------------------- */
-typedef struct sqz_program_entry {
-  uint64_t key;
-  cl_program program;
-  struct sqz_program_entry *next;
-} sqz_program_entry;
-
-struct sqz_cuda; /* src/cuda/ */
-
 struct sqz_context {
-  sqz_backend_id backend;
+  const struct sqz_backend_ops *ops; /* the backend: every device operation goes through it */
+  void *backend;                     /* the backend's own state (opencl: sqz_cl_state, cuda: sqz_cuda) */
   char device_name[256];
   char platform_name[256];
   char driver_version[128];
@@ -40,20 +31,10 @@ struct sqz_context {
   int is_gpu;
   uint64_t local_mem; /* bytes of local memory per work-group (tests may lower it) */
   int sync; /* SQZ_SYNC=1: finish after every launch and fill, naming the one that fails */
-  /* opencl */
-  cl_platform_id platform;
-  cl_device_id device;
-  cl_context cl;
-  cl_command_queue queue;
-  sqz_program_entry *programs; /* in-memory program cache */
-  /* cuda */
-  struct sqz_cuda *cuda;
   /* errors and timing */
   char *detail;
   size_t detail_cap;
   double kernel_s, wall_s, op_start;
-  cl_event *pending; /* kernels enqueued since the last sqz__finish */
-  size_t n_pending, cap_pending;
 };
 
 /* Records a failure: stores the formatted detail in ctx (or the thread's slot when ctx is
@@ -70,51 +51,6 @@ SQZ_INTERNAL double sqz__now(void);
 /* Starts an operation: clears timing; sqz__op_end fills wall_s. */
 SQZ_INTERNAL void sqz__op_begin(sqz_context *ctx);
 SQZ_INTERNAL void sqz__op_end(sqz_context *ctx);
-
-/* ---- OpenCL helpers (src/opencl/) ---------------------------------------------------------- */
-/* Looks up an embedded file of cl/ by name ("life_fractal.cl"); NULL if absent. */
-SQZ_INTERNAL const sqz_embedded_file *sqz__cl_file(const char *name);
-
-/* Builds (or fetches from the memory and disk caches) a program made of `prelude` followed by
- * the embedded files named in `files` (NULL-terminated), with `options` (+ $SQZ_BUILD_OPTIONS).
- * On a build failure returns SQZ_ERR_BUILD_FAILED with device, options and log in the detail. */
-SQZ_INTERNAL int sqz__program(sqz_context *ctx, const char *prelude, const char *const *files,
-                              const char *options, cl_program *out);
-/* Same, from one complete source text (used for user rule bodies and tests). */
-SQZ_INTERNAL int sqz__program_source(sqz_context *ctx, const char *source, const char *options,
-                                     cl_program *out);
-SQZ_INTERNAL int sqz__kernel(sqz_context *ctx, cl_program program, const char *name, cl_kernel *out);
-/* Enqueues an NDRange (global must be a multiple of local; local may be NULL) without
- * waiting; its event time is added to ctx->kernel_s by sqz__finish. */
-SQZ_INTERNAL int sqz__run(sqz_context *ctx, cl_kernel k, cl_uint dims, const size_t *global,
-                          const size_t *local);
-/* Waits for every enqueued command and adds the pending kernels' event times to kernel_s. */
-SQZ_INTERNAL int sqz__finish(sqz_context *ctx);
-/* Sets kernel arguments in order from a list of (size, pointer) pairs ended by 0. */
-SQZ_INTERNAL int sqz__args(sqz_context *ctx, cl_kernel k, ...);
-/* Allocates a device buffer, checking the device's max single allocation first
- * (SQZ_ERR_TOO_LARGE with both byte counts). */
-SQZ_INTERNAL int sqz__buffer(sqz_context *ctx, uint64_t bytes, cl_mem_flags flags, cl_mem *out);
-/* Enqueues zeroing of bytes [0, bytes) of buf (fills and copies that every driver accepts). */
-SQZ_INTERNAL int sqz__zero_buffer(sqz_context *ctx, cl_mem buf, uint64_t bytes);
-/* Checks an OpenCL status and records which call failed. */
-#define SQZ_CL_CHECK(ctx, call)                                                                 \
-  do {                                                                                          \
-    cl_int sqz_cl_err_ = (call);                                                                \
-    if (sqz_cl_err_ != CL_SUCCESS)                                                              \
-      return sqz__fail((ctx), sqz_cl_err_, "%s failed: %s (%s:%d)", #call,                      \
-                       sqz_status_name(sqz_cl_err_), __FILE__, __LINE__);                       \
-  } while (0)
-/* Variant that jumps to a cleanup label with status set. */
-#define SQZ_CL_GOTO(ctx, st, label, call)                                                       \
-  do {                                                                                          \
-    cl_int sqz_cl_err_ = (call);                                                                \
-    if (sqz_cl_err_ != CL_SUCCESS) {                                                            \
-      (st) = sqz__fail((ctx), sqz_cl_err_, "%s failed: %s (%s:%d)", #call,                      \
-                       sqz_status_name(sqz_cl_err_), __FILE__, __LINE__);                       \
-      goto label;                                                                               \
-    }                                                                                           \
-  } while (0)
 
 /* ---- domains ------------------------------------------------------------------------------ */
 #define SQZ_MAX_SCALE 16 /* largest pattern side s */
@@ -151,18 +87,9 @@ struct sqz_field {
   uint32_t block;      /* launch block side, 0 = automatic */
   uint64_t elems;      /* storage elements of one buffer */
   uint64_t width, height; /* storage as a 2D array (width * height == elems) */
-  void *host[2];       /* cpu backend: ping-pong buffers */
-  cl_mem buf[2];       /* opencl backend: ping-pong buffers (buf[1] created on first step) */
-  unsigned long long dptr[2]; /* cuda backend: device pointers (CUdeviceptr) */
+  sqz_mem mem[2];      /* ping-pong buffers of the backend (mem[1] created on first step) */
   int cur;             /* index of the current state */
-  const char *user_rule; /* set during sqz_life_step_custom: OpenCL C body of the cell rule */
 };
-
-/* Prelude text for life kernels: empty for mask rules, or the user's rule as
- * `uchar sqz_user_rule(uchar self, uint live)` plus `#define SQZ_USER_RULE 1` when
- * f->user_rule is set. Kernels include cl/sqz_rule.h, whose SQZ_APPLY_RULE picks one.
- * Returns a malloc'ed string (caller frees) or NULL when out of memory. */
-SQZ_INTERNAL char *sqz__rule_prelude(const sqz_field *f);
 
 /* Storage geometry of a layout for a domain (elems, width, height); implemented per family
  * (simplex_layout.c, fractal_layout.c). */
@@ -195,33 +122,17 @@ SQZ_INTERNAL int sqz__fractal_parse(sqz_context *ctx, const char *name, const ch
 /* 1 if embedded (x, y) < side is a cell of the fractal (per-digit pattern lookup). */
 SQZ_INTERNAL int sqz__fractal_member(const sqz_fractal *fr, uint64_t x, uint64_t y);
 
-/* Workload entry points per family and backend (called by src/life.c, src/field.c), each
- * returns a status. birth/survive are bit masks over the live-neighbour count. */
-SQZ_INTERNAL int sqz__life_simplex(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
-SQZ_INTERNAL int sqz__life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
-/* cuda backend fractal step (src/cuda/cuda_life.c): layout block:RHO, tile maps λ_b/ν_b on
- * int8 tensor cores (f->map "mma", the default) or digit loops ("alu"); other layouts give
- * SQZ_ERR_UNSUPPORTED naming the layout. */
-SQZ_INTERNAL int sqz__cuda_life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
-/* cuda backend random fill of block:RHO fractal fields (src/cuda/cuda_life.c); other
- * layouts return SQZ_ERR_UNSUPPORTED and take the host fill. */
-SQZ_INTERNAL int sqz__cuda_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed);
-/* Device-side random fill; may return SQZ_ERR_UNSUPPORTED to fall back to the host fill. */
-SQZ_INTERNAL int sqz__fill_random_simplex(sqz_field *f, uint64_t threshold, uint64_t seed);
-SQZ_INTERNAL int sqz__fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed);
-
-/* cuda backend memory (src/cuda/cuda_memory.c): allocation with the byte count in the
- * detail on failure, zero-fill, host transfers of a whole buffer. */
-SQZ_INTERNAL int sqz__cuda_alloc(sqz_context *ctx, uint64_t bytes, unsigned long long *out);
-SQZ_INTERNAL void sqz__cuda_free(sqz_context *ctx, unsigned long long ptr);
-SQZ_INTERNAL int sqz__cuda_upload(sqz_context *ctx, unsigned long long dst, const void *src, uint64_t bytes);
-SQZ_INTERNAL int sqz__cuda_download(sqz_context *ctx, void *dst, unsigned long long src, uint64_t bytes);
-
-/* Field storage helpers (src/field.c): the current buffer to/from a host array of f->elems
+/* Field storage helpers (src/core/field.c): the current buffer to/from a host array of f->elems
  * elements, and creation of the second (ping-pong) buffer on first use. */
 SQZ_INTERNAL int sqz__field_download(sqz_field *f, void *host);
 SQZ_INTERNAL int sqz__field_upload(sqz_field *f, const void *host);
 SQZ_INTERNAL int sqz__field_ensure_pair(sqz_field *f);
+/* Host fill of a storage array of f->elems elements: cell value(seed, embedded index) for every
+ * domain cell, 0 elsewhere; uniform = 0: 1 with probability threshold / 2^32, uniform = 1:
+ * a uniform value in [0, 1) (float types). */
+SQZ_INTERNAL void sqz__host_fill(const sqz_field *f, void *store, int uniform, uint64_t threshold, uint64_t seed);
+/* Waits for the context's enqueued work (ctx->ops->finish). */
+SQZ_INTERNAL int sqz__finish(sqz_context *ctx);
 /* The field as an embedded 0/1 image (PBM/PNG geometry; 3D: N x N*N); caller frees *out. */
 SQZ_INTERNAL int sqz__field_image(sqz_field *f, unsigned char **out, uint64_t *w, uint64_t *h);
 

@@ -1,4 +1,9 @@
 /* status.c — names and messages of sqz's status codes and of OpenCL's error codes. */
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h> /* OpenCL statuses pass through sqz calls: their names are part of the API */
+
 #include "core/sqz_internal.h"
 
 #define SQZ_CL_ERROR_MAP(X)                                                             \

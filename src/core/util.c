@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/sqz_internal.h"
+#include "backends/backend.h"
 
 static _Thread_local char sqz_thread_detail[4096];
 
@@ -67,6 +67,8 @@ double sqz__now(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+int sqz__finish(sqz_context *ctx) { return ctx->ops->finish(ctx); }
 
 void sqz__op_begin(sqz_context *ctx) {
   if (!ctx) return;

@@ -26,7 +26,4 @@ SQZ_INTERNAL int sqz__fractal_tiling(const sqz_field *f, sqz_fractal_tiling *t);
 SQZ_INTERNAL uint32_t *sqz__fractal_tile_table(const sqz_field *f, const sqz_fractal_tiling *t, uint32_t *n_cells,
                                                uint32_t *n_halo);
 
-/* Backends behind sqz__life_fractal (src/life_fractal.c dispatches). */
-SQZ_INTERNAL int sqz__life_fractal_cpu(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
-SQZ_INTERNAL int sqz__life_fractal_opencl(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
 #endif

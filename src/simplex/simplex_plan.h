@@ -37,41 +37,6 @@ SQZ_INTERNAL const char *const *sqz__simplex_maps(int dims);
 /* Threads launched by a plan (work-groups x rho^dims). */
 SQZ_INTERNAL uint64_t sqz__simplex_plan_threads(const sqz_simplex_plan *plan);
 
-/* ---- OpenCL launches of a plan (src/opencl/simplex_launch.c) ---------------------------- */
-/* A kernel ready to run a plan: builds the plan of `map` for rho = block (0 = automatic,
- * shrunk until the kernel's work-group limit allows rho^dims), and the program of `files`
- * with the prelude SQZ_DIMS, SQZ_KIND_MASK, SQZ_SLAYOUT, SQZ_IDX32 (when the storage of
- * layout slayout has at most 2^32 cells, unless $SQZ_INDEX64 is set to 1) followed by
- * `extra` (may be NULL). On success the caller frees the plan and releases the kernel. */
-SQZ_INTERNAL int sqz__simplex_kernel(sqz_context *ctx, int dims, uint64_t n, const char *map, uint32_t block,
-                                     int slayout, const char *extra, const char *const *files, const char *kname,
-                                     sqz_simplex_plan *plan, cl_kernel *kernel);
-/* Enqueues every launch of the plan on k (global = grid * rho, local = rho^dims); argument
- * `argi` receives the launch as a uint8 (kind, p0, p1, p2, o0, o1, o2, 0). */
-SQZ_INTERNAL int sqz__simplex_enqueue(sqz_context *ctx, cl_kernel k, cl_uint argi, const sqz_simplex_plan *plan);
-
-/* Coverage proof (src/opencl/simplex_cover.c): runs the plan of `map` with a kernel that
- * counts the visits of every storage cell of layout `slayout` (bitmap = 1: one bit per cell
- * and a counter of repeated visits, for sizes where 32-bit counters would not fit). */
-typedef struct {
-  uint64_t once;     /* domain cells visited exactly once */
-  uint64_t missing;  /* domain cells never visited */
-  uint64_t extra;    /* visits beyond the first */
-  uint64_t outside;  /* visits of holes or of indices beyond the storage */
-  uint64_t launched; /* work-items launched */
-} sqz_simplex_cover_result;
-SQZ_INTERNAL int sqz__simplex_cover(sqz_context *ctx, int dims, uint64_t n, const char *map, uint32_t rho,
-                                    int slayout, int bitmap, sqz_simplex_cover_result *out);
-
-/* ---- backends of the simplex workloads -------------------------------------------------- */
-SQZ_INTERNAL int sqz__life_simplex_cpu(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
-SQZ_INTERNAL int sqz__life_simplex_cl(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
-SQZ_INTERNAL int sqz__fill_random_simplex_cl(sqz_field *f, uint64_t threshold, uint64_t seed);
-/* The micro-workloads of `sqz bench simplex` (opencl): `steps` passes over the field through its
- * map, each storing 1 in every domain cell (accumulate = 0) or incrementing it (1). Timed as
- * one operation (sqz_context_timing). */
-SQZ_INTERNAL int sqz__simplex_touch(sqz_field *f, int accumulate, uint64_t steps);
-
 /* ---- analysis (src/simplex_info.c) ------------------------------------------------------- */
 typedef struct {
   char map[16];      /* map name (the default resolved when NULL was asked) */

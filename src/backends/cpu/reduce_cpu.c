@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "apps/reduce.h"
+#include "backends/cpu/cpu_engine.h"
 
 /* Elements whose bits under mask equal eq (element width 1, 4 or 8 bytes). */
 static uint64_t cpu_count_eq(const void *data, uint64_t n, size_t width, uint64_t mask, uint64_t eq) {
@@ -77,8 +77,9 @@ SQZ_CPU_PAIRWISE(cpu_pairwise_f64, double)
 SQZ_CPU_NEUMAIER(cpu_neumaier_f32, float)
 SQZ_CPU_NEUMAIER(cpu_neumaier_f64, double)
 
-int sqz__red_cpu(sqz_context *ctx, sqz_red_op op, sqz_type type, const void *data, uint64_t n,
-                 sqz_red_acc *acc) {
+int sqz__cpu_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n, int acc_mode,
+                    sqz_red_acc *acc) {
+  const void *data = mem;
   if (n == 0) return SQZ_OK;
   const double t0 = sqz__now();
   const int f32 = type == SQZ_F32;

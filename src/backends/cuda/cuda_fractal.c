@@ -55,16 +55,16 @@ int sqz__cu_plan(sqz_context *ctx, const sqz_fractal *fr, uint32_t rb, uint32_t 
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "fractal %s: a %u-level tile grid does not fit the MMA encoding",
                      fr->name, rb);
   sqz__cu_table(fr, rb, j, rule, &plan->tab);
-  int st = sqz__cuda_alloc(ctx, sizeof plan->tab, &plan->dtab);
-  if (st == SQZ_OK) st = sqz__cuda_upload(ctx, plan->dtab, &plan->tab, sizeof plan->tab);
+  int st = sqz__cu_alloc(ctx, sizeof plan->tab, &plan->dtab);
+  if (st == SQZ_OK) st = sqz__cu_upload(ctx, plan->dtab, &plan->tab, sizeof plan->tab);
   if (st == SQZ_OK && with_mask) {
     uint32_t rho = plan->tab.rho;
     unsigned char *mask = malloc((size_t)rho * rho);
     if (!mask) st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for a %u x %u tile mask", rho, rho);
     for (uint32_t q = 0; mask && q < rho * rho; q++)
       mask[q] = sqz_fr_contains((sqz_u32)fr->s, fr->hnu, j, q % rho, q / rho) ? 0xff : 0;
-    if (st == SQZ_OK) st = sqz__cuda_alloc(ctx, (uint64_t)rho * rho, &plan->dmask);
-    if (st == SQZ_OK) st = sqz__cuda_upload(ctx, plan->dmask, mask, (uint64_t)rho * rho);
+    if (st == SQZ_OK) st = sqz__cu_alloc(ctx, (uint64_t)rho * rho, &plan->dmask);
+    if (st == SQZ_OK) st = sqz__cu_upload(ctx, plan->dmask, mask, (uint64_t)rho * rho);
     free(mask);
   }
   if (st != SQZ_OK) sqz__cu_plan_free(ctx, plan);
@@ -72,8 +72,8 @@ int sqz__cu_plan(sqz_context *ctx, const sqz_fractal *fr, uint32_t rb, uint32_t 
 }
 
 void sqz__cu_plan_free(sqz_context *ctx, sqz_cu_plan *plan) {
-  sqz__cuda_free(ctx, plan->dtab);
-  sqz__cuda_free(ctx, plan->dmask);
+  sqz__cu_free(ctx, plan->dtab);
+  sqz__cu_free(ctx, plan->dmask);
   plan->dtab = plan->dmask = 0;
 }
 
@@ -89,7 +89,7 @@ int sqz__cu_kernel(sqz_context *ctx, const char *prefix, int mma, const sqz_frac
 }
 
 int sqz__cu_launch(sqz_context *ctx, CUfunction fn, unsigned threads, uint64_t blocks, void **params) {
-  sqz_cuda *cu = ctx->cuda;
+  sqz_cuda *cu = SQZ_CU(ctx);
   int per_sm = 0;
   CUresult r = cu->api.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, (int)threads, 0);
   if (r != 0) return sqz__cuda_fail(ctx, r, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -101,7 +101,7 @@ int sqz__cu_launch(sqz_context *ctx, CUfunction fn, unsigned threads, uint64_t b
 }
 
 int sqz__cu_timer_begin(sqz_context *ctx, sqz_cu_timer *t) {
-  sqz_cuda *cu = ctx->cuda;
+  sqz_cuda *cu = SQZ_CU(ctx);
   t->a = t->b = NULL;
   CUresult r = cu->api.cuEventCreate(&t->a, 0);
   if (r == 0) r = cu->api.cuEventCreate(&t->b, 0);
@@ -113,7 +113,7 @@ int sqz__cu_timer_begin(sqz_context *ctx, sqz_cu_timer *t) {
 }
 
 int sqz__cu_timer_end(sqz_context *ctx, sqz_cu_timer *t, int st, double *seconds) {
-  sqz_cuda *cu = ctx->cuda;
+  sqz_cuda *cu = SQZ_CU(ctx);
   float ms = 0.0f;
   CUresult r = t->a && t->b ? 0 : 1;
   if (r == 0) r = cu->api.cuEventRecord(t->b, NULL);
@@ -129,7 +129,7 @@ int sqz__cu_timer_end(sqz_context *ctx, sqz_cu_timer *t, int st, double *seconds
 
 int sqz__cuda_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t rb, int mma, uint64_t tile0, uint64_t count,
                    uint64_t *out, uint64_t *checksum, double *kernel_s) {
-  if (ctx->backend != SQZ_BACKEND_CUDA)
+  if (ctx->ops != &sqz__cuda_ops)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "the tile map kernels run on the cuda backend only");
   sqz_cu_plan plan;
   CUfunction fn = NULL;
@@ -140,8 +140,8 @@ int sqz__cuda_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t rb, int mma
     st = sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "tiles %llu + %llu exceed the %llu tiles of level %u",
                    (unsigned long long)tile0, (unsigned long long)count, (unsigned long long)plan.tab.tiles, rb);
   if (st == SQZ_OK) st = sqz__cu_kernel(ctx, "sqz_maps", mma, fr, "", &fn);
-  if (st == SQZ_OK && out) st = sqz__cuda_alloc(ctx, count * 10 * sizeof(uint64_t), &dout);
-  if (st == SQZ_OK) st = sqz__cuda_alloc(ctx, sizeof(uint64_t), &dsum);
+  if (st == SQZ_OK && out) st = sqz__cu_alloc(ctx, count * 10 * sizeof(uint64_t), &dout);
+  if (st == SQZ_OK) st = sqz__cu_alloc(ctx, sizeof(uint64_t), &dsum);
   sqz_cu_timer timer;
   if (st == SQZ_OK) st = sqz__cu_timer_begin(ctx, &timer);
   if (st == SQZ_OK) {
@@ -152,10 +152,10 @@ int sqz__cuda_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t rb, int mma
     st = sqz__cu_timer_end(ctx, &timer, st, &secs);
     if (kernel_s) *kernel_s = secs;
   }
-  if (st == SQZ_OK && out) st = sqz__cuda_download(ctx, out, dout, count * 10 * sizeof(uint64_t));
-  if (st == SQZ_OK && checksum) st = sqz__cuda_download(ctx, checksum, dsum, sizeof(uint64_t));
-  sqz__cuda_free(ctx, dout);
-  sqz__cuda_free(ctx, dsum);
+  if (st == SQZ_OK && out) st = sqz__cu_download(ctx, out, dout, count * 10 * sizeof(uint64_t));
+  if (st == SQZ_OK && checksum) st = sqz__cu_download(ctx, checksum, dsum, sizeof(uint64_t));
+  sqz__cu_free(ctx, dout);
+  sqz__cu_free(ctx, dsum);
   sqz__cu_plan_free(ctx, &plan);
   return st;
 }

@@ -26,8 +26,6 @@ int sqz__cuda_life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint6
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
                      "%s: the cuda backend steps fractals in layout block:RHO only, not in layout %s", f->dom->spec,
                      f->layout_str);
-  if (f->user_rule)
-    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "user cell rules are OpenCL C: they run on the opencl backend only");
   int st = sqz__cu_variant(f, &mma);
   if (st != SQZ_OK || steps == 0) return st;
   if ((st = sqz__field_ensure_pair(f)) != SQZ_OK) return st;
@@ -41,7 +39,8 @@ int sqz__cuda_life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint6
   if (st == SQZ_OK) {
     uint64_t groups = (plan.tab.tiles + plan.tab.tpw - 1) / plan.tab.tpw;
     for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
-      void *params[] = {&plan.dtab, &f->dptr[f->cur], &f->dptr[1 - f->cur], &plan.dmask, &groups};
+      CUdeviceptr src = SQZ_CU_PTR(f->mem[f->cur]), dst = SQZ_CU_PTR(f->mem[1 - f->cur]);
+      void *params[] = {&plan.dtab, &src, &dst, &plan.dmask, &groups};
       st = sqz__cu_launch(ctx, fn, SQZ_CU_WARPS * 32, (groups + SQZ_CU_WARPS - 1) / SQZ_CU_WARPS, params);
       if (st == SQZ_OK) f->cur = 1 - f->cur;
     }
@@ -53,8 +52,7 @@ int sqz__cuda_life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint6
 
 int sqz__cuda_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed) {
   sqz_context *ctx = f->ctx;
-  if (ctx->backend != SQZ_BACKEND_CUDA || f->layout != SQZ_LAYOUT_BLOCK || f->type != SQZ_U8)
-    return SQZ_ERR_UNSUPPORTED;
+  if (f->layout != SQZ_LAYOUT_BLOCK || f->type != SQZ_U8) return SQZ_ERR_UNSUPPORTED;
   uint32_t j = sqz__cu_tile_level(f);
   sqz_cu_plan plan;
   CUfunction fn = NULL;
@@ -66,7 +64,8 @@ int sqz__cuda_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t see
   if (st == SQZ_OK) {
     unsigned side = (unsigned)f->dom->side;
     uint64_t cells = f->elems;
-    void *params[] = {&plan.dtab, &f->dptr[f->cur], &plan.dmask, &seed, &threshold, &side, &cells};
+    CUdeviceptr dst = SQZ_CU_PTR(f->mem[f->cur]);
+    void *params[] = {&plan.dtab, &dst, &plan.dmask, &seed, &threshold, &side, &cells};
     st = sqz__cu_launch(ctx, fn, 256, (cells + 255) / 256, params);
     st = sqz__cu_timer_end(ctx, &timer, st, &ctx->kernel_s);
   }

@@ -7,7 +7,6 @@
 
 #include "backends/cuda/cuda_api.h"
 #include "backends/cuda/cuda_backend.h"
-#include "backends/opencl/cl_devices.h"
 
 int sqz__cuda_api_load(sqz_cuda_api *api, char *why, size_t why_len) {
   memset(api, 0, sizeof *api);
@@ -34,12 +33,6 @@ void sqz__cuda_api_unload(sqz_cuda_api *api) {
   memset(api, 0, sizeof *api);
 }
 
-const char *sqz__cuda_error(const sqz_cuda *cu, CUresult r) {
-  const char *s = NULL;
-  if (cu && cu->api.cuGetErrorName && cu->api.cuGetErrorName(r, &s) == 0 && s) return s;
-  return "CUDA_ERROR_UNKNOWN";
-}
-
 /* 1 if `part` occurs in `name`, ignoring case. */
 static int sqz__cuda_name_matches(const char *name, const char *part) {
   size_t m = strlen(part);
@@ -54,8 +47,7 @@ int sqz__cuda_open(sqz_context *ctx, const char *device) {
                      "CUDA backend unavailable: this build of sqz has no PTX (built without nvcc or with SQZ_WITH_CUDA=OFF)");
   sqz_cuda *cu = calloc(1, sizeof *cu);
   if (!cu) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
-  ctx->cuda = cu;
-  ctx->backend = SQZ_BACKEND_CUDA;
+  ctx->backend = cu;
   char why[512];
   if (sqz__cuda_api_load(&cu->api, why, sizeof why) != 0)
     return sqz__fail(ctx, SQZ_ERR_BACKEND_UNAVAILABLE, "CUDA backend unavailable: %s", why);
@@ -106,11 +98,11 @@ int sqz__cuda_open(sqz_context *ctx, const char *device) {
 }
 
 void sqz__cuda_close(sqz_context *ctx) {
-  sqz_cuda *cu = ctx->cuda;
+  sqz_cuda *cu = SQZ_CU(ctx);
   if (!cu) return;
   sqz__cuda_unload_modules(ctx);
   if (cu->has_ctx) cu->api.cuDevicePrimaryCtxRelease(cu->dev);
   sqz__cuda_api_unload(&cu->api);
   free(cu);
-  ctx->cuda = NULL;
+  ctx->backend = NULL;
 }

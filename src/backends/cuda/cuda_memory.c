@@ -1,15 +1,21 @@
-/* cuda_memory.c — device memory of the cuda backend: zeroed allocations and whole-buffer host transfers. */
+/* cuda_memory.c — device memory of the cuda backend (zeroed allocations, transfers) and its driver error names. */
 #include <stdio.h>
 
 #include "backends/cuda/cuda_backend.h"
 
-int sqz__cuda_fail(sqz_context *ctx, CUresult r, const char *what) {
-  return sqz__fail(ctx, r == SQZ_CUDA_ERROR_OUT_OF_MEMORY ? SQZ_ERR_OUT_OF_MEMORY : SQZ_ERR_INTERNAL,
-                   "%s on %s failed: %s", what, ctx->device_name, sqz__cuda_error(ctx->cuda, r));
+const char *sqz__cuda_error(const sqz_cuda *cu, CUresult r) {
+  const char *s = NULL;
+  if (cu && cu->api.cuGetErrorName && cu->api.cuGetErrorName(r, &s) == 0 && s) return s;
+  return "CUDA_ERROR_UNKNOWN";
 }
 
-int sqz__cuda_alloc(sqz_context *ctx, uint64_t bytes, unsigned long long *out) {
-  sqz_cuda *cu = ctx->cuda;
+int sqz__cuda_fail(sqz_context *ctx, CUresult r, const char *what) {
+  return sqz__fail(ctx, r == SQZ_CUDA_ERROR_OUT_OF_MEMORY ? SQZ_ERR_OUT_OF_MEMORY : SQZ_ERR_INTERNAL,
+                   "%s on %s failed: %s", what, ctx->device_name, sqz__cuda_error(SQZ_CU(ctx), r));
+}
+
+int sqz__cu_alloc(sqz_context *ctx, uint64_t bytes, CUdeviceptr *out) {
+  sqz_cuda *cu = SQZ_CU(ctx);
   *out = 0;
   if (bytes == 0) bytes = 1;
   if (bytes > ctx->global_mem || bytes > SIZE_MAX)
@@ -30,16 +36,21 @@ int sqz__cuda_alloc(sqz_context *ctx, uint64_t bytes, unsigned long long *out) {
   return SQZ_OK;
 }
 
-void sqz__cuda_free(sqz_context *ctx, unsigned long long ptr) {
-  if (ctx && ctx->cuda && ptr) ctx->cuda->api.cuMemFree((CUdeviceptr)ptr);
+void sqz__cu_free(sqz_context *ctx, CUdeviceptr ptr) {
+  if (ctx && SQZ_CU(ctx) && ptr) SQZ_CU(ctx)->api.cuMemFree(ptr);
 }
 
-int sqz__cuda_upload(sqz_context *ctx, unsigned long long dst, const void *src, uint64_t bytes) {
-  CUresult r = bytes ? ctx->cuda->api.cuMemcpyHtoD((CUdeviceptr)dst, src, (size_t)bytes) : 0;
+int sqz__cu_upload(sqz_context *ctx, CUdeviceptr dst, const void *src, uint64_t bytes) {
+  CUresult r = bytes ? SQZ_CU(ctx)->api.cuMemcpyHtoD(dst, src, (size_t)bytes) : 0;
   return r ? sqz__cuda_fail(ctx, r, "cuMemcpyHtoD") : SQZ_OK;
 }
 
-int sqz__cuda_download(sqz_context *ctx, void *dst, unsigned long long src, uint64_t bytes) {
-  CUresult r = bytes ? ctx->cuda->api.cuMemcpyDtoH(dst, (CUdeviceptr)src, (size_t)bytes) : 0;
+int sqz__cu_download(sqz_context *ctx, void *dst, CUdeviceptr src, uint64_t bytes) {
+  CUresult r = bytes ? SQZ_CU(ctx)->api.cuMemcpyDtoH(dst, src, (size_t)bytes) : 0;
   return r ? sqz__cuda_fail(ctx, r, "cuMemcpyDtoH") : SQZ_OK;
+}
+
+int sqz__cu_zero(sqz_context *ctx, CUdeviceptr mem, uint64_t bytes) {
+  CUresult r = bytes ? SQZ_CU(ctx)->api.cuMemsetD8(mem, 0, (size_t)bytes) : 0;
+  return r ? sqz__cuda_fail(ctx, r, "cuMemsetD8") : SQZ_OK;
 }

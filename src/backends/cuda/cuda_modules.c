@@ -12,7 +12,7 @@ int sqz__cuda_ptx_available(void) { return 0; }
 #endif
 
 int sqz__cuda_load_modules(sqz_context *ctx) {
-  sqz_cuda *cu = ctx->cuda;
+  sqz_cuda *cu = SQZ_CU(ctx);
   for (const sqz_embedded_file *f = sqz_ptx_files; f->name && cu->n_modules < SQZ_CUDA_MAX_MODULES; f++) {
     char info[4096] = "", err[4096] = "";
     CUjit_option opts[4] = {SQZ_CU_JIT_INFO_LOG_BUFFER, SQZ_CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
@@ -33,13 +33,13 @@ int sqz__cuda_load_modules(sqz_context *ctx) {
 }
 
 void sqz__cuda_unload_modules(sqz_context *ctx) {
-  sqz_cuda *cu = ctx->cuda;
+  sqz_cuda *cu = SQZ_CU(ctx);
   for (int i = 0; i < cu->n_modules; i++) cu->api.cuModuleUnload(cu->modules[i]);
   cu->n_modules = 0;
 }
 
 int sqz__cuda_function(sqz_context *ctx, const char *name, CUfunction *out) {
-  sqz_cuda *cu = ctx->cuda;
+  sqz_cuda *cu = SQZ_CU(ctx);
   for (int i = 0; i < cu->n_modules; i++)
     if (cu->api.cuModuleGetFunction(out, cu->modules[i], name) == 0) return SQZ_OK;
   return sqz__fail(ctx, SQZ_ERR_INTERNAL, "no CUDA kernel named %s in the embedded PTX", name);

@@ -81,9 +81,8 @@ done:
 }
 
 int sqz__cl_open(sqz_context *ctx, const sqz_cl_device *dev) {
-  ctx->backend = SQZ_BACKEND_OPENCL;
-  ctx->platform = dev->platform;
-  ctx->device = dev->device;
+  SQZ_CL(ctx)->platform = dev->platform;
+  SQZ_CL(ctx)->device = dev->device;
   snprintf(ctx->device_name, sizeof ctx->device_name, "%s", dev->name);
   snprintf(ctx->platform_name, sizeof ctx->platform_name, "%s", dev->platform_name);
   snprintf(ctx->driver_version, sizeof ctx->driver_version, "%s", dev->driver);
@@ -100,30 +99,31 @@ int sqz__cl_open(sqz_context *ctx, const sqz_cl_device *dev) {
   ctx->sync = sync && *sync && sync[0] != '0';
   cl_int err = CL_SUCCESS;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
-  ctx->cl = clCreateContext(props, 1, &dev->device, NULL, NULL, &err);
+  SQZ_CL(ctx)->cl = clCreateContext(props, 1, &dev->device, NULL, NULL, &err);
   if (err != CL_SUCCESS)
     return sqz__fail(ctx, err, "clCreateContext failed on %s: %s", dev->name, sqz_status_name(err));
-  ctx->queue = clCreateCommandQueue(ctx->cl, dev->device, CL_QUEUE_PROFILING_ENABLE, &err);
+  SQZ_CL(ctx)->queue = clCreateCommandQueue(SQZ_CL(ctx)->cl, dev->device, CL_QUEUE_PROFILING_ENABLE, &err);
   if (err != CL_SUCCESS)
     return sqz__fail(ctx, err, "clCreateCommandQueue failed on %s: %s", dev->name, sqz_status_name(err));
   return SQZ_OK;
 }
 
 void sqz__cl_close(sqz_context *ctx) {
-  if (ctx->queue) sqz__finish(ctx);
-  free(ctx->pending);
-  ctx->pending = NULL;
-  ctx->n_pending = ctx->cap_pending = 0;
-  sqz_program_entry *e = ctx->programs;
+  if (!SQZ_CL(ctx)) return;
+  if (SQZ_CL(ctx)->queue) sqz__cl_finish(ctx);
+  free(SQZ_CL(ctx)->pending);
+  SQZ_CL(ctx)->pending = NULL;
+  SQZ_CL(ctx)->n_pending = SQZ_CL(ctx)->cap_pending = 0;
+  sqz_program_entry *e = SQZ_CL(ctx)->programs;
   while (e) {
     sqz_program_entry *next = e->next;
     clReleaseProgram(e->program);
     free(e);
     e = next;
   }
-  ctx->programs = NULL;
-  if (ctx->queue) clReleaseCommandQueue(ctx->queue);
-  if (ctx->cl) clReleaseContext(ctx->cl);
-  ctx->queue = NULL;
-  ctx->cl = NULL;
+  SQZ_CL(ctx)->programs = NULL;
+  if (SQZ_CL(ctx)->queue) clReleaseCommandQueue(SQZ_CL(ctx)->queue);
+  if (SQZ_CL(ctx)->cl) clReleaseContext(SQZ_CL(ctx)->cl);
+  free(ctx->backend);
+  ctx->backend = NULL;
 }

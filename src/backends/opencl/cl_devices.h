@@ -1,7 +1,7 @@
 /* cl_devices.h — enumerating OpenCL devices and opening/closing an OpenCL context. */
 #ifndef SQZ_CL_DEVICES_H
 #define SQZ_CL_DEVICES_H
-#include "core/sqz_internal.h"
+#include "backends/opencl/cl_internal.h"
 
 typedef struct {
   cl_platform_id platform;
@@ -21,7 +21,4 @@ SQZ_INTERNAL int sqz__cl_open(sqz_context *ctx, const sqz_cl_device *dev);
 /* Releases programs, queue and context (safe on a non-OpenCL context). */
 SQZ_INTERNAL void sqz__cl_close(sqz_context *ctx);
 
-/* CUDA backend (src/cuda/): opens libcuda at run time; BACKEND_UNAVAILABLE with the reason. */
-SQZ_INTERNAL int sqz__cuda_open(sqz_context *ctx, const char *device);
-SQZ_INTERNAL void sqz__cuda_close(sqz_context *ctx);
 #endif

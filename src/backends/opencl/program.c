@@ -6,8 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/embedded.h"
-#include "core/sqz_internal.h"
+#include "backends/opencl/cl_internal.h"
 
 const sqz_embedded_file *sqz__cl_file(const char *name) {
   for (const sqz_embedded_file *f = sqz_embedded_files; f->name; f++)
@@ -94,11 +93,11 @@ static void sqz__dump(const char *dir, const uint64_t k[2], const char *suffix, 
 
 static int sqz__build_log(sqz_context *ctx, cl_program prog, const char *opts, cl_int err) {
   size_t n = 0;
-  clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+  clGetProgramBuildInfo(prog, SQZ_CL(ctx)->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
   char *log = malloc(n + 1);
   if (log) {
     log[0] = 0;
-    clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+    clGetProgramBuildInfo(prog, SQZ_CL(ctx)->device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
     log[n] = 0;
   }
   sqz__fail(ctx, SQZ_ERR_BUILD_FAILED, "kernel build failed (%s) on %s (%s) with options '%s'; build log:",
@@ -114,13 +113,13 @@ static int sqz__try_binary(sqz_context *ctx, const char *path, const char *opts,
   if (!bin) return 0;
   cl_int err = CL_SUCCESS, bstatus = CL_SUCCESS;
   const unsigned char *bins[1] = {bin};
-  cl_program p = clCreateProgramWithBinary(ctx->cl, 1, &ctx->device, &len, bins, &bstatus, &err);
+  cl_program p = clCreateProgramWithBinary(SQZ_CL(ctx)->cl, 1, &SQZ_CL(ctx)->device, &len, bins, &bstatus, &err);
   free(bin);
   if (err != CL_SUCCESS || bstatus != CL_SUCCESS) {
     if (p) clReleaseProgram(p);
     return 0;
   }
-  if (clBuildProgram(p, 1, &ctx->device, opts, NULL, NULL) != CL_SUCCESS) {
+  if (clBuildProgram(p, 1, &SQZ_CL(ctx)->device, opts, NULL, NULL) != CL_SUCCESS) {
     clReleaseProgram(p);
     return 0;
   }
@@ -141,7 +140,7 @@ static void sqz__save_binary(sqz_context *ctx, cl_program p, const char *path) {
 
 int sqz__program_source(sqz_context *ctx, const char *src, const char *options, cl_program *out) {
   *out = NULL;
-  if (ctx->backend != SQZ_BACKEND_OPENCL)
+  if (ctx->ops != &sqz__opencl_ops)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "OpenCL programs need the opencl backend (this is %s)",
                      sqz_context_backend(ctx));
   const char *extra = getenv("SQZ_BUILD_OPTIONS");
@@ -152,7 +151,7 @@ int sqz__program_source(sqz_context *ctx, const char *src, const char *options, 
   uint64_t k[2];
   sqz__key(ctx, src, opts, k);
 
-  for (sqz_program_entry *e = ctx->programs; e; e = e->next)
+  for (sqz_program_entry *e = SQZ_CL(ctx)->programs; e; e = e->next)
     if (e->key == k[0]) { *out = e->program; free(opts); return SQZ_OK; }
 
   const char *dump = getenv("SQZ_DUMP_KERNELS");
@@ -166,12 +165,12 @@ int sqz__program_source(sqz_context *ctx, const char *src, const char *options, 
   int st = SQZ_OK;
   if (!(use_disk && sqz__try_binary(ctx, path, opts, &p))) {
     cl_int err = CL_SUCCESS;
-    p = clCreateProgramWithSource(ctx->cl, 1, &src, NULL, &err);
+    p = clCreateProgramWithSource(SQZ_CL(ctx)->cl, 1, &src, NULL, &err);
     if (err != CL_SUCCESS) {
       st = sqz__fail(ctx, err, "clCreateProgramWithSource failed: %s", sqz_status_name(err));
       goto done;
     }
-    err = clBuildProgram(p, 1, &ctx->device, opts, NULL, NULL);
+    err = clBuildProgram(p, 1, &SQZ_CL(ctx)->device, opts, NULL, NULL);
     if (err != CL_SUCCESS) {
       st = sqz__build_log(ctx, p, opts, err);
       if (dump && *dump) sqz__dump(dump, k, "_failed", opts, src);
@@ -185,8 +184,8 @@ int sqz__program_source(sqz_context *ctx, const char *src, const char *options, 
   if (!e) { clReleaseProgram(p); st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory"); goto done; }
   e->key = k[0];
   e->program = p;
-  e->next = ctx->programs;
-  ctx->programs = e;
+  e->next = SQZ_CL(ctx)->programs;
+  SQZ_CL(ctx)->programs = e;
   *out = p;
 done:
   free(opts);
@@ -206,7 +205,7 @@ int sqz__program(sqz_context *ctx, const char *prelude, const char *const *files
   size_t at = (size_t)snprintf(src, total, "/* sqz %s */\n%s\n", SQZ_VERSION_STRING, prelude ? prelude : "");
   for (const char *const *f = files; f && *f; f++) {
     const sqz_embedded_file *e = sqz__cl_file(*f);
-    at += (size_t)snprintf(src + at, total - at, "/* ---- %s ---- */\n", *f);
+    at += (size_t)snprintf(src + at, total - at, "#line 1 \"%s\"\n", *f); /* build logs name the file */
     memcpy(src + at, e->data, e->size);
     at += e->size;
     src[at++] = '\n';

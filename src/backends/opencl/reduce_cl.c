@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "apps/reduce.h"
+#include "backends/opencl/cl_engine.h"
 
 #define SQZ_RED_MAX_LOCAL 256   /* work-group size cap (power of two) */
 #define SQZ_RED_MAX_GROUPS 1024 /* groups of a float reduction, so stage two stays small */
@@ -10,7 +10,7 @@
 
 static int red_device_fp64(const sqz_context *ctx) {
   cl_device_fp_config cfg = 0;
-  if (clGetDeviceInfo(ctx->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof cfg, &cfg, NULL) != CL_SUCCESS) return 0;
+  if (clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof cfg, &cfg, NULL) != CL_SUCCESS) return 0;
   return cfg != 0;
 }
 
@@ -74,8 +74,9 @@ static const char *red_kernel_name(sqz_red_op op) {
   return names[op];
 }
 
-int sqz__red_cl(sqz_context *ctx, sqz_red_op op, sqz_type type, cl_mem buf, uint64_t n, int acc_mode,
-                sqz_red_acc *acc) {
+int sqz__cl_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n, int acc_mode,
+                    sqz_red_acc *acc) {
+  cl_mem buf = (cl_mem)mem;
   if (n == 0) return SQZ_OK;
   const int fp64 = red_device_fp64(ctx);
   if (type == SQZ_F64 && op != SQZ_RED_COUNT && !fp64)
@@ -93,7 +94,7 @@ int sqz__red_cl(sqz_context *ctx, sqz_red_op op, sqz_type type, cl_mem buf, uint
 
   size_t local = 1;
   SQZ_CL_GOTO(ctx, st, done,
-              clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof local, &local, NULL));
+              clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof local, &local, NULL));
   local = sqz_pow2floor((sqz_u32)(local < SQZ_RED_MAX_LOCAL ? (local ? local : 1) : SQZ_RED_MAX_LOCAL));
   uint64_t cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * 8;
   if (cap > SQZ_RED_MAX_GROUPS) cap = SQZ_RED_MAX_GROUPS;
@@ -124,12 +125,12 @@ int sqz__red_cl(sqz_context *ctx, sqz_red_op op, sqz_type type, cl_mem buf, uint
                    (const void *)NULL, (size_t)0);
   } else {
     static const cl_int zero = 0;
-    SQZ_CL_GOTO(ctx, st, done, clEnqueueWriteBuffer(ctx->queue, flag, CL_FALSE, 0, sizeof zero, &zero, 0, NULL, NULL));
+    SQZ_CL_GOTO(ctx, st, done, clEnqueueWriteBuffer(SQZ_CL(ctx)->queue, flag, CL_FALSE, 0, sizeof zero, &zero, 0, NULL, NULL));
     st = sqz__args(ctx, k, sizeof buf, &buf, sizeof n64, &n64, sizeof part, &part, sizeof flag, &flag,
                    local * scratch, (const void *)NULL, (size_t)0);
   }
   if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
-  if (st == SQZ_OK) st = sqz__finish(ctx);
+  if (st == SQZ_OK) st = sqz__cl_finish(ctx);
   if (st != SQZ_OK) goto done;
 
   host = malloc(groups * pbytes);
@@ -137,10 +138,10 @@ int sqz__red_cl(sqz_context *ctx, sqz_red_op op, sqz_type type, cl_mem buf, uint
     st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %llu partial sums", (unsigned long long)groups);
     goto done;
   }
-  SQZ_CL_GOTO(ctx, st, done, clEnqueueReadBuffer(ctx->queue, part, CL_TRUE, 0, groups * pbytes, host, 0, NULL, NULL));
+  SQZ_CL_GOTO(ctx, st, done, clEnqueueReadBuffer(SQZ_CL(ctx)->queue, part, CL_TRUE, 0, groups * pbytes, host, 0, NULL, NULL));
   if (is_sum) {
     cl_int bad = 0;
-    SQZ_CL_GOTO(ctx, st, done, clEnqueueReadBuffer(ctx->queue, flag, CL_TRUE, 0, sizeof bad, &bad, 0, NULL, NULL));
+    SQZ_CL_GOTO(ctx, st, done, clEnqueueReadBuffer(SQZ_CL(ctx)->queue, flag, CL_TRUE, 0, sizeof bad, &bad, 0, NULL, NULL));
     if (bad) acc->nonfinite = 1;
   }
   red_combine(op, type, acc_double, host, (size_t)groups, acc);

@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "core/sqz_internal.h"
+#include "backends/opencl/cl_internal.h"
 
 int sqz__kernel(sqz_context *ctx, cl_program program, const char *name, cl_kernel *out) {
   cl_int err = CL_SUCCESS;
@@ -31,21 +31,21 @@ int sqz__args(sqz_context *ctx, cl_kernel k, ...) {
 }
 
 static int sqz__collect(sqz_context *ctx) {
-  for (size_t i = 0; i < ctx->n_pending; i++) {
+  for (size_t i = 0; i < SQZ_CL(ctx)->n_pending; i++) {
     cl_ulong t0 = 0, t1 = 0;
-    if (clGetEventProfilingInfo(ctx->pending[i], CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) == CL_SUCCESS &&
-        clGetEventProfilingInfo(ctx->pending[i], CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) == CL_SUCCESS &&
+    if (clGetEventProfilingInfo(SQZ_CL(ctx)->pending[i], CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) == CL_SUCCESS &&
+        clGetEventProfilingInfo(SQZ_CL(ctx)->pending[i], CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) == CL_SUCCESS &&
         t1 >= t0)
       ctx->kernel_s += 1e-9 * (double)(t1 - t0);
-    clReleaseEvent(ctx->pending[i]);
+    clReleaseEvent(SQZ_CL(ctx)->pending[i]);
   }
-  ctx->n_pending = 0;
+  SQZ_CL(ctx)->n_pending = 0;
   return SQZ_OK;
 }
 
-int sqz__finish(sqz_context *ctx) {
-  if (ctx->backend != SQZ_BACKEND_OPENCL || !ctx->queue) return SQZ_OK;
-  cl_int err = clFinish(ctx->queue);
+int sqz__cl_finish(sqz_context *ctx) {
+  if (ctx->ops != &sqz__opencl_ops || !SQZ_CL(ctx) || !SQZ_CL(ctx)->queue) return SQZ_OK;
+  cl_int err = clFinish(SQZ_CL(ctx)->queue);
   sqz__collect(ctx);
   if (err != CL_SUCCESS) return sqz__fail(ctx, err, "clFinish failed: %s", sqz_status_name(err));
   return SQZ_OK;
@@ -54,20 +54,20 @@ int sqz__finish(sqz_context *ctx) {
 int sqz__run(sqz_context *ctx, cl_kernel k, cl_uint dims, const size_t *global, const size_t *local) {
   for (cl_uint d = 0; d < dims; d++)
     if (global[d] == 0) return SQZ_OK; /* nothing to launch */
-  if (ctx->n_pending == ctx->cap_pending) {
-    if (ctx->n_pending >= 1024) {
-      int st = sqz__finish(ctx);
+  if (SQZ_CL(ctx)->n_pending == SQZ_CL(ctx)->cap_pending) {
+    if (SQZ_CL(ctx)->n_pending >= 1024) {
+      int st = sqz__cl_finish(ctx);
       if (st != SQZ_OK) return st;
     } else {
-      size_t cap = ctx->cap_pending ? 2 * ctx->cap_pending : 64;
-      cl_event *p = realloc(ctx->pending, cap * sizeof *p);
+      size_t cap = SQZ_CL(ctx)->cap_pending ? 2 * SQZ_CL(ctx)->cap_pending : 64;
+      cl_event *p = realloc(SQZ_CL(ctx)->pending, cap * sizeof *p);
       if (!p) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
-      ctx->pending = p;
-      ctx->cap_pending = cap;
+      SQZ_CL(ctx)->pending = p;
+      SQZ_CL(ctx)->cap_pending = cap;
     }
   }
   cl_event ev = NULL;
-  cl_int err = clEnqueueNDRangeKernel(ctx->queue, k, dims, NULL, global, local, 0, NULL, &ev);
+  cl_int err = clEnqueueNDRangeKernel(SQZ_CL(ctx)->queue, k, dims, NULL, global, local, 0, NULL, &ev);
   if (err != CL_SUCCESS) {
     char name[128] = "?";
     clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
@@ -75,8 +75,8 @@ int sqz__run(sqz_context *ctx, cl_kernel k, cl_uint dims, const size_t *global, 
                      dims > 1 ? global[1] : 1, dims > 2 ? global[2] : 1, local ? local[0] : 0,
                      sqz_status_name(err));
   }
-  ctx->pending[ctx->n_pending++] = ev;
-  if (ctx->sync && (err = clFinish(ctx->queue)) != CL_SUCCESS) {
+  SQZ_CL(ctx)->pending[SQZ_CL(ctx)->n_pending++] = ev;
+  if (ctx->sync && (err = clFinish(SQZ_CL(ctx)->queue)) != CL_SUCCESS) {
     char name[128] = "?";
     clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
     return sqz__fail(ctx, err, "%s (global %zu x %zu x %zu, local %zu) failed: %s", name, global[0],
@@ -94,7 +94,7 @@ int sqz__buffer(sqz_context *ctx, uint64_t bytes, cl_mem_flags flags, cl_mem *ou
                      (unsigned long long)bytes, ctx->device_name, (unsigned long long)ctx->max_alloc);
   if (bytes > SIZE_MAX) return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%llu bytes exceed size_t", (unsigned long long)bytes);
   cl_int err = CL_SUCCESS;
-  *out = clCreateBuffer(ctx->cl, flags, (size_t)bytes, NULL, &err);
+  *out = clCreateBuffer(SQZ_CL(ctx)->cl, flags, (size_t)bytes, NULL, &err);
   if (err != CL_SUCCESS)
     return sqz__fail(ctx, err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ? SQZ_ERR_OUT_OF_MEMORY : err,
                      "allocating %llu bytes on %s failed: %s (device memory %llu bytes)", (unsigned long long)bytes,
@@ -112,13 +112,13 @@ int sqz__zero_buffer(sqz_context *ctx, cl_mem buf, uint64_t bytes) {
   uint64_t first = bytes < piece ? bytes : piece;
   size_t pattern = first % sizeof zero == 0 ? sizeof zero : 1;
   if (first == 0) return SQZ_OK;
-  SQZ_CL_CHECK(ctx, clEnqueueFillBuffer(ctx->queue, buf, &zero, pattern, 0, (size_t)first, 0, NULL, NULL));
+  SQZ_CL_CHECK(ctx, clEnqueueFillBuffer(SQZ_CL(ctx)->queue, buf, &zero, pattern, 0, (size_t)first, 0, NULL, NULL));
   for (uint64_t at = first; at < bytes; at += piece) {
     uint64_t len = bytes - at < piece ? bytes - at : piece;
-    SQZ_CL_CHECK(ctx, clEnqueueCopyBuffer(ctx->queue, buf, buf, 0, (size_t)at, (size_t)len, 0, NULL, NULL));
+    SQZ_CL_CHECK(ctx, clEnqueueCopyBuffer(SQZ_CL(ctx)->queue, buf, buf, 0, (size_t)at, (size_t)len, 0, NULL, NULL));
   }
   if (ctx->sync) {
-    cl_int err = clFinish(ctx->queue);
+    cl_int err = clFinish(SQZ_CL(ctx)->queue);
     if (err != CL_SUCCESS)
       return sqz__fail(ctx, err, "zeroing a buffer of %llu bytes failed: %s", (unsigned long long)bytes,
                        sqz_status_name(err));

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simplex/simplex_plan.h"
+#include "backends/opencl/cl_simplex.h"
 
 static const char *const sqz_cover_files[] = {"sqz_common.h", "sqz_simplex.h", "coverage_simplex.cl", NULL};
 
@@ -63,10 +63,10 @@ int sqz__simplex_cover(sqz_context *ctx, int dims, uint64_t n, const char *map, 
   st = sqz__args(ctx, k, sizeof acc, &acc, sizeof flags, &flags, sizeof cn, &cn, sizeof crho, &crho, sizeof celems,
                  &celems, sizeof mode, &mode, (size_t)0);
   if (st == SQZ_OK) st = sqz__simplex_enqueue(ctx, k, 6, &plan);
-  if (st == SQZ_OK) st = sqz__finish(ctx);
+  if (st == SQZ_OK) st = sqz__cl_finish(ctx);
   if (st != SQZ_OK) goto done;
-  SQZ_CL_GOTO(ctx, st, done, clEnqueueReadBuffer(ctx->queue, acc, CL_TRUE, 0, words * sizeof *host, host, 0, NULL, NULL));
-  SQZ_CL_GOTO(ctx, st, done, clEnqueueReadBuffer(ctx->queue, flags, CL_TRUE, 0, sizeof fl, fl, 0, NULL, NULL));
+  SQZ_CL_GOTO(ctx, st, done, clEnqueueReadBuffer(SQZ_CL(ctx)->queue, acc, CL_TRUE, 0, words * sizeof *host, host, 0, NULL, NULL));
+  SQZ_CL_GOTO(ctx, st, done, clEnqueueReadBuffer(SQZ_CL(ctx)->queue, flags, CL_TRUE, 0, sizeof fl, fl, 0, NULL, NULL));
   sqz__cover_tally(dims, slayout, cn, elems, bitmap, host, out);
   out->outside += fl[0];
   out->extra += fl[1];

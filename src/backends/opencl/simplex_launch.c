@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simplex/simplex_plan.h"
+#include "backends/opencl/cl_simplex.h"
 
 static uint64_t sqz__group(int dims, uint32_t rho) { return dims == 2 ? (uint64_t)rho * rho : (uint64_t)rho * rho * rho; }
 
@@ -21,7 +21,7 @@ static int sqz__simplex_build(sqz_context *ctx, const sqz_simplex_plan *plan, in
   free(pre);
   if (st == SQZ_OK) st = sqz__kernel(ctx, prog, kname, kernel);
   if (st != SQZ_OK) return st;
-  cl_int err = clGetKernelWorkGroupInfo(*kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof *kwg, kwg, NULL);
+  cl_int err = clGetKernelWorkGroupInfo(*kernel, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof *kwg, kwg, NULL);
   if (err != CL_SUCCESS) {
     clReleaseKernel(*kernel);
     *kernel = NULL;

@@ -1,8 +1,9 @@
-/* life_fractal.c (opencl) — Life steps and random fills on fractal fields, one kernel per layout. */
+/* engine_fractal.c (opencl) — the stencil engine on fractal fields (one kernel per layout) and their random fills. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/opencl/cl_engine.h"
 #include "fractal/fractal_internal.h"
 
 #define SQZ__GROUP 256u                        /* work-items per group: explicit local sizes  */
@@ -12,10 +13,10 @@
 /* 1 if the device's extension list holds `name` as a whole word. */
 static int sqz__device_extension(sqz_context *ctx, const char *name) {
   size_t len = 0, n = strlen(name);
-  if (clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, 0, NULL, &len) != CL_SUCCESS || len == 0) return 0;
+  if (clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_EXTENSIONS, 0, NULL, &len) != CL_SUCCESS || len == 0) return 0;
   char *ext = malloc(len + 1);
   int found = 0;
-  if (ext && clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, len, ext, NULL) == CL_SUCCESS) {
+  if (ext && clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_EXTENSIONS, len, ext, NULL) == CL_SUCCESS) {
     ext[len] = 0;
     for (const char *p = strstr(ext, name); p && !found; p = strstr(p + 1, name))
       found = (p == ext || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ');
@@ -42,37 +43,54 @@ static const char *sqz__subgroup_prelude(sqz_context *ctx, char *opts, size_t le
   return "";
 }
 
-/* Program of f's fractal: a prelude with s, k, H_λ, H_ν, the powers s^i and k^i of every
- * level the parser allows (s^i < 2^31), the user's rule if any, and for the group-parallel
- * λ the sub-group switch, in front of the shared sources. One program per pattern, rule
- * and λ variant, any level. */
-static int sqz__fractal_program(sqz_field *f, int group, cl_program *prog) {
-  static const char *const files[] = {"sqz_common.h", "sqz_rule.h", "sqz_fractal.h", "life_fractal.cl", NULL};
-  const sqz_fractal *fr = &f->dom->fr;
-  char *rule = sqz__rule_prelude(f), opts[32] = "";
+/* The fractal part of a prelude: s, k, H_λ, H_ν and the powers s^i and k^i of every level the
+ * parser allows (s^i < 2^31), appended to pre at *at (cap bytes). */
+static void sqz__fractal_defines(const sqz_fractal *fr, char *pre, size_t cap, size_t *at) {
+  *at += (size_t)snprintf(pre + *at, cap - *at, "#define SQZ_FR_S %du\n#define SQZ_FR_K %du\n#define SQZ_FR_HL {", fr->s,
+                          fr->k);
+  for (int i = 0; i < 2 * fr->k; i++) *at += (size_t)snprintf(pre + *at, cap - *at, "%s%d", i ? "," : "", fr->hl[i]);
+  *at += (size_t)snprintf(pre + *at, cap - *at, "}\n#define SQZ_FR_HNU {");
+  for (int i = 0; i < fr->s * fr->s; i++) *at += (size_t)snprintf(pre + *at, cap - *at, "%s%d", i ? "," : "", fr->hnu[i]);
+  *at += (size_t)snprintf(pre + *at, cap - *at, "}\n#define SQZ_FR_SPOW {1u");
+  for (uint64_t p = (uint64_t)fr->s; p < ((uint64_t)1 << 31); p *= (uint64_t)fr->s)
+    *at += (size_t)snprintf(pre + *at, cap - *at, ",%lluu", (unsigned long long)p);
+  *at += (size_t)snprintf(pre + *at, cap - *at, "}\n#define SQZ_FR_KPOW {1ul");
+  for (uint64_t p = (uint64_t)fr->s, q = (uint64_t)fr->k; p < ((uint64_t)1 << 31); p *= (uint64_t)fr->s, q *= (uint64_t)fr->k)
+    *at += (size_t)snprintf(pre + *at, cap - *at, ",%lluul", (unsigned long long)q); /* k^i < s^2i < 2^62 */
+  *at += (size_t)snprintf(pre + *at, cap - *at, "}\n");
+}
+
+/* Program of f's fractal with update u (NULL: the fill kernels): the fractal's tables and, for
+ * the group-parallel λ, the sub-group switch, then the update's prelude, in front of the
+ * shared sources. One program per pattern, update and λ variant, any level. */
+static int sqz__fractal_program(sqz_field *f, const sqz_update *u, int group, cl_program *prog) {
+  static const char *const fill_files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_fractal_tables.h", "fractal_fill.cl",
+                                           NULL};
+  const char *files[] = {"sqz_common.h", "sqz_rule.h", "sqz_heat.h", "sqz_fractal.h", "sqz_fractal_tables.h", NULL,
+                         "engine_fractal.cl", NULL};
+  char *upre = u ? sqz__cl_update_prelude(f->ctx, f, u) : NULL, opts[32] = "";
+  if (u && !upre) return SQZ_ERR_OUT_OF_MEMORY;
   const char *sub = group ? sqz__subgroup_prelude(f->ctx, opts, sizeof opts) : "";
-  size_t cap = (rule ? strlen(rule) : 0) + strlen(sub) + 12u * 3u * SQZ_MAX_SCALE * SQZ_MAX_SCALE + 2048u;
+  size_t cap = (upre ? strlen(upre) : 0) + strlen(sub) + 12u * 3u * SQZ_MAX_SCALE * SQZ_MAX_SCALE + 2048u, at = 0;
   char *pre = malloc(cap);
   int st = SQZ_OK;
-  if (!rule || !pre) {
+  if (!pre) {
     st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
     goto done;
   }
-  size_t at = (size_t)snprintf(pre, cap, "%s%s#define SQZ_FR_S %du\n#define SQZ_FR_K %du\n#define SQZ_FR_HL {", rule,
-                               sub, fr->s, fr->k);
-  for (int i = 0; i < 2 * fr->k; i++) at += (size_t)snprintf(pre + at, cap - at, "%s%d", i ? "," : "", fr->hl[i]);
-  at += (size_t)snprintf(pre + at, cap - at, "}\n#define SQZ_FR_HNU {");
-  for (int i = 0; i < fr->s * fr->s; i++) at += (size_t)snprintf(pre + at, cap - at, "%s%d", i ? "," : "", fr->hnu[i]);
-  at += (size_t)snprintf(pre + at, cap - at, "}\n#define SQZ_FR_SPOW {1u");
-  for (uint64_t p = (uint64_t)fr->s; p < ((uint64_t)1 << 31); p *= (uint64_t)fr->s)
-    at += (size_t)snprintf(pre + at, cap - at, ",%lluu", (unsigned long long)p);
-  at += (size_t)snprintf(pre + at, cap - at, "}\n#define SQZ_FR_KPOW {1ul");
-  for (uint64_t p = (uint64_t)fr->s, q = (uint64_t)fr->k; p < ((uint64_t)1 << 31); p *= (uint64_t)fr->s, q *= (uint64_t)fr->k)
-    at += (size_t)snprintf(pre + at, cap - at, ",%lluul", (unsigned long long)q); /* k^i < s^2i < 2^62 */
-  snprintf(pre + at, cap - at, "}\n");
-  st = sqz__program(f->ctx, pre, files, opts, prog);
+  at = (size_t)snprintf(pre, cap, "%s", sub);
+  sqz__fractal_defines(&f->dom->fr, pre, cap, &at);
+  snprintf(pre + at, cap - at, "%s", upre ? upre : "");
+  if (u) {
+    files[5] = sqz__cl_update_file(u);
+    if (!files[5]) { /* the user's update is in the prelude: close the gap in the list */
+      files[5] = files[6];
+      files[6] = NULL;
+    }
+  }
+  st = sqz__program(f->ctx, pre, u ? files : fill_files, opts, prog);
 done:
-  free(rule);
+  free(upre);
   free(pre);
   return st;
 }
@@ -99,12 +117,13 @@ static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, int group, sqz
   if (st != SQZ_OK) return st;
   size_t kwg = SQZ__GROUP;
   cl_ulong lmem = 0;
-  SQZ_CL_CHECK(ctx, clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL));
+  SQZ_CL_CHECK(ctx, clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL));
   lmem = ctx->local_mem;
   size_t wg = kwg < SQZ__GROUP ? kwg : SQZ__GROUP;
   p->lanes = (cl_uint)(p->t.tile_elems < wg ? p->t.tile_elems : wg);
   p->per_group = (cl_uint)(wg / p->lanes);
-  uint64_t cache = cached == 1 ? (((uint64_t)(p->t.rho + 2) * (p->t.rho + 2) + 3) & ~(uint64_t)3) : 4;
+  uint64_t ts = sqz_type_size(f->type);
+  uint64_t cache = cached == 1 ? ((((uint64_t)(p->t.rho + 2) * (p->t.rho + 2) + 3) & ~(uint64_t)3) * ts) : 4;
   uint64_t per_tile = cached ? cache + SQZ__NBR_BYTES : 8;
   uint64_t rb = (uint64_t)f->dom->fr.r - p->t.j, terms = group ? 8 * (rb < p->lanes ? (rb ? rb : 1) : p->lanes) : 0;
   uint64_t unused = group ? 0 : 8; /* the sequential kernels' `terms` */
@@ -160,41 +179,61 @@ static int sqz__run_rows(sqz_context *ctx, cl_kernel k, cl_uint row0_arg, uint32
 
 static const char *sqz__step_kernel_name(sqz_layout_id layout, int group) {
   switch (layout) {
-  case SQZ_LAYOUT_BB: return "life_fractal_bb";
-  case SQZ_LAYOUT_LAMBDA: return group ? "life_fractal_lambda_group" : "life_fractal_lambda";
-  case SQZ_LAYOUT_BLOCK: return group ? "life_fractal_block_group" : "life_fractal_block";
+  case SQZ_LAYOUT_BB: return "engine_fractal_bb";
+  case SQZ_LAYOUT_LAMBDA: return group ? "engine_fractal_lambda_group" : "engine_fractal_lambda";
+  case SQZ_LAYOUT_BLOCK: return group ? "engine_fractal_block_group" : "engine_fractal_block";
   case SQZ_LAYOUT_COMPACT: break;
   }
-  return group ? "life_fractal_compact_group" : "life_fractal_compact";
+  return group ? "engine_fractal_compact_group" : "engine_fractal_compact";
 }
 
-/* Sets the arguments of one step from buf[cur] into buf[1 - cur] (all but tile0/row0). */
-static int sqz__step_args(sqz_field *f, cl_kernel k, cl_mem table, const sqz__tile_launch *p, cl_uint n_cells,
-                          cl_uint n_halo, cl_uint birth, cl_uint survive) {
+/* Arguments of the step kernels (cl/engine_fractal.cl), by name. */
+enum { FA_SRC, FA_DST, FA_PARAM, FA_IP };
+enum { FA_BB_N = FA_IP + 1, FA_BB_LEVELS, FA_BB_ROW0 };
+enum {
+  FA_LA_TABLE = FA_IP + 1, FA_LA_N, FA_LA_LEVELS, FA_LA_J, FA_LA_RHO, FA_LA_CELLS, FA_LA_LANES, FA_LA_PER_GROUP,
+  FA_LA_TILE0, FA_LA_TILES, FA_LA_CORNER, FA_LA_TERMS
+};
+enum {
+  FA_TI_TABLE = FA_IP + 1, FA_TI_LEVELS, FA_TI_J, FA_TI_RHO, FA_TI_ELEMS, FA_TI_CELLS, FA_TI_HALO, FA_TI_LANES,
+  FA_TI_PER_GROUP, FA_TI_TILE0, FA_TI_TILES, FA_TI_CACHE, FA_TI_NBR, FA_TI_TERMS
+};
+
+#define SQZ__ARG(k, i, v) clSetKernelArg((k), (i), sizeof(v), &(v))
+
+/* Sets the arguments of one step from mem[cur] into mem[1 - cur] (all but tile0/row0). */
+static int sqz__step_args(sqz_field *f, cl_kernel k, cl_mem param, cl_uint2 ip, cl_mem table,
+                          const sqz__tile_launch *p, cl_uint n_cells, cl_uint n_halo) {
   sqz_context *ctx = f->ctx;
-  cl_mem src = f->buf[f->cur], dst = f->buf[1 - f->cur];
+  cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
   cl_uint n = (cl_uint)f->dom->side, r = (cl_uint)f->dom->fr.r, j = p->t.j, rho = p->t.rho, te = p->t.tile_elems;
-  cl_ulong tiles = p->t.tiles, zero = 0;
+  cl_ulong tiles = p->t.tiles;
+  cl_int e = SQZ__ARG(k, FA_SRC, src) | SQZ__ARG(k, FA_DST, dst) | SQZ__ARG(k, FA_PARAM, param) | SQZ__ARG(k, FA_IP, ip);
   switch (f->layout) {
   case SQZ_LAYOUT_BB:
-    return sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof birth, &birth,
-                     sizeof survive, &survive, sizeof(cl_uint), &zero, (size_t)0);
+    e |= SQZ__ARG(k, FA_BB_N, n) | SQZ__ARG(k, FA_BB_LEVELS, r);
+    break;
   case SQZ_LAYOUT_LAMBDA:
-    return sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof table, &table, sizeof n, &n, sizeof r, &r,
-                     sizeof j, &j, sizeof rho, &rho, sizeof n_cells, &n_cells, sizeof p->lanes, &p->lanes,
-                     sizeof p->per_group, &p->per_group, sizeof birth, &birth, sizeof survive, &survive,
-                     sizeof zero, &zero, sizeof tiles, &tiles, (size_t)p->local_bytes, NULL, (size_t)p->terms_bytes,
-                     NULL, (size_t)0);
+    e |= SQZ__ARG(k, FA_LA_TABLE, table) | SQZ__ARG(k, FA_LA_N, n) | SQZ__ARG(k, FA_LA_LEVELS, r) |
+         SQZ__ARG(k, FA_LA_J, j) | SQZ__ARG(k, FA_LA_RHO, rho) | SQZ__ARG(k, FA_LA_CELLS, n_cells) |
+         SQZ__ARG(k, FA_LA_LANES, p->lanes) | SQZ__ARG(k, FA_LA_PER_GROUP, p->per_group) |
+         SQZ__ARG(k, FA_LA_TILES, tiles) | clSetKernelArg(k, FA_LA_CORNER, (size_t)p->local_bytes, NULL) |
+         clSetKernelArg(k, FA_LA_TERMS, (size_t)p->terms_bytes, NULL);
+    break;
   case SQZ_LAYOUT_BLOCK:
-  case SQZ_LAYOUT_COMPACT:
+  case SQZ_LAYOUT_COMPACT: {
+    size_t nbr = SQZ__NBR_BYTES * p->per_group;
+    e |= SQZ__ARG(k, FA_TI_TABLE, table) | SQZ__ARG(k, FA_TI_LEVELS, r) | SQZ__ARG(k, FA_TI_J, j) |
+         SQZ__ARG(k, FA_TI_RHO, rho) | SQZ__ARG(k, FA_TI_ELEMS, te) | SQZ__ARG(k, FA_TI_CELLS, n_cells) |
+         SQZ__ARG(k, FA_TI_HALO, n_halo) | SQZ__ARG(k, FA_TI_LANES, p->lanes) |
+         SQZ__ARG(k, FA_TI_PER_GROUP, p->per_group) | SQZ__ARG(k, FA_TI_TILES, tiles) |
+         clSetKernelArg(k, FA_TI_CACHE, (size_t)p->local_bytes - nbr, NULL) | clSetKernelArg(k, FA_TI_NBR, nbr, NULL) |
+         clSetKernelArg(k, FA_TI_TERMS, (size_t)p->terms_bytes, NULL);
     break;
   }
-  size_t nbr = SQZ__NBR_BYTES * p->per_group;
-  return sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof table, &table, sizeof r, &r, sizeof j, &j,
-                   sizeof rho, &rho, sizeof te, &te, sizeof n_cells, &n_cells, sizeof n_halo, &n_halo,
-                   sizeof p->lanes, &p->lanes, sizeof p->per_group, &p->per_group, sizeof birth, &birth,
-                   sizeof survive, &survive, sizeof zero, &zero, sizeof tiles, &tiles,
-                   (size_t)p->local_bytes - nbr, NULL, nbr, NULL, (size_t)p->terms_bytes, NULL, (size_t)0);
+  }
+  if (e != CL_SUCCESS) return sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the arguments of a fractal step failed");
+  return SQZ_OK;
 }
 
 /* The tile table of f as a device buffer (tiled layouts only). */
@@ -205,24 +244,25 @@ static int sqz__table_buffer(sqz_field *f, const sqz__tile_launch *p, cl_mem *ou
   size_t bytes = ((size_t)*n_cells + 2u * *n_halo) * sizeof *table;
   int st = sqz__buffer(f->ctx, bytes, CL_MEM_READ_ONLY, out);
   if (st == SQZ_OK) {
-    cl_int err = clEnqueueWriteBuffer(f->ctx->queue, *out, CL_TRUE, 0, bytes, table, 0, NULL, NULL);
+    cl_int err = clEnqueueWriteBuffer(SQZ_CL(f->ctx)->queue, *out, CL_TRUE, 0, bytes, table, 0, NULL, NULL);
     if (err != CL_SUCCESS) st = sqz__fail(f->ctx, err, "writing the tile table failed: %s", sqz_status_name(err));
   }
   free(table);
   return st;
 }
 
-int sqz__life_fractal_opencl(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps) {
+int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   cl_program prog = NULL;
   cl_kernel k = NULL;
-  cl_mem table = NULL;
+  cl_mem table = NULL, param = NULL;
   cl_uint n_cells = 0, n_halo = 0;
+  cl_uint2 ip;
   sqz__tile_launch plan;
   memset(&plan, 0, sizeof plan);
   if (steps == 0) return SQZ_OK;
   int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB, group = strcmp(f->map, "group") == 0;
-  if (st == SQZ_OK) st = sqz__fractal_program(f, group, &prog);
+  if (st == SQZ_OK) st = sqz__fractal_program(f, u, group, &prog);
   if (st == SQZ_OK) st = sqz__kernel(ctx, prog, sqz__step_kernel_name(f->layout, group), &k);
   if (st == SQZ_OK && tiled) st = sqz__plan_tiles(f, k, f->layout != SQZ_LAYOUT_LAMBDA, group, &plan);
   if (st == SQZ_OK && plan.direct) { /* a tile cache larger than local memory: neighbours from global memory */
@@ -234,32 +274,33 @@ int sqz__life_fractal_opencl(sqz_field *f, uint32_t birth, uint32_t survive, uin
     if (st == SQZ_OK) st = sqz__plan_tiles(f, k, 2, group, &plan);
   }
   if (st == SQZ_OK && tiled) st = sqz__table_buffer(f, &plan, &table, &n_cells, &n_halo);
+  if (st == SQZ_OK) st = sqz__cl_update_params(ctx, f, u, &param, &ip);
   for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
-    st = sqz__step_args(f, k, table, &plan, n_cells, n_halo, birth, survive);
+    st = sqz__step_args(f, k, param, ip, table, &plan, n_cells, n_halo);
     if (st == SQZ_OK)
-      st = tiled ? sqz__run_tiles(ctx, k, f->layout == SQZ_LAYOUT_LAMBDA ? 12 : 13, &plan)
-                 : sqz__run_rows(ctx, k, 6, (uint32_t)f->dom->side);
+      st = tiled ? sqz__run_tiles(ctx, k, f->layout == SQZ_LAYOUT_LAMBDA ? FA_LA_TILE0 : FA_TI_TILE0, &plan)
+                 : sqz__run_rows(ctx, k, FA_BB_ROW0, (uint32_t)f->dom->side);
     if (st == SQZ_OK) f->cur = 1 - f->cur;
   }
-  if (table) {
-    int fin = sqz__finish(ctx); /* the table must outlive the launches that read it */
+  if (table || param) {
+    int fin = sqz__cl_finish(ctx); /* the table and parameters must outlive the launches that read them */
     if (st == SQZ_OK) st = fin;
-    clReleaseMemObject(table);
   }
+  if (table) clReleaseMemObject(table);
+  if (param) clReleaseMemObject(param);
   if (k) clReleaseKernel(k);
   return st;
 }
 
-int sqz__fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed) {
+int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed) {
   sqz_context *ctx = f->ctx;
-  if (ctx->backend != SQZ_BACKEND_OPENCL || f->type != SQZ_U8) return SQZ_ERR_UNSUPPORTED;
   cl_program prog = NULL;
   cl_kernel k = NULL;
   int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA;
-  int st = sqz__fractal_program(f, 0, &prog);
+  int st = sqz__fractal_program(f, NULL, 0, &prog);
   if (st == SQZ_OK) st = sqz__kernel(ctx, prog, embedded ? "fill_fractal_embedded" : "fill_fractal_tiles", &k);
   if (st != SQZ_OK) return st;
-  cl_mem dst = f->buf[f->cur];
+  cl_mem dst = (cl_mem)f->mem[f->cur];
   cl_uint n = (cl_uint)f->dom->side, r = (cl_uint)f->dom->fr.r, compact = f->layout == SQZ_LAYOUT_COMPACT;
   cl_ulong cseed = seed, thr = threshold, zero = 0;
   if (embedded) {

@@ -1,6 +1,6 @@
-/* reduce.h — contracts between the reduction front end (reduce.c) and its backends. */
-#ifndef SQZ_REDUCE_H
-#define SQZ_REDUCE_H
+/* reduce_acc.h — reduction operations and the host accumulator of their stage two, shared by the front end and the backends. */
+#ifndef SQZ_REDUCE_ACC_H
+#define SQZ_REDUCE_ACC_H
 
 #include "core/sqz_internal.h"
 
@@ -31,16 +31,9 @@ SQZ_INTERNAL void sqz__red_add_int(sqz_red_acc *acc, int64_t v);
  * -0.0 counts as zero and NaN as non-zero). */
 SQZ_INTERNAL uint64_t sqz__red_mask(sqz_type type);
 
-/* Backends: reduce n elements of type into acc. The cpu backend adds its loop time to
- * ctx->kernel_s; the opencl one enqueues kernels whose event time sqz__finish collects. */
-SQZ_INTERNAL int sqz__red_cpu(sqz_context *ctx, sqz_red_op op, sqz_type type, const void *data,
-                              uint64_t n, sqz_red_acc *acc);
-SQZ_INTERNAL int sqz__red_cl(sqz_context *ctx, sqz_red_op op, sqz_type type, cl_mem buf, uint64_t n,
-                             int acc_mode, sqz_red_acc *acc);
-
 /* sqz_sum with a chosen accumulator mode (tests use SQZ_RED_ACC_FLOAT to run the
  * compensated-float path on devices that have doubles). */
 SQZ_INTERNAL int sqz__sum_mode(sqz_context *ctx, sqz_type type, const void *data, uint64_t n,
                                sqz_sum_method method, int acc_mode, double *sum);
 
-#endif /* SQZ_REDUCE_H */
+#endif /* SQZ_REDUCE_ACC_H */

@@ -1,0 +1,72 @@
+/* stencil.c — user stencils and heat diffusion on the engine: argument checks, then the backend's stencil entry. */
+#include <math.h>
+#include <string.h>
+
+#include "apps/stencil.h"
+#include "backends/backend.h"
+
+int sqz__stencil_run(sqz_field *f, const sqz_update *u, uint64_t steps) {
+  sqz__op_begin(f->ctx);
+  int st = steps ? f->ctx->ops->stencil(f, u, steps) : SQZ_OK;
+  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  sqz__op_end(f->ctx);
+  return st;
+}
+
+/* Parameters must be finite; f32 fields take them as float, so they must fit one. */
+static int sqz__check_params(sqz_field *f, const double *param, size_t n_param) {
+  if (n_param && !param) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%zu parameters given but param is NULL", n_param);
+  for (size_t i = 0; i < n_param; i++) {
+    if (!isfinite(param[i]))
+      return sqz__fail(f->ctx, SQZ_ERR_NON_FINITE, "parameter %zu is %g: parameters must be finite", i + 1, param[i]);
+    if (f->type != SQZ_F64 && !isfinite((float)param[i]))
+      return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "parameter %zu = %g does not fit a float (sqz_param_t of %s cells)",
+                       i + 1, param[i], f->type == SQZ_F32 ? "f32" : f->type == SQZ_I32 ? "i32" : "u8");
+  }
+  return SQZ_OK;
+}
+
+int sqz_stencil_step(sqz_field *f, const char *source, const char *source_name, const double *param, size_t n_param,
+                     uint64_t steps) {
+  if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_stencil_step: the field is NULL");
+  if (!source || !*source) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_stencil_step: the update source is empty");
+  int st = sqz__check_params(f, param, n_param);
+  if (st != SQZ_OK) return st;
+  sqz_update u = {.kind = SQZ_UPDATE_CL};
+  u.source = source;
+  u.source_name = source_name;
+  u.param = param;
+  u.n_param = n_param;
+  return sqz__stencil_run(f, &u, steps);
+}
+
+int sqz_stencil_step_fn(sqz_field *f, sqz_update_fn fn, void *user_data, const double *param, size_t n_param,
+                        uint64_t steps) {
+  if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_stencil_step_fn: the field is NULL");
+  if (!fn) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_stencil_step_fn: the update function is NULL");
+  int st = sqz__check_params(f, param, n_param);
+  if (st != SQZ_OK) return st;
+  sqz_update u = {.kind = SQZ_UPDATE_FN};
+  u.fn = fn;
+  u.user = user_data;
+  u.param = param;
+  u.n_param = n_param;
+  return sqz__stencil_run(f, &u, steps);
+}
+
+double sqz_heat_alpha_max(int dims) { return dims == 3 ? 1.0 / 6.0 : 0.25; }
+
+int sqz_heat_step(sqz_field *f, double alpha, uint64_t steps) {
+  if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_heat_step: the field is NULL");
+  if (f->type != SQZ_F32 && f->type != SQZ_F64)
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "heat needs an f32 or f64 field (this one has %zu-byte %s cells)",
+                     sqz_type_size(f->type), f->type == SQZ_U8 ? "u8" : "i32");
+  double amax = sqz_heat_alpha_max(f->dom->dims);
+  if (!(alpha > 0.0 && alpha <= amax))
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "alpha %g is outside (0, %g], the stability limit in %dD", alpha,
+                     amax, f->dom->dims);
+  sqz_update u = {.kind = SQZ_UPDATE_HEAT};
+  u.param = &alpha;
+  u.n_param = 1;
+  return sqz__stencil_run(f, &u, steps);
+}

@@ -1,0 +1,60 @@
+/* backend.h — the one operations table that every backend (opencl, cpu, cuda) fills and the front end calls. */
+#ifndef SQZ_BACKEND_H
+#define SQZ_BACKEND_H
+#include "core/sqz_internal.h"
+#include "core/reduce_acc.h"
+#include "core/update.h"
+
+/* A backend is one table of operations. The front end (src/core, src/apps, src/io) calls only
+ * through ctx->ops and never names a backend; a backend never calls the front end. Every entry
+ * must be filled (the tables are written with designated initialisers, and test_core checks that
+ * no entry is NULL): an operation a backend cannot do returns a named status from its own entry,
+ * e.g. SQZ_ERR_UNSUPPORTED with the reason in the detail.
+ *
+ * Device memory is an opaque sqz_mem: a cl_mem (opencl), a host pointer (cpu), a CUdeviceptr
+ * (cuda). Transfers and kernels may be enqueued without waiting; `finish` waits for them and
+ * adds their device time to ctx->kernel_s. */
+/* One device as `sqz devices` lists it (strings owned by the caller of `list`'s callback). */
+typedef struct {
+  const char *id, *platform, *name, *type, *c_version, *driver;
+  uint64_t compute_units, global_mem, max_alloc, max_work_group;
+} sqz_device_info;
+typedef void (*sqz_device_sink)(void *list, const sqz_device_info *device);
+
+typedef struct sqz_backend_ops {
+  const char *name; /* "opencl", "cpu", "cuda": what sqz_context_backend returns */
+  int fallback;     /* 1: opened when the default backend has no device (the cpu backend) */
+  int host_memory;  /* 1: a sqz_mem is a host pointer (reductions of host arrays need no copy) */
+  /* Opens the device named by `device` (NULL: the default) and fills ctx's device fields;
+   * SQZ_ERR_BACKEND_UNAVAILABLE with the reason when the backend cannot run here. */
+  int (*open)(sqz_context *ctx, const char *device);
+  void (*close)(sqz_context *ctx); /* releases what open made; safe after a failed open */
+  /* Reports every device of the backend to sink (none when it cannot run here). */
+  void (*list)(sqz_device_sink sink, void *list);
+  /* May this backend hold a field of this domain, type and layout? (checked at creation) */
+  int (*accepts)(sqz_context *ctx, const sqz_domain *dom, sqz_type type, sqz_layout_id layout);
+  int (*alloc)(sqz_context *ctx, uint64_t bytes, sqz_mem *out); /* zeroed memory */
+  void (*free)(sqz_context *ctx, sqz_mem mem);                  /* NULL is a no-op */
+  int (*upload)(sqz_context *ctx, sqz_mem dst, uint64_t offset, const void *src, uint64_t bytes);
+  int (*download)(sqz_context *ctx, void *dst, sqz_mem src, uint64_t offset, uint64_t bytes);
+  int (*zero)(sqz_context *ctx, sqz_mem mem, uint64_t bytes);
+  int (*finish)(sqz_context *ctx);
+  /* The stencil engine: `steps` applications of update u to f (ping-pong, f->cur flips). */
+  int (*stencil)(sqz_field *f, const sqz_update *u, uint64_t steps);
+  /* Random 0/1 cells (sqz_random_cell of the embedded index) into f's current buffer. */
+  int (*fill_random)(sqz_field *f, uint64_t threshold, uint64_t seed);
+  /* Stage one of a reduction over n elements of `type` in mem (stage two is acc's). */
+  int (*reduce)(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n, int acc_mode,
+                sqz_red_acc *acc);
+  /* Euclidean distance matrix of n points into packed lower-triangle storage (host arrays). */
+  int (*edm)(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out);
+} sqz_backend_ops;
+
+/* The backends compiled into the library, the default first; NULL-terminated (src/backends/backends.c). */
+SQZ_INTERNAL extern const sqz_backend_ops *const sqz__backends[];
+
+/* The tables, one per backend directory. */
+SQZ_INTERNAL extern const sqz_backend_ops sqz__opencl_ops;
+SQZ_INTERNAL extern const sqz_backend_ops sqz__cpu_ops;
+SQZ_INTERNAL extern const sqz_backend_ops sqz__cuda_ops;
+#endif

@@ -1,0 +1,37 @@
+/* cpu_engine.h — the cpu backend's workloads behind its operations table: the reference stencil engine, reductions, EDM. */
+#ifndef SQZ_CPU_ENGINE_H
+#define SQZ_CPU_ENGINE_H
+#include <string.h>
+
+#include "backends/backend.h"
+
+/* An update as the cpu engine applies it: a C function over cells of ts bytes. */
+typedef struct {
+  size_t ts;            /* bytes per cell */
+  sqz_update_fn fn;     /* the update (built-in rules are C functions too) */
+  void *user;           /* fn's user data */
+  const void *param;    /* parameters as sqz_param_t (float, or double for f64 cells) */
+  int want_present;     /* compute the present mask (else 0 is passed) */
+} sqz_cpu_update;
+
+/* The traversal + gather per family (engine_fractal.c, engine_simplex.c): one step of u from
+ * src to dst (storage arrays of f's layout). */
+SQZ_INTERNAL int sqz__cpu_step_fractal(sqz_field *f, const sqz_cpu_update *u, const unsigned char *src,
+                                       unsigned char *dst);
+SQZ_INTERNAL int sqz__cpu_step_simplex(sqz_field *f, const sqz_cpu_update *u, const unsigned char *src,
+                                       unsigned char *dst);
+
+/* Copies one cell of ts bytes (1, 4 or 8). */
+static inline void sqz__cpu_cell_copy(unsigned char *dst, const unsigned char *src, size_t ts) {
+  switch (ts) {
+  case 1: *dst = *src; break;
+  case 4: memcpy(dst, src, 4); break;
+  default: memcpy(dst, src, 8); break;
+  }
+}
+
+SQZ_INTERNAL int sqz__cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps);
+SQZ_INTERNAL int sqz__cpu_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n,
+                                 int acc_mode, sqz_red_acc *acc);
+SQZ_INTERNAL int sqz__cpu_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out);
+#endif

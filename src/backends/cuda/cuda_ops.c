@@ -1,0 +1,99 @@
+/* cuda_ops.c — the cuda backend's operations table: Life on block:RHO fractal fields with tensor-core or ALU tile maps. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cpu/cpu_engine.h"
+#include "backends/cuda/cuda_backend.h"
+
+static void cuda_list(sqz_device_sink sink, void *list) {
+  sqz_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.ops = &sqz__cuda_ops;
+  if (sqz__cuda_open(&ctx, NULL) == SQZ_OK) {
+    sqz_device_info d = {"0", ctx.platform_name, ctx.device_name, "GPU", ctx.c_version, ctx.driver_version,
+                         ctx.compute_units, ctx.global_mem, ctx.max_alloc, ctx.max_work_group};
+    sink(list, &d);
+  }
+  sqz__cuda_close(&ctx);
+  free(ctx.detail);
+}
+
+static int cuda_accepts(sqz_context *ctx, const sqz_domain *dom, sqz_type type, sqz_layout_id layout) {
+  if (dom->kind != SQZ_DOMAIN_FRACTAL)
+    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "the cuda backend computes on fractal domains only (%s)", dom->spec);
+  return SQZ_OK;
+}
+
+static int cuda_alloc(sqz_context *ctx, uint64_t bytes, sqz_mem *out) {
+  CUdeviceptr p = 0;
+  int st = sqz__cu_alloc(ctx, bytes, &p);
+  *out = (sqz_mem)(uintptr_t)p;
+  return st;
+}
+static void cuda_free(sqz_context *ctx, sqz_mem mem) { sqz__cu_free(ctx, SQZ_CU_PTR(mem)); }
+static int cuda_upload(sqz_context *ctx, sqz_mem dst, uint64_t offset, const void *src, uint64_t bytes) {
+  return sqz__cu_upload(ctx, SQZ_CU_PTR(dst) + offset, src, bytes);
+}
+static int cuda_download(sqz_context *ctx, void *dst, sqz_mem src, uint64_t offset, uint64_t bytes) {
+  return sqz__cu_download(ctx, dst, SQZ_CU_PTR(src) + offset, bytes);
+}
+static int cuda_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) { return sqz__cu_zero(ctx, SQZ_CU_PTR(mem), bytes); }
+
+static int cuda_finish(sqz_context *ctx) { return SQZ_OK; } /* every cuda operation waits for itself */
+
+static int cuda_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
+  if (u->kind != SQZ_UPDATE_LIFE)
+    return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
+                     "the cuda backend runs Life-like B/S rules only; other updates run on the opencl and cpu backends");
+  return sqz__cuda_life_fractal(f, u->birth, u->survive, steps);
+}
+
+static int cuda_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
+  int st = sqz__cuda_fill_random_fractal(f, threshold, seed);
+  if (st != SQZ_ERR_UNSUPPORTED) return st;
+  size_t ts = sqz_type_size(f->type); /* other layouts and types: the host fill, uploaded */
+  void *store = calloc((size_t)f->elems, ts);
+  if (!store)
+    return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %llu bytes", (unsigned long long)(f->elems * ts));
+  sqz__host_fill(f, store, 0, threshold, seed);
+  st = cuda_upload(f->ctx, f->mem[f->cur], 0, store, f->elems * ts);
+  free(store);
+  return st;
+}
+
+/* Reductions reduce a host copy with the cpu backend's loops. */
+static int cuda_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n, int acc_mode,
+                       sqz_red_acc *acc) {
+  size_t bytes = (size_t)(n * sqz_type_size(type));
+  void *copy = malloc(bytes ? bytes : 1);
+  if (!copy) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for a %zu-byte copy of the field", bytes);
+  int st = cuda_download(ctx, copy, mem, 0, bytes);
+  if (st == SQZ_OK) st = sqz__cpu_reduce(ctx, op, type, copy, n, acc_mode, acc);
+  free(copy);
+  return st;
+}
+
+static int cuda_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out) {
+  return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "sqz_edm runs on the opencl and cpu backends, not on cuda");
+}
+
+const sqz_backend_ops sqz__cuda_ops = {
+    .name = "cuda",
+    .fallback = 0,
+    .host_memory = 0,
+    .open = sqz__cuda_open,
+    .close = sqz__cuda_close,
+    .list = cuda_list,
+    .accepts = cuda_accepts,
+    .alloc = cuda_alloc,
+    .free = cuda_free,
+    .upload = cuda_upload,
+    .download = cuda_download,
+    .zero = cuda_zero,
+    .finish = cuda_finish,
+    .stencil = cuda_stencil,
+    .fill_random = cuda_fill_random,
+    .reduce = cuda_reduce,
+    .edm = cuda_edm,
+};

@@ -1,0 +1,35 @@
+/* cl_engine.h — the opencl backend's workloads behind its operations table: the stencil engine per family, fills, reductions, EDM. */
+#ifndef SQZ_CL_ENGINE_H
+#define SQZ_CL_ENGINE_H
+#include "backends/opencl/cl_internal.h"
+
+/* The prelude that makes an update the engine's cell type and rule (cl/engine_*.cl call
+ * SQZ_APPLY(self, nb, present)): sqz_cell_t, sqz_param_t, SQZ_NB, SQZ_DIMS, FP_CONTRACT off,
+ * SQZ_WANT_PRESENT for updates that read `present`, then the rule: cl/rule_life.cl (with the
+ * user's Life body, if any), cl/rule_heat.cl, or the user's file after `#line 1 "name"`.
+ * malloc'ed (caller frees); NULL when out of memory (detail recorded). */
+SQZ_INTERNAL char *sqz__cl_update_prelude(sqz_context *ctx, const sqz_field *f, const sqz_update *u);
+/* The built-in rule file of u, to list after the shared headers ("rule_life.cl", "rule_heat.cl"),
+ * or NULL when the prelude holds the user's update. */
+SQZ_INTERNAL const char *sqz__cl_update_file(const sqz_update *u);
+/* The update's parameters as a __constant sqz_param_t buffer (at least one element) and the
+ * integer rule parameters (Life: birth, survive). Checks the count against the device's
+ * constant-buffer limit (SQZ_ERR_INVALID_ARGUMENT naming both). */
+SQZ_INTERNAL int sqz__cl_update_params(sqz_context *ctx, const sqz_field *f, const sqz_update *u, cl_mem *param,
+                                       cl_uint2 *ip);
+
+/* The engine per family (engine_fractal.c, engine_simplex.c), and the ops-table entry that picks one. */
+SQZ_INTERNAL int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps);
+SQZ_INTERNAL int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps);
+SQZ_INTERNAL int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps);
+
+/* Random 0/1 fills of u8 fields by kernel (other types: the host fill, uploaded). */
+SQZ_INTERNAL int sqz__cl_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed);
+SQZ_INTERNAL int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed);
+SQZ_INTERNAL int sqz__cl_fill_random_simplex(sqz_field *f, uint64_t threshold, uint64_t seed);
+
+/* Stage one of the reductions (reduce_cl.c), and the distance matrix (edm_cl.c). */
+SQZ_INTERNAL int sqz__cl_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n,
+                                int acc_mode, sqz_red_acc *acc);
+SQZ_INTERNAL int sqz__cl_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out);
+#endif

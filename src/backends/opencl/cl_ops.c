@@ -1,0 +1,132 @@
+/* cl_ops.c — the opencl backend's operations table: device choice, memory, transfers and the workloads. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/opencl/cl_devices.h"
+#include "backends/opencl/cl_engine.h"
+
+static int cl_contains_ci(const char *hay, const char *needle) {
+  size_t n = strlen(needle);
+  for (; *hay; hay++) {
+    size_t i = 0;
+    while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i])) i++;
+    if (i == n) return 1;
+  }
+  return n == 0;
+}
+
+/* Picks a device from the flat device list: "P:D", a name substring, or (NULL) the first GPU,
+ * else the first device. */
+static int cl_pick_device(sqz_context *ctx, const sqz_cl_device *devs, size_t n, const char *spec, size_t *pick) {
+  if (!spec || !*spec) {
+    for (size_t i = 0; i < n; i++)
+      if (devs[i].is_gpu) { *pick = i; return SQZ_OK; }
+    *pick = 0;
+    return SQZ_OK;
+  }
+  unsigned p, d;
+  char tail;
+  if (sscanf(spec, "%u:%u%c", &p, &d, &tail) == 2) {
+    for (size_t i = 0; i < n; i++)
+      if (devs[i].platform_index == p && devs[i].device_index == d) { *pick = i; return SQZ_OK; }
+  } else {
+    for (size_t i = 0; i < n; i++)
+      if (cl_contains_ci(devs[i].name, spec)) { *pick = i; return SQZ_OK; }
+  }
+  char list[1536] = "";
+  for (size_t i = 0; i < n; i++) {
+    char line[600];
+    snprintf(line, sizeof line, "\n  %u:%u  %s (%s)", devs[i].platform_index, devs[i].device_index, devs[i].name,
+             devs[i].platform_name);
+    if (strlen(list) + strlen(line) < sizeof list) strcat(list, line);
+  }
+  return sqz__fail(ctx, SQZ_ERR_DEVICE_NOT_FOUND, "no OpenCL device matches '%s'; devices:%s", spec, list);
+}
+
+static int cl_open(sqz_context *ctx, const char *spec) {
+  sqz_cl_device *devs = NULL;
+  size_t n = 0;
+  int st = sqz__cl_enumerate(ctx, &devs, &n);
+  if (st != SQZ_OK || n == 0) {
+    free(devs);
+    return sqz__fail(ctx, SQZ_ERR_BACKEND_UNAVAILABLE,
+                     "OpenCL backend unavailable: the ICD loader found no platform with a device "
+                     "(check /etc/OpenCL/vendors and OCL_ICD_VENDORS)");
+  }
+  size_t pick = 0;
+  st = cl_pick_device(ctx, devs, n, spec, &pick);
+  if (st == SQZ_OK && !(ctx->backend = calloc(1, sizeof(sqz_cl_state))))
+    st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  if (st == SQZ_OK) st = sqz__cl_open(ctx, &devs[pick]);
+  free(devs);
+  return st;
+}
+
+static void cl_list(sqz_device_sink sink, void *list) {
+  sqz_cl_device *devs = NULL;
+  size_t n = 0;
+  sqz__cl_enumerate(NULL, &devs, &n);
+  for (size_t i = 0; i < n; i++) {
+    char id[32];
+    snprintf(id, sizeof id, "%u:%u", devs[i].platform_index, devs[i].device_index);
+    sqz_device_info d = {id, devs[i].platform_name, devs[i].name, devs[i].type, devs[i].c_version, devs[i].driver,
+                         devs[i].compute_units, devs[i].global_mem, devs[i].max_alloc, devs[i].max_work_group};
+    sink(list, &d);
+  }
+  free(devs);
+}
+
+static int cl_accepts(sqz_context *ctx, const sqz_domain *dom, sqz_type type, sqz_layout_id layout) {
+  return SQZ_OK;
+}
+
+static int cl_alloc(sqz_context *ctx, uint64_t bytes, sqz_mem *out) {
+  cl_mem m = NULL;
+  int st = sqz__buffer(ctx, bytes, CL_MEM_READ_WRITE, &m);
+  if (st == SQZ_OK) st = sqz__zero_buffer(ctx, m, bytes);
+  if (st != SQZ_OK && m) clReleaseMemObject(m);
+  *out = st == SQZ_OK ? (sqz_mem)m : NULL;
+  return st;
+}
+
+static void cl_free(sqz_context *ctx, sqz_mem mem) {
+  if (mem) clReleaseMemObject((cl_mem)mem);
+}
+
+static int cl_upload(sqz_context *ctx, sqz_mem dst, uint64_t offset, const void *src, uint64_t bytes) {
+  if (bytes == 0) return SQZ_OK;
+  SQZ_CL_CHECK(ctx, clEnqueueWriteBuffer(SQZ_CL(ctx)->queue, (cl_mem)dst, CL_TRUE, (size_t)offset, (size_t)bytes, src,
+                                         0, NULL, NULL));
+  return SQZ_OK;
+}
+
+static int cl_download(sqz_context *ctx, void *dst, sqz_mem src, uint64_t offset, uint64_t bytes) {
+  if (bytes == 0) return SQZ_OK;
+  SQZ_CL_CHECK(ctx, clEnqueueReadBuffer(SQZ_CL(ctx)->queue, (cl_mem)src, CL_TRUE, (size_t)offset, (size_t)bytes, dst,
+                                        0, NULL, NULL));
+  return SQZ_OK;
+}
+
+static int cl_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) { return sqz__zero_buffer(ctx, (cl_mem)mem, bytes); }
+
+const sqz_backend_ops sqz__opencl_ops = {
+    .name = "opencl",
+    .fallback = 0,
+    .host_memory = 0,
+    .open = cl_open,
+    .close = sqz__cl_close,
+    .list = cl_list,
+    .accepts = cl_accepts,
+    .alloc = cl_alloc,
+    .free = cl_free,
+    .upload = cl_upload,
+    .download = cl_download,
+    .zero = cl_zero,
+    .finish = sqz__cl_finish,
+    .stencil = sqz__cl_stencil,
+    .fill_random = sqz__cl_fill_random,
+    .reduce = sqz__cl_reduce,
+    .edm = sqz__cl_edm,
+};

@@ -1,0 +1,29 @@
+/* edm_cl.c (opencl) — the Euclidean distance matrix through a triangle thread map (cl/edm.cl). */
+#include "backends/opencl/cl_engine.h"
+#include "backends/opencl/cl_simplex.h"
+
+int sqz__cl_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out) {
+  static const char *const files[] = {"sqz_common.h", "sqz_simplex.h", "edm.cl", NULL};
+  sqz_simplex_plan plan;
+  cl_kernel k = NULL;
+  cl_mem pts = NULL, res = NULL;
+  uint64_t entries = sqz_tri(n);
+  int st = sqz__simplex_kernel(ctx, 2, n, map, 0, SQZ_SL_COMPACT, NULL, files, "sqz_edm", &plan, &k);
+  if (st != SQZ_OK) return st;
+  st = sqz__buffer(ctx, 2 * n * sizeof(float), CL_MEM_READ_ONLY, &pts);
+  if (st == SQZ_OK) st = sqz__buffer(ctx, entries * sizeof(float), CL_MEM_WRITE_ONLY, &res);
+  if (st != SQZ_OK) goto done;
+  SQZ_CL_GOTO(ctx, st, done, clEnqueueWriteBuffer(SQZ_CL(ctx)->queue, pts, CL_FALSE, 0, 2 * n * sizeof(float), xy, 0, NULL, NULL));
+  cl_uint cn = (cl_uint)n, rho = plan.rho;
+  st = sqz__args(ctx, k, sizeof pts, &pts, sizeof res, &res, sizeof cn, &cn, sizeof rho, &rho, (size_t)0);
+  if (st == SQZ_OK) st = sqz__simplex_enqueue(ctx, k, 4, &plan);
+  if (st != SQZ_OK) goto done;
+  SQZ_CL_GOTO(ctx, st, done, clEnqueueReadBuffer(SQZ_CL(ctx)->queue, res, CL_TRUE, 0, entries * sizeof(float), out, 0, NULL, NULL));
+  st = sqz__cl_finish(ctx);
+done:
+  if (pts) clReleaseMemObject(pts);
+  if (res) clReleaseMemObject(res);
+  clReleaseKernel(k);
+  sqz__simplex_plan_free(&plan);
+  return st;
+}
