@@ -254,6 +254,17 @@ SQZ_API int sqz_field_fill_uniform(sqz_field *field, uint64_t seed);
 /* PBM (P1/P4 read, P4 write), 1 = alive, embedded image (3D: width N, height N*N). */
 SQZ_API int sqz_field_load_pbm(sqz_field *field, const char *path);
 SQZ_API int sqz_field_save_pbm(sqz_field *field, const char *path);
+/* NumPy .npy (format 1.0) of the embedded array: shape (side, side) indexed [y][x] in 2D,
+ * (N, N, N) indexed [z][y][x] for tetrahedra; dtype |u1 (or <u1 on input), <i4, <f4, <f8 for
+ * SQZ_U8, SQZ_I32, SQZ_F32, SQZ_F64; C order, little-endian. Cells outside the domain are
+ * written as 0; a non-zero one on input gives SQZ_ERR_OUTSIDE_DOMAIN naming the cell. A file
+ * sqz cannot take (not .npy, version other than 1.0, malformed or truncated header or data,
+ * trailing bytes, fortran_order True, big-endian or other dtypes, a dtype other than the
+ * field's, a wrong shape) gives SQZ_ERR_PARSE with the detail naming what was found and what
+ * was expected; system errors give SQZ_ERR_IO with strerror. Saving writes a temporary file
+ * beside the target, fsyncs it and renames it over the target: never a partial file. */
+SQZ_API int sqz_field_load_npy(sqz_field *field, const char *path);
+SQZ_API int sqz_field_save_npy(sqz_field *field, const char *path);
 /* PNG picture: live, dead, and outside-domain cells in three colours (needs libpng). */
 SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
 

@@ -61,6 +61,11 @@ cmp -s <(tail -c 3 "$work/copy.pbm" | od -An -tx1) <(printf '\x80\xc0\xe0' | od 
 expect 2 "4 x 4 but triangle:3 needs 3 x 3" -- "$sqz" life triangle:3 --steps 1 --init "$work/tri4.pbm"
 expect 2 "\(1, 0\)" -- "$sqz" life triangle:3 --steps 1 --init "$work/outside.pbm"
 expect 0 "\"live\":6" -- "$sqz" life triangle:3 --steps 0 --init "$work/tri3.pbm" --json
+# .npy states, chosen by extension: the same state back, a wrong shape named
+expect 0 "live +6" -- "$sqz" life triangle:3 --steps 0 --init "$work/tri3.pbm" --out "$work/tri3.npy"
+expect 0 "\"live\":6" -- "$sqz" life triangle:3 --steps 0 --init "$work/tri3.npy" --json
+expect 2 "has shape \(3, 3\) but triangle:4 needs \(4, 4\)" -- "$sqz" life triangle:4 --steps 1 --init "$work/tri3.npy"
+expect 2 "cannot open" -- "$sqz" life triangle:3 --steps 1 --init "$work/missing.npy"
 
 # edm: packed lower triangle of float32 distances; bad input names the line and writes nothing
 printf '# three points\n0 0\n3 4\n6 8\n' > "$work/pts.txt"

@@ -8,7 +8,8 @@
 
 static const char *sqz_life_help =
     "usage: sqz life DOMAIN --steps K [--rule R] [--layout L] [--map M] [--block RHO]\n"
-    "                [--init random:DENSITY:SEED | --init FILE.pbm] [--out FILE.pbm] [--png FILE.png]\n"
+    "                [--init random:DENSITY:SEED | --init FILE.pbm|FILE.npy] [--out FILE.pbm|FILE.npy]\n"
+    "                [--png FILE.png]\n"
     "                [--backend B] [--device D] [--json]\n"
     "\n"
     "  DOMAIN     triangle:N, tetrahedron:N or fractal:NAME:R\n"
@@ -19,9 +20,18 @@ static const char *sqz_life_help =
     "             fractals on --backend cuda (layout block:RHO): mma (tensor-core tile maps, default) or alu;\n"
     "             fractals on opencl (lambda, block:RHO, compact): seq (tile lambda by digit loop, default) or group\n"
     "  --block    launch block side (0 = automatic)\n"
-    "  --init     random:DENSITY:SEED (default random:0.5:1) or a PBM state of the embedding\n"
-    "  --out      write the final state as PBM (P4); --png writes a picture\n"
+    "  --init     random:DENSITY:SEED (default random:0.5:1) or a state of the embedding: FILE.npy\n"
+    "             (NumPy, dtype uint8, shape (side, side) [y][x] or (N, N, N) [z][y][x]), else PBM\n"
+    "  --out      write the final state: FILE.npy as NumPy uint8, else PBM (P4); --png writes a picture\n"
     "  --json     print one JSON object instead of the text summary\n";
+
+/* 1 if path ends in ".npy" (any case): states go through the NumPy functions, else PBM. */
+static int sqz__is_npy(const char *path) {
+  size_t n = strlen(path);
+  if (n < 4) return 0;
+  const char *e = path + n - 4;
+  return e[0] == '.' && (e[1] | 32) == 'n' && (e[2] | 32) == 'p' && (e[3] | 32) == 'y';
+}
 
 static double sqz__clock(void) {
   struct timespec ts;
@@ -124,7 +134,8 @@ int sqz_cmd_life(int argc, char **argv) {
   if (st == SQZ_OK) st = sqz_field_create(dom, SQZ_U8, o.layout, &f);
   if (st == SQZ_OK && o.map) st = sqz_field_set_map(f, o.map);
   if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
-  if (st == SQZ_OK) st = random ? sqz_field_fill_random(f, o.density, o.seed) : sqz_field_load_pbm(f, o.init);
+  if (st == SQZ_OK) st = random ? sqz_field_fill_random(f, o.density, o.seed)
+               : sqz__is_npy(o.init) ? sqz_field_load_npy(f, o.init) : sqz_field_load_pbm(f, o.init);
   if (st == SQZ_ERR_IO && !random) { /* an unreadable --init file is bad input */
     sqz_cli_fail("life", ctx, st);
     rc = 2;
@@ -135,7 +146,7 @@ int sqz_cmd_life(int argc, char **argv) {
   if (st == SQZ_OK) sqz_context_timing(ctx, &kernel_s, &wall_s);
   uint64_t live = 0;
   if (st == SQZ_OK) st = sqz_field_count(f, &live);
-  if (st == SQZ_OK && o.out) st = sqz_field_save_pbm(f, o.out);
+  if (st == SQZ_OK && o.out) st = sqz__is_npy(o.out) ? sqz_field_save_npy(f, o.out) : sqz_field_save_pbm(f, o.out);
   if (st == SQZ_OK && o.png) st = sqz_field_save_png(f, o.png);
   if (st != SQZ_OK) {
     rc = sqz_cli_fail("life", ctx, st);

@@ -1,0 +1,111 @@
+/* atomic_file.c — outputs written whole or not at all: mkstemp beside the target, fsync, rename. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/atomic_file.h"
+
+/* The process umask without changing it (umask() would race with other threads creating files):
+ * Linux reports it in /proc/self/status. Returns 0 and sets *mask when it could be read. */
+static int sqz__read_umask(mode_t *mask) {
+  FILE *fp = fopen("/proc/self/status", "r");
+  if (!fp) return 0;
+  char line[256];
+  int found = 0;
+  while (!found && fgets(line, sizeof line, fp)) {
+    unsigned long m;
+    if (strncmp(line, "Umask:", 6) == 0 && sscanf(line + 6, "%lo", &m) == 1) {
+      *mask = (mode_t)(m & 0777);
+      found = 1;
+    }
+  }
+  fclose(fp);
+  return found;
+}
+
+/* Gives the temporary the mode fopen would have given the target: an existing regular file keeps
+ * its mode, a new one gets 0666 less the umask. Where neither can be learnt, or the filesystem
+ * refuses fchmod, mkstemp's 0600 stays: the safe side, and the content is what matters. */
+static void sqz__atomic_mode(int fd, const char *path) {
+  struct stat st;
+  mode_t mask;
+  if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) (void)fchmod(fd, st.st_mode & 07777);
+  else if (sqz__read_umask(&mask)) (void)fchmod(fd, 0666 & ~mask);
+}
+
+int sqz__atomic_open(sqz_context *ctx, const char *path, sqz_atomic_file *af) {
+  af->fp = NULL;
+  af->tmp = NULL;
+  af->path = path;
+  size_t n = strlen(path);
+  char *tmp = malloc(n + 8);
+  if (!tmp)
+    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for a temporary name", path, n + 8);
+  memcpy(tmp, path, n);
+  memcpy(tmp + n, ".XXXXXX", 8);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    int e = errno;
+    free(tmp);
+    return sqz__fail(ctx, SQZ_ERR_IO, "%s: cannot create a temporary file beside it: %s", path, strerror(e));
+  }
+  sqz__atomic_mode(fd, path);
+  FILE *fp = fdopen(fd, "wb");
+  if (!fp) {
+    int e = errno;
+    close(fd);
+    remove(tmp);
+    free(tmp);
+    return sqz__fail(ctx, SQZ_ERR_IO, "%s: cannot open the temporary file: %s", path, strerror(e));
+  }
+  af->fp = fp;
+  af->tmp = tmp;
+  return SQZ_OK;
+}
+
+int sqz__atomic_write(sqz_context *ctx, sqz_atomic_file *af, const void *data, size_t n) {
+  errno = 0;
+  if (n == 0 || fwrite(data, 1, n, af->fp) == n) return SQZ_OK;
+  int e = errno ? errno : EIO;
+  return sqz__fail(ctx, SQZ_ERR_IO, "%s: write failed: %s", af->path, strerror(e));
+}
+
+void sqz__atomic_abort(sqz_atomic_file *af) {
+  if (af->fp) fclose(af->fp);
+  if (af->tmp) remove(af->tmp);
+  free(af->tmp);
+  af->fp = NULL;
+  af->tmp = NULL;
+}
+
+int sqz__atomic_commit(sqz_context *ctx, sqz_atomic_file *af) {
+  const char *step = "flush";
+  errno = 0;
+  int ok = fflush(af->fp) == 0;
+  if (ok) {
+    step = "fsync";
+    ok = fsync(fileno(af->fp)) == 0;
+  }
+  int e = errno;
+  FILE *fp = af->fp;
+  af->fp = NULL;
+  if (fclose(fp) != 0 && ok) {
+    step = "close";
+    e = errno;
+    ok = 0;
+  }
+  if (ok && rename(af->tmp, af->path) != 0) {
+    step = "rename over the target";
+    e = errno;
+    ok = 0;
+  }
+  if (!ok) {
+    sqz__atomic_abort(af);
+    return sqz__fail(ctx, SQZ_ERR_IO, "%s: %s failed: %s", af->path, step, strerror(e ? e : EIO));
+  }
+  free(af->tmp);
+  af->tmp = NULL;
+  return SQZ_OK;
+}

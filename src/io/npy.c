@@ -1,0 +1,158 @@
+/* npy.c — field states as NumPy .npy files (format 1.0) of the embedding, read whole and written atomically. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "io/atomic_file.h"
+#include "io/npy.h"
+
+/* The embedded array of a field: shape (side, side) or (N, N, N) and its bytes. */
+typedef struct {
+  uint64_t shape[3];
+  int ndim;
+  size_t bytes;
+} sqz_npy_array;
+
+/* Checks the arguments and sizes the field's embedded array, with overflow checks. */
+static int sqz__npy_array(sqz_field *f, const char *path, sqz_npy_array *a) {
+  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  uint64_t side = sqz_domain_side(f->dom), cells = 1, b = 0;
+  int d = sqz_domain_dims(f->dom), ok = 1;
+  size_t ts = sqz_type_size(f->type);
+  for (int i = 0; i < d; i++) {
+    a->shape[i] = side;
+    ok = ok && sqz__checked_mul(cells, side, &cells);
+  }
+  ok = ok && sqz__checked_mul(cells, ts, &b);
+  if (!ok)
+    return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE,
+                     "%s: the embedded array of %llu^%d cells of %zu bytes exceeds 2^64 bytes", f->dom->spec,
+                     (unsigned long long)side, d, ts);
+  if (b > SIZE_MAX / 2)
+    return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE, "%s: the embedded array of %llu bytes exceeds the host's address space",
+                     f->dom->spec, (unsigned long long)b);
+  a->ndim = d;
+  a->bytes = (size_t)b;
+  return SQZ_OK;
+}
+
+/* The host buffer of the data; SQZ_ERR_OUT_OF_MEMORY naming the bytes. */
+static int sqz__npy_alloc(sqz_context *ctx, const char *path, size_t bytes, unsigned char **out) {
+  *out = malloc(bytes ? bytes : 1);
+  if (!*out) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for the data", path, bytes);
+  return SQZ_OK;
+}
+
+/* "(7, 7)" for messages. */
+static const char *sqz__npy_shape_text(int ndim, const uint64_t *shape, char *buf, size_t cap) {
+  size_t k = (size_t)snprintf(buf, cap, "(");
+  for (int i = 0; i < ndim && k < cap; i++)
+    k += (size_t)snprintf(buf + k, cap - k, "%s%llu", i ? ", " : "", (unsigned long long)shape[i]);
+  if (k < cap) snprintf(buf + k, cap - k, ndim == 1 ? ",)" : ")");
+  return buf;
+}
+
+/* .npy data is little-endian: reverse each element's bytes on a big-endian host. */
+static void sqz__npy_to_little(unsigned char *data, size_t bytes, size_t ts) {
+  const uint16_t one = 1;
+  if (*(const unsigned char *)&one == 1 || ts == 1) return;
+  for (size_t i = 0; i + ts <= bytes; i += ts)
+    for (size_t a = 0, b = ts - 1; a < b; a++, b--) {
+      unsigned char t = data[i + a];
+      data[i + a] = data[i + b];
+      data[i + b] = t;
+    }
+}
+
+/* Reads and parses the header, then checks dtype and shape against the field. */
+static int sqz__npy_read_header(sqz_field *f, FILE *fp, const char *path, const uint64_t *shape, int ndim) {
+  sqz_context *ctx = f->ctx;
+  size_t cap = SQZ_NPY_PREAMBLE + 0xffff;
+  unsigned char *buf = malloc(cap);
+  if (!buf) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for the header", path, cap);
+  size_t got = fread(buf, 1, SQZ_NPY_PREAMBLE, fp);
+  size_t need = sqz__npy_header_size(buf, got);
+  if (need > got) got += fread(buf + got, 1, need - got, fp);
+  sqz_npy_header h;
+  char err[320], a[64], b[64];
+  int st = SQZ_OK;
+  if (ferror(fp)) st = sqz__fail(ctx, SQZ_ERR_IO, "%s: read failed: %s", path, strerror(errno));
+  else if (sqz__npy_parse_header(buf, got, &h, err, sizeof err) != SQZ_OK)
+    st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: %s", path, err);
+  else if (h.type != f->type)
+    st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s has dtype '%s' (%s) but the field holds %s cells (dtype '%s')", path,
+                   h.descr, sqz__npy_dtype_name(h.descr, a, sizeof a), sqz__npy_cell_name(f->type),
+                   sqz__npy_descr(f->type));
+  else if (h.ndim != ndim || memcmp(h.shape, shape, (size_t)ndim * sizeof *shape) != 0)
+    st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s has shape %s but %s needs %s", path,
+                   sqz__npy_shape_text(h.ndim, h.shape, a, sizeof a), f->dom->spec,
+                   sqz__npy_shape_text(ndim, shape, b, sizeof b));
+  free(buf);
+  return st;
+}
+
+/* Reads exactly `bytes` of data and makes sure nothing follows. */
+static int sqz__npy_read_data(sqz_context *ctx, FILE *fp, const char *path, unsigned char *data, size_t bytes) {
+  size_t n = fread(data, 1, bytes, fp);
+  if (ferror(fp)) return sqz__fail(ctx, SQZ_ERR_IO, "%s: read failed: %s", path, strerror(errno));
+  if (n < bytes)
+    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: truncated data: %zu of %zu bytes present", path, n, bytes);
+  struct stat st;
+  long pos = ftell(fp);
+  if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && pos >= 0 && st.st_size > (off_t)pos)
+    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: %llu trailing bytes after the %zu data bytes", path,
+                     (unsigned long long)(st.st_size - (off_t)pos), bytes);
+  if (fgetc(fp) != EOF) /* a pipe or device: no size to compare with */
+    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: trailing bytes after the %zu data bytes", path, bytes);
+  return SQZ_OK;
+}
+
+int sqz_field_load_npy(sqz_field *f, const char *path) {
+  sqz_npy_array a;
+  int st = sqz__npy_array(f, path, &a);
+  if (st != SQZ_OK) return st;
+  sqz_context *ctx = f->ctx;
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return sqz__fail(ctx, SQZ_ERR_IO, "%s: cannot open for reading: %s", path, strerror(errno));
+  unsigned char *data = NULL;
+  st = sqz__npy_read_header(f, fp, path, a.shape, a.ndim);
+  if (st == SQZ_OK) st = sqz__npy_alloc(ctx, path, a.bytes, &data);
+  if (st == SQZ_OK) st = sqz__npy_read_data(ctx, fp, path, data, a.bytes);
+  fclose(fp);
+  if (st == SQZ_OK) {
+    sqz__npy_to_little(data, a.bytes, sqz_type_size(f->type));
+    st = sqz_field_write(f, data, a.bytes);
+    if (st == SQZ_ERR_OUTSIDE_DOMAIN) {
+      char msg[1024];
+      snprintf(msg, sizeof msg, "%s: %s", path, sqz_last_error(ctx));
+      sqz__fail(ctx, st, "%s", msg);
+    }
+  }
+  free(data);
+  return st;
+}
+
+int sqz_field_save_npy(sqz_field *f, const char *path) {
+  sqz_npy_array a;
+  int st = sqz__npy_array(f, path, &a);
+  if (st != SQZ_OK) return st;
+  sqz_context *ctx = f->ctx;
+  unsigned char hdr[1024], *data = NULL;
+  size_t hn = sqz__npy_format_header(f->type, a.ndim, a.shape, hdr, sizeof hdr);
+  if (hn == 0) return sqz__fail(ctx, SQZ_ERR_INTERNAL, "%s: cannot format the .npy header", path);
+  if ((st = sqz__npy_alloc(ctx, path, a.bytes, &data)) != SQZ_OK) return st;
+  st = sqz_field_read(f, data, a.bytes);
+  sqz_atomic_file af = {0};
+  if (st == SQZ_OK) {
+    sqz__npy_to_little(data, a.bytes, sqz_type_size(f->type));
+    st = sqz__atomic_open(ctx, path, &af);
+  }
+  if (st == SQZ_OK) st = sqz__atomic_write(ctx, &af, hdr, hn);
+  if (st == SQZ_OK) st = sqz__atomic_write(ctx, &af, data, a.bytes);
+  if (st == SQZ_OK) st = sqz__atomic_commit(ctx, &af);
+  else sqz__atomic_abort(&af);
+  free(data);
+  return st;
+}
