@@ -4,6 +4,8 @@
 int sqz_cmd_devices(int argc, char **argv);
 int sqz_cmd_info(int argc, char **argv);
 int sqz_cmd_life(int argc, char **argv);
+int sqz_cmd_run(int argc, char **argv);
+int sqz_cmd_heat(int argc, char **argv);
 int sqz_cmd_edm(int argc, char **argv);
 int sqz_cmd_bench(int argc, char **argv);
 int sqz_cmd_bench_simplex(int argc, char **argv);

@@ -15,6 +15,8 @@ static void sqz_usage(FILE *out) {
           "  devices                      list OpenCL, CPU and CUDA devices\n"
           "  info DOMAIN [--layout L]     cells, bytes per layout, memory reduction, map waste, device fit\n"
           "  life DOMAIN --steps K ...    run a Life-like cellular automaton\n"
+          "  run DOMAIN --kernel F.cl ... run your own stencil (OpenCL C cell update) on any cell type\n"
+          "  heat DOMAIN --steps K ...    explicit heat diffusion with insulated holes and borders\n"
           "  edm --points FILE --out F    Euclidean distance matrix into packed lower-triangle storage\n"
           "  bench simplex|fractal ...    side-by-side benchmarks (table or --json)\n"
           "\n"
@@ -43,6 +45,7 @@ int main(int argc, char **argv) {
     const char *name;
     int (*fn)(int, char **);
   } table[] = {{"devices", sqz_cmd_devices}, {"info", sqz_cmd_info},   {"life", sqz_cmd_life},
+               {"run", sqz_cmd_run},         {"heat", sqz_cmd_heat},
                {"edm", sqz_cmd_edm},         {"bench", sqz_cmd_bench}};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcmp(cmd, table[i].name) == 0) return table[i].fn(argc - 1, argv + 1);

@@ -1,0 +1,316 @@
+/* cmd_stencil.c — `sqz run` (a user stencil from an OpenCL C file) and `sqz heat` (built-in diffusion): one option table and one pipeline. */
+#include <errno.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli_common.h"
+#include "cmds.h"
+
+static const char *sqz_run_help =
+    "usage: sqz run DOMAIN --kernel FILE.cl --type u8|i32|f32|f64 --steps K [--param v1,v2,...]\n"
+    "               [--init random:DENSITY:SEED | --init FILE.npy] [--out FILE.npy] [--layout L] [--map M]\n"
+    "               [--block RHO] [--backend B] [--device D] [--json]\n"
+    "\n"
+    "Runs your cell update on every cell of DOMAIN, K times. FILE.cl defines\n"
+    "  sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present,\n"
+    "                        __constant const sqz_param_t *param);\n"
+    "sqz_cell_t is the --type; sqz_param_t is double for f64, float otherwise; SQZ_NB is 8 (2D) or 26 (3D)\n"
+    "and SQZ_DIMS 2 or 3. nb holds the Moore neighbours in raster order of their offsets, centre skipped\n"
+    "(2D (dy,dx) = (-1,-1),(-1,0),(-1,1),(0,-1),(0,1),(1,-1),(1,0),(1,1), y down); bit i of present is 1\n"
+    "when neighbour i is a domain cell, absent ones read 0. --param values arrive in param[0..].\n"
+    "  --init     random:DENSITY:SEED (cells 1 with that probability; default random:0.5:1) or a .npy state\n"
+    "  --out      the final state as .npy (shape (side, side) [y][x], tetrahedra (N, N, N) [z][y][x])\n"
+    "  --backend  an OpenCL device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)\n";
+
+static const char *sqz_heat_help =
+    "usage: sqz heat DOMAIN --steps K [--alpha A] [--type f32|f64] [--init random:SEED | --init FILE.npy]\n"
+    "                [--out FILE.npy] [--png FILE.png] [--layout L] [--map M] [--block RHO] [--backend B]\n"
+    "                [--device D] [--json]\n"
+    "\n"
+    "Explicit heat diffusion with insulated holes and borders: u' = u + A * sum over the face neighbours\n"
+    "that are domain cells (2D: N, W, E, S; 3D: the 6 faces) of (u_n - u). The total heat is conserved.\n"
+    "  --alpha    A, default 0.2 in 2D and 0.1 in 3D; at most 1/4 (2D) or 1/6 (3D), the stability limit\n"
+    "  --type     f32 or f64 (default f64)\n"
+    "  --init     random:SEED (uniform values in [0, 1), default random:1) or a .npy state\n"
+    "  --json     adds sum_initial and sum_final\n";
+
+typedef struct {
+  const char *cmd, *domain, *kernel, *type, *params, *init, *out, *png, *layout, *map, *backend, *device, *alpha;
+  uint64_t steps, block;
+  int have_steps, json;
+} sqz_stencil_opts;
+
+/* The option table of both commands: name, where the value goes, which commands take it. */
+enum { SQZ_RUN = 1, SQZ_HEAT = 2 };
+typedef struct {
+  const char *name;
+  size_t offset; /* of the const char * in sqz_stencil_opts */
+  int cmds;
+} sqz_stencil_opt;
+#define SQZ_SOPT(name, field, cmds) {name, offsetof(sqz_stencil_opts, field), cmds}
+static const sqz_stencil_opt sqz_stencil_table[] = {
+    SQZ_SOPT("--kernel", kernel, SQZ_RUN),         SQZ_SOPT("--type", type, SQZ_RUN | SQZ_HEAT),
+    SQZ_SOPT("--param", params, SQZ_RUN),          SQZ_SOPT("--alpha", alpha, SQZ_HEAT),
+    SQZ_SOPT("--init", init, SQZ_RUN | SQZ_HEAT),  SQZ_SOPT("--out", out, SQZ_RUN | SQZ_HEAT),
+    SQZ_SOPT("--png", png, SQZ_HEAT),              SQZ_SOPT("--layout", layout, SQZ_RUN | SQZ_HEAT),
+    SQZ_SOPT("--map", map, SQZ_RUN | SQZ_HEAT),    SQZ_SOPT("--backend", backend, SQZ_RUN | SQZ_HEAT),
+    SQZ_SOPT("--device", device, SQZ_RUN | SQZ_HEAT),
+};
+
+static double sqz__clock(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts *o) {
+  for (int i = 1; i < argc; i++) {
+    const char *v = NULL;
+    int m = 0;
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(which == SQZ_RUN ? sqz_run_help : sqz_heat_help, stdout);
+      return -1;
+    }
+    size_t t = 0;
+    for (; t < sizeof sqz_stencil_table / sizeof sqz_stencil_table[0]; t++)
+      if ((sqz_stencil_table[t].cmds & which) && (m = sqz_cli_opt(argc, argv, &i, sqz_stencil_table[t].name, 1, &v)))
+        break;
+    if (m < 0) return sqz_cli_usage(o->cmd, "%s needs a value", argv[i]);
+    if (m > 0) {
+      *(const char **)((char *)o + sqz_stencil_table[t].offset) = v;
+      continue;
+    }
+    if ((m = sqz_cli_opt(argc, argv, &i, "--steps", 1, &v)) != 0) {
+      if (m < 0) return sqz_cli_usage(o->cmd, "--steps needs a value");
+      if (sqz_cli_u64(o->cmd, "--steps", v, &o->steps)) return 2;
+      o->have_steps = 1;
+      continue;
+    }
+    if ((m = sqz_cli_opt(argc, argv, &i, "--block", 1, &v)) != 0) {
+      if (m < 0) return sqz_cli_usage(o->cmd, "--block needs a value");
+      if (sqz_cli_u64(o->cmd, "--block", v, &o->block)) return 2;
+      if (o->block > UINT32_MAX) return sqz_cli_usage(o->cmd, "--block %s is larger than 1024", v);
+      continue;
+    }
+    if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
+    if (argv[i][0] == '-') return sqz_cli_usage(o->cmd, "unknown option '%s'", argv[i]);
+    if (o->domain) return sqz_cli_usage(o->cmd, "unexpected argument '%s' (domain already given: %s)", argv[i], o->domain);
+    o->domain = argv[i];
+  }
+  if (!o->domain) return sqz_cli_usage(o->cmd, "missing DOMAIN (e.g. triangle:1024 or fractal:sierpinski-carpet:5)");
+  if (!o->have_steps) return sqz_cli_usage(o->cmd, "missing --steps K");
+  if (which == SQZ_RUN && !o->kernel) return sqz_cli_usage(o->cmd, "missing --kernel FILE.cl");
+  if (which == SQZ_RUN && !o->type) return sqz_cli_usage(o->cmd, "missing --type u8|i32|f32|f64");
+  return 0;
+}
+
+static int sqz__parse_type(const char *cmd, const char *text, int floats_only, sqz_type *t) {
+  static const struct { const char *name; sqz_type t; } types[] = {
+      {"u8", SQZ_U8}, {"i32", SQZ_I32}, {"f32", SQZ_F32}, {"f64", SQZ_F64}};
+  for (size_t i = floats_only ? 2 : 0; i < 4; i++)
+    if (strcmp(text, types[i].name) == 0) {
+      *t = types[i].t;
+      return 0;
+    }
+  return sqz_cli_usage(cmd, "--type '%s': expected %s", text, floats_only ? "f32 or f64" : "u8, i32, f32 or f64");
+}
+
+/* --param v1,v2,...: finite numbers, comma-separated. */
+static int sqz__parse_params(const char *cmd, const char *text, double **out, size_t *n) {
+  *out = NULL;
+  *n = 0;
+  if (!text) return 0;
+  size_t cap = 1;
+  for (const char *p = text; *p; p++) cap += *p == ',';
+  double *v = malloc(cap * sizeof *v);
+  if (!v) return sqz_cli_usage(cmd, "out of memory for %zu parameters", cap);
+  const char *p = text;
+  for (size_t i = 0; i < cap; i++) {
+    char *end = NULL;
+    errno = 0;
+    double d = strtod(p, &end);
+    if (end == p || (*end && *end != ',') || *p == ' ') {
+      free(v);
+      return sqz_cli_usage(cmd, "--param: value %zu ('%.*s') is not a number", i + 1, (int)strcspn(p, ","), p);
+    }
+    if (!isfinite(d) || errno == ERANGE) {
+      free(v);
+      return sqz_cli_usage(cmd, "--param: value %zu ('%.*s') is not a finite number", i + 1, (int)strcspn(p, ","), p);
+    }
+    v[i] = d;
+    p = *end ? end + 1 : end;
+  }
+  *out = v;
+  *n = cap;
+  return 0;
+}
+
+/* Reads a whole text file (the user's kernel); exit status 2 when it cannot be read. */
+static int sqz__read_text(const char *cmd, const char *path, char **out) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return sqz_cli_usage(cmd, "--kernel %s: %s", path, strerror(errno));
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  for (size_t got; buf && (got = fread(buf + n, 1, cap - n - 1, fp)) > 0;) {
+    n += got;
+    if (n + 1 == cap) {
+      char *b = realloc(buf, cap *= 2);
+      if (!b) {
+        free(buf);
+        buf = NULL;
+      }
+      buf = b;
+    }
+  }
+  int bad = ferror(fp);
+  fclose(fp);
+  if (!buf || bad) {
+    free(buf);
+    return sqz_cli_usage(cmd, "--kernel %s: cannot read the file", path);
+  }
+  buf[n] = 0;
+  if (strlen(buf) != n) {
+    free(buf);
+    return sqz_cli_usage(cmd, "--kernel %s: the file holds a NUL byte (not OpenCL C text)", path);
+  }
+  *out = buf;
+  return 0;
+}
+
+/* Parses random:DENSITY:SEED (run) or random:SEED (heat): 1 random, 0 a file, 2 error. */
+static int sqz__stencil_init(const char *cmd, const char *init, int uniform, double *density, uint64_t *seed) {
+  if (strncmp(init, "random", 6) != 0) return 0;
+  const char *p = init + 6;
+  if (*p == 0) return 1;
+  if (*p++ != ':') return sqz_cli_usage(cmd, "--init '%s': expected %s", init, uniform ? "random:SEED" : "random:DENSITY:SEED");
+  if (!uniform) {
+    char *end = NULL;
+    double d = strtod(p, &end);
+    if (end == p || !(d >= 0.0 && d <= 1.0) || (*end && *end != ':'))
+      return sqz_cli_usage(cmd, "--init '%s': density must be a number in [0, 1]", init);
+    *density = d;
+    if (!*end) return 1;
+    p = end + 1;
+  }
+  if (sqz_cli_u64(cmd, "--init seed", p, seed)) return 2;
+  return 1;
+}
+
+static int sqz__stencil(int argc, char **argv, int which) {
+  sqz_stencil_opts o = {.cmd = which == SQZ_RUN ? "run" : "heat", .layout = "compact"};
+  int rc = sqz__stencil_args(argc, argv, which, &o);
+  if (rc) return rc < 0 ? 0 : rc;
+  sqz_type type = SQZ_F64;
+  double density = 0.5, alpha = 0, *params = NULL;
+  uint64_t seed = 1;
+  size_t n_params = 0;
+  char *source = NULL;
+  if (o.type && sqz__parse_type(o.cmd, o.type, which == SQZ_HEAT, &type)) return 2;
+  const char *init = o.init ? o.init : which == SQZ_HEAT ? "random:1" : "random:0.5:1";
+  int random = sqz__stencil_init(o.cmd, init, which == SQZ_HEAT, &density, &seed);
+  if (random == 2) return 2;
+  if (o.alpha) {
+    char *end = NULL;
+    alpha = strtod(o.alpha, &end);
+    if (end == o.alpha || *end || !isfinite(alpha)) return sqz_cli_usage(o.cmd, "--alpha '%s' is not a number", o.alpha);
+  }
+  if (which == SQZ_RUN) {
+    if (o.backend && strcmp(o.backend, "cpu") == 0)
+      return sqz_cli_usage(o.cmd, "--backend cpu cannot run --kernel %s: the kernel is OpenCL C, which needs an OpenCL "
+                                  "device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)", o.kernel);
+    if (sqz__parse_params(o.cmd, o.params, &params, &n_params)) return 2;
+    if ((rc = sqz__read_text(o.cmd, o.kernel, &source)) != 0) {
+      free(params);
+      return rc;
+    }
+  }
+
+  double t0 = sqz__clock(), kernel_s = 0, wall_s = 0, sum0 = 0, sum1 = 0;
+  sqz_context *ctx = NULL;
+  sqz_domain *dom = NULL;
+  sqz_field *f = NULL;
+  uint64_t nonzero = 0;
+  if ((rc = sqz_cli_open(o.cmd, o.backend, o.device, &ctx)) != 0) goto done;
+  int st = sqz_domain_parse(ctx, o.domain, &dom);
+  if (st == SQZ_OK && which == SQZ_HEAT) {
+    double amax = sqz_heat_alpha_max(sqz_domain_dims(dom));
+    if (!o.alpha) alpha = sqz_domain_dims(dom) == 2 ? 0.2 : 0.1;
+    if (!(alpha > 0 && alpha <= amax)) {
+      rc = sqz_cli_usage(o.cmd, "--alpha %s is outside (0, %g], the stability limit in %dD", o.alpha, amax,
+                         sqz_domain_dims(dom));
+      goto done;
+    }
+  }
+  if (st == SQZ_OK) st = sqz_field_create(dom, type, o.layout, &f);
+  if (st == SQZ_OK && o.map) st = sqz_field_set_map(f, o.map);
+  if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
+  if (st == SQZ_OK) {
+    if (!random) st = sqz_field_load_npy(f, init);
+    else st = which == SQZ_HEAT ? sqz_field_fill_uniform(f, seed) : sqz_field_fill_random(f, density, seed);
+    if (st == SQZ_ERR_IO && !random) { /* an unreadable --init file is bad input */
+      sqz_cli_fail(o.cmd, ctx, st);
+      rc = 2;
+      goto done;
+    }
+  }
+  if (st == SQZ_OK && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum0);
+  if (st == SQZ_OK)
+    st = which == SQZ_HEAT ? sqz_heat_step(f, alpha, o.steps) : sqz_stencil_step(f, source, o.kernel, params, n_params, o.steps);
+  if (st == SQZ_OK) sqz_context_timing(ctx, &kernel_s, &wall_s);
+  if (st == SQZ_OK && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum1);
+  if (st == SQZ_OK) st = sqz_field_count(f, &nonzero);
+  if (st == SQZ_OK && o.out) st = sqz_field_save_npy(f, o.out);
+  if (st == SQZ_OK && o.png) st = sqz_field_save_png(f, o.png);
+  if (st != SQZ_OK) {
+    rc = sqz_cli_fail(o.cmd, ctx, st);
+    goto done;
+  }
+  uint64_t cells = sqz_domain_cells(dom);
+  double rate = kernel_s > 0 ? (double)cells * (double)o.steps / kernel_s : 0.0, total_s = sqz__clock() - t0;
+  const char *map = *sqz_field_map(f) ? sqz_field_map(f) : "default";
+  if (o.json) {
+    sqz_json j;
+    sqz_json_begin(&j, stdout);
+    sqz_json_str(&j, "domain", sqz_domain_spec(dom));
+    sqz_json_str(&j, "layout", sqz_field_layout(f));
+    sqz_json_str(&j, "map", map);
+    sqz_json_str(&j, "type", o.type ? o.type : "f64");
+    if (which == SQZ_RUN) sqz_json_str(&j, "kernel", o.kernel);
+    else sqz_json_num(&j, "alpha", alpha);
+    sqz_json_u64(&j, "cells", cells);
+    sqz_json_u64(&j, "steps", o.steps);
+    sqz_json_u64(&j, "nonzero", nonzero);
+    if (which == SQZ_HEAT) {
+      sqz_json_num(&j, "sum_initial", sum0);
+      sqz_json_num(&j, "sum_final", sum1);
+    }
+    sqz_json_num(&j, "kernel_s", kernel_s);
+    sqz_json_num(&j, "wall_s", wall_s);
+    sqz_json_num(&j, "total_s", total_s);
+    sqz_json_num(&j, "cells_per_s", rate);
+    sqz_json_u64(&j, "bytes", sqz_field_bytes(f));
+    sqz_json_str(&j, "backend", sqz_context_backend(ctx));
+    sqz_json_str(&j, "device", sqz_context_device_name(ctx));
+    sqz_json_end(&j);
+  } else {
+    printf("domain   %s (%llu cells)\nlayout   %s, map %s, type %s\n", sqz_domain_spec(dom), (unsigned long long)cells,
+           sqz_field_layout(f), map, o.type ? o.type : "f64");
+    printf("steps    %llu\nnonzero  %llu\n", (unsigned long long)o.steps, (unsigned long long)nonzero);
+    if (which == SQZ_HEAT) printf("heat     %.17g -> %.17g (alpha %g)\n", sum0, sum1, alpha);
+    printf("kernel   %.6f s (%.3g cells/s)\nwall     %.6f s for the steps, %.6f s in all\ndevice   %s (%s)\n", kernel_s,
+           rate, wall_s, total_s, sqz_context_device_name(ctx), sqz_context_backend(ctx));
+  }
+done:
+  sqz_field_release(f);
+  sqz_domain_release(dom);
+  sqz_context_release(ctx);
+  free(source);
+  free(params);
+  return rc;
+}
+
+int sqz_cmd_run(int argc, char **argv) { return sqz__stencil(argc, argv, SQZ_RUN); }
+int sqz_cmd_heat(int argc, char **argv) { return sqz__stencil(argc, argv, SQZ_HEAT); }
