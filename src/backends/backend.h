@@ -11,6 +11,9 @@
  * no entry is NULL): an operation a backend cannot do returns a named status from its own entry,
  * e.g. SQZ_ERR_UNSUPPORTED with the reason in the detail.
  *
+ * A backend defines its table with SQZ_BACKEND_TABLE (below), which takes every entry as a
+ * macro argument: a new backend that lacks one does not compile.
+ *
  * Device memory is an opaque sqz_mem: a cl_mem (opencl), a host pointer (cpu), a CUdeviceptr
  * (cuda). Transfers and kernels may be enqueued without waiting; `finish` waits for them and
  * adds their device time to ctx->kernel_s. */
@@ -49,6 +52,13 @@ typedef struct sqz_backend_ops {
   /* Euclidean distance matrix of n points into packed lower-triangle storage (host arrays). */
   int (*edm)(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out);
 } sqz_backend_ops;
+
+/* Defines `const sqz_backend_ops var` with every entry, in the order of the struct. */
+#define SQZ_BACKEND_TABLE(var, name_, fallback_, host_memory_, open_, close_, list_, accepts_, alloc_, free_, upload_, \
+                          download_, zero_, finish_, stencil_, fill_random_, reduce_, edm_)                          \
+  const sqz_backend_ops var = {name_,   fallback_, host_memory_, open_,    close_,       list_,   accepts_,       \
+                               alloc_,  free_,     upload_,      download_, zero_,       finish_, stencil_,       \
+                               fill_random_, reduce_, edm_}
 
 /* The backends compiled into the library, the default first; NULL-terminated (src/backends/backends.c). */
 SQZ_INTERNAL extern const sqz_backend_ops *const sqz__backends[];

@@ -153,22 +153,6 @@ static int cpu_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
   return SQZ_OK;
 }
 
-const sqz_backend_ops sqz__cpu_ops = {
-    .name = "cpu",
-    .fallback = 1,
-    .host_memory = 1,
-    .open = cpu_open,
-    .close = cpu_close,
-    .list = cpu_list,
-    .accepts = cpu_accepts,
-    .alloc = cpu_alloc,
-    .free = cpu_free,
-    .upload = cpu_upload,
-    .download = cpu_download,
-    .zero = cpu_zero,
-    .finish = cpu_finish,
-    .stencil = cpu_stencil,
-    .fill_random = cpu_fill_random,
-    .reduce = sqz__cpu_reduce,
-    .edm = sqz__cpu_edm,
-};
+SQZ_BACKEND_TABLE(sqz__cpu_ops, "cpu", 1, 1, cpu_open, cpu_close, cpu_list, cpu_accepts, cpu_alloc, cpu_free,
+                  cpu_upload, cpu_download, cpu_zero, cpu_finish, cpu_stencil, cpu_fill_random, sqz__cpu_reduce,
+                  sqz__cpu_edm);

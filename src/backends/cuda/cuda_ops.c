@@ -78,22 +78,6 @@ static int cuda_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *m
   return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "sqz_edm runs on the opencl and cpu backends, not on cuda");
 }
 
-const sqz_backend_ops sqz__cuda_ops = {
-    .name = "cuda",
-    .fallback = 0,
-    .host_memory = 0,
-    .open = sqz__cuda_open,
-    .close = sqz__cuda_close,
-    .list = cuda_list,
-    .accepts = cuda_accepts,
-    .alloc = cuda_alloc,
-    .free = cuda_free,
-    .upload = cuda_upload,
-    .download = cuda_download,
-    .zero = cuda_zero,
-    .finish = cuda_finish,
-    .stencil = cuda_stencil,
-    .fill_random = cuda_fill_random,
-    .reduce = cuda_reduce,
-    .edm = cuda_edm,
-};
+SQZ_BACKEND_TABLE(sqz__cuda_ops, "cuda", 0, 0, sqz__cuda_open, sqz__cuda_close, cuda_list, cuda_accepts, cuda_alloc,
+                  cuda_free, cuda_upload, cuda_download, cuda_zero, cuda_finish, cuda_stencil, cuda_fill_random,
+                  cuda_reduce, cuda_edm);

@@ -111,22 +111,6 @@ static int cl_download(sqz_context *ctx, void *dst, sqz_mem src, uint64_t offset
 
 static int cl_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) { return sqz__zero_buffer(ctx, (cl_mem)mem, bytes); }
 
-const sqz_backend_ops sqz__opencl_ops = {
-    .name = "opencl",
-    .fallback = 0,
-    .host_memory = 0,
-    .open = cl_open,
-    .close = sqz__cl_close,
-    .list = cl_list,
-    .accepts = cl_accepts,
-    .alloc = cl_alloc,
-    .free = cl_free,
-    .upload = cl_upload,
-    .download = cl_download,
-    .zero = cl_zero,
-    .finish = sqz__cl_finish,
-    .stencil = sqz__cl_stencil,
-    .fill_random = sqz__cl_fill_random,
-    .reduce = sqz__cl_reduce,
-    .edm = sqz__cl_edm,
-};
+SQZ_BACKEND_TABLE(sqz__opencl_ops, "opencl", 0, 0, cl_open, sqz__cl_close, cl_list, cl_accepts, cl_alloc, cl_free,
+                  cl_upload, cl_download, cl_zero, sqz__cl_finish, sqz__cl_stencil, sqz__cl_fill_random,
+                  sqz__cl_reduce, sqz__cl_edm);
