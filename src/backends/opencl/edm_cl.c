@@ -2,6 +2,9 @@
 #include "backends/opencl/cl_engine.h"
 #include "backends/opencl/cl_simplex.h"
 
+/* Arguments of sqz_edm (cl/edm.cl): points, result, n, rho, then the launch of the plan. */
+enum { EA_LAUNCH = 4 };
+
 int sqz__cl_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out) {
   static const char *const files[] = {"sqz_common.h", "sqz_simplex.h", "edm.cl", NULL};
   sqz_simplex_plan plan;
@@ -16,7 +19,7 @@ int sqz__cl_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, 
   SQZ_CL_GOTO(ctx, st, done, clEnqueueWriteBuffer(SQZ_CL(ctx)->queue, pts, CL_FALSE, 0, 2 * n * sizeof(float), xy, 0, NULL, NULL));
   cl_uint cn = (cl_uint)n, rho = plan.rho;
   st = sqz__args(ctx, k, sizeof pts, &pts, sizeof res, &res, sizeof cn, &cn, sizeof rho, &rho, (size_t)0);
-  if (st == SQZ_OK) st = sqz__simplex_enqueue(ctx, k, 4, &plan);
+  if (st == SQZ_OK) st = sqz__simplex_enqueue(ctx, k, EA_LAUNCH, &plan);
   if (st != SQZ_OK) goto done;
   SQZ_CL_GOTO(ctx, st, done, clEnqueueReadBuffer(SQZ_CL(ctx)->queue, res, CL_TRUE, 0, entries * sizeof(float), out, 0, NULL, NULL));
   st = sqz__cl_finish(ctx);

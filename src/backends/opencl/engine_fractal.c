@@ -292,6 +292,11 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   return st;
 }
 
+/* Arguments of the fill kernels (cl/fractal_fill.cl) that change per launch, by name: the
+ * kernels take (dst, n, levels, seed, threshold, row0) and (dst, n, levels, j, rho, tile_elems,
+ * lanes, tiles_per_group, compact, seed, threshold, tile0, tiles). */
+enum { FF_EMBEDDED_ROW0 = 5, FF_TILES_TILE0 = 11 };
+
 int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed) {
   sqz_context *ctx = f->ctx;
   cl_program prog = NULL;
@@ -306,7 +311,7 @@ int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed)
   if (embedded) {
     st = sqz__args(ctx, k, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof cseed, &cseed, sizeof thr, &thr,
                    sizeof(cl_uint), &zero, (size_t)0);
-    if (st == SQZ_OK) st = sqz__run_rows(ctx, k, 5, n);
+    if (st == SQZ_OK) st = sqz__run_rows(ctx, k, FF_EMBEDDED_ROW0, n);
   } else {
     sqz__tile_launch p;
     memset(&p, 0, sizeof p);
@@ -317,7 +322,7 @@ int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed)
       st = sqz__args(ctx, k, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof j, &j, sizeof rho, &rho, sizeof te,
                      &te, sizeof p.lanes, &p.lanes, sizeof p.per_group, &p.per_group, sizeof compact, &compact,
                      sizeof cseed, &cseed, sizeof thr, &thr, sizeof zero, &zero, sizeof tiles, &tiles, (size_t)0);
-    if (st == SQZ_OK) st = sqz__run_tiles(ctx, k, 11, &p);
+    if (st == SQZ_OK) st = sqz__run_tiles(ctx, k, FF_TILES_TILE0, &p);
   }
   clReleaseKernel(k);
   return st;

@@ -70,6 +70,9 @@ int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
   return st;
 }
 
+/* Arguments of sqz_touch2/3 (cl/simplex_touch.cl): dst, n, rho, acc, then the launch. */
+enum { TA_LAUNCH = 4 };
+
 int sqz__simplex_touch(sqz_field *f, int accumulate, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   if (ctx->ops != &sqz__opencl_ops)
@@ -87,7 +90,7 @@ int sqz__simplex_touch(sqz_field *f, int accumulate, uint64_t steps) {
     cl_uint n = (cl_uint)f->dom->side, rho = plan.rho, acc = accumulate ? 1u : 0u;
     st = sqz__args(ctx, k, sizeof(cl_mem), &f->mem[f->cur], sizeof n, &n, sizeof rho, &rho, sizeof acc, &acc,
                    (size_t)0);
-    for (uint64_t s = 0; st == SQZ_OK && s < steps; s++) st = sqz__simplex_enqueue(ctx, k, 4, &plan);
+    for (uint64_t s = 0; st == SQZ_OK && s < steps; s++) st = sqz__simplex_enqueue(ctx, k, TA_LAUNCH, &plan);
     if (st == SQZ_OK) st = sqz__cl_finish(ctx);
     clReleaseKernel(k);
     sqz__simplex_plan_free(&plan);
