@@ -167,11 +167,10 @@ __kernel void sqz_engine3(__global const sqz_cell_t *restrict src, __global sqz_
   int w = (int)rho + 2;
   __local const sqz_cell_t *c = tile + ((tz + 1u) * (uint)w + ty + 1u) * (uint)w + tx + 1u;
   sqz_cell_t nb[26];
-  uint d = 0u;
-  for (int dz = -w * w; dz <= w * w; dz += w * w)
-    for (int dy = -w; dy <= w; dy += w)
-      for (int dx = -1; dx <= 1; dx++)
-        if (dz || dy || dx) nb[d++] = c[dz + dy + dx];
+  /* constant indices after unrolling, so nb stays in registers */
+#pragma unroll
+  for (int i = 0; i < 27; i++)
+    if (i != 13) nb[i < 13 ? i : i - 1] = c[(i / 9 - 1) * w * w + (i / 3 % 3 - 1) * w + i % 3 - 1];
   sqz_sidx i = rbase[(tz + 1u) * (uint)w + ty + 1u] + x;
   dst[i] = SQZ_APPLY(c[0], nb, sqz_tet_present(n, x, y, z));
 }

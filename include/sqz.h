@@ -203,12 +203,14 @@ SQZ_API int sqz_rule_parse(const char *rule, int dims, uint32_t *birth_mask, uin
                            char *err, size_t err_len);
 /* steps generations of a Life-like rule on a SQZ_U8 field (Moore neighbourhood: 8 cells in
  * 2D, 26 in 3D; cells outside the domain or on fractal holes are dead and never written).
+ * Cells hold 0 (dead) or 1 (alive), as every fill and state file gives them; the number of
+ * live neighbours is the sum of the neighbours' values.
  * On the cuda backend (fractals, layout block:RHO) sqz_field_set_map(f, "mma" | "alu")
  * picks tensor-core or ALU λ/ν. */
 SQZ_API int sqz_life_step(sqz_field *field, const char *rule, uint64_t steps);
 /* User rule: an OpenCL C function body with parameters (uchar self, uint live) returning
- * uchar, e.g. "return (live == 3 || (self && live == 2)) ? 1 : 0;", where live counts the
- * non-zero neighbours. The engine wraps it as an update (sqz_stencil_step is the general form).
+ * uchar, e.g. "return (live == 3 || (self && live == 2)) ? 1 : 0;", where live is the sum of
+ * the neighbours' values (the number of live ones when cells hold 0 and 1). The engine wraps it as an update (sqz_stencil_step is the general form).
  * OpenCL backend only. */
 SQZ_API int sqz_life_step_custom(sqz_field *field, const char *cell_body, uint64_t steps);
 

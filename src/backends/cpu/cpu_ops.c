@@ -79,7 +79,7 @@ static void cpu_life(const void *self, const void *nb, uint32_t present, const v
   const cpu_life_rule *r = user;
   const unsigned char *v = nb;
   uint32_t live = 0;
-  for (int i = 0; i < r->nb; i++) live += v[i] != 0;
+  for (int i = 0; i < r->nb; i++) live += v[i]; /* Life states are 0 and 1: the sum counts (cl/rule_life.cl) */
   *(unsigned char *)out = (unsigned char)SQZ_APPLY_RULE(*(const unsigned char *)self, live, r->birth, r->survive);
 }
 
