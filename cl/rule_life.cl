@@ -1,12 +1,18 @@
 /* rule_life.cl — Life-like rules as an engine update: the next state from the number of live neighbours. */
 /* Life states are 0 (dead) and 1 (alive): live is the sum of the neighbours (a three-input add per
- * two neighbours on GPUs, where counting non-zero cells costs a comparison more each). The birth
+ * two neighbours on GPUs, where counting non-zero cells costs a comparison more each); a user's
+ * Life body sees the number of non-zero neighbours instead. The birth
  * and survive masks are the integer rule parameters ip.x and ip.y (kernel arguments); with
  * SQZ_USER_RULE the prelude's sqz_user_rule(self, live) decides instead (sqz_rule.h). */
 static inline sqz_cell_t sqz_life_update(sqz_cell_t self, const sqz_cell_t *nb, uint2 ip) {
   uint live = 0u;
 #pragma unroll
-  for (int i = 0; i < SQZ_NB; i++) live += (uint)nb[i];
+  for (int i = 0; i < SQZ_NB; i++)
+#ifdef SQZ_USER_RULE
+    live += min((uint)nb[i], 1u); /* a user's body may keep other values (ages): it gets the non-zero count */
+#else
+    live += (uint)nb[i];
+#endif
   return (sqz_cell_t)SQZ_APPLY_RULE(self, live, ip.x, ip.y);
 }
 #define SQZ_APPLY(self, nb, present) sqz_life_update((self), (nb), ip)

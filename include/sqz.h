@@ -209,8 +209,8 @@ SQZ_API int sqz_rule_parse(const char *rule, int dims, uint32_t *birth_mask, uin
  * picks tensor-core or ALU λ/ν. */
 SQZ_API int sqz_life_step(sqz_field *field, const char *rule, uint64_t steps);
 /* User rule: an OpenCL C function body with parameters (uchar self, uint live) returning
- * uchar, e.g. "return (live == 3 || (self && live == 2)) ? 1 : 0;", where live is the sum of
- * the neighbours' values (the number of live ones when cells hold 0 and 1). The engine wraps it as an update (sqz_stencil_step is the general form).
+ * uchar, e.g. "return (live == 3 || (self && live == 2)) ? 1 : 0;", where live is the number of
+ * non-zero neighbours (so a body may keep other values in a cell, such as ages). The engine wraps it as an update (sqz_stencil_step is the general form).
  * OpenCL backend only. */
 SQZ_API int sqz_life_step_custom(sqz_field *field, const char *cell_body, uint64_t steps);
 
