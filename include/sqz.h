@@ -139,6 +139,54 @@ SQZ_API int sqz_domain_fractal_params(const sqz_domain *dom, int *s, int *k, int
 /* Storage elements of a layout ("bb", "lambda", "block:RHO", "compact"); TOO_LARGE on overflow. */
 SQZ_API int sqz_domain_layout_cells(const sqz_domain *dom, const char *layout, uint64_t *cells);
 
+/* ---- registries: the layouts and maps sqz knows -----------------------------------------
+ * One table each, read by the library's checks and messages and by the CLI's help. Entries
+ * are numbered 0 .. count - 1; an index out of range gives NULL, 0 or -1. Every string is
+ * static, owned by sqz and valid for the life of the process. */
+typedef enum { SQZ_FAMILY_SIMPLEX = 1, SQZ_FAMILY_FRACTAL = 2 } sqz_family; /* bit mask */
+
+SQZ_API size_t sqz_layout_count(void);
+/* "bb", "lambda", "block:RHO" (a pattern: RHO stands for a tile side), "compact". */
+SQZ_API const char *sqz_layout_name(size_t i);
+SQZ_API unsigned sqz_layout_families(size_t i); /* SQZ_FAMILY_* bits of the domains it stores */
+SQZ_API const char *sqz_layout_help(size_t i);  /* one line */
+/* Writes the names of the layouts of any family in `families` (0: all) as "bb, compact" into
+ * buf. Returns how many names it lists, or SQZ_ERR_TOO_LARGE when buf (len bytes) is too small
+ * (buf then holds the names that fit). buf == NULL with len == 0 only counts them. */
+SQZ_API int sqz_layout_list(unsigned families, char *buf, size_t len);
+
+SQZ_API size_t sqz_map_count(void);
+SQZ_API const char *sqz_map_name(size_t i);
+SQZ_API unsigned sqz_map_family(size_t i);     /* SQZ_FAMILY_* bits ("bb" serves both) */
+SQZ_API int sqz_map_dims(size_t i);            /* 2, 3, or 0 = any; -1 out of range */
+SQZ_API const char *sqz_map_backend(size_t i); /* "opencl", "cuda", or NULL = any backend */
+/* 1 when the library picks this map where none is given (3D simplices: ltm3 or had3 by the
+ * side, see sqz_simplex_default_map; fractals: per backend). */
+SQZ_API int sqz_map_is_default(size_t i);
+SQZ_API const char *sqz_map_help(size_t i);
+/* 1 when map i applies to a domain of family `family` (0: any) and dimension `dims` (0: any)
+ * on backend `backend` (NULL: any), else 0. */
+SQZ_API int sqz_map_matches(size_t i, unsigned family, int dims, const char *backend);
+/* Writes the names of the maps that sqz_map_matches keeps as "bb, ltm, rb, ..." into buf;
+ * returns their count or SQZ_ERR_TOO_LARGE, like sqz_layout_list. */
+SQZ_API int sqz_map_list(unsigned family, int dims, const char *backend, char *buf, size_t len);
+
+/* ---- simplex maps: defaults and analysis (host only) -------------------------------------- */
+/* The map used when none is given on triangle:n (dims 2) or tetrahedron:n (dims 3); NULL for
+ * other dims. Static string. */
+SQZ_API const char *sqz_simplex_default_map(int dims, uint64_t n);
+/* Launch statistics of simplex thread map `map` (NULL: the default) on dom with block side rho
+ * (0: the default): the block side used, kernel launches per pass, threads launched and
+ * useful threads (= |D|). Any out-pointer may be NULL. SQZ_ERR_INVALID_ARGUMENT for fractal
+ * domains and for maps of the other dimension. */
+SQZ_API int sqz_domain_map_stats(const sqz_domain *dom, const char *map, uint32_t rho, uint32_t *rho_used,
+                                 uint64_t *launches, uint64_t *launched, uint64_t *useful);
+/* Largest side n of a simplex of dimension dims whose field in layout "bb" or "compact" fits:
+ * one buffer of cell_bytes per stored cell within max_alloc, `buffers` of them within
+ * global_mem (see sqz_context_max_alloc, sqz_context_global_mem). */
+SQZ_API int sqz_simplex_max_side(int dims, const char *layout, uint64_t cell_bytes, uint64_t buffers,
+                                 uint64_t max_alloc, uint64_t global_mem, uint64_t *side);
+
 /* ---- fields ---------------------------------------------------------------------------------
  * A field holds one value per domain cell, stored in a layout: "bb", "compact" (all domains),
  * "lambda" and "block:RHO" (fractals). NULL means "compact". Cells outside the domain always
@@ -150,13 +198,14 @@ SQZ_API void sqz_field_release(sqz_field *field);
 SQZ_API sqz_type sqz_field_type(const sqz_field *field);
 SQZ_API const char *sqz_field_layout(const sqz_field *field); /* canonical layout string */
 SQZ_API uint64_t sqz_field_bytes(const sqz_field *field);      /* device bytes of all buffers */
-/* Simplex thread map: 2D "bb", "ltm", "rb", "had", "had-above", "had-below", "rec";
- * 3D "bb", "ltm3", "had3", "rec3". NULL restores the default. A map of the wrong dimension
- * gives SQZ_ERR_INVALID_ARGUMENT. Fractals accept "bb" only for layout bb (the method is the
- * layout there); on the opencl backend, layouts lambda, block:RHO and compact, the tile's λ
- * of a Life step is "seq" (sequential digit loop, the default) or "group" (group-parallel:
- * one work-item per level and a tree sum, through sub-groups where the device has them);
- * both give identical states. */
+/* Thread map, one of the registry's (sqz_map_list): simplices 2D "bb", "ltm", "rb", "had",
+ * "had-above", "had-below", "rec"; 3D "bb", "ltm3", "had3", "rec3". NULL restores the default.
+ * A map of the wrong dimension gives SQZ_ERR_INVALID_ARGUMENT. Fractals accept "bb" only for
+ * layout bb (the method is the layout there); in the other layouts the tile's λ of a Life
+ * step is a map of the context's backend: on opencl "seq" (sequential digit loop, the
+ * default) or "group" (group-parallel: one work-item per level and a tree sum, through
+ * sub-groups where the device has them), on cuda "mma" (default) or "alu"; all give
+ * identical states; the backend's default tile map reads back as "" from sqz_field_map. */
 SQZ_API int sqz_field_set_map(sqz_field *field, const char *map);
 SQZ_API const char *sqz_field_map(const sqz_field *field);
 /* Block side rho of the launch (work-group edge); 0 = automatic. */

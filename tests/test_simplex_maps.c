@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "simplex/simplex_plan.h"
+#include "sqz_bench.h"
 #include "sqz_test.h"
 
 /* ---- oracle vectors (tests/data/simplex_maps.txt, from gen_simplex.py) -------------------- */
@@ -183,11 +184,11 @@ static void rec_msimplex(const char *s) {
   double r, lim, vs;
   unsigned long long n, vd;
   ck_assert_int_eq(sscanf(s, "%d %lf %d %llu %lf %lf %llu", &m, &r, &beta, &n, &lim, &vs, &vd), 7);
-  sqz_msimplex_stats st;
-  ck_assert_int_eq(sqz__msimplex_stats(NULL, m, r, beta, n, &st), SQZ_OK);
+  sqz_msimplex_volume st;
+  ck_assert_int_eq(sqz_bench_msimplex(m, r, beta, n, &st), SQZ_OK);
   ck_assert_double_eq_tol(st.limit_extra, lim, 1e-9 * (1 + lim));
-  ck_assert_double_eq_tol(st.vs, vs, 1e-7 * vs);
-  ck_assert_double_eq_tol(st.vd, (double)vd, 1e-9 * (double)vd);
+  ck_assert_double_eq_tol(st.volume_set, vs, 1e-7 * vs);
+  ck_assert_double_eq_tol(st.volume_simplex, (double)vd, 1e-9 * (double)vd);
 }
 
 START_TEST(test_oracle_vectors) {
@@ -435,11 +436,11 @@ START_TEST(test_max_side) {
 END_TEST
 
 START_TEST(test_msimplex_errors) {
-  sqz_msimplex_stats s;
-  ck_assert_int_eq(sqz__msimplex_stats(NULL, 1, 0.5, 2, 0, &s), SQZ_ERR_INVALID_ARGUMENT);
-  ck_assert_int_eq(sqz__msimplex_stats(NULL, 3, 1.5, 2, 0, &s), SQZ_ERR_INVALID_ARGUMENT);
-  ck_assert_int_eq(sqz__msimplex_stats(NULL, 2, 0.5, 4, 0, &s), SQZ_ERR_INVALID_ARGUMENT); /* beta r^m = 1 */
-  ck_assert_int_eq(sqz__msimplex_stats(NULL, 4, 0.5, 2, 0, &s), SQZ_OK);
+  sqz_msimplex_volume s;
+  ck_assert_int_eq(sqz_bench_msimplex(1, 0.5, 2, 0, &s), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(sqz_bench_msimplex(3, 1.5, 2, 0, &s), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(sqz_bench_msimplex(2, 0.5, 4, 0, &s), SQZ_ERR_INVALID_ARGUMENT); /* beta r^m = 1 */
+  ck_assert_int_eq(sqz_bench_msimplex(4, 0.5, 2, 0, &s), SQZ_OK);
   ck_assert_double_eq_tol(s.limit_extra, 5.0 / 7.0, 1e-12);
   ck_assert_uint_eq(s.n, 16);
 }

@@ -5,7 +5,7 @@
 
 #include "bench_cuda.h"
 #include "cli_common.h"
-#include "backends/cuda/cuda_fractal.h"
+#include "sqz_bench.h"
 
 #define SQZ_BX_METHODS 3
 static const char *const sqz_bx_methods[SQZ_BX_METHODS] = {"opencl", "cuda-mma", "cuda-alu"};
@@ -48,22 +48,14 @@ static void sqz__bx_life(sqz_context *ctx, sqz_domain *dom, const char *rule, ui
 }
 
 /* The maps alone at grid level rb: one warm-up pass, then the best of three, per method. */
-static void sqz__bx_maps(sqz_context *ctx, const sqz_fractal *fr, sqz_bx_maps *m) {
+static void sqz__bx_maps(sqz_context *ctx, const sqz_domain *dom, sqz_bx_maps *m) {
   m->status = SQZ_OK;
   for (int mma = 0; mma < 2 && m->status == SQZ_OK; mma++)
     for (int rep = 0; rep < 4 && m->status == SQZ_OK; rep++) {
       double s = 0;
-      m->status = sqz__cuda_maps(ctx, fr, m->rb, mma, m->tile0, m->tiles, NULL, &m->sum[mma], &s);
+      m->status = sqz_bench_fractal_maps(ctx, dom, m->rb, mma ? "mma" : "alu", m->tile0, m->tiles, &m->sum[mma], &s);
       if (rep == 1 || (rep > 1 && s < m->s[mma])) m->s[mma] = s;
     }
-}
-
-/* Block layouts of the default list of sqz bench fractal: s^j up to 32 (s = 2: 4 and 16). */
-static void sqz__bx_default_layouts(int s, char *buf, size_t len) {
-  size_t at = 0;
-  buf[0] = 0;
-  for (int rho = s; rho <= 32 && at < len; rho *= s)
-    if (s != 2 || rho == 4 || rho == 16) at += (size_t)snprintf(buf + at, len - at, "%sblock:%d", at ? "," : "", rho);
 }
 
 static void sqz__bx_json(sqz_domain *dom, const char *rule, uint64_t steps, const sqz_bx_row *rows, int n,
@@ -139,7 +131,7 @@ static void sqz__bx_table(sqz_domain *dom, const char *rule, uint64_t steps, con
   }
 }
 
-int sqz_bench_fractal_all(const char *domain, const char *rule, const char *layouts, uint64_t steps, double density,
+int sqz_cmd_bench_fractal_all(const char *domain, const char *rule, const char *layouts, uint64_t steps, double density,
                           uint64_t seed, const char *device, int json) {
   sqz_context *ctx[2] = {NULL, NULL}; /* opencl, cuda */
   char why[2][400] = {"", ""}, list[512], devices[900];
@@ -157,9 +149,10 @@ int sqz_bench_fractal_all(const char *domain, const char *rule, const char *layo
                        st != SQZ_OK ? sqz_last_error(NULL) : "not a fractal (use sqz bench simplex)");
     goto done;
   }
-  const sqz_fractal *fr = &dom->fr;
+  int fs = 0, fk = 0, fr = 0; /* scale, replicas, level */
+  sqz_domain_fractal_params(dom, &fs, &fk, &fr);
   if (layouts) snprintf(list, sizeof list, "%s", strcmp(layouts, "none") == 0 ? "" : layouts); /* none: maps only */
-  else sqz__bx_default_layouts(fr->s, list, sizeof list);
+  else sqz_cli_layouts(dom, SQZ_CLI_LAYOUTS_BENCH | SQZ_CLI_LAYOUTS_TILES, list, sizeof list);
   sqz_bx_row rows[3 * 16];
   sqz_bx_maps maps[17];
   int n = 0, n_maps = 0;
@@ -169,8 +162,8 @@ int sqz_bench_fractal_all(const char *domain, const char *rule, const char *layo
     uint32_t j = 0;
     int block = strncmp(tok, "block:", 6) == 0; /* other layouts: the element level, added below */
     if (block)
-      for (uint64_t rho = strtoull(tok + 6, NULL, 10), p = 1; p < rho; p *= (uint64_t)fr->s) j++;
-    if (block && j > 0 && j <= (uint32_t)fr->r && n_maps < 16) maps[n_maps++].rb = (uint32_t)fr->r - j;
+      for (uint64_t rho = strtoull(tok + 6, NULL, 10), p = 1; p < rho; p *= (uint64_t)fs) j++;
+    if (block && j > 0 && j <= (uint32_t)fr && n_maps < 16) maps[n_maps++].rb = (uint32_t)fr - j;
     for (int m = 0; m < SQZ_BX_METHODS; m++, n++) {
       sqz_bx_row *row = &rows[n];
       row->method = m;
@@ -198,13 +191,13 @@ int sqz_bench_fractal_all(const char *domain, const char *rule, const char *layo
       }
     }
   }
-  maps[n_maps++].rb = (uint32_t)fr->r; /* element level: one cell per tile */
+  maps[n_maps++].rb = (uint32_t)fr; /* element level: one cell per tile */
   for (int i = 0; i < n_maps; i++) {
     uint64_t all = 1; /* every tile of the level, or the last 2^30 (the largest coordinates) */
-    for (uint32_t l = 0; l < maps[i].rb; l++) all *= (uint64_t)fr->k;
+    for (uint32_t l = 0; l < maps[i].rb; l++) all *= (uint64_t)fk;
     maps[i].tiles = all < ((uint64_t)1 << 30) ? all : (uint64_t)1 << 30;
     maps[i].tile0 = all - maps[i].tiles;
-    if (ctx[1]) sqz__bx_maps(ctx[1], fr, &maps[i]);
+    if (ctx[1]) sqz__bx_maps(ctx[1], dom, &maps[i]);
     if (ctx[1] && maps[i].status == SQZ_OK && maps[i].sum[0] != maps[i].sum[1]) rc = 1;
   }
   int ran = 0;

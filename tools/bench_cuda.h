@@ -9,6 +9,6 @@
  * ALU, on every tile of each grid level, or the last 2^30 tiles). Prints a
  * table or one JSON object; returns the exit status (1 when the live counts disagree or
  * nothing could run). `device` selects the OpenCL device (and the CUDA device when numeric). */
-int sqz_bench_fractal_all(const char *domain, const char *rule, const char *layouts, uint64_t steps, double density,
+int sqz_cmd_bench_fractal_all(const char *domain, const char *rule, const char *layouts, uint64_t steps, double density,
                           uint64_t seed, const char *device, int json);
 #endif

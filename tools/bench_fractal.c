@@ -2,11 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_common.h"
 #include "bench_cuda.h"
 #include "cli_common.h"
 #include "cmds.h"
-#include "backends/opencl/cl_internal.h"
+#include "sqz_bench.h"
 
 static const char *sqz_bench_fractal_help =
     "usage: sqz bench fractal --domain fractal:NAME:R [--steps K] [--rule R] [--layouts L1,L2,...]\n"
@@ -18,8 +17,8 @@ static const char *sqz_bench_fractal_help =
     "  --layouts  default bb,lambda,block:RHO for RHO = s^j up to 32 (s = 2: 4 and 16),compact\n"
     "  --rule     default B2/S23 (the Squeeze paper's rule)\n"
     "  --block    tile side of the compact and lambda launches (a power of s; 0 = automatic)\n"
-    "  --maps     tile lambda of the lambda, block and compact rows (opencl): seq (digit loop, the\n"
-    "             default) and/or group (group-parallel); rows other than seq are named LAYOUT/MAP\n"
+    "  --maps     tile lambda maps of the lambda, block and compact rows, those of the backend (see\n"
+    "             below); rows other than the backend's default are named LAYOUT/MAP\n"
     "  --backend  opencl, cpu, cuda, or all: OpenCL, CUDA with MMA tile maps and CUDA with ALU\n"
     "             tile maps side by side (default: the block layouts; --layouts none: no Life),\n"
     "             then the tile maps alone, MMA against ALU\n"
@@ -59,14 +58,6 @@ static void sqz__bench_layout(sqz_context *ctx, sqz_domain *dom, const char *rul
   if (st != SQZ_OK)
     snprintf(row->error, sizeof row->error, "%s: %s", sqz_status_name(st), sqz_last_error(ctx));
   sqz_field_release(f);
-}
-
-/* The default layouts: bb, lambda, block:s^j for tile sides up to 32 (s = 2: only 4 and 16), compact. */
-static void sqz__default_layouts(int s, char *buf, size_t len) {
-  size_t at = (size_t)snprintf(buf, len, "bb,lambda");
-  for (int rho = s; rho <= 32; rho *= s)
-    if (s != 2 || rho == 4 || rho == 16) at += (size_t)snprintf(buf + at, len - at, ",block:%d", rho);
-  snprintf(buf + at, len - at, ",compact");
 }
 
 static void sqz__print_json(sqz_context *ctx, sqz_domain *dom, const char *rule, uint64_t steps, double bw,
@@ -136,8 +127,8 @@ static void sqz__print_table(sqz_context *ctx, sqz_domain *dom, const char *rule
          (unsigned long long)cells, (unsigned long long)sqz_domain_side(dom), rule, (unsigned long long)steps);
   printf("device  %s (%s)\n", sqz_context_device_name(ctx), sqz_context_backend(ctx));
   printf("copy    %.1f GB/s (%s of %llu MiB); floor of 2 bytes per cell: %.4f ms/step\n\n", 1e-9 * bw,
-         ctx->ops == &sqz__opencl_ops ? "clEnqueueCopyBuffer" : "memcpy", (unsigned long long)(copy_bytes >> 20),
-         1e3 * floor_s);
+         strcmp(sqz_context_backend(ctx), "opencl") == 0 ? "clEnqueueCopyBuffer" : "memcpy",
+         (unsigned long long)(copy_bytes >> 20), 1e3 * floor_s);
   printf("%-16s %12s %12s %10s %14s %8s %8s %8s %12s\n", "layout", "kernel ms", "e2e ms", "Gcells/s", "bytes",
          "MRF", "vs bb", "floor", "live");
   for (int i = 0; i < n; i++) {
@@ -171,6 +162,10 @@ static int sqz__bench_args(int argc, char **argv, sqz_bench_opts *o) {
     int m;
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(sqz_bench_fractal_help, stdout);
+      puts("layouts (--layouts):");
+      sqz_cli_help_layouts(stdout, "  ");
+      puts("tile lambda maps (--maps):");
+      sqz_cli_help_maps(stdout, "  ", SQZ_FAMILY_FRACTAL, 0);
       return -1;
     }
     if (strcmp(argv[i], "--json") == 0) {
@@ -204,15 +199,26 @@ static int sqz__bench_args(int argc, char **argv, sqz_bench_opts *o) {
   if (!o->domain) return sqz_cli_usage("bench fractal", "missing --domain fractal:NAME:R");
   if (o->steps == 0) return sqz_cli_usage("bench fractal", "--steps must be at least 1");
   if (o->block > 1024) return sqz_cli_usage("bench fractal", "--block %llu is larger than 1024", (unsigned long long)o->block);
-  if (o->maps) {
-    if (o->backend && strcmp(o->backend, "all") == 0)
-      return sqz_cli_usage("bench fractal", "--maps applies to one backend, not to --backend all");
-    for (const char *p = o->maps; *p;) {
-      size_t len = strcspn(p, ",");
-      if (!((len == 3 && strncmp(p, "seq", 3) == 0) || (len == 5 && strncmp(p, "group", 5) == 0)))
-        return sqz_cli_usage("bench fractal", "--maps '%s': the maps are seq and group, comma-separated", o->maps);
-      p += len + (p[len] == ',');
+  if (o->maps && o->backend && strcmp(o->backend, "all") == 0)
+    return sqz_cli_usage("bench fractal", "--maps applies to one backend, not to --backend all");
+  return 0;
+}
+
+/* --maps against the registry's tile maps of the context's backend. */
+static int sqz__bench_maps_ok(sqz_context *ctx, const char *maps) {
+  const char *known[16];
+  const char *backend = sqz_context_backend(ctx);
+  int n = sqz_cli_maps(SQZ_FAMILY_FRACTAL, 2, backend, 1, known, 16);
+  for (const char *p = maps; *p;) {
+    size_t len = strcspn(p, ",");
+    if (!sqz_cli_map_in(p, len, known, n)) {
+      char list[128] = "none";
+      for (int i = 0, at = 0; i < n && at < (int)sizeof list; i++)
+        at += snprintf(list + at, sizeof list - (size_t)at, "%s%s", i ? " and " : "", known[i]);
+      return sqz_cli_usage("bench fractal", "--maps '%s': the tile maps on %s are %s, comma-separated", maps, backend,
+                           list);
     }
+    p += len + (p[len] == ',');
   }
   return 0;
 }
@@ -222,7 +228,7 @@ int sqz_cmd_bench_fractal(int argc, char **argv) {
   int rc = sqz__bench_args(argc, argv, &o);
   if (rc) return rc < 0 ? 0 : rc;
   if (o.backend && strcmp(o.backend, "all") == 0) /* tools/bench_cuda.c */
-    return sqz_bench_fractal_all(o.domain, o.rule, o.layouts, o.steps, o.density, o.seed, o.device, o.json);
+    return sqz_cmd_bench_fractal_all(o.domain, o.rule, o.layouts, o.steps, o.density, o.seed, o.device, o.json);
   sqz_context *ctx = NULL;
   sqz_domain *dom = NULL;
   sqz_bench_row *rows = NULL;
@@ -242,8 +248,9 @@ int sqz_cmd_bench_fractal(int argc, char **argv) {
     rc = sqz_cli_usage("bench fractal", "--rule: %s", err);
     goto done;
   }
+  if (o.maps && (rc = sqz__bench_maps_ok(ctx, o.maps)) != 0) goto done;
   if (o.layouts) snprintf(layouts, sizeof layouts, "%s", o.layouts);
-  else sqz__default_layouts(dom->fr.s, layouts, sizeof layouts);
+  else sqz_cli_layouts(dom, SQZ_CLI_LAYOUTS_BENCH, layouts, sizeof layouts);
   int n = 0;
   size_t n_maps = o.maps ? strlen(o.maps) / 4 + 1 : 1;
   rows = calloc((strlen(layouts) / 2 + 2) * n_maps, sizeof *rows);
@@ -263,12 +270,15 @@ int sqz_cmd_bench_fractal(int argc, char **argv) {
     }
     for (const char *p = o.maps; *p; p += strcspn(p, ","), p += *p == ',') {
       int len = (int)strcspn(p, ",");
-      if (len == 3) snprintf(rows[n++].layout, sizeof rows[0].layout, "%s", tok); /* seq: the default row */
-      else snprintf(rows[n++].layout, sizeof rows[0].layout, "%s/%.*s", tok, len, p);
+      char map[16];
+      snprintf(map, sizeof map, "%.*s", len, p);
+      if (sqz_cli_map_default(map)) snprintf(rows[n++].layout, sizeof rows[0].layout, "%s", tok); /* the default row */
+      else snprintf(rows[n++].layout, sizeof rows[0].layout, "%s/%s", tok, map);
     }
   }
   uint64_t copy_bytes = 0;
-  double bw = sqz_bench_copy_bandwidth(ctx, &copy_bytes);
+  double bw = 0; /* stays 0 when it cannot be measured */
+  sqz_bench_copy_bandwidth(ctx, 0, &bw, &copy_bytes);
   const sqz_bench_row *bb = NULL, *best = NULL, *first = NULL;
   for (int i = 0; i < n; i++) {
     if (!o.json && sqz_cli_progress()) fprintf(stderr, "sqz bench fractal: %s ...\n", rows[i].layout);

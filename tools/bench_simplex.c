@@ -3,10 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_common.h"
 #include "cli_common.h"
 #include "cmds.h"
-#include "backends/opencl/cl_simplex.h"
+#include "sqz_bench.h"
 
 static const char *sqz_bench_simplex_help =
     "usage: sqz bench simplex --domain triangle:N|tetrahedron:N [--workload life|edm|map|accumulate]\n"
@@ -31,8 +30,16 @@ static const char *const sqz_workload_names[] = {"life", "edm", "map", "accumula
 static const double sqz_workload_bytes[] = {2.0, 4.0, 1.0, 2.0}; /* bytes moved per cell and pass */
 
 typedef struct {
+  uint32_t rho;      /* block side used */
+  uint64_t launches; /* kernel launches per pass */
+  uint64_t launched; /* threads launched */
+  uint64_t useful;   /* domain cells */
+  double waste;      /* (launched - useful) / useful */
+} sqz_map_stats;
+
+typedef struct {
   char map[16], layout[16];
-  sqz_simplex_map_stats stats;
+  sqz_map_stats stats;
   int status;
   char error[512];
   double kernel_s, wall_s;
@@ -58,10 +65,13 @@ static uint64_t sqz__fnv64(const void *p, size_t n) {
 }
 
 static int sqz__bench_edm(sqz_sbench *b, sqz_srow_result *r) {
-  uint64_t n = sqz_domain_side(b->dom), entries = sqz_tri(n);
+  uint64_t n = sqz_domain_side(b->dom), entries = n * (n + 1) / 2;
   float *out = malloc((size_t)entries * sizeof *out);
-  if (!out) return sqz__fail(b->ctx, SQZ_ERR_OUT_OF_MEMORY, "%llu distances do not fit in host memory",
-                             (unsigned long long)entries);
+  if (!out) {
+    snprintf(r->error, sizeof r->error, "%s: %llu distances do not fit in host memory",
+             sqz_status_name(SQZ_ERR_OUT_OF_MEMORY), (unsigned long long)entries);
+    return SQZ_ERR_OUT_OF_MEMORY;
+  }
   int st = sqz_edm(b->ctx, b->xy, n, r->map, out); /* warm-up */
   for (uint64_t s = 0; st == SQZ_OK && s < b->steps; s++) {
     double k = 0, w = 0;
@@ -86,8 +96,8 @@ static int sqz__bench_field(sqz_sbench *b, sqz_srow_result *r) {
     if (st == SQZ_OK) st = sqz_life_step(f, b->rule, 1);
     if (st == SQZ_OK) st = sqz_life_step(f, b->rule, b->steps);
   } else {
-    if (st == SQZ_OK) st = sqz__simplex_touch(f, b->w == SQZ_W_ACC, 1);
-    if (st == SQZ_OK) st = sqz__simplex_touch(f, b->w == SQZ_W_ACC, b->steps);
+    if (st == SQZ_OK) st = sqz_bench_simplex_touch(f, b->w == SQZ_W_ACC, 1);
+    if (st == SQZ_OK) st = sqz_bench_simplex_touch(f, b->w == SQZ_W_ACC, b->steps);
   }
   if (st == SQZ_OK) st = sqz_context_timing(b->ctx, &r->kernel_s, &r->wall_s);
   if (st == SQZ_OK) r->bytes = sqz_field_bytes(f);
@@ -97,12 +107,13 @@ static int sqz__bench_field(sqz_sbench *b, sqz_srow_result *r) {
 }
 
 static void sqz__bench_row(sqz_sbench *b, sqz_srow_result *r) {
-  int dims = sqz_domain_dims(b->dom);
-  uint32_t rho = b->block ? b->block : sqz__simplex_default_rho(dims);
-  int st = sqz__simplex_map_stats(b->ctx, dims, sqz_domain_side(b->dom), r->map, rho, &r->stats);
+  sqz_map_stats *ms = &r->stats;
+  int st = sqz_domain_map_stats(b->dom, r->map, b->block, &ms->rho, &ms->launches, &ms->launched, &ms->useful);
+  if (st == SQZ_OK) ms->waste = (double)(ms->launched - ms->useful) / (double)ms->useful;
   if (st == SQZ_OK) st = b->w == SQZ_W_EDM ? sqz__bench_edm(b, r) : sqz__bench_field(b, r);
   r->status = st;
-  if (st != SQZ_OK) snprintf(r->error, sizeof r->error, "%s: %s", sqz_status_name(st), sqz_last_error(b->ctx));
+  if (st != SQZ_OK && !r->error[0])
+    snprintf(r->error, sizeof r->error, "%s: %s", sqz_status_name(st), sqz_last_error(b->ctx));
 }
 
 /* Splits a comma list into at most max entries of up to 15 characters. */
@@ -169,13 +180,13 @@ static void sqz__report(const sqz_sbench *b, const sqz_srow_result *rows, int n,
   const sqz_srow_result *first = NULL;
   for (int i = 0; i < n && !first; i++)
     if (rows[i].status == SQZ_OK) first = &rows[i];
-  uint64_t max_bb = sqz__simplex_max_side(dims, SQZ_LAYOUT_BB, 1, 2, sqz_context_max_alloc(ctx), sqz_context_global_mem(ctx));
-  uint64_t max_c = sqz__simplex_max_side(dims, SQZ_LAYOUT_COMPACT, 1, 2, sqz_context_max_alloc(ctx),
-                                         sqz_context_global_mem(ctx));
+  uint64_t max_bb = 0, max_c = 0;
+  sqz_simplex_max_side(dims, "bb", 1, 2, sqz_context_max_alloc(ctx), sqz_context_global_mem(ctx), &max_bb);
+  sqz_simplex_max_side(dims, "compact", 1, 2, sqz_context_max_alloc(ctx), sqz_context_global_mem(ctx), &max_c);
   double cells = (double)sqz_domain_cells(b->dom) * (double)b->steps;
   if (json) {
     sqz_sreport rp = {b, rows, first, n, bw};
-    char *text = sqz_bench_json_rows(n, sqz__row_json, &rp);
+    char *text = sqz_json_rows(n, sqz__row_json, &rp);
     sqz_json j;
     sqz_json_begin(&j, stdout);
     sqz_json_str(&j, "domain", sqz_domain_spec(b->dom));
@@ -233,6 +244,8 @@ int sqz_cmd_bench_simplex(int argc, char **argv) {
     int m;
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(sqz_bench_simplex_help, stdout);
+      puts("maps (--maps, default: all of the domain's dimension):");
+      sqz_cli_help_maps(stdout, "  ", SQZ_FAMILY_SIMPLEX, 0);
       return 0;
     }
     if ((m = sqz_cli_opt(argc, argv, &i, "--domain", 1, &v)) > 0) domain = v;
@@ -274,33 +287,30 @@ int sqz_cmd_bench_simplex(int argc, char **argv) {
   if ((rc = sqz_cli_open("bench", backend, device, &b.ctx)) != 0) return rc;
   int st = sqz_domain_parse(b.ctx, domain, &b.dom);
   int dims = st == SQZ_OK ? sqz_domain_dims(b.dom) : 0;
-  if (st == SQZ_OK && sqz_domain_get_kind(b.dom) == SQZ_DOMAIN_FRACTAL)
-    st = sqz__fail(b.ctx, SQZ_ERR_INVALID_ARGUMENT, "'%s' is a fractal: use 'sqz bench fractal'", domain);
-  if (st == SQZ_OK && b.w == SQZ_W_EDM && dims != 2)
-    st = sqz__fail(b.ctx, SQZ_ERR_INVALID_ARGUMENT, "the edm workload runs on triangles, not on %s", domain);
-  if (st == SQZ_OK && b.rule) st = sqz_rule_parse(b.rule, dims, NULL, NULL, NULL, 0) == SQZ_OK ? SQZ_OK
-      : sqz__fail(b.ctx, SQZ_ERR_PARSE, "--rule '%s' is not a %dD rule", b.rule, dims);
-  if (st != SQZ_OK) {
-    rc = sqz_cli_fail("bench", b.ctx, st);
-    goto done;
-  }
+  if (st != SQZ_OK) rc = sqz_cli_fail("bench", b.ctx, st);
+  else if (sqz_domain_get_kind(b.dom) == SQZ_DOMAIN_FRACTAL)
+    rc = sqz_cli_error("bench", SQZ_ERR_INVALID_ARGUMENT, "'%s' is a fractal: use 'sqz bench fractal'", domain);
+  else if (b.w == SQZ_W_EDM && dims != 2)
+    rc = sqz_cli_error("bench", SQZ_ERR_INVALID_ARGUMENT, "the edm workload runs on triangles, not on %s", domain);
+  else if (b.rule && sqz_rule_parse(b.rule, dims, NULL, NULL, NULL, 0) != SQZ_OK)
+    rc = sqz_cli_error("bench", SQZ_ERR_PARSE, "--rule '%s' is not a %dD rule", b.rule, dims);
+  if (rc) goto done;
   if (!b.rule) b.rule = dims == 2 ? "B3/S23" : "B6/S5,6,7";
+  const char *known[16];
+  int nknown = sqz_cli_maps(SQZ_FAMILY_SIMPLEX, dims, NULL, 0, known, 16); /* the registry's maps of dims */
   if (!maps)
-    for (const char *const *m = sqz__simplex_maps(dims); *m; m++) snprintf(map_list[nmaps++], 16, "%s", *m);
-  for (int m = 0; m < nmaps; m++) {
-    const char *const *known = sqz__simplex_maps(dims);
-    while (*known && strcmp(*known, map_list[m]) != 0) known++;
-    if (!*known) {
+    for (int m = 0; m < nknown; m++) snprintf(map_list[nmaps++], 16, "%s", known[m]);
+  for (int m = 0; m < nmaps; m++)
+    if (!sqz_cli_map_in(map_list[m], strlen(map_list[m]), known, nknown)) {
       rc = sqz_cli_usage("bench", "--maps: '%s' is not a %dD map", map_list[m], dims);
       goto done;
     }
-  }
   if (b.w == SQZ_W_EDM) {
-    uint64_t np = sqz_domain_side(b.dom), h = b.seed;
+    uint64_t np = sqz_domain_side(b.dom);
     nlayouts = 1;
     snprintf(layout_list[0], 16, "packed");
     b.xy = malloc((size_t)(2 * np) * sizeof *b.xy);
-    for (uint64_t i = 0; b.xy && i < 2 * np; i++) b.xy[i] = (float)(sqz_mix64(h + i) >> 40) / 16777216.0f * 1000.0f;
+    if (b.xy) sqz_bench_random_points(np, b.seed, b.xy);
     if (!b.xy) {
       rc = 1;
       fprintf(stderr, "sqz bench: out of memory for %llu points\n", (unsigned long long)np);
@@ -308,7 +318,8 @@ int sqz_cmd_bench_simplex(int argc, char **argv) {
     }
   }
   uint64_t copy_bytes = 0;
-  double bw = sqz_bench_copy_bandwidth(b.ctx, &copy_bytes);
+  double bw = 0; /* stays 0 when it cannot be measured */
+  sqz_bench_copy_bandwidth(b.ctx, 0, &bw, &copy_bytes);
   sqz_srow_result rows[64];
   int n = 0;
   for (int l = 0; l < nlayouts; l++)

@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_common.h"
@@ -16,8 +17,7 @@ int sqz_cli_usage(const char *cmd, const char *fmt, ...) {
   return 2;
 }
 
-int sqz_cli_fail(const char *cmd, sqz_context *ctx, int st) {
-  const char *detail = sqz_last_error(ctx);
+static int sqz__cli_report(const char *cmd, int st, const char *detail) {
   fprintf(stderr, "sqz %s: %s (%s)%s%s\n", cmd, sqz_status_message(st), sqz_status_name(st), *detail ? ": " : "",
           detail);
   switch (st) {
@@ -29,6 +29,23 @@ int sqz_cli_fail(const char *cmd, sqz_context *ctx, int st) {
   case SQZ_ERR_NON_FINITE: return 2;
   default: return 1;
   }
+}
+
+int sqz_cli_fail(const char *cmd, sqz_context *ctx, int st) { return sqz__cli_report(cmd, st, sqz_last_error(ctx)); }
+
+int sqz_cli_error(const char *cmd, int st, const char *fmt, ...) {
+  char detail[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(detail, sizeof detail, fmt, ap);
+  va_end(ap);
+  return sqz__cli_report(cmd, st, detail);
+}
+
+double sqz_cli_clock(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 int sqz_cli_opt(int argc, char **argv, int *i, const char *name, int takes_value, const char **value) {
@@ -125,3 +142,18 @@ void sqz_json_raw(sqz_json *j, const char *key, const char *json) {
   fputs(json, j->out);
 }
 void sqz_json_end(sqz_json *j) { fputs("}\n", j->out); }
+
+char *sqz_json_rows(int n, void (*row)(FILE *out, int i, void *user), void *user) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len);
+  if (!mem) return NULL;
+  fputc('[', mem);
+  for (int i = 0; i < n; i++) {
+    if (i) fputc(',', mem);
+    row(mem, i, user);
+  }
+  fputc(']', mem);
+  fclose(mem);
+  return text;
+}

@@ -1,4 +1,4 @@
-/* cli_common.h — option parsing, context opening, error reporting and JSON output for the sqz CLI. */
+/* cli_common.h — option parsing, context opening, error reporting, JSON output and registry help for the sqz CLI. */
 #ifndef SQZ_CLI_COMMON_H
 #define SQZ_CLI_COMMON_H
 #include <stdint.h>
@@ -10,6 +10,8 @@
 int sqz_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Reports a failed library call: message, detail; returns 2 for bad input, 1 otherwise. */
 int sqz_cli_fail(const char *cmd, sqz_context *ctx, int status);
+/* The same report for a failure the CLI found itself, with its own detail. */
+int sqz_cli_error(const char *cmd, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Matches argv[*i] against --name (flag) or --name VALUE / --name=VALUE.
  * Returns 1 and sets *value (NULL for flags) when matched, 0 when not, -1 when a value is missing. */
 int sqz_cli_opt(int argc, char **argv, int *i, const char *name, int takes_value, const char **value);
@@ -22,6 +24,26 @@ int sqz_cli_open(const char *cmd, const char *backend, const char *device, sqz_c
 int sqz_cli_progress(void);
 /* Prints the device list (used by `sqz devices` and on an unknown --device). */
 void sqz_cli_print_devices(FILE *out);
+/* Monotonic wall clock in seconds. */
+double sqz_cli_clock(void);
+
+/* ---- from the library's registries (cli_registry.c) ---- */
+/* Help lines, one per layout / per map that applies to family and dims (0: all): name, scope, help. */
+void sqz_cli_help_layouts(FILE *out, const char *indent);
+void sqz_cli_help_maps(FILE *out, const char *indent, unsigned family, int dims);
+/* Up to max names of the maps that sqz_map_matches keeps (only_backend: only those restricted
+ * to one backend, the fractal tile maps); returns how many. The names are the library's. */
+int sqz_cli_maps(unsigned family, int dims, const char *backend, int only_backend, const char **names, int max);
+/* 1 when the first len characters of name are one of the n names. */
+int sqz_cli_map_in(const char *name, size_t len, const char *const *names, int n);
+/* 1 when the registry marks map `name` as a default. */
+int sqz_cli_map_default(const char *name);
+/* The layouts of dom's family as "bb,lambda,block:4,...,compact" into buf, patterns (block:RHO)
+ * expanded to RHO = s^j <= 32 with j <= R; SQZ_CLI_LAYOUTS_BENCH: for any j, and for s = 2 only
+ * 4 and 16; SQZ_CLI_LAYOUTS_TILES: only the expanded patterns. */
+#define SQZ_CLI_LAYOUTS_BENCH 1
+#define SQZ_CLI_LAYOUTS_TILES 2
+void sqz_cli_layouts(const sqz_domain *dom, int flags, char *buf, size_t len);
 
 /* Minimal JSON writer: one object on one line. */
 typedef struct {
@@ -37,4 +59,7 @@ void sqz_json_raw(sqz_json *j, const char *key, const char *json);
 void sqz_json_end(sqz_json *j);
 /* Writes s as a JSON string literal. */
 void sqz_json_escape(FILE *out, const char *s);
+/* A JSON array "[row 0, row 1, ...]" whose rows are written by row(out, i, user), as one
+ * malloc'ed string (the caller frees it); NULL when out of memory. */
+char *sqz_json_rows(int n, void (*row)(FILE *out, int i, void *user), void *user);
 #endif

@@ -7,15 +7,14 @@
 
 #include "cli_common.h"
 #include "cmds.h"
-#include "simplex/simplex_plan.h"
 
 static const char *sqz_edm_help =
     "usage: sqz edm --points FILE --out FILE.f32 [--map M] [--backend B] [--device D] [--json]\n"
     "\n"
     "Reads N points, one 'x y' pair of numbers per line ('#' starts a comment, blank lines are\n"
     "skipped), and writes the N(N+1)/2 Euclidean distances of the lower triangle in row-major\n"
-    "order (y = 0..N-1, x = 0..y) as little-endian float32. --map picks the 2D thread map\n"
-    "(bb, ltm, rb, had, had-above, had-below, rec; default had). Nothing is written on error.\n";
+    "order (y = 0..N-1, x = 0..y) as little-endian float32. Nothing is written on error.\n"
+    "--map picks the 2D thread map:\n";
 
 /* Reads the points file into *xy (2 floats per point). Returns 0 or the exit status. */
 static int sqz__read_points(const char *path, float **xy, uint64_t *n) {
@@ -123,6 +122,7 @@ int sqz_cmd_edm(int argc, char **argv) {
     int m;
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(sqz_edm_help, stdout);
+      sqz_cli_help_maps(stdout, "  ", SQZ_FAMILY_SIMPLEX, 2);
       return 0;
     }
     if ((m = sqz_cli_opt(argc, argv, &i, "--points", 1, &v)) > 0) points = v;
@@ -163,7 +163,7 @@ int sqz_cmd_edm(int argc, char **argv) {
     sqz_json_begin(&j, stdout);
     sqz_json_u64(&j, "points", n);
     sqz_json_u64(&j, "entries", entries);
-    sqz_json_str(&j, "map", map ? map : sqz__simplex_default_map(2, n));
+    sqz_json_str(&j, "map", map ? map : sqz_simplex_default_map(2, n));
     sqz_json_str(&j, "out", out);
     sqz_json_num(&j, "kernel_s", kernel_s);
     sqz_json_num(&j, "wall_s", wall_s);
@@ -173,7 +173,7 @@ int sqz_cmd_edm(int argc, char **argv) {
     sqz_json_end(&j);
   } else {
     printf("edm: %llu points -> %llu distances in %s (map %s, %s): kernel %.6f s, end-to-end %.6f s\n",
-           (unsigned long long)n, (unsigned long long)entries, out, map ? map : sqz__simplex_default_map(2, n),
+           (unsigned long long)n, (unsigned long long)entries, out, map ? map : sqz_simplex_default_map(2, n),
            sqz_context_device_name(ctx), kernel_s, wall_s);
   }
 done:

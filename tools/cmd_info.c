@@ -4,7 +4,7 @@
 
 #include "cli_common.h"
 #include "cmds.h"
-#include "simplex/simplex_plan.h"
+#include "sqz_bench.h"
 
 static const char *sqz_info_help =
     "usage: sqz info DOMAIN [--layout L] [--map M] [--block RHO] [--backend B] [--device D] [--json]\n"
@@ -47,8 +47,8 @@ static int sqz__info_msimplex(int argc, char **argv) {
     }
   }
   if (!have_m) return sqz_cli_usage("info", "info simplex needs --m M (2..16)");
-  sqz_msimplex_stats st;
-  int rc = sqz__msimplex_stats(NULL, (int)(m > 64 ? 64 : m), r, beta, n, &st);
+  sqz_msimplex_volume st;
+  int rc = sqz_bench_msimplex((int32_t)(m > 64 ? 64 : m), r, beta, n, &st);
   if (rc != SQZ_OK) return sqz_cli_fail("info", NULL, rc);
   if (json) {
     sqz_json j;
@@ -60,16 +60,16 @@ static int sqz__info_msimplex(int argc, char **argv) {
     sqz_json_num(&j, "limit_extra", st.limit_extra);
     sqz_json_num(&j, "mfact_r", st.mfact_r);
     sqz_json_u64(&j, "n", st.n);
-    sqz_json_num(&j, "volume_set", st.vs);
-    sqz_json_num(&j, "volume_simplex", st.vd);
+    sqz_json_num(&j, "volume_set", st.volume_set);
+    sqz_json_num(&j, "volume_simplex", st.volume_simplex);
     sqz_json_num(&j, "extra", st.extra);
     sqz_json_end(&j);
     return 0;
   }
   printf("m-simplex analysis: m = %d, scale r = %g, arity beta = %g\n", st.m, st.r, st.beta);
   printf("V(S_n^m) = (n^m - n^%.6g) / %.6g\n", st.gamma, st.denom);
-  printf("at n = %llu: V(S) = %.6g, V(Delta) = %.6g, extra volume %.6g\n", (unsigned long long)st.n, st.vs, st.vd,
-         st.extra);
+  printf("at n = %llu: V(S) = %.6g, V(Delta) = %.6g, extra volume %.6g\n", (unsigned long long)st.n, st.volume_set,
+         st.volume_simplex, st.extra);
   printf("limit extra volume m!/(r^-m - beta) - 1 = %.6g\n", st.limit_extra);
   printf("m! target: r = (m! + beta)^(-1/m) = %.6g\n", st.mfact_r);
   return 0;
@@ -77,26 +77,27 @@ static int sqz__info_msimplex(int argc, char **argv) {
 
 /* Per-map launch statistics of a simplex domain (one map, or all of its dimension). */
 static int sqz__info_maps(sqz_domain *dom, const char *map, uint32_t rho, int json) {
-  int dims = sqz_domain_dims(dom);
-  const char *one[2] = {map, NULL};
-  const char *const *maps = map ? one : sqz__simplex_maps(dims);
+  const char *maps[32] = {map};
+  int n = map ? 1 : sqz_cli_maps(SQZ_FAMILY_SIMPLEX, sqz_domain_dims(dom), NULL, 0, maps, 32);
   if (json) fputs(",\"maps\":[", stdout);
   else printf("\n%-10s %5s %9s %20s %20s %10s\n", "map", "rho", "launches", "threads launched", "useful", "waste");
-  for (int i = 0; maps[i]; i++) {
-    sqz_simplex_map_stats ms;
-    int st = sqz__simplex_map_stats(NULL, dims, sqz_domain_side(dom), maps[i], rho, &ms);
+  for (int i = 0; i < n; i++) {
+    uint32_t rho_used = 0;
+    uint64_t launches = 0, launched = 0, useful = 0;
+    int st = sqz_domain_map_stats(dom, maps[i], rho, &rho_used, &launches, &launched, &useful);
     if (st != SQZ_OK) {
       if (map) return sqz_cli_fail("info", NULL, st);
       if (!json) printf("%-10s %s\n", maps[i], sqz_last_error(NULL));
       continue;
     }
+    double waste = (double)(launched - useful) / (double)useful;
     if (json)
       printf("%s{\"map\":\"%s\",\"rho\":%u,\"launches\":%llu,\"launched\":%llu,\"useful\":%llu,\"waste\":%.6g}",
-             i ? "," : "", ms.map, ms.rho, (unsigned long long)ms.launches, (unsigned long long)ms.launched,
-             (unsigned long long)ms.useful, ms.waste);
+             i ? "," : "", maps[i], rho_used, (unsigned long long)launches, (unsigned long long)launched,
+             (unsigned long long)useful, waste);
     else
-      printf("%-10s %5u %9llu %20llu %20llu %10.4f\n", ms.map, ms.rho, (unsigned long long)ms.launches,
-             (unsigned long long)ms.launched, (unsigned long long)ms.useful, ms.waste);
+      printf("%-10s %5u %9llu %20llu %20llu %10.4f\n", maps[i], rho_used, (unsigned long long)launches,
+             (unsigned long long)launched, (unsigned long long)useful, waste);
   }
   if (json) fputs("]", stdout);
   return 0;
@@ -108,25 +109,25 @@ typedef struct {
   int status;
 } sqz_info_row;
 
+/* The rows: --layout, or the registry's layouts of the domain's family (block:RHO for RHO = s^j <= 32). */
 static int sqz__info_layouts(sqz_domain *dom, const char *only, sqz_info_row *rows, int max) {
-  const char *fixed[] = {"bb", "lambda", "compact"};
+  char list[512];
   int n = 0;
   if (only) {
     snprintf(rows[0].name, sizeof rows[0].name, "%s", only);
     return 1;
   }
-  int fractal = sqz_domain_get_kind(dom) == SQZ_DOMAIN_FRACTAL;
-  snprintf(rows[n++].name, 32, "%s", fixed[0]);
-  if (fractal) {
-    int s = 0, k = 0, r = 0;
-    sqz_domain_fractal_params(dom, &s, &k, &r);
-    snprintf(rows[n++].name, 32, "%s", fixed[1]);
-    uint64_t rho = (uint64_t)s;
-    for (int j = 1; j <= r && rho <= 32 && n < max - 1; j++, rho *= (uint64_t)s)
-      snprintf(rows[n++].name, 32, "block:%llu", (unsigned long long)rho);
-  }
-  snprintf(rows[n++].name, 32, "%s", fixed[2]);
+  sqz_cli_layouts(dom, 0, list, sizeof list);
+  for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save))
+    snprintf(rows[n++].name, sizeof rows[0].name, "%s", tok);
   return n;
+}
+
+/* Largest side whose two 1-byte state buffers fit the device, in layout bb or compact. */
+static uint64_t sqz__info_max_side(sqz_domain *dom, const char *layout, uint64_t max_alloc, uint64_t gmem) {
+  uint64_t side = 0;
+  sqz_simplex_max_side(sqz_domain_dims(dom), layout, 1, 2, max_alloc, gmem, &side);
+  return side;
 }
 
 int sqz_cmd_info(int argc, char **argv) {
@@ -139,6 +140,10 @@ int sqz_cmd_info(int argc, char **argv) {
     int m;
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(sqz_info_help, stdout);
+      puts("\nlayouts (--layout):");
+      sqz_cli_help_layouts(stdout, "  ");
+      puts("simplex thread maps (--map):");
+      sqz_cli_help_maps(stdout, "  ", SQZ_FAMILY_SIMPLEX, 0);
       return 0;
     }
     if ((m = sqz_cli_opt(argc, argv, &i, "--layout", 1, &v)) != 0) {
@@ -216,8 +221,8 @@ int sqz_cmd_info(int argc, char **argv) {
     if (simplex && (rc = sqz__info_maps(dom, map, (uint32_t)rho, 1)) != 0) goto done;
     if (simplex)
       printf(",\"max_n_bb\":%llu,\"max_n_compact\":%llu",
-             (unsigned long long)sqz__simplex_max_side(sqz_domain_dims(dom), SQZ_LAYOUT_BB, 1, 2, max_alloc, gmem),
-             (unsigned long long)sqz__simplex_max_side(sqz_domain_dims(dom), SQZ_LAYOUT_COMPACT, 1, 2, max_alloc, gmem));
+             (unsigned long long)sqz__info_max_side(dom, "bb", max_alloc, gmem),
+             (unsigned long long)sqz__info_max_side(dom, "compact", max_alloc, gmem));
     fputs("}\n", stdout);
   } else {
     printf("domain   %s\n", sqz_domain_spec(dom));
@@ -246,8 +251,8 @@ int sqz_cmd_info(int argc, char **argv) {
     if (simplex) {
       if ((rc = sqz__info_maps(dom, map, (uint32_t)rho, 0)) != 0) goto done;
       printf("\nlargest N with two 1-byte state buffers on this device: bb %llu, compact %llu\n",
-             (unsigned long long)sqz__simplex_max_side(sqz_domain_dims(dom), SQZ_LAYOUT_BB, 1, 2, max_alloc, gmem),
-             (unsigned long long)sqz__simplex_max_side(sqz_domain_dims(dom), SQZ_LAYOUT_COMPACT, 1, 2, max_alloc, gmem));
+             (unsigned long long)sqz__info_max_side(dom, "bb", max_alloc, gmem),
+             (unsigned long long)sqz__info_max_side(dom, "compact", max_alloc, gmem));
     }
   }
 done:

@@ -1,7 +1,6 @@
 /* cmd_life.c — `sqz life`: runs a Life-like cellular automaton on any domain and layout. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli_common.h"
 #include "cmds.h"
@@ -15,15 +14,12 @@ static const char *sqz_life_help =
     "  DOMAIN     triangle:N, tetrahedron:N or fractal:NAME:R\n"
     "  --steps    number of generations (required)\n"
     "  --rule     B<counts>/S<counts>, default B3/S23; 3D counts up to 26 as B6/S5,6,7\n"
-    "  --layout   storage: bb | compact (all), lambda | block:RHO (fractals); default compact\n"
-    "  --map      simplex thread map: 2D bb ltm rb had had-above had-below rec; 3D bb ltm3 had3 rec3;\n"
-    "             fractals on --backend cuda (layout block:RHO): mma (tensor-core tile maps, default) or alu;\n"
-    "             fractals on opencl (lambda, block:RHO, compact): seq (tile lambda by digit loop, default) or group\n"
     "  --block    launch block side (0 = automatic)\n"
     "  --init     random:DENSITY:SEED (default random:0.5:1) or a state of the embedding: FILE.npy\n"
     "             (NumPy, dtype uint8, shape (side, side) [y][x] or (N, N, N) [z][y][x]), else PBM\n"
     "  --out      write the final state: FILE.npy as NumPy uint8, else PBM (P4); --png writes a picture\n"
-    "  --json     print one JSON object instead of the text summary\n";
+    "  --json     print one JSON object instead of the text summary\n"
+    "  --layout   storage, default compact:\n";
 
 /* 1 if path ends in ".npy" (any case): states go through the NumPy functions, else PBM. */
 static int sqz__is_npy(const char *path) {
@@ -33,10 +29,13 @@ static int sqz__is_npy(const char *path) {
   return e[0] == '.' && (e[1] | 32) == 'n' && (e[2] | 32) == 'p' && (e[3] | 32) == 'y';
 }
 
-static double sqz__clock(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+static void sqz__life_usage(void) {
+  fputs(sqz_life_help, stdout);
+  sqz_cli_help_layouts(stdout, "             ");
+  puts("  --map      thread map of the domain's family and dimension; for fractals the tile lambda of the\n"
+       "             backend (the layout is the method); default: the fastest for the domain and backend");
+  sqz_cli_help_maps(stdout, "             ", 0, 0);
+  puts("             (3D: ltm3 or had3, whichever suits N)");
 }
 
 typedef struct {
@@ -73,7 +72,7 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
     const char *v = NULL;
     int m;
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(sqz_life_help, stdout);
+      sqz__life_usage();
       return -1;
     }
 #define SQZ_OPT(name, dst)                                                         \
@@ -119,7 +118,7 @@ int sqz_cmd_life(int argc, char **argv) {
   int random = sqz__parse_init(o.init, &o.density, &o.seed);
   if (random == 2) return 2;
 
-  double t0 = sqz__clock();
+  double t0 = sqz_cli_clock();
   sqz_context *ctx = NULL;
   sqz_domain *dom = NULL;
   sqz_field *f = NULL;
@@ -152,7 +151,7 @@ int sqz_cmd_life(int argc, char **argv) {
     rc = sqz_cli_fail("life", ctx, st);
     goto done;
   }
-  double total_s = sqz__clock() - t0;
+  double total_s = sqz_cli_clock() - t0;
   uint64_t cells = sqz_domain_cells(dom);
   double rate = kernel_s > 0 ? (double)cells * (double)o.steps / kernel_s : 0.0;
   if (o.json) {

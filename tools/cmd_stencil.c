@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli_common.h"
 #include "cmds.h"
@@ -23,7 +22,8 @@ static const char *sqz_run_help =
     "when neighbour i is a domain cell, absent ones read 0. --param values arrive in param[0..].\n"
     "  --init     random:DENSITY:SEED (cells 1 with that probability; default random:0.5:1) or a .npy state\n"
     "  --out      the final state as .npy (shape (side, side) [y][x], tetrahedra (N, N, N) [z][y][x])\n"
-    "  --backend  an OpenCL device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)\n";
+    "  --backend  an OpenCL device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)\n"
+    "  --layout   storage, default compact:\n";
 
 static const char *sqz_heat_help =
     "usage: sqz heat DOMAIN --steps K [--alpha A] [--type f32|f64] [--init random:SEED | --init FILE.npy]\n"
@@ -35,7 +35,8 @@ static const char *sqz_heat_help =
     "  --alpha    A, default 0.2 in 2D and 0.1 in 3D; at most 1/4 (2D) or 1/6 (3D), the stability limit\n"
     "  --type     f32 or f64 (default f64)\n"
     "  --init     random:SEED (uniform values in [0, 1), default random:1) or a .npy state\n"
-    "  --json     adds sum_initial and sum_final\n";
+    "  --json     adds sum_initial and sum_final\n"
+    "  --layout   storage, default compact:\n";
 
 typedef struct {
   const char *cmd, *domain, *kernel, *type, *params, *init, *out, *png, *layout, *map, *backend, *device, *alpha;
@@ -60,18 +61,15 @@ static const sqz_stencil_opt sqz_stencil_table[] = {
     SQZ_SOPT("--device", device, SQZ_RUN | SQZ_HEAT),
 };
 
-static double sqz__clock(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts *o) {
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
     int m = 0;
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(which == SQZ_RUN ? sqz_run_help : sqz_heat_help, stdout);
+      sqz_cli_help_layouts(stdout, "             ");
+      puts("  --map      thread map of the domain's family and dimension (default: the fastest for the domain):");
+      sqz_cli_help_maps(stdout, "             ", 0, 0);
       return -1;
     }
     size_t t = 0;
@@ -228,7 +226,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
     }
   }
 
-  double t0 = sqz__clock(), kernel_s = 0, wall_s = 0, sum0 = 0, sum1 = 0;
+  double t0 = sqz_cli_clock(), kernel_s = 0, wall_s = 0, sum0 = 0, sum1 = 0;
   sqz_context *ctx = NULL;
   sqz_domain *dom = NULL;
   sqz_field *f = NULL;
@@ -269,7 +267,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
     goto done;
   }
   uint64_t cells = sqz_domain_cells(dom);
-  double rate = kernel_s > 0 ? (double)cells * (double)o.steps / kernel_s : 0.0, total_s = sqz__clock() - t0;
+  double rate = kernel_s > 0 ? (double)cells * (double)o.steps / kernel_s : 0.0, total_s = sqz_cli_clock() - t0;
   const char *map = *sqz_field_map(f) ? sqz_field_map(f) : "default";
   if (o.json) {
     sqz_json j;

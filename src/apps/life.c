@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "apps/stencil.h"
+#include "core/registry.h"
+#include "core/sqz_internal.h"
 
 static int sqz__rule_err(char *err, size_t len, const char *fmt, const char *rule, long v) {
   if (err && len) snprintf(err, len, fmt, rule, v);
@@ -86,46 +88,31 @@ int sqz_rule_parse(const char *rule, int dims, uint32_t *birth, uint32_t *surviv
   return SQZ_OK;
 }
 
-static const char *const sqz_maps_2d[] = {"bb", "ltm", "rb", "had", "had-above", "had-below", "rec", NULL};
-static const char *const sqz_maps_3d[] = {"bb", "ltm3", "had3", "rec3", NULL};
-
-static int sqz__in_list(const char *const *list, const char *name) {
-  for (; *list; list++)
-    if (strcmp(*list, name) == 0) return 1;
-  return 0;
-}
-
 int sqz_field_set_map(sqz_field *f, const char *map) {
   if (!f) return SQZ_ERR_INVALID_ARGUMENT;
   if (!map || !*map) { f->map[0] = 0; return SQZ_OK; }
-  if (f->dom->kind == SQZ_DOMAIN_FRACTAL) {
-    if (strcmp(map, "bb") == 0 && f->layout == SQZ_LAYOUT_BB) { f->map[0] = 0; return SQZ_OK; }
-    if (strcmp(sqz_context_backend(f->ctx), "cuda") == 0 && (strcmp(map, "mma") == 0 || strcmp(map, "alu") == 0)) {
-      snprintf(f->map, sizeof f->map, "%s", map); /* the cuda tile maps: tensor cores or digit loops */
-      return SQZ_OK;
-    }
-    if (strcmp(map, "seq") == 0 || strcmp(map, "group") == 0) { /* the opencl tile λ: digit loop or group-parallel */
-      if (strcmp(sqz_context_backend(f->ctx), "opencl") != 0 || f->layout == SQZ_LAYOUT_BB)
-        return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT,
-                         "map '%s' (the tile lambda of fractal steps) needs the opencl backend and layout lambda, "
-                         "block:RHO or compact, not %s on %s",
-                         map, f->layout_str, sqz_context_backend(f->ctx));
-      snprintf(f->map, sizeof f->map, "%s", strcmp(map, "seq") == 0 ? "" : map);
-      return SQZ_OK;
-    }
+  if (f->dom->kind != SQZ_DOMAIN_FRACTAL) {
+    int st = sqz__simplex_map_check(f->ctx, f->dom->dims, map);
+    if (st == SQZ_OK) snprintf(f->map, sizeof f->map, "%s", map);
+    return st;
+  }
+  if (strcmp(map, "bb") == 0 && f->layout == SQZ_LAYOUT_BB) { f->map[0] = 0; return SQZ_OK; }
+  const sqz_map_info *m = sqz__map_find(map); /* the tile λ maps are those of one backend */
+  const char *backend = sqz_context_backend(f->ctx);
+  char maps[128], layouts[128];
+  if (!m || !(m->families & SQZ_FAMILY_FRACTAL) || !m->backend) {
+    sqz__layout_names(SQZ_FAMILY_FRACTAL, NULL, "|", "|", layouts, sizeof layouts);
+    sqz__map_names(SQZ_FAMILY_FRACTAL, 2, backend, 1, ", ", " or ", maps, sizeof maps);
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT,
-                     "map '%s' does not apply to fractals: the layout (--layout bb|lambda|block:RHO|compact) is the method",
-                     map);
+                     "map '%s' does not apply to fractals: the layout (--layout %s) is the method; the tile lambda "
+                     "maps on %s: %s", map, layouts, backend, *maps ? maps : "none");
   }
-  int dims = f->dom->dims;
-  if (!sqz__in_list(dims == 2 ? sqz_maps_2d : sqz_maps_3d, map)) {
-    int other = sqz__in_list(dims == 2 ? sqz_maps_3d : sqz_maps_2d, map);
-    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "map '%s' %s (%dD maps: %s)", map,
-                     other ? (dims == 2 ? "is a 3D map and the domain is 2D" : "is a 2D map and the domain is 3D")
-                           : "is unknown",
-                     dims, dims == 2 ? "bb, ltm, rb, had, had-above, had-below, rec" : "bb, ltm3, had3, rec3");
+  if (strcmp(m->backend, backend) != 0 || f->layout == SQZ_LAYOUT_BB) {
+    sqz__layout_names(SQZ_FAMILY_FRACTAL, "bb", ", ", " or ", layouts, sizeof layouts);
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "map '%s' (%s) needs the %s backend and layout %s, not %s on %s",
+                     map, m->help, m->backend, layouts, f->layout_str, backend);
   }
-  snprintf(f->map, sizeof f->map, "%s", map);
+  snprintf(f->map, sizeof f->map, "%s", m->is_default ? "" : map); /* the backend's default reads "" */
   return SQZ_OK;
 }
 

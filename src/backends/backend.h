@@ -51,14 +51,22 @@ typedef struct sqz_backend_ops {
                 sqz_red_acc *acc);
   /* Euclidean distance matrix of n points into packed lower-triangle storage (host arrays). */
   int (*edm)(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out);
+  /* Benchmark entries (include/sqz_bench.h): the best rate of copying n bytes between two
+   * buffers, in bytes moved (read + written) per second; the simplex micro-workloads (every
+   * domain cell stored or incremented through the field's map); the fractal tile maps alone. */
+  int (*copy_rate)(sqz_context *ctx, uint64_t n, double *bytes_per_s);
+  int (*touch)(sqz_field *f, int accumulate, uint64_t steps);
+  int (*tile_maps)(sqz_context *ctx, const sqz_fractal *fr, uint32_t level, const char *map, uint64_t tile0,
+                   uint64_t count, uint64_t *checksum, double *kernel_s);
 } sqz_backend_ops;
 
 /* Defines `const sqz_backend_ops var` with every entry, in the order of the struct. */
 #define SQZ_BACKEND_TABLE(var, name_, fallback_, host_memory_, open_, close_, list_, accepts_, alloc_, free_, upload_, \
-                          download_, zero_, finish_, stencil_, fill_random_, reduce_, edm_)                          \
+                          download_, zero_, finish_, stencil_, fill_random_, reduce_, edm_, copy_rate_, touch_,      \
+                          tile_maps_)                                                                                \
   const sqz_backend_ops var = {name_,   fallback_, host_memory_, open_,    close_,       list_,   accepts_,       \
                                alloc_,  free_,     upload_,      download_, zero_,       finish_, stencil_,       \
-                               fill_random_, reduce_, edm_}
+                               fill_random_, reduce_, edm_, copy_rate_, touch_, tile_maps_}
 
 /* The backends compiled into the library, the default first; NULL-terminated (src/backends/backends.c). */
 SQZ_INTERNAL extern const sqz_backend_ops *const sqz__backends[];

@@ -3,30 +3,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/registry.h"
 #include "core/sqz_internal.h"
 
 int sqz__parse_layout(sqz_context *ctx, const sqz_domain *dom, const char *layout, sqz_layout_id *id,
                       uint32_t *rho) {
   *rho = 0;
-  if (!layout || !*layout || strcmp(layout, "compact") == 0) { *id = SQZ_LAYOUT_COMPACT; return SQZ_OK; }
-  if (strcmp(layout, "bb") == 0) { *id = SQZ_LAYOUT_BB; return SQZ_OK; }
-  int fractal = dom->kind == SQZ_DOMAIN_FRACTAL;
-  if (strcmp(layout, "lambda") == 0 || strncmp(layout, "block:", 6) == 0) {
-    if (!fractal)
-      return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "layout '%s' exists only for fractals (%s takes bb or compact)",
-                       layout, dom->spec);
-    if (layout[0] == 'l') { *id = SQZ_LAYOUT_LAMBDA; return SQZ_OK; }
-    const char *p = layout + 6;
-    char *end = NULL;
-    unsigned long v = (*p >= '0' && *p <= '9') ? strtoul(p, &end, 10) : 0;
-    if (!end || *end || v == 0 || v > 4096)
-      return sqz__fail(ctx, SQZ_ERR_PARSE, "layout '%s': RHO must be a positive integer power of the scale", layout);
-    *id = SQZ_LAYOUT_BLOCK;
-    *rho = (uint32_t)v;
-    return SQZ_OK;
+  if (!layout || !*layout) layout = "compact";
+  unsigned family = dom->kind == SQZ_DOMAIN_FRACTAL ? SQZ_FAMILY_FRACTAL : SQZ_FAMILY_SIMPLEX;
+  const sqz_layout_info *info = sqz__layout_find(layout);
+  if (!info || !(info->families & family)) { /* the registry says which layouts the family has */
+    char list[128];
+    sqz__layout_names(family, NULL, ", ", " or ", list, sizeof list);
+    if (!info) return sqz__fail(ctx, SQZ_ERR_PARSE, "unknown layout '%s' (expected %s)", layout, list);
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "layout '%s' exists only for %s (%s takes %s)", layout,
+                     family == SQZ_FAMILY_SIMPLEX ? "fractals" : "simplices", dom->spec, list);
   }
-  return sqz__fail(ctx, SQZ_ERR_PARSE, "unknown layout '%s' (expected bb, compact%s)", layout,
-                   fractal ? ", lambda or block:RHO" : "");
+  if (strcmp(layout, "compact") == 0) { *id = SQZ_LAYOUT_COMPACT; return SQZ_OK; }
+  if (strcmp(layout, "bb") == 0) { *id = SQZ_LAYOUT_BB; return SQZ_OK; }
+  if (strcmp(layout, "lambda") == 0) { *id = SQZ_LAYOUT_LAMBDA; return SQZ_OK; }
+  const char *p = strchr(layout, ':'); /* block:RHO */
+  if (!p) return sqz__fail(ctx, SQZ_ERR_INTERNAL, "layout '%s' is registered but has no storage", layout);
+  p++;
+  char *end = NULL;
+  unsigned long v = (*p >= '0' && *p <= '9') ? strtoul(p, &end, 10) : 0;
+  if (!end || *end || v == 0 || v > 4096)
+    return sqz__fail(ctx, SQZ_ERR_PARSE, "layout '%s': RHO must be a positive integer power of the scale", layout);
+  *id = SQZ_LAYOUT_BLOCK;
+  *rho = (uint32_t)v;
+  return SQZ_OK;
 }
 
 int sqz__layout_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho, uint64_t *elems,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "simplex/simplex_plan.h"
+#include "sqz_bench.h"
 
 int sqz__simplex_map_stats(sqz_context *ctx, int dims, uint64_t n, const char *map, uint32_t rho,
                            sqz_simplex_map_stats *out) {
@@ -56,7 +57,9 @@ static double sqz__simplex_volume(uint64_t n, int m) {
   return v;
 }
 
-int sqz__msimplex_stats(sqz_context *ctx, int m, double r, double beta, uint64_t n, sqz_msimplex_stats *out) {
+int sqz_bench_msimplex(int32_t m, double r, double beta, uint64_t n, sqz_msimplex_volume *out) {
+  sqz_context *ctx = NULL; /* a host analysis: details go to the thread's slot */
+  if (!out) return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_bench_msimplex needs an output record");
   memset(out, 0, sizeof *out);
   if (m < 2 || m > 16) return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "m = %d: the analysis covers m = 2..16", m);
   if (!(r > 0.0 && r < 1.0)) return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "scale r = %g is not in (0, 1)", r);
@@ -81,8 +84,8 @@ int sqz__msimplex_stats(sqz_context *ctx, int m, double r, double beta, uint64_t
   }
   out->n = n;
   /* closed form (exact for n a power of 1/r): V(S) = (n^m - n^gamma) / (r^-m - beta) */
-  out->vs = (pow((double)n, m) - pow((double)n, out->gamma)) / denom;
-  out->vd = sqz__simplex_volume(n, m);
-  out->extra = out->vs / out->vd - 1.0;
+  out->volume_set = (pow((double)n, m) - pow((double)n, out->gamma)) / denom;
+  out->volume_simplex = sqz__simplex_volume(n, m);
+  out->extra = out->volume_set / out->volume_simplex - 1.0;
   return SQZ_OK;
 }

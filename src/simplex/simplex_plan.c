@@ -5,11 +5,6 @@
 
 #include "simplex/simplex_plan.h"
 
-static const char *const sqz_simplex_maps2[] = {"bb", "ltm", "rb", "had", "had-above", "had-below", "rec", NULL};
-static const char *const sqz_simplex_maps3[] = {"bb", "ltm3", "had3", "rec3", NULL};
-
-const char *const *sqz__simplex_maps(int dims) { return dims == 2 ? sqz_simplex_maps2 : sqz_simplex_maps3; }
-
 uint32_t sqz__simplex_default_rho(int dims) { return dims == 2 ? 16u : 8u; }
 
 static uint32_t sqz__cdiv32(uint64_t a, uint64_t b) { return (uint32_t)((a + b - 1u) / b); }
@@ -222,12 +217,6 @@ const char *sqz__simplex_default_map(int dims, uint64_t n) {
   return nb * 100u >= p * 80u ? "had3" : "ltm3";
 }
 
-static int sqz__in(const char *const *list, const char *s) {
-  for (; *list; list++)
-    if (strcmp(*list, s) == 0) return 1;
-  return 0;
-}
-
 int sqz__simplex_plan(sqz_context *ctx, int dims, uint64_t n, const char *map, uint32_t rho, uint32_t rec_min,
                       sqz_simplex_plan *out) {
   memset(out, 0, sizeof *out);
@@ -238,13 +227,8 @@ int sqz__simplex_plan(sqz_context *ctx, int dims, uint64_t n, const char *map, u
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "simplex side %llu is outside 1..%llu", (unsigned long long)n,
                      (unsigned long long)maxn);
   if (!map || !*map) map = sqz__simplex_default_map(dims, n);
-  if (!sqz__in(sqz__simplex_maps(dims), map)) {
-    int other = sqz__in(sqz__simplex_maps(5 - dims), map);
-    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "map '%s' %s (%dD maps: %s)", map,
-                     other ? (dims == 2 ? "is a 3D map and the domain is 2D" : "is a 2D map and the domain is 3D")
-                           : "is unknown",
-                     dims, dims == 2 ? "bb, ltm, rb, had, had-above, had-below, rec" : "bb, ltm3, had3, rec3");
-  }
+  int st = sqz__simplex_map_check(ctx, dims, map);
+  if (st != SQZ_OK) return st;
   if (rho == 0) rho = sqz__simplex_default_rho(dims);
   if (rho > (dims == 2 ? 1024u : 64u))
     return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "block side rho = %u is too large for a %dD block", rho, dims);
@@ -256,7 +240,7 @@ int sqz__simplex_plan(sqz_context *ctx, int dims, uint64_t n, const char *map, u
   out->rho = rho;
   strncpy(out->map, map, sizeof out->map - 1);
   sqz_plan_builder b = {out, 0, 0};
-  int st = dims == 2 ? sqz__plan2(&b, map, out->n, rho, rec_min) : sqz__plan3(&b, map, out->n, rho, rec_min);
+  st = dims == 2 ? sqz__plan2(&b, map, out->n, rho, rec_min) : sqz__plan3(&b, map, out->n, rho, rec_min);
   if (st == SQZ_OK && b.oom) st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for a launch plan");
   if (st != SQZ_OK) sqz__simplex_plan_free(out);
   return st;

@@ -1,6 +1,7 @@
-/* simplex_plan.h — launch plans of the triangle/tetrahedron thread maps, and the map/volume analysis for `sqz info`. */
+/* simplex_plan.h — launch plans of the triangle/tetrahedron thread maps, and the map analysis for `sqz info`. */
 #ifndef SQZ_SIMPLEX_PLAN_H
 #define SQZ_SIMPLEX_PLAN_H
+#include "core/registry.h"
 #include "core/sqz_internal.h"
 #include "sqz_simplex.h"
 
@@ -32,8 +33,6 @@ SQZ_INTERNAL void sqz__simplex_plan_free(sqz_simplex_plan *plan);
 /* Default map for a domain (the fastest valid one) and default block side. */
 SQZ_INTERNAL const char *sqz__simplex_default_map(int dims, uint64_t n);
 SQZ_INTERNAL uint32_t sqz__simplex_default_rho(int dims);
-/* The maps of a dimension, NULL-terminated. */
-SQZ_INTERNAL const char *const *sqz__simplex_maps(int dims);
 /* Threads launched by a plan (work-groups x rho^dims). */
 SQZ_INTERNAL uint64_t sqz__simplex_plan_threads(const sqz_simplex_plan *plan);
 
@@ -55,20 +54,4 @@ SQZ_INTERNAL int sqz__simplex_map_stats(sqz_context *ctx, int dims, uint64_t n, 
 SQZ_INTERNAL uint64_t sqz__simplex_max_side(int dims, sqz_layout_id layout, uint64_t cell_bytes, uint64_t buffers,
                                             uint64_t max_alloc, uint64_t global_mem);
 
-/* The m-simplex volume analysis of MAPS.md §3 for scale r (side ratio, 0 < r < 1) and arity
- * beta: the recursive orthotope set S_n^m against the simplex Delta_n^m = C(n+m-1, m). */
-typedef struct {
-  int m;
-  double r, beta;
-  double denom;       /* r^-m - beta; the closed form needs it > 0 */
-  double gamma;       /* log_{1/r} beta: V(S) = (n^m - n^gamma) / denom */
-  double limit_extra; /* lim V(S)/V(Delta) - 1 = m!/denom - 1 */
-  double mfact_r;     /* the r with r^-m - beta = m! (the "m! target") */
-  uint64_t n;         /* the sample side used below (a power of 1/r when 1/r is an integer) */
-  double vs, vd;      /* V(S_n^m) and V(Delta_n^m) at that n */
-  double extra;       /* vs / vd - 1 at that n */
-} sqz_msimplex_stats;
-/* m in 2..16, 0 < r < 1, beta >= 1, beta * r^m < 1; n = 0 picks (1/r)^4 or 16. */
-SQZ_INTERNAL int sqz__msimplex_stats(sqz_context *ctx, int m, double r, double beta, uint64_t n,
-                                     sqz_msimplex_stats *out);
 #endif

@@ -1,8 +1,9 @@
-/* consumer.c — a tiny program built against the installed sqz: runs Life on the cpu backend. */
+/* consumer.c — a tiny program built against the installed sqz: a random field on the cpu backend, the registry, sqz_bench.h. */
 #include <stdio.h>
 #include <string.h>
 
 #include <sqz.h>
+#include <sqz_bench.h>
 
 int main(void) {
   if (sqz_version_number() != SQZ_VERSION_NUMBER || strcmp(sqz_version_string(), SQZ_VERSION_STRING) != 0) {
@@ -19,8 +20,12 @@ int main(void) {
   if (st == SQZ_OK) st = sqz_field_fill_random(f, 0.5, 1);
   if (st == SQZ_OK) st = sqz_field_count(f, &live);
   if (st == SQZ_OK && (live == 0 || live > sqz_domain_cells(dom))) st = SQZ_ERR_INTERNAL;
-  printf("consumer: %s, %llu of %llu cells alive, status %s\n", sqz_version_string(), (unsigned long long)live,
-         dom ? (unsigned long long)sqz_domain_cells(dom) : 0ULL, sqz_status_name(st));
+  char maps[128];
+  double bw = 0;
+  if (st == SQZ_OK && sqz_map_list(SQZ_FAMILY_SIMPLEX, 2, "cpu", maps, sizeof maps) <= 0) st = SQZ_ERR_INTERNAL;
+  if (st == SQZ_OK) st = sqz_bench_copy_bandwidth(ctx, 1 << 16, &bw, NULL);
+  printf("consumer: %s, %llu of %llu cells alive, maps %s, status %s\n", sqz_version_string(), (unsigned long long)live,
+         dom ? (unsigned long long)sqz_domain_cells(dom) : 0ULL, st == SQZ_OK ? maps : "-", sqz_status_name(st));
   sqz_field_release(f);
   sqz_domain_release(dom);
   sqz_context_release(ctx);

@@ -33,5 +33,7 @@ static inline void sqz__cpu_cell_copy(unsigned char *dst, const unsigned char *s
 SQZ_INTERNAL int sqz__cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps);
 SQZ_INTERNAL int sqz__cpu_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n,
                                  int acc_mode, sqz_red_acc *acc);
+/* Best memcpy rate between two host buffers of n bytes (bytes read + written per second). */
+SQZ_INTERNAL int sqz__cpu_copy_rate(sqz_context *ctx, uint64_t n, double *bytes_per_s);
 SQZ_INTERNAL int sqz__cpu_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out);
 #endif

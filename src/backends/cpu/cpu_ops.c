@@ -67,6 +67,38 @@ static int cpu_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) {
   return SQZ_OK;
 }
 
+#define SQZ_COPY_REPS 6 /* the first copy is a warm-up */
+
+/* Best bandwidth of memcpy between two host buffers of n bytes. */
+int sqz__cpu_copy_rate(sqz_context *ctx, uint64_t n, double *best) {
+  unsigned char *a = malloc((size_t)n), *b = malloc((size_t)n);
+  int st = a && b ? SQZ_OK
+                  : sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "two host buffers of %llu bytes for the copy bandwidth",
+                              (unsigned long long)n);
+  if (st == SQZ_OK) {
+    memset(a, 1, (size_t)n);
+    memset(b, 0, (size_t)n);
+  }
+  for (int rep = 0; st == SQZ_OK && rep < SQZ_COPY_REPS; rep++) {
+    double t0 = sqz__now();
+    memcpy(b, a, (size_t)n);
+    double t = sqz__now() - t0, bw = t > 0 ? 2.0 * (double)n / t : 0.0;
+    if (rep > 0 && bw > *best && b[n / 2] == 1) *best = bw;
+  }
+  free(a);
+  free(b);
+  return st;
+}
+
+static int cpu_touch(sqz_field *f, int accumulate, uint64_t steps) {
+  return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "the map and accumulate workloads run on the opencl backend");
+}
+
+static int cpu_tile_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t level, const char *map, uint64_t tile0,
+                         uint64_t count, uint64_t *checksum, double *kernel_s) {
+  return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "the tile maps alone are benchmarked on the cuda backend");
+}
+
 static int cpu_finish(sqz_context *ctx) { return SQZ_OK; }
 
 /* ---- the built-in updates as C functions (the rule arithmetic of cl/sqz_rule.h, cl/sqz_heat.h) ---- */
@@ -155,4 +187,5 @@ static int cpu_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
 
 SQZ_BACKEND_TABLE(sqz__cpu_ops, "cpu", 1, 1, cpu_open, cpu_close, cpu_list, cpu_accepts, cpu_alloc, cpu_free,
                   cpu_upload, cpu_download, cpu_zero, cpu_finish, cpu_stencil, cpu_fill_random, sqz__cpu_reduce,
-                  sqz__cpu_edm);
+                  sqz__cpu_edm, sqz__cpu_copy_rate, cpu_touch,
+                  cpu_tile_maps);

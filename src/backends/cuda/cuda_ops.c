@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "backends/cpu/cpu_engine.h"
-#include "backends/cuda/cuda_backend.h"
+#include "backends/cuda/cuda_fractal.h"
 
 static void cuda_list(sqz_device_sink sink, void *list) {
   sqz_context ctx;
@@ -78,6 +78,16 @@ static int cuda_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *m
   return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "sqz_edm runs on the opencl and cpu backends, not on cuda");
 }
 
+static int cuda_touch(sqz_field *f, int accumulate, uint64_t steps) {
+  return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "the map and accumulate workloads run on the opencl backend");
+}
+
+static int cuda_tile_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t level, const char *map, uint64_t tile0,
+                          uint64_t count, uint64_t *checksum, double *kernel_s) {
+  return sqz__cuda_maps(ctx, fr, level, strcmp(map, "mma") == 0, tile0, count, NULL, checksum, kernel_s);
+}
+
+/* The copy floor of the cuda rows is the host's memcpy, as it was before the table. */
 SQZ_BACKEND_TABLE(sqz__cuda_ops, "cuda", 0, 0, sqz__cuda_open, sqz__cuda_close, cuda_list, cuda_accepts, cuda_alloc,
                   cuda_free, cuda_upload, cuda_download, cuda_zero, cuda_finish, cuda_stencil, cuda_fill_random,
-                  cuda_reduce, cuda_edm);
+                  cuda_reduce, cuda_edm, sqz__cpu_copy_rate, cuda_touch, cuda_tile_maps);

@@ -6,6 +6,7 @@
 
 #include "backends/opencl/cl_devices.h"
 #include "backends/opencl/cl_engine.h"
+#include "backends/opencl/cl_simplex.h"
 
 static int cl_contains_ci(const char *hay, const char *needle) {
   size_t n = strlen(needle);
@@ -109,8 +110,43 @@ static int cl_download(sqz_context *ctx, void *dst, sqz_mem src, uint64_t offset
   return SQZ_OK;
 }
 
+#define SQZ_COPY_REPS 6 /* the first copy is a warm-up */
+
+/* Best bandwidth of clEnqueueCopyBuffer over n bytes, timed by events. */
+static int cl_copy_rate(sqz_context *ctx, uint64_t n, double *best) {
+  cl_mem a = NULL, b = NULL;
+  cl_event ev = NULL;
+  unsigned char one = 1;
+  int st = sqz__buffer(ctx, n, CL_MEM_READ_WRITE, &a);
+  if (st == SQZ_OK) st = sqz__buffer(ctx, n, CL_MEM_READ_WRITE, &b);
+  if (st != SQZ_OK) goto done;
+  SQZ_CL_GOTO(ctx, st, done, clEnqueueFillBuffer(SQZ_CL(ctx)->queue, a, &one, 1, 0, (size_t)n, 0, NULL, NULL));
+  for (int rep = 0; rep < SQZ_COPY_REPS; rep++) {
+    cl_ulong t0 = 0, t1 = 0;
+    SQZ_CL_GOTO(ctx, st, done, clEnqueueCopyBuffer(SQZ_CL(ctx)->queue, a, b, 0, 0, (size_t)n, 0, NULL, &ev));
+    SQZ_CL_GOTO(ctx, st, done, clWaitForEvents(1, &ev));
+    SQZ_CL_GOTO(ctx, st, done, clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL));
+    SQZ_CL_GOTO(ctx, st, done, clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL));
+    clReleaseEvent(ev);
+    ev = NULL;
+    double bw = t1 > t0 ? 2.0 * (double)n / (1e-9 * (double)(t1 - t0)) : 0.0;
+    if (rep > 0 && bw > *best) *best = bw;
+  }
+done:
+  if (ev) clReleaseEvent(ev);
+  if (a) clReleaseMemObject(a);
+  if (b) clReleaseMemObject(b);
+  return st;
+}
+
+static int cl_tile_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t level, const char *map, uint64_t tile0,
+                        uint64_t count, uint64_t *checksum, double *kernel_s) {
+  return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "the tile maps alone are benchmarked on the cuda backend");
+}
+
 static int cl_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) { return sqz__zero_buffer(ctx, (cl_mem)mem, bytes); }
 
 SQZ_BACKEND_TABLE(sqz__opencl_ops, "opencl", 0, 0, cl_open, sqz__cl_close, cl_list, cl_accepts, cl_alloc, cl_free,
                   cl_upload, cl_download, cl_zero, sqz__cl_finish, sqz__cl_stencil, sqz__cl_fill_random,
-                  sqz__cl_reduce, sqz__cl_edm);
+                  sqz__cl_reduce, sqz__cl_edm, cl_copy_rate, sqz__simplex_touch,
+                  cl_tile_maps);

@@ -1,0 +1,52 @@
+/* bench.c — the benchmark-only entry points of sqz_bench.h: copy bandwidth, simplex touch passes, CUDA tile maps, points. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backend.h"
+#include "core/registry.h"
+#include "simplex/simplex_plan.h"
+#include "sqz_bench.h"
+
+int sqz_bench_copy_bandwidth(sqz_context *ctx, uint64_t max_bytes, double *bytes_per_s, uint64_t *bytes_used) {
+  if (!ctx || !bytes_per_s) return SQZ_ERR_INVALID_ARGUMENT;
+  uint64_t n = max_bytes ? max_bytes : (uint64_t)1 << (ctx->ops->host_memory ? 28 : 30);
+  while (n > 1 && (n > ctx->max_alloc || n > ctx->global_mem / 4)) n >>= 1;
+  *bytes_per_s = 0.0;
+  if (bytes_used) *bytes_used = n;
+  return ctx->ops->copy_rate(ctx, n, bytes_per_s);
+}
+
+int sqz_bench_simplex_touch(sqz_field *field, int accumulate, uint64_t steps) {
+  if (!field) return SQZ_ERR_INVALID_ARGUMENT;
+  if (field->dom->kind == SQZ_DOMAIN_FRACTAL || field->type != SQZ_U8)
+    return sqz__fail(field->ctx, SQZ_ERR_INVALID_ARGUMENT, "the map and accumulate workloads need a SQZ_U8 simplex field");
+  return field->ctx->ops->touch(field, accumulate, steps);
+}
+
+int sqz_bench_fractal_maps(sqz_context *ctx, const sqz_domain *dom, uint32_t level, const char *map, uint64_t tile0,
+                           uint64_t count, uint64_t *checksum, double *kernel_s) {
+  if (!ctx || !dom || !map) return SQZ_ERR_INVALID_ARGUMENT;
+  const sqz_map_info *m = sqz__map_find(map);
+  const char *backend = sqz_context_backend(ctx);
+  if (!m || !(m->families & SQZ_FAMILY_FRACTAL) || !m->backend || strcmp(m->backend, backend) != 0) {
+    char maps[64];
+    sqz__map_names(SQZ_FAMILY_FRACTAL, 2, backend, 1, ", ", " or ", maps, sizeof maps);
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "map '%s' is not a tile map of the %s backend (%s)", map, backend,
+                     *maps ? maps : "none");
+  }
+  if (dom->kind != SQZ_DOMAIN_FRACTAL || level > (uint32_t)dom->fr.r)
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "tile maps run on the grid levels 0..R of a fractal, not level %u "
+                     "of %s", level, dom->spec);
+  uint64_t sum = 0;
+  double s = 0.0;
+  int st = ctx->ops->tile_maps(ctx, &dom->fr, level, map, tile0, count, &sum, &s);
+  if (checksum) *checksum = sum;
+  if (kernel_s) *kernel_s = s;
+  return st;
+}
+
+int sqz_bench_random_points(uint64_t n, uint64_t seed, float *xy) {
+  if (!xy && n) return SQZ_ERR_INVALID_ARGUMENT;
+  for (uint64_t i = 0; i < 2 * n; i++) xy[i] = (float)(sqz_mix64(seed + i) >> 40) / 16777216.0f * 1000.0f;
+  return SQZ_OK;
+}
