@@ -1,0 +1,21 @@
+"""sqz — Python bindings (ctypes) of libsqz: stencils, Life and heat on triangles, tetrahedra and NBB
+fractals in compact space, with NumPy arrays in and out.
+
+    import sqz
+    with sqz.Context("cpu") as ctx:
+        f = ctx.domain("fractal:sierpinski-carpet:4").field("u8")
+        f.fill_random(0.4, seed=7).life(10, rule="B3/S23")
+        state = f.read()          # (81, 81) uint8, holes 0
+
+The library is found through $SQZ_LIBRARY (a path to libsqz.so), a libsqz.so* next to this package,
+ctypes.util.find_library("sqz"), then the build/ directory of the sqz checkout this package sits in.
+"""
+from ._lib import lib as _lib
+from .core import Context, Domain, Field, Timing, devices, edm, heat_alpha_max, rule_parse, version
+from .errors import InputError, SqzError
+
+__version__ = "0.1.0"
+library_path = _lib.sqz_path  # the libsqz that was loaded
+
+__all__ = ["Context", "Domain", "Field", "Timing", "SqzError", "InputError", "devices", "edm", "heat_alpha_max",
+           "rule_parse", "version", "library_path"]
