@@ -245,15 +245,19 @@ SQZ_API int sqz_sum(sqz_context *ctx, sqz_type type, const void *data, uint64_t 
                     sqz_sum_method method, double *sum);
 
 /* ---- cellular automata ------------------------------------------------------------------ */
-/* "B3/S23", "B2/S23", "B6/S5,6,7": digits in 2D, or comma-separated integers. Counts above
- * the neighbourhood (8 in 2D, 26 in 3D) are a parse error. err gets a message naming the bad
- * part (may be NULL). */
+/* B<counts>/S<counts> in any case and either order, the '/' optional: "B3/S23", "b3s23", "B3S23",
+ * "S23/B3"; in 2D also Golly's digits-only S/B form "23/3" (survival/birth). Counts are single
+ * digits ("S23": 2 and 3) or comma-separated integers ("B6/S5,6,7"). In 3D, where counts reach 26,
+ * several digits without a comma ("B27") are ambiguous and a parse error; a single count of 10 or
+ * more is written with a trailing comma ("B14,/S5,6"). Counts above the neighbourhood (8 in 2D,
+ * 26 in 3D) are a parse error. err gets a message naming the bad part (may be NULL). */
 SQZ_API int sqz_rule_parse(const char *rule, int dims, uint32_t *birth_mask, uint32_t *survive_mask,
                            char *err, size_t err_len);
 /* steps generations of a Life-like rule on a SQZ_U8 field (Moore neighbourhood: 8 cells in
  * 2D, 26 in 3D; cells outside the domain or on fractal holes are dead and never written).
  * Cells hold 0 (dead) or 1 (alive), as every fill and state file gives them; the number of
  * live neighbours is the sum of the neighbours' values.
+ * rule NULL is B3/S23 (written B3/S2,3 in 3D).
  * On the cuda backend (fractals, layout block:RHO) sqz_field_set_map(f, "mma" | "alu")
  * picks tensor-core or ALU λ/ν. */
 SQZ_API int sqz_life_step(sqz_field *field, const char *rule, uint64_t steps);
@@ -316,6 +320,29 @@ SQZ_API int sqz_field_save_pbm(sqz_field *field, const char *path);
  * beside the target, fsyncs it and renames it over the target: never a partial file. */
 SQZ_API int sqz_field_load_npy(sqz_field *field, const char *path);
 SQZ_API int sqz_field_save_npy(sqz_field *field, const char *path);
+/* Golly RLE patterns (two states, 2D domains, SQZ_U8 fields; a 3D domain or another cell type is
+ * SQZ_ERR_INVALID_ARGUMENT). Format: '#' comment lines ("#CXRLE Pos=X,Y" gives the pattern's
+ * offset; #N and the rest are ignored), the header "x = W, y = H[, rule = R]", then runs of b
+ * (dead), o (alive) and $ (end of row), each with an optional count, whitespace and newlines
+ * anywhere between them, '!' at the end.
+ * Loading places the pattern's top-left at (at_x + X, at_y + Y) of the embedding (X, Y from
+ * #CXRLE Pos, else 0) and sets every other cell to 0. A malformed file (bad header, live cells
+ * beyond W x H, a missing '!', a count that overflows, a multi-state cell, any other byte) is
+ * SQZ_ERR_PARSE naming the line and column; a live cell outside the domain or on a hole is
+ * SQZ_ERR_OUTSIDE_DOMAIN naming it in pattern and in domain coordinates. The header's rule is not
+ * applied (sqz_rle_info reads it). */
+SQZ_API int sqz_field_load_rle(sqz_field *field, const char *path, int64_t at_x, int64_t at_y);
+/* Writes the bounding box of the live (non-zero) cells: "#CXRLE Pos=X,Y" (where the box starts in
+ * the embedding), "x = W, y = H, rule = R" with rule (NULL: B3/S23; any form sqz_rule_parse takes
+ * for 2D) in Golly's B3/S23 form, and runs in lines of at most 70 characters; an empty state is
+ * "x = 0, y = 0". load(save(f)) at (0, 0) restores f. Written atomically, like the .npy files. */
+SQZ_API int sqz_field_save_rle(sqz_field *field, const char *path, const char *rule);
+/* The header of an RLE file: pattern size W x H and its rule as written ("" when the header has
+ * none; SQZ_RLE_RULE_MAX bytes hold any). The whole file is checked as sqz_field_load_rle does,
+ * placement aside. Any output pointer may be NULL; ctx may be NULL (the thread's detail slot). */
+#define SQZ_RLE_RULE_MAX 64
+SQZ_API int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, uint64_t *height, char *rule,
+                         size_t rule_len);
 /* PNG picture: live, dead, and outside-domain cells in three colours (needs libpng). */
 SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
 

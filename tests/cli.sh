@@ -43,7 +43,7 @@ expect 2 "unknown option '--bogus'" -- "$sqz" info triangle:4 --bogus
 expect 2 "missing --steps" -- "$sqz" life triangle:8
 expect 2 "'ten'" -- "$sqz" life triangle:8 --steps ten
 expect 2 "count 9" -- "$sqz" life triangle:8 --steps 1 --rule B9/S23 --out "$work/bad.pbm"
-expect 2 "position" -- "$sqz" life triangle:8 --steps 1 --rule B3S23
+expect 2 "position 6" -- "$sqz" life triangle:8 --steps 1 --rule B3S23x
 expect 2 "'ltm3' is a 3D map" -- "$sqz" life triangle:8 --steps 1 --map ltm3 --out "$work/bad.pbm"
 expect 2 "'had' is a 2D map" -- "$sqz" life tetrahedron:8 --steps 1 --map had
 expect 2 "unknown layout 'diagonal'" -- "$sqz" life triangle:8 --steps 1 --layout diagonal
@@ -66,6 +66,29 @@ expect 0 "live +6" -- "$sqz" life triangle:3 --steps 0 --init "$work/tri3.pbm" -
 expect 0 "\"live\":6" -- "$sqz" life triangle:3 --steps 0 --init "$work/tri3.npy" --json
 expect 2 "has shape \(3, 3\) but triangle:4 needs \(4, 4\)" -- "$sqz" life triangle:4 --steps 1 --init "$work/tri3.npy"
 expect 2 "cannot open" -- "$sqz" life triangle:3 --steps 1 --init "$work/missing.npy"
+
+# Golly: RLE patterns placed with --at, written as the live cells' bounding box; Golly's rule forms
+printf '#N Glider\nx = 3, y = 3, rule = B3/S23\nbob$2bo$3o!\n' > "$work/glider.rle"
+expect 0 "live +5" -- "$sqz" life triangle:64 --init "$work/glider.rle" --at 10,40 --steps 4 --out "$work/g.rle"
+printf '#CXRLE Pos=11,41\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n' | cmp -s - "$work/g.rle" ||
+  { echo "FAIL: the glider after 4 steps: $(cat "$work/g.rle")"; fails=$((fails + 1)); }
+expect 0 "\"live\":5" -- "$sqz" life triangle:64 --init "$work/g.rle" --steps 0 --json
+expect 2 "--at 10,40 places an .rle --init pattern" -- "$sqz" life triangle:64 --steps 1 --at 10,40
+expect 2 "--at '10,-4'" -- "$sqz" life triangle:64 --steps 1 --init "$work/glider.rle" --at 10,-4
+expect 2 "live cell \(1, 0\) of the pattern lands on cell \(62, 40\), outside triangle:64" -- "$sqz" life triangle:64 --steps 1 --init "$work/glider.rle" --at 61,40
+expect 2 "live cell \(0, 2\) of the pattern lands on cell \(0, 64\), outside the embedding" -- "$sqz" life triangle:64 --steps 1 --init "$work/glider.rle" --at 0,62
+expect 2 "RLE patterns are 2D" -- "$sqz" life tetrahedron:8 --steps 1 --out "$work/bad.rle"
+printf 'x = 3, y = 3\nbo$2bo$3o\n' > "$work/open.rle"
+expect 2 "open.rle: line 3, column 1: missing '!'" -- "$sqz" life triangle:64 --steps 1 --init "$work/open.rle"
+# the file's rule runs when --rule is not given (HighLife's birth on 6 gives 8 cells, Life 7)
+printf 'x = 3, y = 3, rule = b36s23\n3o$obo$o!\n' > "$work/high.rle"
+expect 0 "\"rule\":\"b36s23\",.*\"live\":8," -- "$sqz" life triangle:64 --steps 1 --init "$work/high.rle" --at 5,9 --json
+expect 0 "rule 23/3" -- "$sqz" life triangle:64 --steps 1 --init "$work/high.rle" --at 5,9 --rule 23/3
+expect 0 "\"rule\":\"B3S23\",.*\"live\":7," -- "$sqz" life triangle:64 --steps 1 --init "$work/high.rle" --at 5,9 --rule B3S23 --json
+expect 0 "rule b3s23" -- "$sqz" life triangle:16 --steps 2 --rule b3s23
+expect 2 "'B27' is ambiguous in 3D" -- "$sqz" life tetrahedron:8 --steps 1 --rule B27/S5
+expect 2 "S/B form .* is for 2D" -- "$sqz" life tetrahedron:8 --steps 1 --rule 5/6
+expect 0 "\"live\":" -- "$sqz" life tetrahedron:8 --steps 1 --rule B6/S5 --json
 
 # edm: packed lower triangle of float32 distances; bad input names the line and writes nothing
 printf '# three points\n0 0\n3 4\n6 8\n' > "$work/pts.txt"

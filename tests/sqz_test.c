@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/sqz_internal.h"
 #include "sqz_test.h"
 
 sqz_context *sqz_test_context(const char *backend) {
@@ -24,4 +25,18 @@ const char *sqz_test_data(const char *name) {
   static char path[4096];
   snprintf(path, sizeof path, "%s/%s", SQZ_TEST_DATA, name);
   return path;
+}
+
+sqz_field *sqz_test_field(sqz_context *ctx, const char *spec, sqz_type type, const char *layout) {
+  sqz_domain *d = NULL;
+  sqz_field *f = NULL;
+  SQZ_OK_OR_FAIL(ctx, sqz_domain_parse(ctx, spec, &d));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_create(d, type, layout, &f));
+  return f;
+}
+
+void sqz_test_drop(sqz_field *f) {
+  sqz_domain *d = f->dom;
+  sqz_field_release(f);
+  sqz_domain_release(d);
 }

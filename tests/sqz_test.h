@@ -13,6 +13,10 @@ sqz_context *sqz_test_context(const char *backend);
 int sqz_test_run(Suite *s);
 /* Path of a data file under tests/data (static buffer). */
 const char *sqz_test_data(const char *name);
+/* A SQZ_U8/I32/F32/F64 field on a new domain of spec, in layout (asserting success);
+ * sqz_test_drop releases the field and then its domain. */
+sqz_field *sqz_test_field(sqz_context *ctx, const char *spec, sqz_type type, const char *layout);
+void sqz_test_drop(sqz_field *field);
 /* Asserts st == SQZ_OK and prints the context's detail when not. */
 #define SQZ_OK_OR_FAIL(ctx, expr)                                                                  \
   do {                                                                                             \

@@ -92,18 +92,10 @@ static void write_all(const char *path, const void *data, size_t len) {
 /* ---- fields ------------------------------------------------------------------------------- */
 /* A field owning nothing: drop() releases it and then its domain. */
 static sqz_field *make_field(const char *spec, sqz_type t, const char *layout) {
-  sqz_domain *d = NULL;
-  sqz_field *f = NULL;
-  SQZ_OK_OR_FAIL(ctx, sqz_domain_parse(ctx, spec, &d));
-  SQZ_OK_OR_FAIL(ctx, sqz_field_create(d, t, layout, &f));
-  return f;
+  return sqz_test_field(ctx, spec, t, layout);
 }
 
-static void drop(sqz_field *f) {
-  sqz_domain *d = f->dom;
-  sqz_field_release(f);
-  sqz_domain_release(d);
-}
+static void drop(sqz_field *f) { sqz_test_drop(f); }
 
 static size_t embedded_bytes(const sqz_field *f) {
   uint64_t n = sqz_domain_side(f->dom), cells = sqz_domain_dims(f->dom) == 3 ? n * n * n : n * n;

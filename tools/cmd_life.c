@@ -7,26 +7,33 @@
 
 static const char *sqz_life_help =
     "usage: sqz life DOMAIN --steps K [--rule R] [--layout L] [--map M] [--block RHO]\n"
-    "                [--init random:DENSITY:SEED | --init FILE.pbm|FILE.npy] [--out FILE.pbm|FILE.npy]\n"
+    "                [--init random:DENSITY:SEED | --init FILE.pbm|FILE.npy | --init FILE.rle [--at X,Y]]\n"
+    "                [--out FILE.pbm|FILE.npy|FILE.rle]\n"
     "                [--png FILE.png]\n"
     "                [--backend B] [--device D] [--json]\n"
     "\n"
     "  DOMAIN     triangle:N, tetrahedron:N or fractal:NAME:R\n"
     "  --steps    number of generations (required)\n"
-    "  --rule     B<counts>/S<counts>, default B3/S23; 3D counts up to 26 as B6/S5,6,7\n"
+    "  --rule     B<counts>/S<counts>, any case, '/' optional (b3s23), or Golly's S/B digits 23/3 (2D only);\n"
+    "             3D counts comma-separated (B6/S5,6,7; a lone count of 10 or more as B14,); default\n"
+    "             B3/S23, or the rule in the header of an .rle --init\n"
     "  --block    launch block side (0 = automatic)\n"
     "  --init     random:DENSITY:SEED (default random:0.5:1) or a state of the embedding: FILE.npy\n"
-    "             (NumPy, dtype uint8, shape (side, side) [y][x] or (N, N, N) [z][y][x]), else PBM\n"
-    "  --out      write the final state: FILE.npy as NumPy uint8, else PBM (P4); --png writes a picture\n"
+    "             (NumPy, dtype uint8, shape (side, side) [y][x] or (N, N, N) [z][y][x]), FILE.rle (Golly\n"
+    "             pattern, 2D), else PBM\n"
+    "  --at       X,Y: where an .rle --init pattern's top-left goes in the embedding (default 0,0)\n"
+    "  --out      write the final state: FILE.npy as NumPy uint8, FILE.rle (Golly, the live cells' bounding\n"
+    "             box), else PBM (P4); --png writes a picture\n"
     "  --json     print one JSON object instead of the text summary\n"
     "  --layout   storage, default compact:\n";
 
-/* 1 if path ends in ".npy" (any case): states go through the NumPy functions, else PBM. */
-static int sqz__is_npy(const char *path) {
-  size_t n = strlen(path);
-  if (n < 4) return 0;
-  const char *e = path + n - 4;
-  return e[0] == '.' && (e[1] | 32) == 'n' && (e[2] | 32) == 'p' && (e[3] | 32) == 'y';
+/* 1 if path ends in ext, ".npy" or ".rle" (any case): the state file's format, else PBM. */
+static int sqz__has_ext(const char *path, const char *ext) {
+  size_t n = strlen(path), k = strlen(ext);
+  if (n < k) return 0;
+  for (size_t i = 0; i < k; i++)
+    if ((path[n - k + i] | 32) != ext[i]) return 0;
+  return 1;
 }
 
 static void sqz__life_usage(void) {
@@ -39,7 +46,7 @@ static void sqz__life_usage(void) {
 }
 
 typedef struct {
-  const char *domain, *rule, *layout, *map, *init, *out, *png, *backend, *device;
+  const char *domain, *rule, *layout, *map, *init, *out, *png, *backend, *device, *at;
   uint64_t steps, block;
   int have_steps, json;
   double density;
@@ -67,6 +74,26 @@ static int sqz__parse_init(const char *init, double *density, uint64_t *seed) {
   return 1;
 }
 
+/* Parses --at X,Y: two non-negative decimal integers below 2^63, nothing else; 0, or 2 after a
+ * usage error naming the value. */
+static int sqz__parse_at(const char *at, int64_t *x, int64_t *y) {
+  const char *p = at;
+  int64_t v[2] = {0, 0};
+  for (int k = 0; k < 2; k++) {
+    if (*p < '0' || *p > '9') return sqz_cli_usage("life", "--at '%s': expected X,Y (two non-negative integers)", at);
+    for (; *p >= '0' && *p <= '9'; p++) {
+      if (v[k] > (INT64_MAX - (*p - '0')) / 10) return sqz_cli_usage("life", "--at '%s': coordinate too large", at);
+      v[k] = v[k] * 10 + (*p - '0');
+    }
+    if (*p != (k == 0 ? ',' : 0))
+      return sqz_cli_usage("life", "--at '%s': expected X,Y (two non-negative integers)", at);
+    p++;
+  }
+  *x = v[0];
+  *y = v[1];
+  return 0;
+}
+
 static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
@@ -85,6 +112,7 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
     SQZ_OPT("--layout", o->layout)
     SQZ_OPT("--map", o->map)
     SQZ_OPT("--init", o->init)
+    SQZ_OPT("--at", o->at)
     SQZ_OPT("--out", o->out)
     SQZ_OPT("--png", o->png)
     SQZ_OPT("--backend", o->backend)
@@ -112,11 +140,16 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
 }
 
 int sqz_cmd_life(int argc, char **argv) {
-  sqz_life_opts o = {.rule = "B3/S23", .layout = "compact", .init = "random:0.5:1", .density = 0.5, .seed = 1};
+  sqz_life_opts o = {.layout = "compact", .init = "random:0.5:1", .density = 0.5, .seed = 1};
   int rc = sqz__life_args(argc, argv, &o);
   if (rc) return rc < 0 ? 0 : rc;
   int random = sqz__parse_init(o.init, &o.density, &o.seed);
   if (random == 2) return 2;
+  int rle_init = !random && sqz__has_ext(o.init, ".rle");
+  int64_t at_x = 0, at_y = 0;
+  if (o.at && !rle_init)
+    return sqz_cli_usage("life", "--at %s places an .rle --init pattern, and --init is '%s'", o.at, o.init);
+  if (o.at && sqz__parse_at(o.at, &at_x, &at_y)) return 2;
 
   double t0 = sqz_cli_clock();
   sqz_context *ctx = NULL;
@@ -125,16 +158,33 @@ int sqz_cmd_life(int argc, char **argv) {
   if ((rc = sqz_cli_open("life", o.backend, o.device, &ctx)) != 0) return rc;
   int st = sqz_domain_parse(ctx, o.domain, &dom);
   uint32_t b, s;
-  char err[256];
+  char err[256], file_rule[SQZ_RLE_RULE_MAX] = "";
+  const char *rle_path = rle_init ? o.init : o.out && sqz__has_ext(o.out, ".rle") ? o.out : NULL;
+  if (st == SQZ_OK && rle_path && sqz_domain_dims(dom) != 2) {
+    rc = sqz_cli_usage("life", "%s: RLE patterns are 2D and %s is 3D", rle_path, sqz_domain_spec(dom));
+    goto done;
+  }
+  if (st == SQZ_OK && rle_init && !o.rule) { /* no --rule: the pattern's own rule, if its header has one */
+    int fst = sqz_rle_info(ctx, o.init, NULL, NULL, file_rule, sizeof file_rule);
+    if (fst != SQZ_OK) {
+      rc = sqz_cli_fail("life", ctx, fst);
+      if (fst == SQZ_ERR_IO) rc = 2; /* an unreadable --init file is bad input */
+      goto done;
+    }
+  }
+  int rule_from_file = !o.rule && *file_rule;
+  if (!o.rule) o.rule = rule_from_file ? file_rule : dom && sqz_domain_dims(dom) == 3 ? "B3/S2,3" : "B3/S23";
   if (st == SQZ_OK && sqz_rule_parse(o.rule, sqz_domain_dims(dom), &b, &s, err, sizeof err) != SQZ_OK) {
-    rc = sqz_cli_usage("life", "--rule: %s", err);
+    rc = rule_from_file ? sqz_cli_usage("life", "--init %s, the rule of its header: %s", o.init, err)
+                        : sqz_cli_usage("life", "--rule: %s", err);
     goto done;
   }
   if (st == SQZ_OK) st = sqz_field_create(dom, SQZ_U8, o.layout, &f);
   if (st == SQZ_OK && o.map) st = sqz_field_set_map(f, o.map);
   if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
   if (st == SQZ_OK) st = random ? sqz_field_fill_random(f, o.density, o.seed)
-               : sqz__is_npy(o.init) ? sqz_field_load_npy(f, o.init) : sqz_field_load_pbm(f, o.init);
+               : rle_init ? sqz_field_load_rle(f, o.init, at_x, at_y)
+               : sqz__has_ext(o.init, ".npy") ? sqz_field_load_npy(f, o.init) : sqz_field_load_pbm(f, o.init);
   if (st == SQZ_ERR_IO && !random) { /* an unreadable --init file is bad input */
     sqz_cli_fail("life", ctx, st);
     rc = 2;
@@ -145,7 +195,10 @@ int sqz_cmd_life(int argc, char **argv) {
   if (st == SQZ_OK) sqz_context_timing(ctx, &kernel_s, &wall_s);
   uint64_t live = 0;
   if (st == SQZ_OK) st = sqz_field_count(f, &live);
-  if (st == SQZ_OK && o.out) st = sqz__is_npy(o.out) ? sqz_field_save_npy(f, o.out) : sqz_field_save_pbm(f, o.out);
+  if (st == SQZ_OK && o.out)
+    st = sqz__has_ext(o.out, ".npy")   ? sqz_field_save_npy(f, o.out)
+         : sqz__has_ext(o.out, ".rle") ? sqz_field_save_rle(f, o.out, o.rule)
+                                       : sqz_field_save_pbm(f, o.out);
   if (st == SQZ_OK && o.png) st = sqz_field_save_png(f, o.png);
   if (st != SQZ_OK) {
     rc = sqz_cli_fail("life", ctx, st);

@@ -1,5 +1,6 @@
 /* life.c — Life-like rule strings, simplex map names, and the dispatch of life steps to families. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,46 +9,120 @@
 #include "core/registry.h"
 #include "core/sqz_internal.h"
 
-static int sqz__rule_err(char *err, size_t len, const char *fmt, const char *rule, long v) {
-  if (err && len) snprintf(err, len, fmt, rule, v);
+/* A rule being parsed: the text, the dimension, and where messages go. */
+typedef struct {
+  const char *rule;
+  int dims, maxc; /* maxc: cells of the Moore neighbourhood, 8 or 26 */
+  char *err;
+  size_t len;
+} sqz_rule_scan;
+
+/* Writes "rule '<rule>': <message>" to the error buffer; returns SQZ_ERR_PARSE. */
+static int sqz__rule_err(const sqz_rule_scan *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int sqz__rule_err(const sqz_rule_scan *r, const char *fmt, ...) {
+  if (r->err && r->len) {
+    int k = snprintf(r->err, r->len, "rule '%s': ", r->rule);
+    if (k >= 0 && (size_t)k < r->len) {
+      va_list ap;
+      va_start(ap, fmt);
+      vsnprintf(r->err + k, r->len - (size_t)k, fmt, ap);
+      va_end(ap);
+    }
+  }
   return SQZ_ERR_PARSE;
 }
 
-/* Parses one list after 'B' or 'S' up to '/' or the end; advances *p. */
-static int sqz__rule_list(const char *rule, const char **p, int maxc, uint32_t *mask, char *err, size_t len) {
-  const char *s = *p;
-  const char *end = s;
-  while (*end && *end != '/') end++;
-  int commas = memchr(s, ',', (size_t)(end - s)) != NULL;
+/* 1-based position of p in the rule, for messages. */
+static long sqz__rule_pos(const sqz_rule_scan *r, const char *p) { return (long)(p - r->rule) + 1; }
+
+/* Refuses a 3D list of several digits without commas ("B27": 2 and 7, or 27?), suggesting the comma
+ * form built from its digits. part..end is the part as written, letter included. */
+static int sqz__rule_ambiguous(const sqz_rule_scan *r, const char *part, const char *end) {
+  char sugg[64];
+  size_t k = 0;
+  sugg[k++] = part[0];
+  for (const char *q = part + 1; q < end && k + 3 < sizeof sugg; q++) {
+    if (q > part + 1) sugg[k++] = ',';
+    sugg[k++] = *q;
+  }
+  sugg[k] = 0;
+  return sqz__rule_err(r,
+                       "'%.*s' is ambiguous in 3D, where counts reach 26: separate the counts with commas (%s); a "
+                       "single count of 10 or more takes a trailing comma (%c14,)",
+                       (int)(end - part), part, sugg, part[0]);
+}
+
+/* Parses the counts in [s, end) into *mask: one digit per count, or comma-separated integers (one
+ * integer with a trailing comma, "14,", is the lone count 14). part..end is the part as written
+ * ("B27", or "23" in the S/B form), for messages. */
+static int sqz__rule_list(const sqz_rule_scan *r, const char *part, const char *s, const char *end, uint32_t *mask) {
+  int commas = memchr(s, ',', (size_t)(end - s)) != NULL, n = 0;
   *mask = 0;
-  while (s < end) {
-    long v;
-    if (!isdigit((unsigned char)*s))
-      return sqz__rule_err(err, len, "rule '%s': unexpected character at position %ld", rule, (long)(s - rule) + 1);
-    if (commas) {
-      v = 0;
-      while (s < end && isdigit((unsigned char)*s)) {
-        v = v * 10 + (*s++ - '0');
-        if (v > 1000) break;
-      }
-      if (s < end && *s != ',')
-        return sqz__rule_err(err, len, "rule '%s': expected ',' at position %ld", rule, (long)(s - rule) + 1);
-      if (s < end) {
-        s++;
-        if (s == end) return sqz__rule_err(err, len, "rule '%s': trailing ',' at position %ld", rule, (long)(s - rule));
-      }
-    } else {
+  for (const char *q = s; q < end; q++)
+    if (!isdigit((unsigned char)*q) && *q != ',')
+      return sqz__rule_err(r, "unexpected character '%c' at position %ld", *q, sqz__rule_pos(r, q));
+  if (!commas && r->dims == 3 && end - s > 1) return sqz__rule_ambiguous(r, part, end);
+  for (; s < end; n++) {
+    const char *num = s;
+    long v = 0;
+    if (!commas) {
       v = *s++ - '0';
+    } else {
+      for (; s < end && isdigit((unsigned char)*s); s++)
+        if (v <= 1000) v = v * 10 + (*s - '0'); /* larger: refused below, named as written */
+      if (s == num) return sqz__rule_err(r, "expected a count at position %ld", sqz__rule_pos(r, s));
     }
-    if (v > maxc) {
-      if (err && len)
-        snprintf(err, len, "rule '%s': count %ld exceeds the %d neighbours of the %s Moore neighbourhood", rule, v, maxc,
-                 maxc == 8 ? "2D" : "3D");
-      return SQZ_ERR_PARSE;
-    }
+    int num_len = (int)(s - num);
+    if (commas && s < end && ++s == end && n > 0)
+      return sqz__rule_err(r, "trailing ',' at position %ld", sqz__rule_pos(r, s - 1));
+    if (v > r->maxc)
+      return sqz__rule_err(r, "count %.*s in '%.*s' exceeds the %d neighbours of the %dD Moore neighbourhood",
+                           num_len, num, (int)(end - part), part, r->maxc, r->dims);
     *mask |= 1u << v;
   }
-  *p = end;
+  return SQZ_OK;
+}
+
+/* Golly's digits-only form S/B ("23/3": survival on 2 or 3, birth on 3), 2D only. */
+static int sqz__rule_sb(const sqz_rule_scan *r, uint32_t *b, uint32_t *s) {
+  const char *rule = r->rule, *end = rule + strlen(rule), *slash = strchr(rule, '/');
+  if (r->dims != 2)
+    return sqz__rule_err(r, "the digits-only S/B form (Golly's 23/3) is for 2D rules; in 3D write "
+                            "B<counts>/S<counts> with comma-separated counts (B6/S5,6,7)");
+  if (!slash)
+    return sqz__rule_err(r, "expected '/' at position %ld (the S/B form is survival/birth digits, e.g. 23/3)",
+                         sqz__rule_pos(r, end));
+  for (const char *q = rule; q < end; q++)
+    if (!isdigit((unsigned char)*q) && q != slash)
+      return sqz__rule_err(r, "unexpected character '%c' at position %ld (the S/B form has digits only, e.g. 23/3)",
+                           *q, sqz__rule_pos(r, q));
+  int st = sqz__rule_list(r, rule, rule, slash, s);
+  return st != SQZ_OK ? st : sqz__rule_list(r, slash + 1, slash + 1, end, b);
+}
+
+/* B<counts>/S<counts> in either order, the '/' optional (B3S23), letters in any case. */
+static int sqz__rule_bs(const sqz_rule_scan *r, uint32_t *b, uint32_t *s) {
+  const char *p = r->rule;
+  char first = 0;
+  for (int part = 0; part < 2; part++) {
+    char c = (char)toupper((unsigned char)*p);
+    char want = first == 'B' ? 'S' : 'B';
+    if (part == 1 && c == first) return sqz__rule_err(r, "'%c' given twice (position %ld)", c, sqz__rule_pos(r, p));
+    if (part == 1 && *p == 0)
+      return sqz__rule_err(r, "missing the %c part (e.g. B3/S23)", want);
+    if (c != 'B' && c != 'S')
+      return part == 0 ? sqz__rule_err(r, "expected 'B' or 'S' at position %ld (forms: B3/S23, B3S23, 23/3)",
+                                       sqz__rule_pos(r, p))
+                       : sqz__rule_err(r, "expected '%c' at position %ld", want, sqz__rule_pos(r, p));
+    const char *end = p + 1;
+    while (*end && *end != '/' && toupper((unsigned char)*end) != 'B' && toupper((unsigned char)*end) != 'S') end++;
+    int st = sqz__rule_list(r, p, p + 1, end, c == 'B' ? b : s);
+    if (st != SQZ_OK) return st;
+    first = c;
+    p = end;
+    if (part == 0 && *p == '/') p++;
+  }
+  if (*p) return sqz__rule_err(r, "unexpected text '%s' at position %ld", p, sqz__rule_pos(r, p));
   return SQZ_OK;
 }
 
@@ -61,28 +136,10 @@ int sqz_rule_parse(const char *rule, int dims, uint32_t *birth, uint32_t *surviv
     if (err && len) snprintf(err, len, "empty rule (expected B<counts>/S<counts>, e.g. B3/S23)");
     return SQZ_ERR_PARSE;
   }
-  int maxc = dims == 2 ? 8 : 26;
+  sqz_rule_scan r = {rule, dims, dims == 2 ? 8 : 26, err, len};
   uint32_t b = 0, s = 0;
-  int have_b = 0, have_s = 0;
-  const char *p = rule;
-  for (int part = 0; part < 2; part++) {
-    char c = (char)toupper((unsigned char)*p);
-    if (c != 'B' && c != 'S')
-      return sqz__rule_err(err, len, "rule '%s': expected 'B' or 'S' at position %ld (syntax B<counts>/S<counts>)", rule,
-                           (long)(p - rule) + 1);
-    if ((c == 'B' && have_b) || (c == 'S' && have_s))
-      return sqz__rule_err(err, len, "rule '%s': '%c' given twice", rule, c);
-    p++;
-    int st = sqz__rule_list(rule, &p, maxc, c == 'B' ? &b : &s, err, len);
-    if (st != SQZ_OK) return st;
-    if (c == 'B') have_b = 1; else have_s = 1;
-    if (part == 0) {
-      if (*p != '/') return sqz__rule_err(err, len, "rule '%s': expected '/' at position %ld", rule, (long)(p - rule) + 1);
-      p++;
-    } else if (*p) {
-      return sqz__rule_err(err, len, "rule '%s': unexpected text at position %ld", rule, (long)(p - rule) + 1);
-    }
-  }
+  int st = isdigit((unsigned char)rule[0]) || rule[0] == '/' ? sqz__rule_sb(&r, &b, &s) : sqz__rule_bs(&r, &b, &s);
+  if (st != SQZ_OK) return st;
   if (birth) *birth = b;
   if (survive) *survive = s;
   return SQZ_OK;
@@ -129,7 +186,8 @@ int sqz_life_step(sqz_field *f, const char *rule, uint64_t steps) {
   if (!f) return SQZ_ERR_INVALID_ARGUMENT;
   sqz_update u = {.kind = SQZ_UPDATE_LIFE};
   char err[256];
-  int st = sqz_rule_parse(rule ? rule : "B3/S23", f->dom->dims, &u.birth,
+  if (!rule) rule = f->dom->dims == 3 ? "B3/S2,3" : "B3/S23"; /* the 3D list needs commas */
+  int st = sqz_rule_parse(rule, f->dom->dims, &u.birth,
                           &u.survive, err, sizeof err);
   if (st != SQZ_OK) return sqz__fail(f->ctx, st, "%s", err);
   return sqz__life(f, &u, steps);

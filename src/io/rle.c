@@ -1,0 +1,254 @@
+/* rle.c — 2D field states as Golly RLE patterns: placed at (at + #CXRLE Pos) on load, bounding box saved atomically. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/atomic_file.h"
+#include "io/rle.h"
+
+#define SQZ_RLE_LINE 70 /* longest pattern line written, as Golly */
+
+/* Reads the whole file into *out (malloc'ed, *len bytes): SQZ_ERR_IO with strerror on failure. */
+static int sqz__rle_read(sqz_context *ctx, const char *path, char **out, size_t *len) {
+  *out = NULL;
+  *len = 0;
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return sqz__fail(ctx, SQZ_ERR_IO, "%s: cannot open for reading: %s", path, strerror(errno));
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  for (size_t got = 1; buf && got > 0;) {
+    if (n == cap) {
+      char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+      if (!bigger) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = bigger;
+      cap *= 2;
+    }
+    got = fread(buf + n, 1, cap - n, fp);
+    n += got;
+  }
+  int e = ferror(fp) ? errno : 0;
+  fclose(fp);
+  if (!buf) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: out of host memory after reading %zu bytes", path, n);
+  if (e) {
+    free(buf);
+    return sqz__fail(ctx, SQZ_ERR_IO, "%s: read failed: %s", path, strerror(e));
+  }
+  *out = buf;
+  *len = n;
+  return SQZ_OK;
+}
+
+/* Reads and parses the file; run (may be NULL) gets the live runs once the whole file is known to
+ * be well formed (a malformed file is reported as such, not by where its first cell would land).
+ * SQZ_ERR_PARSE names the file, the line and the column; a status of run passes through with its
+ * own detail. */
+static int sqz__rle_load(sqz_context *ctx, const char *path, sqz_rle_header *h, sqz_rle_run_fn run, void *user) {
+  char *buf, err[256];
+  size_t len;
+  int st = sqz__rle_read(ctx, path, &buf, &len);
+  if (st != SQZ_OK) return st;
+  st = sqz__rle_parse(buf, len, h, NULL, NULL, err, sizeof err);
+  if (st == SQZ_OK && run) st = sqz__rle_parse(buf, len, h, run, user, err, sizeof err);
+  if (st != SQZ_OK && err[0]) sqz__fail(ctx, st, "%s: %s", path, err);
+  free(buf);
+  return st;
+}
+
+int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, uint64_t *height, char *rule, size_t rule_len) {
+  if (!path || (rule && !rule_len)) return SQZ_ERR_INVALID_ARGUMENT;
+  sqz_rle_header h;
+  int st = sqz__rle_load(ctx, path, &h, NULL, NULL);
+  if (st != SQZ_OK) return st;
+  if (rule && strlen(h.rule) >= rule_len)
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: the rule '%s' does not fit a buffer of %zu bytes", path,
+                     h.rule, rule_len);
+  if (width) *width = h.width;
+  if (height) *height = h.height;
+  if (rule) memcpy(rule, h.rule, strlen(h.rule) + 1);
+  return SQZ_OK;
+}
+
+/* Checks that f can hold an RLE state (SQZ_U8, 2D) and sizes its embedded array. */
+static int sqz__rle_field(sqz_field *f, const char *path, uint64_t *bytes) {
+  if (f->type != SQZ_U8)
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT,
+                     "%s: RLE states need a SQZ_U8 field (this one has %zu-byte cells)", path, sqz_type_size(f->type));
+  if (f->dom->dims != 2)
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: RLE patterns are 2D and %s is 3D (use PBM or .npy)", path,
+                     f->dom->spec);
+  if (!sqz__checked_mul(f->dom->side, f->dom->side, bytes) || *bytes > SIZE_MAX / 2)
+    return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE, "%s: the embedded array of %s is too large for the host", path,
+                     f->dom->spec);
+  return SQZ_OK;
+}
+
+/* Where the pattern goes: its top-left at (at_x, at_y) + the file's #CXRLE Pos in the embedding. */
+typedef struct {
+  sqz_field *f;
+  const char *path;
+  unsigned char *img; /* side x side, 0/1 */
+  int64_t at_x, at_y;
+} sqz_rle_place;
+
+/* a + b in int64_t; 0 on overflow. */
+static int sqz__add_i64(int64_t a, int64_t b, int64_t *out) {
+  if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return 0;
+  *out = a + b;
+  return 1;
+}
+
+/* Places a run of live cells, refusing any that lands outside the domain or on a hole. */
+static int sqz__rle_place_run(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n) {
+  sqz_rle_place *p = user;
+  uint64_t side = p->f->dom->side;
+  int64_t bx = 0, by = 0;
+  int base_ok = sqz__add_i64(p->at_x, h->pos_x, &bx) && sqz__add_i64(p->at_y, h->pos_y, &by);
+  for (uint64_t i = 0; i < n; i++) {
+    int64_t dx = 0, dy = 0; /* x + i < W <= INT64_MAX: the casts are exact */
+    int ok = base_ok && sqz__add_i64(bx, (int64_t)(x + i), &dx) && sqz__add_i64(by, (int64_t)y, &dy);
+    int inside = ok && dx >= 0 && dy >= 0 && (uint64_t)dx < side && (uint64_t)dy < side;
+    if (inside && sqz_domain_contains(p->f->dom, (uint64_t)dx, (uint64_t)dy, 0)) {
+      p->img[(uint64_t)dy * side + (uint64_t)dx] = 1;
+      continue;
+    }
+    if (!ok)
+      return sqz__fail(p->f->ctx, SQZ_ERR_OUTSIDE_DOMAIN,
+                       "%s: live cell (%llu, %llu) of the pattern lands beyond 64-bit coordinates, outside %s", p->path,
+                       (unsigned long long)(x + i), (unsigned long long)y, p->f->dom->spec);
+    return sqz__fail(p->f->ctx, SQZ_ERR_OUTSIDE_DOMAIN,
+                     "%s: live cell (%llu, %llu) of the pattern lands on cell (%lld, %lld), %s %s", p->path,
+                     (unsigned long long)(x + i), (unsigned long long)y, (long long)dx, (long long)dy,
+                     !inside                               ? "outside the embedding of"
+                     : p->f->dom->kind == SQZ_DOMAIN_FRACTAL ? "a hole of"
+                                                             : "outside",
+                     p->f->dom->spec);
+  }
+  return SQZ_OK;
+}
+
+int sqz_field_load_rle(sqz_field *f, const char *path, int64_t at_x, int64_t at_y) {
+  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  uint64_t bytes;
+  int st = sqz__rle_field(f, path, &bytes);
+  if (st != SQZ_OK) return st;
+  sqz_rle_place p = {f, path, calloc((size_t)bytes ? (size_t)bytes : 1, 1), at_x, at_y};
+  if (!p.img) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: cannot allocate %llu bytes for the state", path,
+                               (unsigned long long)bytes);
+  sqz_rle_header h;
+  st = sqz__rle_load(f->ctx, path, &h, sqz__rle_place_run, &p);
+  if (st == SQZ_OK) st = sqz_field_write(f, p.img, (size_t)bytes);
+  free(p.img);
+  return st;
+}
+
+/* Output: the current line of the pattern, flushed through the atomic file. */
+typedef struct {
+  sqz_context *ctx;
+  sqz_atomic_file *af;
+  char line[SQZ_RLE_LINE + 2];
+  size_t n;
+} sqz_rle_out;
+
+static int sqz__rle_flush(sqz_rle_out *o) {
+  o->line[o->n++] = '\n';
+  int st = sqz__atomic_write(o->ctx, o->af, o->line, o->n);
+  o->n = 0;
+  return st;
+}
+
+/* Appends "<count><tag>" (the count left out when 1), starting a new line past SQZ_RLE_LINE. */
+static int sqz__rle_token(sqz_rle_out *o, uint64_t count, char tag) {
+  char tok[24];
+  int k = count > 1 ? snprintf(tok, sizeof tok, "%llu%c", (unsigned long long)count, tag)
+                    : snprintf(tok, sizeof tok, "%c", tag);
+  if (o->n + (size_t)k > SQZ_RLE_LINE) {
+    int st = sqz__rle_flush(o);
+    if (st != SQZ_OK) return st;
+  }
+  memcpy(o->line + o->n, tok, (size_t)k);
+  o->n += (size_t)k;
+  return SQZ_OK;
+}
+
+/* Bounding box of the live cells of a side x side image; 0 when there are none. */
+static int sqz__rle_bbox(const unsigned char *img, uint64_t side, uint64_t box[4]) {
+  uint64_t x0 = side, y0 = side, x1 = 0, y1 = 0;
+  for (uint64_t y = 0; y < side; y++)
+    for (uint64_t x = 0; x < side; x++)
+      if (img[y * side + x]) {
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        y1 = y;
+      }
+  box[0] = x0, box[1] = y0, box[2] = x1, box[3] = y1;
+  return x0 < side;
+}
+
+/* The runs of the box (x0, y0)-(x1, y1): each row's runs without its trailing dead run, rows ended
+ * by '$' (consecutive ends counted), '!' at the end. */
+static int sqz__rle_runs_out(sqz_rle_out *o, const unsigned char *img, uint64_t side, const uint64_t box[4]) {
+  uint64_t rows = 0; /* row ends not written yet */
+  int st = SQZ_OK;
+  for (uint64_t y = box[1]; st == SQZ_OK && y <= box[3]; y++) {
+    const unsigned char *row = img + y * side;
+    uint64_t end = box[2] + 1;
+    while (end > box[0] && !row[end - 1]) end--;
+    if (end == box[0]) { rows++; continue; }
+    if (rows) st = sqz__rle_token(o, rows, '$');
+    for (uint64_t x = box[0]; st == SQZ_OK && x < end;) {
+      uint64_t r = x;
+      while (r < end && (row[r] != 0) == (row[x] != 0)) r++;
+      st = sqz__rle_token(o, r - x, row[x] ? 'o' : 'b');
+      x = r;
+    }
+    rows = 1;
+  }
+  if (st == SQZ_OK) st = sqz__rle_token(o, 1, '!');
+  return st == SQZ_OK ? sqz__rle_flush(o) : st;
+}
+
+int sqz_field_save_rle(sqz_field *f, const char *path, const char *rule) {
+  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  uint64_t bytes, box[4] = {0, 0, 0, 0};
+  uint32_t birth, survive;
+  char err[256], golly[32];
+  int st = sqz__rle_field(f, path, &bytes);
+  if (st != SQZ_OK) return st;
+  if ((st = sqz_rule_parse(rule ? rule : "B3/S23", 2, &birth, &survive, err, sizeof err)) != SQZ_OK)
+    return sqz__fail(f->ctx, st, "%s: %s", path, err);
+  size_t k = 0; /* Golly's form: B<digits>/S<digits> */
+  golly[k++] = 'B';
+  for (int c = 0; c <= 8; c++)
+    if (birth >> c & 1) golly[k++] = (char)('0' + c);
+  golly[k++] = '/';
+  golly[k++] = 'S';
+  for (int c = 0; c <= 8; c++)
+    if (survive >> c & 1) golly[k++] = (char)('0' + c);
+  golly[k] = 0;
+  unsigned char *img = NULL;
+  uint64_t w, h;
+  if ((st = sqz__field_image(f, &img, &w, &h)) != SQZ_OK) return st;
+  int any = sqz__rle_bbox(img, w, box);
+  if (!any) memset(box, 0, sizeof box); /* an empty pattern: x = 0, y = 0 at Pos=0,0 */
+  char head[256];
+  int hn = snprintf(head, sizeof head, "#CXRLE Pos=%llu,%llu\nx = %llu, y = %llu, rule = %s\n",
+                    (unsigned long long)box[0], (unsigned long long)box[1],
+                    (unsigned long long)(any ? box[2] - box[0] + 1 : 0),
+                    (unsigned long long)(any ? box[3] - box[1] + 1 : 0), golly);
+  sqz_atomic_file af = {0};
+  sqz_rle_out o = {f->ctx, &af, {0}, 0};
+  st = sqz__atomic_open(f->ctx, path, &af);
+  if (st == SQZ_OK) st = sqz__atomic_write(f->ctx, &af, head, (size_t)hn);
+  if (st == SQZ_OK && any) st = sqz__rle_runs_out(&o, img, w, box);
+  if (st == SQZ_OK && !any) st = sqz__atomic_write(f->ctx, &af, "!\n", 2);
+  if (st == SQZ_OK) st = sqz__atomic_commit(f->ctx, &af);
+  else sqz__atomic_abort(&af);
+  free(img);
+  return st;
+}

@@ -1,0 +1,586 @@
+/* test_rle.c — Golly compatibility: the RLE parser, RLE files (cpu backend), Golly patterns evolving, rule forms. */
+/* labels: host */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/rle.h"
+#include "sqz_test.h"
+
+/* ---- the parser over memory buffers ------------------------------------------------------ */
+
+/* The live runs a parse reported, as "x,y,n;" text, and the header. */
+typedef struct {
+  char runs[512];
+  size_t n;
+} runs_seen;
+
+static int collect(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n) {
+  (void)h;
+  runs_seen *r = user;
+  r->n += (size_t)snprintf(r->runs + r->n, sizeof r->runs - r->n, "%llu,%llu,%llu;", (unsigned long long)x,
+                           (unsigned long long)y, (unsigned long long)n);
+  return SQZ_OK;
+}
+
+/* Parses text from an exactly sized heap copy (no terminator to lean on). */
+static int parse(const char *text, sqz_rle_header *h, runs_seen *r, char *err, size_t errlen) {
+  size_t len = strlen(text);
+  char *copy = malloc(len ? len : 1);
+  memcpy(copy, text, len);
+  if (r) memset(r, 0, sizeof *r);
+  int st = sqz__rle_parse(copy, len, h, r ? collect : NULL, r, err, errlen);
+  free(copy);
+  return st;
+}
+
+static void expect_pattern(const char *text, uint64_t w, uint64_t hgt, const char *rule, int64_t px, int64_t py,
+                           const char *runs) {
+  sqz_rle_header h;
+  runs_seen r;
+  char err[256];
+  int st = parse(text, &h, &r, err, sizeof err);
+  ck_assert_msg(st == SQZ_OK, "%s -> %s: %s", text, sqz_status_name(st), err);
+  ck_assert_uint_eq(h.width, w);
+  ck_assert_uint_eq(h.height, hgt);
+  ck_assert_str_eq(h.rule, rule);
+  ck_assert_int_eq(h.pos_x, px);
+  ck_assert_int_eq(h.pos_y, py);
+  ck_assert_msg(strcmp(r.runs, runs) == 0, "%s: runs %s, expected %s", text, r.runs, runs);
+}
+
+START_TEST(parser_samples) {
+  /* Golly's glider, with its name line */
+  expect_pattern("#N Glider\nx = 3, y = 3, rule = B3/S23\nbob$2bo$3o!\n", 3, 3, "B3/S23", 0, 0,
+                 "1,0,1;2,1,1;0,2,3;");
+  /* runs over several lines, a count split from its tag by a newline, CRLF line ends */
+  expect_pattern("x = 5, y = 2\r\n2o\r\n3\nb$\n5o\n!", 5, 2, "", 0, 0, "0,0,2;0,1,5;");
+  /* counts on '$' skip rows; dead runs past the width are harmless */
+  expect_pattern("x = 2, y = 6\no3$bo2$9b!", 2, 6, "", 0, 0, "0,0,1;1,3,1;");
+  /* spaces optional or anywhere between tokens; the rule as written; text after '!' ignored */
+  expect_pattern("x=4,y=1,rule=b36s23\n o 2 b o ! any comment here $$ oooo", 4, 1, "b36s23", 0, 0, "0,0,1;3,0,1;");
+  expect_pattern("  x  =  1 ,  y  =  1 ,  rule  =  23/3  \n\n o!", 1, 1, "23/3", 0, 0, "0,0,1;");
+  /* #CXRLE gives the offset (other keys ignored); # lines in the first column are comments anywhere */
+  expect_pattern("#C a comment\n#CXRLE Gen=12 Pos=-3,7\n#O someone\nx = 2, y = 2\no$\n#C between\nbo!", 2, 2, "", -3,
+                 7, "0,0,1;1,1,1;");
+  expect_pattern("#CXRLE Pos=9223372036854775807,-9223372036854775807\nx = 1, y = 1\no!", 1, 1, "",
+                 INT64_MAX, -INT64_MAX, "0,0,1;");
+  /* an empty pattern, as Golly writes one */
+  expect_pattern("x = 0, y = 0, rule = B3/S23\n!\n", 0, 0, "B3/S23", 0, 0, "");
+}
+END_TEST
+
+/* Each malformed input: SQZ_ERR_PARSE, with err containing the expected text (line and column). */
+START_TEST(parser_refusals) {
+  static const struct {
+    const char *text, *want;
+  } cases[] = {
+      {"", "line 1, column 1: expected the header 'x = W, y = H[, rule = R]', found the end of the file"},
+      {"#N only comments\n", "line 2, column 1: expected the header"},
+      {"bob$2bo$3o!", "line 1, column 1: expected the header 'x = W, y = H[, rule = R]', found 'b'"},
+      {"\x89PNG\r\n", "line 1, column 1: expected the header 'x = W, y = H[, rule = R]', found byte 0x89"},
+      {"x = 3 y = 3\no!", "line 1, column 7: expected ',' after the width"},
+      {"x = , y = 3\no!", "line 1, column 5: expected the width W"},
+      {"x = 3, z = 3\no!", "line 1, column 8: expected 'y'"},
+      {"x = 99999999999999999999, y = 1\no!", "line 1, column 5: the width W of 'x = W' overflows"},
+      {"x = 1, y = 9223372036854775808\no!", "line 1, column 12: the height H of 'y = H' overflows"},
+      {"x = 3, y = 3, rules = B3/S23\no!", "line 1, column 19: expected '=' after 'rule' in the header, found 's'"},
+      {"x = 3, y = 3, color = 1\no!", "line 1, column 15: expected 'rule = R'"},
+      {"x = 3, y = 3, rule = \no!", "line 1, column 22: empty rule"},
+      {"x = 3, y = 3, rule = B3/S23 extra\no!", "line 1, column 29: unexpected 'e' at the end of the header"},
+      {"x = 3, y = 3, rule = B3/S23/123456789012345678901234567890123456789012345678901234567890\no!",
+       "line 1, column 22: the rule is longer than 63 characters"},
+      {"x = 3, y = 3\nbob$2bo$3o", "line 2, column 11: missing '!'"},
+      {"x = 3, y = 3\nbob$2bo$3o\n3", "line 3, column 2: missing '!'"},
+      {"x = 2, y = 1\n3o!",
+       "line 2, column 1: live cells beyond the declared x = 2, y = 1 (row 0, columns from 0, run of 3)"},
+      {"x = 2, y = 2\nbo$bbo!", "line 2, column 6: live cells beyond the declared x = 2, y = 2 (row 1, columns from 2"},
+      {"x = 1, y = 1\n$o!", "line 2, column 2: live cells beyond the declared x = 1, y = 1 (row 1"},
+      {"x = 3, y = 3\n18446744073709551616o!", "line 2, column 1: a run count overflows"},
+      {"x = 3, y = 3\n18446744073709551615b18446744073709551615bo!", "live cells beyond the declared"},
+      {"x = 3, y = 3\n0o!", "line 2, column 1: a run count of 0"},
+      {"x = 3, y = 3\no3!", "line 2, column 2: a count before '!'"},
+      {"x = 3, y = 3\n2A!", "line 2, column 2: 'A' is a multi-state cell"},
+      {"x = 3, y = 3\nbo.!", "line 2, column 3: '.' is a multi-state cell"},
+      {"x = 3, y = 3\npA!", "line 2, column 1: 'p' is a multi-state cell"},
+      {"x = 3, y = 3\n\no\x01!", "line 3, column 2: unexpected byte 0x01"},
+      {"x = 3, y = 3\nbo z!", "line 2, column 4: unexpected 'z' (expected b, o, $, ! or a count)"},
+      {"x = 3, y = 3\n2#!", "line 2, column 2: expected b, o or $ after the count, found '#'"},
+      {"#CXRLE Pos=1;2\nx = 1, y = 1\no!", "line 1, column 13: expected ',' in #CXRLE Pos=X,Y, found ';'"},
+      {"#CXRLE Pos=a,2\nx = 1, y = 1\no!", "line 1, column 12: expected the x of #CXRLE Pos=X,Y, found 'a'"},
+      {"#CXRLE Pos=1,2x\nx = 1, y = 1\no!", "line 1, column 15: unexpected 'x' after #CXRLE Pos=X,Y"},
+      {"#CXRLE Pos=1,-9223372036854775808\nx = 1, y = 1\no!", "line 1, column 15: the y of #CXRLE Pos=X,Y overflows"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    sqz_rle_header h;
+    runs_seen r;
+    char err[256];
+    int st = parse(cases[i].text, &h, &r, err, sizeof err);
+    ck_assert_msg(st == SQZ_ERR_PARSE, "case %zu (%s) -> %s", i, cases[i].text, sqz_status_name(st));
+    ck_assert_msg(strstr(err, cases[i].want) != NULL, "case %zu: '%s' does not contain '%s'", i, err, cases[i].want);
+  }
+  /* err may be NULL; every proper prefix of a valid file is refused, the file itself accepted */
+  const char *glider = "#CXRLE Pos=1,2\nx = 3, y = 3, rule = B3/S23\nbob$2bo$3o!";
+  size_t len = strlen(glider);
+  for (size_t k = 0; k <= len; k++) {
+    char *copy = malloc(k ? k : 1);
+    memcpy(copy, glider, k);
+    sqz_rle_header h;
+    int st = sqz__rle_parse(copy, k, &h, NULL, NULL, NULL, 0);
+    free(copy);
+    ck_assert_msg(st == (k == len ? SQZ_OK : SQZ_ERR_PARSE), "prefix of %zu bytes -> %s", k, sqz_status_name(st));
+  }
+}
+END_TEST
+
+/* A status of the run callback stops the parse and comes back unchanged. */
+static int stop_at_second(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n) {
+  (void)h, (void)x, (void)y, (void)n;
+  return ++*(int *)user == 2 ? SQZ_ERR_OUTSIDE_DOMAIN : SQZ_OK;
+}
+
+START_TEST(parser_callback_status) {
+  int calls = 0;
+  char err[64] = "untouched";
+  const char *text = "x = 3, y = 3\nbob$2bo$3o!";
+  ck_assert_int_eq(sqz__rle_parse(text, strlen(text), &(sqz_rle_header){0}, stop_at_second, &calls, err, sizeof err),
+                   SQZ_ERR_OUTSIDE_DOMAIN);
+  ck_assert_int_eq(calls, 2);
+  ck_assert_str_eq(err, "");
+}
+END_TEST
+
+/* ---- files on the cpu backend (a checked fixture: the context lives in the forked child) ---- */
+
+static sqz_context *ctx;
+static char dir[64];
+
+static void setup(void) {
+  ctx = sqz_test_context("cpu");
+  strcpy(dir, "/tmp/sqz_rle_XXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d)) != NULL) {
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    if (e->d_name[0] != '.') unlink(p);
+  }
+  if (d) closedir(d);
+  rmdir(dir);
+  sqz_context_release(ctx);
+}
+
+static const char *in_dir(char *buf, size_t cap, const char *name) {
+  snprintf(buf, cap, "%s/%s", dir, name);
+  return buf;
+}
+
+static void write_text(const char *path, const char *text) {
+  FILE *fp = fopen(path, "wb");
+  ck_assert_ptr_nonnull(fp);
+  fputs(text, fp);
+  fclose(fp);
+}
+
+static char *read_text(const char *path) {
+  FILE *fp = fopen(path, "rb");
+  ck_assert_msg(fp != NULL, "cannot open %s", path);
+  static char buf[1 << 16];
+  size_t n = fread(buf, 1, sizeof buf - 1, fp);
+  fclose(fp);
+  buf[n] = 0;
+  return buf;
+}
+
+static int dir_entries(void) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) n += e->d_name[0] != '.';
+  closedir(d);
+  return n;
+}
+
+static sqz_field *make_field(const char *spec, sqz_type t, const char *layout) {
+  return sqz_test_field(ctx, spec, t, layout);
+}
+
+static void drop(sqz_field *f) { sqz_test_drop(f); }
+
+/* The embedded side x side image of a 2D u8 field (caller frees). */
+static unsigned char *image(sqz_field *f) {
+  size_t n = (size_t)(f->dom->side * f->dom->side);
+  unsigned char *img = malloc(n);
+  SQZ_OK_OR_FAIL(ctx, sqz_field_read(f, img, n));
+  return img;
+}
+
+static uint64_t live(sqz_field *f) {
+  uint64_t n = 0;
+  SQZ_OK_OR_FAIL(ctx, sqz_field_count(f, &n));
+  return n;
+}
+
+/* Asserts that the live cells of f are exactly the n cells xy[] (x, y pairs). */
+static void expect_cells(sqz_field *f, const int64_t *xy, int n, const char *what) {
+  unsigned char *img = image(f);
+  uint64_t side = f->dom->side;
+  for (int k = 0; k < n; k++) {
+    ck_assert_msg(img[xy[2 * k + 1] * (int64_t)side + xy[2 * k]] == 1, "%s: cell (%lld, %lld) is not alive", what,
+                  (long long)xy[2 * k], (long long)xy[2 * k + 1]);
+    img[xy[2 * k + 1] * (int64_t)side + xy[2 * k]] = 0;
+  }
+  for (uint64_t e = 0; e < side * side; e++)
+    ck_assert_msg(img[e] == 0, "%s: cell (%llu, %llu) is alive and should not be", what, (unsigned long long)(e % side),
+                  (unsigned long long)(e / side));
+  free(img);
+}
+
+static const char *GLIDER = "#N Glider\nx = 3, y = 3, rule = B3/S23\nbob$2bo$3o!\n";
+
+/* The glider's cells with its top-left at (x, y). */
+static void glider_at(int64_t x, int64_t y, int64_t out[10]) {
+  static const int64_t g[10] = {1, 0, 2, 1, 0, 2, 1, 2, 2, 2};
+  for (int k = 0; k < 5; k++) out[2 * k] = x + g[2 * k], out[2 * k + 1] = y + g[2 * k + 1];
+}
+
+START_TEST(save_text) {
+  char path[128];
+  sqz_field *f = make_field("triangle:64", SQZ_U8, "compact");
+  int64_t g[10];
+  glider_at(10, 40, g);
+  in_dir(path, sizeof path, "glider.rle");
+  write_text(path, GLIDER);
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_rle(f, path, 10, 40));
+  expect_cells(f, g, 5, "glider at (10, 40)");
+  in_dir(path, sizeof path, "out.rle");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_save_rle(f, path, "23/3"));
+  ck_assert_str_eq(read_text(path), "#CXRLE Pos=10,40\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_save_rle(f, path, "b36s23"));
+  ck_assert_str_eq(read_text(path), "#CXRLE Pos=10,40\nx = 3, y = 3, rule = B36/S23\nbo$2bo$3o!\n");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_save_rle(f, path, NULL));
+  ck_assert_str_eq(read_text(path), "#CXRLE Pos=10,40\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n");
+  ck_assert_int_eq(sqz_field_save_rle(f, path, "B9/S3"), SQZ_ERR_PARSE);
+  ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "count 9"));
+  ck_assert_int_eq(dir_entries(), 2); /* glider.rle, out.rle: no temporary left */
+  /* empty rows between live ones are one counted '$' */
+  const int64_t gap[4] = {0, 10, 0, 13};
+  in_dir(path, sizeof path, "gap.rle");
+  write_text(path, "x = 1, y = 4\no3$o!");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_rle(f, path, 0, 10));
+  expect_cells(f, gap, 2, "two cells three rows apart");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_save_rle(f, path, NULL));
+  ck_assert_str_eq(read_text(path), "#CXRLE Pos=0,10\nx = 1, y = 4, rule = B3/S23\no3$o!\n");
+  /* an empty state */
+  SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(f, 0.0, 1));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_save_rle(f, path, NULL));
+  ck_assert_str_eq(read_text(path), "#CXRLE Pos=0,0\nx = 0, y = 0, rule = B3/S23\n!\n");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(f, 0.5, 3));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_rle(f, path, 0, 0));
+  ck_assert_uint_eq(live(f), 0);
+  drop(f);
+}
+END_TEST
+
+/* save -> load at (0, 0) restores the state, across layouts; lines stay within 70 characters. */
+START_TEST(round_trips) {
+  static const char *const specs[] = {"fractal:sierpinski-carpet:3", "triangle:23", "fractal:vicsek-cross:3",
+                                      "triangle:1"};
+  static const double density[] = {0.5, 0.97, 0.3, 1.0};
+  char path[128];
+  in_dir(path, sizeof path, "state.rle");
+  for (int i = 0; i < 4; i++)
+    for (int lay = 0; lay < 2; lay++) {
+      sqz_field *a = make_field(specs[i], SQZ_U8, lay ? "bb" : "compact");
+      sqz_field *b = make_field(specs[i], SQZ_U8, lay ? "compact" : "bb");
+      SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(a, density[i], 11 + (uint64_t)i));
+      SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(b, 0.5, 99));
+      SQZ_OK_OR_FAIL(ctx, sqz_field_save_rle(a, path, "B3/S23"));
+      SQZ_OK_OR_FAIL(ctx, sqz_field_load_rle(b, path, 0, 0));
+      unsigned char *ia = image(a), *ib = image(b);
+      size_t n = (size_t)(a->dom->side * a->dom->side);
+      ck_assert_msg(memcmp(ia, ib, n) == 0, "%s layout %d: the state differs after save and load", specs[i], lay);
+      ck_assert_uint_gt(live(a), 0);
+      free(ia);
+      free(ib);
+      char *text = read_text(path);
+      for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+        ck_assert_msg(strlen(line) <= 70, "%s: a line of %zu characters: %s", specs[i], strlen(line), line);
+      drop(a);
+      drop(b);
+    }
+}
+END_TEST
+
+/* --at and the file's #CXRLE Pos add up; negative placements are fine while the cells land inside. */
+START_TEST(placement) {
+  char path[128];
+  sqz_field *f = make_field("triangle:64", SQZ_U8, "compact");
+  in_dir(path, sizeof path, "p.rle");
+  write_text(path, "#CXRLE Pos=2,3\nx = 2, y = 2\no$2o!\n");
+  const int64_t at57[6] = {7, 10, 7, 11, 8, 11}, at0[6] = {0, 0, 0, 1, 1, 1};
+  SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(f, 0.5, 5)); /* the rest of the field becomes 0 */
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_rle(f, path, 5, 7));
+  expect_cells(f, at57, 3, "Pos=2,3 at (5, 7)");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_rle(f, path, -2, -3));
+  expect_cells(f, at0, 3, "Pos=2,3 at (-2, -3)");
+  uint64_t w = 0, h = 0;
+  char rule[SQZ_RLE_RULE_MAX] = "x";
+  SQZ_OK_OR_FAIL(NULL, sqz_rle_info(NULL, path, &w, &h, rule, sizeof rule));
+  ck_assert_uint_eq(w, 2);
+  ck_assert_uint_eq(h, 2);
+  ck_assert_str_eq(rule, "");
+  in_dir(path, sizeof path, "glider.rle");
+  write_text(path, GLIDER);
+  SQZ_OK_OR_FAIL(ctx, sqz_rle_info(ctx, path, NULL, NULL, rule, sizeof rule));
+  ck_assert_str_eq(rule, "B3/S23");
+  ck_assert_int_eq(sqz_rle_info(ctx, path, NULL, NULL, rule, 6), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "'B3/S23' does not fit a buffer of 6 bytes"));
+  drop(f);
+}
+END_TEST
+
+/* Loads text at (x, y) into f and expects SQZ_ERR_OUTSIDE_DOMAIN with want in the detail, f unchanged. */
+static void expect_outside(sqz_field *f, const char *text, int64_t x, int64_t y, const char *want) {
+  char path[128];
+  in_dir(path, sizeof path, "out.rle");
+  write_text(path, text);
+  SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(f, 0.5, 17));
+  uint64_t before = live(f);
+  ck_assert_int_eq(sqz_field_load_rle(f, path, x, y), SQZ_ERR_OUTSIDE_DOMAIN);
+  ck_assert_msg(strstr(sqz_last_error(ctx), want) != NULL, "detail '%s' lacks '%s'", sqz_last_error(ctx), want);
+  ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), path));
+  ck_assert_uint_eq(live(f), before);
+}
+
+START_TEST(outside_and_holes) {
+  sqz_field *carpet = make_field("fractal:sierpinski-carpet:2", SQZ_U8, "compact");
+  expect_outside(carpet, "x = 1, y = 1\no!", 4, 4,
+                 "live cell (0, 0) of the pattern lands on cell (4, 4), a hole of fractal:sierpinski-carpet:2");
+  expect_outside(carpet, "x = 3, y = 1\n2o!", 0, 1, "live cell (1, 0) of the pattern lands on cell (1, 1), a hole");
+  drop(carpet);
+  sqz_field *tri = make_field("triangle:8", SQZ_U8, "bb");
+  expect_outside(tri, "x = 3, y = 1\n3o!", 2, 3,
+                 "live cell (2, 0) of the pattern lands on cell (4, 3), outside triangle:8");
+  expect_outside(tri, "x = 1, y = 1\no!", 0, 8, "lands on cell (0, 8), outside the embedding of triangle:8");
+  expect_outside(tri, "x = 1, y = 1\no!", -5, 6, "lands on cell (-5, 6), outside the embedding");
+  expect_outside(tri, "#CXRLE Pos=9223372036854775807,0\nx = 2, y = 1\nbo!", 0, 7,
+                 "live cell (1, 0) of the pattern lands beyond 64-bit coordinates, outside triangle:8");
+  expect_outside(tri, "#CXRLE Pos=-9223372036854775807,0\nx = 1, y = 1\no!", -2, 7, "beyond 64-bit coordinates");
+  drop(tri);
+}
+END_TEST
+
+START_TEST(refused_files) {
+  char path[128], missing[128];
+  in_dir(path, sizeof path, "g.rle");
+  write_text(path, GLIDER);
+  sqz_field *t3 = make_field("tetrahedron:4", SQZ_U8, "compact");
+  ck_assert_int_eq(sqz_field_load_rle(t3, path, 0, 0), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "RLE patterns are 2D and tetrahedron:4 is 3D"));
+  in_dir(missing, sizeof missing, "t3.rle");
+  ck_assert_int_eq(sqz_field_save_rle(t3, missing, NULL), SQZ_ERR_INVALID_ARGUMENT);
+  drop(t3);
+  sqz_field *i32 = make_field("triangle:8", SQZ_I32, "compact");
+  ck_assert_int_eq(sqz_field_load_rle(i32, path, 0, 0), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(sqz_field_save_rle(i32, missing, NULL), SQZ_ERR_INVALID_ARGUMENT);
+  drop(i32);
+  ck_assert_int_eq(dir_entries(), 1);
+  sqz_field *f = make_field("triangle:8", SQZ_U8, "compact");
+  ck_assert_int_eq(sqz_field_load_rle(NULL, path, 0, 0), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(sqz_field_load_rle(f, NULL, 0, 0), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(sqz_field_load_rle(f, missing, 0, 0), SQZ_ERR_IO);
+  ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "cannot open for reading: No such file"));
+  write_text(path, "x = 3, y = 3\nbob$2bo$3o\n");
+  ck_assert_int_eq(sqz_field_load_rle(f, path, 0, 0), SQZ_ERR_PARSE);
+  char want[256];
+  snprintf(want, sizeof want, "%s: line 3, column 1: missing '!' at the end of the pattern", path);
+  ck_assert_str_eq(sqz_last_error(ctx), want);
+  ck_assert_int_eq(sqz_rle_info(ctx, path, NULL, NULL, NULL, 0), SQZ_ERR_PARSE);
+  ck_assert_str_eq(sqz_last_error(ctx), want);
+  write_text(path, "x = 2, y = 2\n3o!");
+  ck_assert_int_eq(sqz_field_load_rle(f, path, 0, 0), SQZ_ERR_PARSE);
+  ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "line 2, column 1: live cells beyond the declared x = 2, y = 2"));
+  /* a failed save leaves no temporary: the target is a non-empty folder, or its folder is missing */
+  char sub[160], inner[200];
+  in_dir(sub, sizeof sub, "sub.rle");
+  ck_assert_int_eq(mkdir(sub, 0700), 0);
+  snprintf(inner, sizeof inner, "%s/keep", sub);
+  write_text(inner, "x");
+  ck_assert_int_eq(sqz_field_save_rle(f, sub, NULL), SQZ_ERR_IO);
+  ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "rename over the target failed"));
+  ck_assert_int_eq(dir_entries(), 2); /* g.rle and sub.rle */
+  snprintf(inner, sizeof inner, "%s/no/such/dir.rle", dir);
+  ck_assert_int_eq(sqz_field_save_rle(f, inner, NULL), SQZ_ERR_IO);
+  snprintf(inner, sizeof inner, "%s/keep", sub);
+  unlink(inner);
+  rmdir(sub);
+  drop(f);
+}
+END_TEST
+
+/* ---- Golly patterns evolving ---------------------------------------------------------------- */
+
+/* Golly's glider on triangle:64, near the wide bottom and away from the edges: after 4 generations
+ * the same glider one cell right and one down (cell by cell), after 40 ten cells each way. */
+START_TEST(glider_moves) {
+  char path[128];
+  in_dir(path, sizeof path, "glider.rle");
+  write_text(path, GLIDER);
+  for (int lay = 0; lay < 2; lay++) {
+    sqz_field *f = make_field("triangle:64", SQZ_U8, lay ? "bb" : "compact");
+    int64_t g[10];
+    SQZ_OK_OR_FAIL(ctx, sqz_field_load_rle(f, path, 10, 40));
+    for (int gen = 4; gen <= 40; gen += 4) {
+      SQZ_OK_OR_FAIL(ctx, sqz_life_step(f, "B3/S23", 4));
+      glider_at(10 + gen / 4, 40 + gen / 4, g);
+      char what[64];
+      snprintf(what, sizeof what, "glider after %d generations", gen);
+      expect_cells(f, g, 5, what);
+    }
+    drop(f);
+  }
+}
+END_TEST
+
+/* A blinker has period 2: one step turns it upright, two bring it back. */
+START_TEST(blinker_period) {
+  char path[128];
+  in_dir(path, sizeof path, "blinker.rle");
+  write_text(path, "#N Blinker\nx = 3, y = 1, rule = 23/3\n3o!\n");
+  sqz_field *f = make_field("triangle:64", SQZ_U8, "compact");
+  const int64_t flat[6] = {20, 40, 21, 40, 22, 40}, upright[6] = {21, 39, 21, 40, 21, 41};
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_rle(f, path, 20, 40));
+  expect_cells(f, flat, 3, "blinker, generation 0");
+  for (int gen = 1; gen <= 6; gen++) {
+    SQZ_OK_OR_FAIL(ctx, sqz_life_step(f, "23/3", 1));
+    expect_cells(f, gen % 2 ? upright : flat, 3, gen % 2 ? "blinker, odd generation" : "blinker, even generation");
+  }
+  drop(f);
+}
+END_TEST
+
+/* ---- rule strings: Golly's forms, and 3D lists ---------------------------------------------- */
+
+static void expect_rule(const char *rule, int dims, uint32_t birth, uint32_t survive) {
+  uint32_t b = 0xdead, s = 0xbeef;
+  char err[256];
+  int st = sqz_rule_parse(rule, dims, &b, &s, err, sizeof err);
+  ck_assert_msg(st == SQZ_OK, "%s (%dD) -> %s: %s", rule, dims, sqz_status_name(st), err);
+  ck_assert_msg(b == birth && s == survive, "%s (%dD): birth %#x survive %#x, expected %#x %#x", rule, dims, b, s,
+                birth, survive);
+}
+
+static void expect_bad_rule(const char *rule, int dims, const char *want) {
+  uint32_t b = 0, s = 0;
+  char err[256];
+  ck_assert_int_eq(sqz_rule_parse(rule, dims, &b, &s, err, sizeof err), SQZ_ERR_PARSE);
+  ck_assert_msg(strstr(err, want) != NULL, "%s (%dD): '%s' lacks '%s'", rule, dims, err, want);
+}
+
+#define M(c) (1u << (c))
+START_TEST(rule_forms) {
+  const uint32_t B3 = M(3), S23 = M(2) | M(3);
+  static const char *const life[] = {"B3/S23", "b3/s23", "b3s23", "B3S23", "S23/B3", "s23b3", "23/3", "B3/S2,3"};
+  for (size_t i = 0; i < sizeof life / sizeof life[0]; i++) expect_rule(life[i], 2, B3, S23);
+  expect_rule("B36/S23", 2, M(3) | M(6), S23);
+  expect_rule("23/36", 2, M(3) | M(6), S23);
+  expect_rule("/2", 2, M(2), 0);       /* Seeds */
+  expect_rule("B2/S", 2, M(2), 0);
+  expect_rule("012345678/3", 2, M(3), 0x1ff);
+  static const struct {
+    const char *rule;
+    int dims;
+    const char *want;
+  } bad[] = {
+      {"B9/S23", 2, "count 9 in 'B9' exceeds the 8 neighbours"},
+      {"239/3", 2, "count 9 in '239' exceeds"},
+      {"23/3", 3, "the digits-only S/B form (Golly's 23/3) is for 2D rules"},
+      {"23", 2, "expected '/' at position 3"},
+      {"23/3/", 2, "unexpected character '/' at position 5"},
+      {"2x/3", 2, "unexpected character 'x' at position 2"},
+      {"B3", 2, "missing the S part"},
+      {"S23", 2, "missing the B part"},
+      {"B3/B3", 2, "'B' given twice (position 4)"},
+      {"B3//S23", 2, "expected 'S' at position 4"},
+      {"X3/S23", 2, "expected 'B' or 'S' at position 1"},
+      {"B3/S2x", 2, "unexpected character 'x' at position 6"},
+      {"B3S23/", 2, "unexpected text '/' at position 6"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) expect_bad_rule(bad[i].rule, bad[i].dims, bad[i].want);
+  uint32_t b, s;
+  ck_assert_int_eq(sqz_rule_parse("B3/S23", 4, &b, &s, NULL, 0), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(sqz_rule_parse("", 2, &b, &s, NULL, 0), SQZ_ERR_PARSE);
+}
+END_TEST
+
+/* The defect: 3D lists of several digits without commas were read digit by digit (B27 on a
+ * tetrahedron gave birth on 2 or 7); now they are refused by name, single digits still pass. */
+START_TEST(rule_3d_lists) {
+  expect_bad_rule("B27/S5", 3, "'B27' is ambiguous in 3D");
+  expect_bad_rule("B27/S5", 3, "(B2,7)");
+  expect_bad_rule("B6/S567", 3,
+                  "'S567' is ambiguous in 3D, where counts reach 26: separate the counts with commas (S5,6,7)");
+  expect_bad_rule("B3/S23", 3, "'S23' is ambiguous");
+  expect_rule("B6/S5", 3, M(6), M(5));
+  expect_rule("B6/S5,6,7", 3, M(6), M(5) | M(6) | M(7));
+  expect_rule("b6s5,6,7", 3, M(6), M(5) | M(6) | M(7));
+  expect_rule("B14,26/S", 3, M(14) | M(26), 0);
+  expect_rule("B14,/S5,6", 3, M(14), M(5) | M(6)); /* a lone count of 10 or more: trailing comma */
+  expect_rule("B3/S2,3", 3, M(3), M(2) | M(3));
+  expect_bad_rule("B6/S5,27", 3, "count 27 in 'S5,27' exceeds the 26 neighbours");
+  expect_bad_rule("B27,/S5", 3, "count 27 in 'B27,' exceeds the 26 neighbours");
+  expect_bad_rule("B2,3,/S", 3, "trailing ',' at position 5");
+  expect_bad_rule("B,3/S", 3, "expected a count at position 2");
+}
+END_TEST
+
+/* The default rule (NULL) is B3/S23 in 3D too, written there as B3/S2,3. */
+START_TEST(default_rule_3d) {
+  sqz_field *a = make_field("tetrahedron:9", SQZ_U8, "compact"), *b = make_field("tetrahedron:9", SQZ_U8, "compact");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(a, 0.3, 4));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(b, 0.3, 4));
+  SQZ_OK_OR_FAIL(ctx, sqz_life_step(a, NULL, 2));
+  SQZ_OK_OR_FAIL(ctx, sqz_life_step(b, "B3/S2,3", 2));
+  size_t n = 9 * 9 * 9;
+  unsigned char *ia = malloc(n), *ib = malloc(n);
+  SQZ_OK_OR_FAIL(ctx, sqz_field_read(a, ia, n));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_read(b, ib, n));
+  ck_assert_int_eq(memcmp(ia, ib, n), 0);
+  ck_assert_int_eq(sqz_life_step(a, "B3/S23", 1), SQZ_ERR_PARSE);
+  free(ia);
+  free(ib);
+  drop(a);
+  drop(b);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("rle");
+  TCase *parser = tcase_create("parser");
+  tcase_add_test(parser, parser_samples);
+  tcase_add_test(parser, parser_refusals);
+  tcase_add_test(parser, parser_callback_status);
+  tcase_add_test(parser, rule_forms);
+  tcase_add_test(parser, rule_3d_lists);
+  suite_add_tcase(s, parser);
+  TCase *files = tcase_create("files");
+  tcase_add_checked_fixture(files, setup, teardown);
+  tcase_add_test(files, save_text);
+  tcase_add_test(files, round_trips);
+  tcase_add_test(files, placement);
+  tcase_add_test(files, outside_and_holes);
+  tcase_add_test(files, refused_files);
+  tcase_add_test(files, glider_moves);
+  tcase_add_test(files, blinker_period);
+  tcase_add_test(files, default_rule_3d);
+  suite_add_tcase(s, files);
+  return sqz_test_run(s);
+}
