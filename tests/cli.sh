@@ -26,7 +26,12 @@ expect() {
 expect 0 "sqz [0-9]+\.[0-9]+\.[0-9]+" -- "$sqz" --version
 expect 0 "usage: sqz" -- "$sqz" --help
 expect 2 "unknown command 'frobnicate'" -- "$sqz" frobnicate
-for c in devices info life edm bench; do expect 0 "usage: sqz $c" -- "$sqz" "$c" --help; done
+for c in devices info life run heat edm bench; do
+  expect 0 "usage: sqz $c" -- "$sqz" "$c" --help
+  expect 0 "usage: sqz $c" -- "$sqz" help "$c"
+done
+expect 0 "usage: sqz bench fractal" -- "$sqz" help bench fractal
+expect 2 "unknown command 'nosuch'" -- "$sqz" help nosuch
 expect 0 "opencl" -- "$sqz" devices
 expect 0 "\"backend\":\"cpu\"" -- "$sqz" devices --json
 
