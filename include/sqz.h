@@ -50,7 +50,8 @@ SQZ_API const char *sqz_version_string(void);
   X(SQZ_ERR_IO, -2009, "input/output error")                                               \
   X(SQZ_ERR_NON_FINITE, -2010, "non-finite value in the input")                            \
   X(SQZ_ERR_OUTSIDE_DOMAIN, -2011, "non-zero value outside the domain")                    \
-  X(SQZ_ERR_INTERNAL, -2012, "internal error")
+  X(SQZ_ERR_INTERNAL, -2012, "internal error")                                             \
+  X(SQZ_ERR_CANCELLED, -2013, "cancelled by the progress callback")
 
 typedef enum {
 #define SQZ_STATUS_ENUM_(name, code, msg) name = code,
@@ -92,6 +93,15 @@ SQZ_API uint64_t sqz_context_max_alloc(const sqz_context *ctx);      /* bytes, o
  * backend reports the time of its compute loops) and end-to-end wall time, which includes
  * transfers and program builds. Either pointer may be NULL. */
 SQZ_API int sqz_context_timing(const sqz_context *ctx, double *kernel_s, double *wall_s);
+
+/* Progress of long operations (steps of life, heat and user stencils): fn is called about
+ * every interval_s seconds of work (0: 0.25 s) with the steps done so far, the steps asked for
+ * and the rate in cells per second; a non-zero return cancels the run, which then returns
+ * SQZ_ERR_CANCELLED with the field holding the state after `done` steps. The steps are run in
+ * chunks between calls, so kernel time and results are those of an uninterrupted run. fn NULL
+ * removes the callback. */
+typedef int (*sqz_progress_fn)(uint64_t done, uint64_t total, double cells_per_s, void *user_data);
+SQZ_API int sqz_context_set_progress(sqz_context *ctx, sqz_progress_fn fn, void *user_data, double interval_s);
 
 /* ---- device list --------------------------------------------------------------------------- */
 typedef enum {

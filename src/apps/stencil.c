@@ -5,9 +5,46 @@
 #include "apps/stencil.h"
 #include "backends/backend.h"
 
+int sqz_context_set_progress(sqz_context *ctx, sqz_progress_fn fn, void *user_data, double interval_s) {
+  if (!ctx) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_context_set_progress: the context is NULL");
+  if (!(interval_s >= 0.0 && interval_s <= 3600.0))
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "progress interval %g s is not in [0, 3600]", interval_s);
+  ctx->progress = fn;
+  ctx->progress_user = user_data;
+  ctx->progress_interval = interval_s > 0.0 ? interval_s : 0.25;
+  return SQZ_OK;
+}
+
+/* With a progress callback: chunks of steps sized from the time of the previous chunk, so that
+ * one chunk lasts about the callback's interval, the callback between chunks. */
+static int sqz__stencil_chunks(sqz_field *f, const sqz_update *u, uint64_t steps) {
+  sqz_context *ctx = f->ctx;
+  uint64_t done = 0, chunk = 1;
+  double t0 = sqz__now();
+  int st = SQZ_OK;
+  while (st == SQZ_OK && done < steps) {
+    uint64_t n = steps - done < chunk ? steps - done : chunk;
+    double c0 = sqz__now();
+    st = ctx->ops->stencil(f, u, n);
+    if (st == SQZ_OK) st = sqz__finish(ctx);
+    if (st != SQZ_OK) break;
+    done += n;
+    double now = sqz__now(), dt = now - c0;
+    double rate = now > t0 ? (double)f->dom->cells * (double)done / (now - t0) : 0.0;
+    if (ctx->progress(done, steps, rate, ctx->progress_user) != 0 && done < steps)
+      return sqz__fail(ctx, SQZ_ERR_CANCELLED, "cancelled after %llu of %llu steps", (unsigned long long)done,
+                       (unsigned long long)steps);
+    double want = ctx->progress_interval * (double)n / (dt > 1e-6 ? dt : 1e-6); /* steps per interval */
+    chunk = want < 1.0 ? 1 : want > 2.0 * (double)n + 1.0 ? 2 * n + 1 : (uint64_t)want;
+  }
+  return st;
+}
+
 int sqz__stencil_run(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz__op_begin(f->ctx);
-  int st = steps ? f->ctx->ops->stencil(f, u, steps) : SQZ_OK;
+  int st = SQZ_OK;
+  if (steps && f->ctx->progress) st = sqz__stencil_chunks(f, u, steps);
+  else if (steps) st = f->ctx->ops->stencil(f, u, steps);
   if (st == SQZ_OK) st = sqz__finish(f->ctx);
   sqz__op_end(f->ctx);
   return st;

@@ -31,6 +31,10 @@ struct sqz_context {
   int is_gpu;
   uint64_t local_mem; /* bytes of local memory per work-group (tests may lower it) */
   int sync; /* SQZ_SYNC=1: finish after every launch and fill, naming the one that fails */
+  /* progress of long operations (sqz_context_set_progress) */
+  sqz_progress_fn progress;
+  void *progress_user;
+  double progress_interval;
   /* errors and timing */
   char *detail;
   size_t detail_cap;
