@@ -206,6 +206,7 @@ SQZ_API size_t sqz_type_size(sqz_type type);
 SQZ_API int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out);
 SQZ_API void sqz_field_release(sqz_field *field);
 SQZ_API sqz_type sqz_field_type(const sqz_field *field);
+SQZ_API sqz_domain *sqz_field_domain(const sqz_field *field); /* the domain the field was created on */
 SQZ_API const char *sqz_field_layout(const sqz_field *field); /* canonical layout string */
 SQZ_API uint64_t sqz_field_bytes(const sqz_field *field);      /* device bytes of all buffers */
 /* Thread map, one of the registry's (sqz_map_list): simplices 2D "bb", "ltm", "rb", "had",
@@ -226,6 +227,12 @@ SQZ_API int sqz_field_set_block(sqz_field *field, uint32_t rho);
  * to a cell outside the domain fails with SQZ_ERR_OUTSIDE_DOMAIN and changes nothing. */
 SQZ_API int sqz_field_write(sqz_field *field, const void *embedded, size_t bytes);
 SQZ_API int sqz_field_read(sqz_field *field, void *embedded, size_t bytes);
+/* The state in compact order, count = sqz_domain_cells values of the field's type, whatever the
+ * layout and without a bounding-box array: fractals in the digit order of λ (value c belongs to
+ * embedded cell λ(c), MAPS.md 4.2), triangles and tetrahedra in the storage order of layout
+ * compact (the rectangle fold; layers, rows). A field in layout compact transfers directly. */
+SQZ_API int sqz_field_read_compact(sqz_field *field, void *values, uint64_t count);
+SQZ_API int sqz_field_write_compact(sqz_field *field, const void *values, uint64_t count);
 /* Each domain cell is 1 with probability density, from a counter-based hash of (seed,
  * embedded coordinates): identical across layouts, maps and backends. */
 SQZ_API int sqz_field_fill_random(sqz_field *field, double density, uint64_t seed);
@@ -353,6 +360,14 @@ SQZ_API int sqz_field_save_rle(sqz_field *field, const char *path, const char *r
 #define SQZ_RLE_RULE_MAX 64
 SQZ_API int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, uint64_t *height, char *rule,
                          size_t rule_len);
+/* HDF5 checkpoints (needs libhdf5 at build time, else SQZ_ERR_UNSUPPORTED): dataset "state" with the
+ * compact state (sqz_field_read_compact's order; chunked, shuffled and deflated, Fletcher-32
+ * checksummed) and attributes domain, cell_type ("u8", "i32", "f32", "f64"), workload (the rule
+ * or kernel, free text), step, sqz_version and order. Loading checks domain, type and size
+ * (SQZ_ERR_PARSE naming both sides) and the checksum; workload (may be NULL) and step (may be
+ * NULL) get the file's. A run of K steps equals J steps, a checkpoint and K - J more, bit for bit. */
+SQZ_API int sqz_field_save_h5(sqz_field *field, const char *path, const char *workload, uint64_t step);
+SQZ_API int sqz_field_load_h5(sqz_field *field, const char *path, char *workload, size_t workload_len, uint64_t *step);
 /* PNG picture: live, dead, and outside-domain cells in three colours (needs libpng). */
 SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
 

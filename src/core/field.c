@@ -58,6 +58,7 @@ void sqz_field_release(sqz_field *f) {
 }
 
 sqz_type sqz_field_type(const sqz_field *f) { return f->type; }
+sqz_domain *sqz_field_domain(const sqz_field *f) { return f ? f->dom : NULL; }
 const char *sqz_field_layout(const sqz_field *f) { return f->layout_str; }
 uint64_t sqz_field_bytes(const sqz_field *f) {
   int n = f->mem[1] ? 2 : 1;
