@@ -5,10 +5,8 @@
 #include <unistd.h>
 
 #include "backends/cpu/cpu_engine.h"
+#include "backends/cpu/cpu_rules.h"
 #include "simplex/simplex_plan.h"
-#include "sqz_common.h"
-#include "sqz_heat.h"
-#include "sqz_rule.h"
 
 static uint64_t cpu_host_memory(void) {
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
@@ -101,41 +99,6 @@ static int cpu_tile_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t level
 
 static int cpu_finish(sqz_context *ctx) { return SQZ_OK; }
 
-/* ---- the built-in updates as C functions (the rule arithmetic of cl/sqz_rule.h, cl/sqz_heat.h) ---- */
-typedef struct {
-  uint32_t birth, survive;
-  int nb;
-} cpu_life_rule;
-
-static void cpu_life(const void *self, const void *nb, uint32_t present, const void *param, void *out, void *user) {
-  const cpu_life_rule *r = user;
-  const unsigned char *v = nb;
-  uint32_t live = 0;
-  for (int i = 0; i < r->nb; i++) live += v[i]; /* Life states are 0 and 1: the sum counts (cl/rule_life.cl) */
-  *(unsigned char *)out = (unsigned char)SQZ_APPLY_RULE(*(const unsigned char *)self, live, r->birth, r->survive);
-}
-
-SQZ_HEAT_DEFINE(cpu_heat_f32_fn, float)
-SQZ_HEAT_DEFINE(cpu_heat_f64_fn, double)
-
-static void cpu_heat_f32(const void *self, const void *nb, uint32_t present, const void *param, void *out, void *user) {
-  float s, a, v[26], r;
-  memcpy(&s, self, sizeof s);
-  memcpy(&a, param, sizeof a);
-  memcpy(v, nb, (size_t)*(const int *)user * sizeof *v);
-  r = cpu_heat_f32_fn(s, v, present, a, *(const int *)user == 8 ? 2 : 3);
-  memcpy(out, &r, sizeof r);
-}
-
-static void cpu_heat_f64(const void *self, const void *nb, uint32_t present, const void *param, void *out, void *user) {
-  double s, a, v[26], r;
-  memcpy(&s, self, sizeof s);
-  memcpy(&a, param, sizeof a);
-  memcpy(v, nb, (size_t)*(const int *)user * sizeof *v);
-  r = cpu_heat_f64_fn(s, v, present, a, *(const int *)user == 8 ? 2 : 3);
-  memcpy(out, &r, sizeof r);
-}
-
 static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   if (u->kind == SQZ_UPDATE_CL || u->kind == SQZ_UPDATE_LIFE_BODY)
@@ -148,14 +111,16 @@ static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
     sqz__simplex_plan_free(&plan);
   }
   int nbn = f->dom->dims == 2 ? 8 : 26;
-  cpu_life_rule life = {u->birth, u->survive, nbn};
-  sqz_cpu_update cu = {sqz_type_size(f->type), u->fn, u->user, NULL, sqz__update_wants_present(u)};
+  sqz_cpu_life_rule life = {u->birth, u->survive, nbn};
+  sqz_cpu_update cu = {sqz_type_size(f->type), u->fn, u->user, NULL, sqz__update_wants_present(u), SQZ_CPU_USER};
   if (u->kind == SQZ_UPDATE_LIFE) {
-    cu.fn = cpu_life;
+    cu.fn = sqz__cpu_life;
     cu.user = &life;
+    cu.rule = SQZ_CPU_LIFE;
   } else if (u->kind == SQZ_UPDATE_HEAT) {
-    cu.fn = f->type == SQZ_F64 ? cpu_heat_f64 : cpu_heat_f32;
+    cu.fn = f->type == SQZ_F64 ? sqz__cpu_heat_f64 : sqz__cpu_heat_f32;
     cu.user = &nbn;
+    cu.rule = SQZ_CPU_BUILTIN;
   }
   size_t ps = f->type == SQZ_F64 ? sizeof(double) : sizeof(float);
   unsigned char *param = calloc(u->n_param ? u->n_param : 1, ps);
