@@ -42,6 +42,10 @@ typedef struct sqz_backend_ops {
   int (*download)(sqz_context *ctx, void *dst, sqz_mem src, uint64_t offset, uint64_t bytes);
   int (*zero)(sqz_context *ctx, sqz_mem mem, uint64_t bytes);
   int (*finish)(sqz_context *ctx);
+  /* n cells of ts bytes between mem and a host array through storage indices (-1: a cell outside
+   * the domain, read as 0 and never written): bands of the embedding without the whole array. */
+  int (*gather)(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, void *out);
+  int (*scatter)(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, const void *in);
   /* The stencil engine: `steps` applications of update u to f (ping-pong, f->cur flips). */
   int (*stencil)(sqz_field *f, const sqz_update *u, uint64_t steps);
   /* Random 0/1 cells (sqz_random_cell of the embedded index) into f's current buffer. */
@@ -62,11 +66,12 @@ typedef struct sqz_backend_ops {
 
 /* Defines `const sqz_backend_ops var` with every entry, in the order of the struct. */
 #define SQZ_BACKEND_TABLE(var, name_, fallback_, host_memory_, open_, close_, list_, accepts_, alloc_, free_, upload_, \
-                          download_, zero_, finish_, stencil_, fill_random_, reduce_, edm_, copy_rate_, touch_,      \
-                          tile_maps_)                                                                                \
-  const sqz_backend_ops var = {name_,   fallback_, host_memory_, open_,    close_,       list_,   accepts_,       \
-                               alloc_,  free_,     upload_,      download_, zero_,       finish_, stencil_,       \
-                               fill_random_, reduce_, edm_, copy_rate_, touch_, tile_maps_}
+                          download_, zero_, finish_, gather_, scatter_, stencil_, fill_random_, reduce_, edm_,       \
+                          copy_rate_, touch_, tile_maps_)                                                            \
+  const sqz_backend_ops var = {name_,   fallback_, host_memory_, open_,    close_,   list_,        accepts_,      \
+                               alloc_,  free_,     upload_,      download_, zero_,   finish_,      gather_,       \
+                               scatter_, stencil_, fill_random_, reduce_,  edm_,     copy_rate_,   touch_,        \
+                               tile_maps_}
 
 /* The backends compiled into the library, the default first; NULL-terminated (src/backends/backends.c). */
 SQZ_INTERNAL extern const sqz_backend_ops *const sqz__backends[];

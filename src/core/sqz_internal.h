@@ -137,6 +137,14 @@ SQZ_INTERNAL int sqz__field_ensure_pair(sqz_field *f);
 SQZ_INTERNAL void sqz__host_fill(const sqz_field *f, void *store, int uniform, uint64_t threshold, uint64_t seed);
 /* Waits for the context's enqueued work (ctx->ops->finish). */
 SQZ_INTERNAL int sqz__finish(sqz_context *ctx);
+/* Bands of the embedded image through the backend (src/core/field_rows.c): the image has
+ * sqz__field_image_rows rows of side cells (3D: row z*N + y); a band of sqz__field_band_rows rows
+ * holds about 2^20 cells. Reading gives 0 outside the domain; writing skips cells outside it
+ * (the caller checks they are 0). Memory: the band and its storage indices, whatever the level. */
+SQZ_INTERNAL uint64_t sqz__field_image_rows(const sqz_field *f);
+SQZ_INTERNAL uint64_t sqz__field_band_rows(const sqz_field *f);
+SQZ_INTERNAL int sqz__field_read_rows(sqz_field *f, uint64_t r0, uint64_t rows, void *out);
+SQZ_INTERNAL int sqz__field_write_rows(sqz_field *f, uint64_t r0, uint64_t rows, const void *in);
 /* The field as an embedded 0/1 image (PBM/PNG geometry; 3D: N x N*N); caller frees *out. */
 SQZ_INTERNAL int sqz__field_image(sqz_field *f, unsigned char **out, uint64_t *w, uint64_t *h);
 

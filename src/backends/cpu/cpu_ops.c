@@ -99,6 +99,24 @@ static int cpu_tile_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t level
 
 static int cpu_finish(sqz_context *ctx) { return SQZ_OK; }
 
+static int cpu_gather(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, void *out) {
+  const unsigned char *m = mem;
+  unsigned char *o = out;
+  for (uint64_t i = 0; i < n; i++) {
+    if (idx[i] < 0) memset(o + i * ts, 0, ts);
+    else memcpy(o + i * ts, m + (uint64_t)idx[i] * ts, ts);
+  }
+  return SQZ_OK;
+}
+
+static int cpu_scatter(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, const void *in) {
+  unsigned char *m = mem;
+  const unsigned char *v = in;
+  for (uint64_t i = 0; i < n; i++)
+    if (idx[i] >= 0) memcpy(m + (uint64_t)idx[i] * ts, v + i * ts, ts);
+  return SQZ_OK;
+}
+
 static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   if (u->kind == SQZ_UPDATE_CL || u->kind == SQZ_UPDATE_LIFE_BODY)
@@ -151,6 +169,6 @@ static int cpu_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
 }
 
 SQZ_BACKEND_TABLE(sqz__cpu_ops, "cpu", 1, 1, cpu_open, cpu_close, cpu_list, cpu_accepts, cpu_alloc, cpu_free,
-                  cpu_upload, cpu_download, cpu_zero, cpu_finish, cpu_stencil, cpu_fill_random, sqz__cpu_reduce,
+                  cpu_upload, cpu_download, cpu_zero, cpu_finish, cpu_gather, cpu_scatter, cpu_stencil, cpu_fill_random, sqz__cpu_reduce,
                   sqz__cpu_edm, sqz__cpu_copy_rate, cpu_touch,
                   cpu_tile_maps);

@@ -40,6 +40,24 @@ static int cuda_download(sqz_context *ctx, void *dst, sqz_mem src, uint64_t offs
 }
 static int cuda_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) { return sqz__cu_zero(ctx, SQZ_CU_PTR(mem), bytes); }
 
+/* Gather and scatter move one cell per transfer: correct, meant for bands of images, slow for
+ * large ones (no cuda kernel for them is loaded). */
+static int cuda_gather(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, void *out) {
+  int st = SQZ_OK;
+  for (uint64_t i = 0; st == SQZ_OK && i < n; i++) {
+    if (idx[i] < 0) memset((unsigned char *)out + i * ts, 0, ts);
+    else st = cuda_download(ctx, (unsigned char *)out + i * ts, mem, (uint64_t)idx[i] * ts, ts);
+  }
+  return st;
+}
+
+static int cuda_scatter(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, const void *in) {
+  int st = SQZ_OK;
+  for (uint64_t i = 0; st == SQZ_OK && i < n; i++)
+    if (idx[i] >= 0) st = cuda_upload(ctx, mem, (uint64_t)idx[i] * ts, (const unsigned char *)in + i * ts, ts);
+  return st;
+}
+
 static int cuda_finish(sqz_context *ctx) { return SQZ_OK; } /* every cuda operation waits for itself */
 
 static int cuda_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
@@ -89,5 +107,5 @@ static int cuda_tile_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t leve
 
 /* The copy floor of the cuda rows is the host's memcpy, as it was before the table. */
 SQZ_BACKEND_TABLE(sqz__cuda_ops, "cuda", 0, 0, sqz__cuda_open, sqz__cuda_close, cuda_list, cuda_accepts, cuda_alloc,
-                  cuda_free, cuda_upload, cuda_download, cuda_zero, cuda_finish, cuda_stencil, cuda_fill_random,
+                  cuda_free, cuda_upload, cuda_download, cuda_zero, cuda_finish, cuda_gather, cuda_scatter, cuda_stencil, cuda_fill_random,
                   cuda_reduce, cuda_edm, sqz__cpu_copy_rate, cuda_touch, cuda_tile_maps);

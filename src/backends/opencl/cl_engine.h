@@ -31,5 +31,9 @@ SQZ_INTERNAL int sqz__cl_fill_random_simplex(sqz_field *f, uint64_t threshold, u
 /* Stage one of the reductions (reduce_cl.c), and the distance matrix (edm_cl.c). */
 SQZ_INTERNAL int sqz__cl_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n,
                                 int acc_mode, sqz_red_acc *acc);
+/* Cells between the buffer mem and host arrays through storage indices (-1: none): gather_cl.c. */
+SQZ_INTERNAL int sqz__cl_gather(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, void *out);
+SQZ_INTERNAL int sqz__cl_scatter(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n,
+                                 const void *in);
 SQZ_INTERNAL int sqz__cl_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out);
 #endif
