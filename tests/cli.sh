@@ -128,6 +128,12 @@ expect 0 "3 points" -- "$sqz" edm --points "$work/pts.txt" --out "$work/d.f32" -
   { echo "FAIL: edm distances: $(od -An -v -f "$work/d.f32")"; fails=$((fails + 1)); }
 expect 2 "badpts.txt:2" -- "$sqz" edm --points "$work/badpts.txt" --out "$work/bad.f32"
 expect 2 "'ltm3' is a 3D map" -- "$sqz" edm --points "$work/pts.txt" --out "$work/bad.f32" --map ltm3
+printf '0 0\n1 2\n3e38 3e38\n' > "$work/far.txt"
+expect 2 "distance of points 0 and 2, .* exceeds the largest float" -- "$sqz" edm --points "$work/far.txt" --out "$work/bad.f32" --backend cpu
+printf '0 0\n1e20 0\n1e-30 0\n' > "$work/scales.txt"
+expect 0 "3 points" -- "$sqz" edm --points "$work/scales.txt" --out "$work/s.f32" --backend cpu
+[ "$(od -An -v -tf4 "$work/s.f32" | tr -s ' \n' ' ')" = " 0 1e+20 0 1e-30 1e+20 0 " ] ||
+  { echo "FAIL: edm at 1e20 and 1e-30: $(od -An -v -tf4 "$work/s.f32")"; fails=$((fails + 1)); }
 [ -e "$work/bad.f32" ] && { echo "FAIL: edm wrote a file after bad input"; fails=$((fails + 1)); }
 
 # fractals: names, patterns and levels are checked, holes cannot be alive
