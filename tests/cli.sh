@@ -81,6 +81,19 @@ expect 2 "--block ' 4' is not" -- $t "$sqz" info triangle:8 --block ' 4'
 expect 2 "--r '0.5x' is not a number" -- $t "$sqz" info simplex --m 3 --r 0.5x
 expect 2 "--m 1000000 is outside 2..16" -- $t "$sqz" info simplex --m 1000000
 
+# messages name the real value and limit: random means exactly random or random:..., a file named
+# random.pbm is a file; block:RHO names the largest RHO; PBM reads name trailing bytes and the system error
+in_work() { (cd "$work" && "$@"); }
+printf 'P1\n3 3\n1 0 0\n1 1 0\n1 1 1\n' > "$work/random.pbm"
+expect 0 "\"live\":6," -- in_work "$sqz" life triangle:3 --steps 0 --init random.pbm --json --backend cpu
+expect 0 "nonzero +6" -- in_work "$sqz" heat triangle:3 --steps 0 --init random:5 --out random.npy --backend cpu
+expect 0 "\"sum_initial\"" -- in_work "$sqz" heat triangle:3 --steps 1 --init random.npy --json --backend cpu
+expect 2 "expected random:DENSITY\[:SEED\]" -- "$sqz" life triangle:3 --steps 1 --init random:
+expect 2 "RHO = 8192 is larger than 4096, .* the largest on fractal:sierpinski-triangle:14 is 4096" -- "$sqz" info fractal:sierpinski-triangle:14 --layout block:8192 --backend cpu
+printf 'P4\n3 3\n\200\300\340xyz' > "$work/trailing.pbm"
+expect 2 "3 trailing bytes after the 3 x 3 P4 image" -- "$sqz" life triangle:3 --steps 0 --init "$work/trailing.pbm" --backend cpu
+expect 2 "missing.pbm: cannot open for reading: No such file or directory" -- "$sqz" life triangle:3 --steps 0 --init "$work/missing.pbm" --backend cpu
+
 # PBM contract: wrong size and a live cell outside the domain are errors naming the problem
 printf 'P1\n3 3\n1 0 0\n1 1 0\n1 1 1\n' > "$work/tri3.pbm"
 printf 'P1\n4 4\n0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n' > "$work/tri4.pbm"
