@@ -92,14 +92,20 @@ static void copy_file(const char *from, const char *to) {
   ck_assert_int_eq(fclose(out), 0);
 }
 
+/* A fresh cache holding the binary of src_seven: its directory, its file and the file's size. */
+static long seven_cached(char *dir, char *path, size_t len) {
+  fresh_cache(dir);
+  ck_assert_int_eq(build_and_run(src_seven), 7);
+  cache_file(dir, NULL, path, len);
+  long size = file_size(path);
+  ck_assert_int_gt(size, 64);
+  return size;
+}
+
 /* One byte cut from a cached binary: the next build notices, rebuilds, and rewrites the file whole. */
 START_TEST(truncated_file_is_rebuilt) {
   char dir[] = "/tmp/sqz_cache_truncXXXXXX", path[4200];
-  fresh_cache(dir);
-  ck_assert_int_eq(build_and_run(src_seven), 7);
-  cache_file(dir, NULL, path, sizeof path);
-  long size = file_size(path);
-  ck_assert_int_gt(size, 1);
+  long size = seven_cached(dir, path, sizeof path);
   ck_assert_int_eq(truncate(path, size - 1), 0);
   ck_assert_int_eq(build_and_run(src_seven), 7);
   ck_assert_int_eq(file_size(path), size); /* removed and written again */
@@ -111,9 +117,7 @@ END_TEST
 /* A valid cache file of another key copied over this key's file: detected, not run. */
 START_TEST(foreign_file_is_rebuilt) {
   char dir[] = "/tmp/sqz_cache_foreignXXXXXX", seven[4200], nine[4200];
-  fresh_cache(dir);
-  ck_assert_int_eq(build_and_run(src_seven), 7);
-  cache_file(dir, NULL, seven, sizeof seven);
+  seven_cached(dir, seven, sizeof seven);
   ck_assert_int_eq(build_and_run(src_nine), 9);
   cache_file(dir, seven, nine, sizeof nine);
   copy_file(seven, nine);
@@ -126,10 +130,7 @@ END_TEST
 /* A file of garbage (no header, or a header with a corrupt payload) under the right name. */
 START_TEST(garbage_file_is_rebuilt) {
   char dir[] = "/tmp/sqz_cache_garbageXXXXXX", path[4200];
-  fresh_cache(dir);
-  ck_assert_int_eq(build_and_run(src_seven), 7);
-  cache_file(dir, NULL, path, sizeof path);
-  long size = file_size(path);
+  long size = seven_cached(dir, path, sizeof path);
   /* the file's first 64 bytes (what a driver recognises as its binary), then garbage of the same size */
   FILE *f = fopen(path, "r+b");
   ck_assert_ptr_nonnull(f);

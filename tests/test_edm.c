@@ -168,16 +168,30 @@ START_TEST(test_edm_beyond_float) {
 }
 END_TEST
 
+/* n points whose coordinate i is pick(i, u, h) for the i-th state h of an LCG and u = h in [0, 1). */
+static float *random_points(uint64_t n, uint64_t h, float (*pick)(uint64_t i, double u, uint64_t h)) {
+  float *xy = malloc(2 * n * sizeof *xy);
+  ck_assert_ptr_nonnull(xy);
+  for (uint64_t i = 0; i < 2 * n; i++) {
+    h = h * 6364136223846793005ull + 1442695040888963407ull;
+    xy[i] = pick(i, (double)(h >> 11) / 9007199254740992.0, h);
+  }
+  return xy;
+}
+
+static float mixed_magnitudes(uint64_t i, double u, uint64_t h) {
+  return (float)(i % 3 ? u * 2000.0 - 1000.0 : ldexp(u, (int)(h % 40) - 20));
+}
+
+static float extreme_scales(uint64_t i, double u, uint64_t h) {
+  u -= 0.5;
+  return (float)(i < 40 ? u * 4e20 : i < 80 ? u * 4e-30 : i < 120 ? u * 6e37 : u * 2000.0);
+}
+
 /* Ordinary points: every distance within 1 ulp of the exact one, on both backends. */
 START_TEST(test_edm_within_one_ulp) {
   const uint64_t n = 400;
-  float *xy = malloc(2 * n * sizeof *xy);
-  uint64_t h = 777;
-  for (uint64_t i = 0; i < 2 * n; i++) {
-    h = h * 6364136223846793005ull + 1442695040888963407ull;
-    double u = (double)(h >> 11) / 9007199254740992.0;
-    xy[i] = (float)(i % 3 ? u * 2000.0 - 1000.0 : ldexp(u, (int)(h % 40) - 20)); /* mixed magnitudes */
-  }
+  float *xy = random_points(n, 777, mixed_magnitudes);
   for (int b = 0; b < 2; b++) {
     float *got = edm_run(b ? "opencl" : "cpu", xy, n, NULL);
     for (uint64_t y = 0; y < n; y++)
@@ -198,13 +212,7 @@ END_TEST
  * host's sqz_edm_dist32 bits, within 2 ulp of the exact distance, at ordinary and extreme scales. */
 START_TEST(test_edm_float_form) {
   const uint64_t n = 200;
-  float *xy = malloc(2 * n * sizeof *xy);
-  uint64_t h = 4242;
-  for (uint64_t i = 0; i < 2 * n; i++) {
-    h = h * 6364136223846793005ull + 1442695040888963407ull;
-    double u = (double)(h >> 11) / 9007199254740992.0 - 0.5;
-    xy[i] = (float)(i < 40 ? u * 4e20 : i < 80 ? u * 4e-30 : i < 120 ? u * 6e37 : u * 2000.0);
-  }
+  float *xy = random_points(n, 4242, extreme_scales);
   setenv("SQZ_EDM_FP32", "1", 1);
   float *got = edm_run("opencl", xy, n, NULL);
   unsetenv("SQZ_EDM_FP32");
