@@ -373,7 +373,12 @@ SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
 
 /* ---- Euclidean distance matrix on the triangle ------------------------------------------ */
 /* xy: n points as x0 y0 x1 y1 ...; out: the n(n+1)/2 lower-triangle entries in row-major
- * order (y = 0..n-1, x = 0..y). map: a 2D simplex map, NULL for the default. */
+ * order (y = 0..n-1, x = 0..y). map: a 2D simplex map, NULL for the default.
+ * Every distance a float can hold comes out finite and, when the points differ, non-zero: the
+ * arithmetic is in double on the cpu backend and on devices with cl_khr_fp64 (within 1 ulp of the
+ * exact distance, the same bits on both), else in float scaled by the larger difference (within
+ * 2 ulp). A distance beyond FLT_MAX gives SQZ_ERR_NON_FINITE naming the pair (out then holds
+ * infinity there); a non-finite coordinate gives SQZ_ERR_NON_FINITE naming the point. */
 SQZ_API int sqz_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out);
 
 #ifdef __cplusplus

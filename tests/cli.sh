@@ -56,6 +56,49 @@ expect 2 "density" -- "$sqz" life triangle:8 --steps 1 --init random:1.5:3
 expect 2 "cannot open" -- "$sqz" life triangle:8 --steps 1 --init "$work/missing.pbm"
 [ -e "$work/bad.pbm" ] && { echo "FAIL: a file was written after a usage error"; fails=$((fails + 1)); }
 
+# numeric options: digits only, within 64 bits and the option's range; numbers whole and finite. Each
+# bad form is exit 2 naming the value (under a time limit: such values once ran for ever).
+t="timeout ${SQZ_CLI_TIMEOUT:-60}"
+expect 2 "--steps '99999999999999999999' does not fit in 64 bits" -- $t "$sqz" life triangle:8 --steps 99999999999999999999
+expect 2 "--steps ' -1' is not a non-negative integer" -- $t "$sqz" life triangle:8 --steps ' -1'
+expect 2 "--steps '-1' is not" -- $t "$sqz" life triangle:8 --steps -1
+expect 2 "--steps '\+3' is not" -- $t "$sqz" heat triangle:8 --steps +3
+expect 2 "--steps '5 ' is not" -- $t "$sqz" life triangle:8 --steps '5 '
+expect 2 "--steps 4611686018427387905 is larger than 4611686018427387904" -- $t "$sqz" life triangle:8 --steps 4611686018427387905
+expect 2 "--steps '18446744073709551616' does not fit" -- $t "$sqz" run triangle:8 --kernel "$work/none.cl" --type u8 --steps 18446744073709551616
+expect 2 "--block 4294967297 is larger than 1024" -- $t "$sqz" life triangle:8 --steps 1 --block 4294967297
+expect 2 "--block 2048 is larger than 1024" -- $t "$sqz" heat triangle:8 --steps 1 --block 2048
+expect 2 "seed '99999999999999999999' does not fit in 64 bits" -- $t "$sqz" life triangle:8 --steps 1 --init random:0.5:99999999999999999999
+expect 2 "seed '99999999999999999999' does not fit in 64 bits" -- $t "$sqz" heat triangle:8 --steps 1 --init random:99999999999999999999
+expect 2 "seed ' 7' is not" -- $t "$sqz" run triangle:8 --kernel "$work/none.cl" --type u8 --steps 1 --init 'random:0.5: 7'
+expect 2 "density ' 0.5' is not a number" -- $t "$sqz" life triangle:8 --steps 1 --init 'random: 0.5:1'
+expect 2 "density '0.5x' is not a number" -- $t "$sqz" life triangle:8 --steps 1 --init random:0.5x:1
+expect 2 "--alpha '0.1x' is not a number" -- $t "$sqz" heat triangle:8 --steps 1 --alpha 0.1x
+expect 2 "--alpha 'nan' is not a finite number" -- $t "$sqz" heat triangle:8 --steps 1 --alpha nan
+expect 2 "--param value 2 '1e999' is not a finite number" -- $t "$sqz" run triangle:8 --kernel "$work/none.cl" --type f32 --steps 1 --param 1,1e999
+expect 2 "--steps ' 2' is not" -- $t "$sqz" bench simplex --domain triangle:8 --steps ' 2'
+expect 2 "--density '0.5x' is not a number" -- $t "$sqz" bench simplex --domain triangle:8 --density 0.5x
+expect 2 "--block 4096 is larger than 1024" -- $t "$sqz" bench simplex --domain triangle:8 --block 4096
+expect 2 "--seed '18446744073709551616' does not fit in 64 bits" -- $t "$sqz" bench fractal --domain fractal:sierpinski-triangle:3 --seed 18446744073709551616
+expect 2 "--density 'inf' is not a finite number" -- $t "$sqz" bench fractal --domain fractal:sierpinski-triangle:3 --density inf
+expect 2 "--steps '0x10' is not" -- $t "$sqz" bench fractal --domain fractal:sierpinski-triangle:3 --steps 0x10
+expect 2 "--block ' 4' is not" -- $t "$sqz" info triangle:8 --block ' 4'
+expect 2 "--r '0.5x' is not a number" -- $t "$sqz" info simplex --m 3 --r 0.5x
+expect 2 "--m 1000000 is outside 2..16" -- $t "$sqz" info simplex --m 1000000
+
+# messages name the real value and limit: random means exactly random or random:..., a file named
+# random.pbm is a file; block:RHO names the largest RHO; PBM reads name trailing bytes and the system error
+in_work() { (cd "$work" && "$@"); }
+printf 'P1\n3 3\n1 0 0\n1 1 0\n1 1 1\n' > "$work/random.pbm"
+expect 0 "\"live\":6," -- in_work "$sqz" life triangle:3 --steps 0 --init random.pbm --json --backend cpu
+expect 0 "nonzero +6" -- in_work "$sqz" heat triangle:3 --steps 0 --init random:5 --out random.npy --backend cpu
+expect 0 "\"sum_initial\"" -- in_work "$sqz" heat triangle:3 --steps 1 --init random.npy --json --backend cpu
+expect 2 "expected random:DENSITY\[:SEED\]" -- "$sqz" life triangle:3 --steps 1 --init random:
+expect 2 "RHO = 8192 is larger than 4096, .* the largest on fractal:sierpinski-triangle:14 is 4096" -- "$sqz" info fractal:sierpinski-triangle:14 --layout block:8192 --backend cpu
+printf 'P4\n3 3\n\200\300\340xyz' > "$work/trailing.pbm"
+expect 2 "3 trailing bytes after the 3 x 3 P4 image" -- "$sqz" life triangle:3 --steps 0 --init "$work/trailing.pbm" --backend cpu
+expect 2 "missing.pbm: cannot open for reading: No such file or directory" -- "$sqz" life triangle:3 --steps 0 --init "$work/missing.pbm" --backend cpu
+
 # PBM contract: wrong size and a live cell outside the domain are errors naming the problem
 printf 'P1\n3 3\n1 0 0\n1 1 0\n1 1 1\n' > "$work/tri3.pbm"
 printf 'P1\n4 4\n0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n' > "$work/tri4.pbm"
@@ -103,6 +146,12 @@ expect 0 "3 points" -- "$sqz" edm --points "$work/pts.txt" --out "$work/d.f32" -
   { echo "FAIL: edm distances: $(od -An -v -f "$work/d.f32")"; fails=$((fails + 1)); }
 expect 2 "badpts.txt:2" -- "$sqz" edm --points "$work/badpts.txt" --out "$work/bad.f32"
 expect 2 "'ltm3' is a 3D map" -- "$sqz" edm --points "$work/pts.txt" --out "$work/bad.f32" --map ltm3
+printf '0 0\n1 2\n3e38 3e38\n' > "$work/far.txt"
+expect 2 "distance of points 0 and 2, .* exceeds the largest float" -- "$sqz" edm --points "$work/far.txt" --out "$work/bad.f32" --backend cpu
+printf '0 0\n1e20 0\n1e-30 0\n' > "$work/scales.txt"
+expect 0 "3 points" -- "$sqz" edm --points "$work/scales.txt" --out "$work/s.f32" --backend cpu
+[ "$(od -An -v -tf4 "$work/s.f32" | tr -s ' \n' ' ')" = " 0 1e+20 0 1e-30 1e+20 0 " ] ||
+  { echo "FAIL: edm at 1e20 and 1e-30: $(od -An -v -tf4 "$work/s.f32")"; fails=$((fails + 1)); }
 [ -e "$work/bad.f32" ] && { echo "FAIL: edm wrote a file after bad input"; fails=$((fails + 1)); }
 
 # fractals: names, patterns and levels are checked, holes cannot be alive

@@ -257,19 +257,14 @@ int sqz_cmd_bench_simplex(int argc, char **argv) {
     else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--device", 1, &v)) > 0) device = v;
     else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--json", 0, &v)) > 0) json = 1;
     else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--density", 1, &v)) > 0) {
-      char *end = NULL;
-      b.density = strtod(v, &end);
-      if (!end || *end || !(b.density >= 0 && b.density <= 1))
-        return sqz_cli_usage("bench", "--density: '%s' is not a number in [0, 1]", v);
+      if ((rc = sqz_cli_double("bench", "--density", v, 0.0, 1.0, &b.density)) != 0) return rc;
     } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--steps", 1, &v)) > 0) {
-      if ((rc = sqz_cli_u64("bench", "--steps", v, &b.steps)) != 0) return rc;
-      if (b.steps == 0) return sqz_cli_usage("bench", "--steps must be at least 1");
+      if ((rc = sqz_cli_u64_range("bench", "--steps", v, 1, SQZ_CLI_STEPS_MAX, &b.steps)) != 0) return rc;
     } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--seed", 1, &v)) > 0) {
       if ((rc = sqz_cli_u64("bench", "--seed", v, &b.seed)) != 0) return rc;
     } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--block", 1, &v)) > 0) {
-      if ((rc = sqz_cli_u64("bench", "--block", v, &u)) != 0) return rc;
-      if (u > 1024) return sqz_cli_usage("bench", "--block %llu is larger than 1024", (unsigned long long)u);
-      b.block = (uint32_t)u;
+      if ((rc = sqz_cli_u64_range("bench", "--block", v, 0, SQZ_CLI_BLOCK_MAX, &u)) != 0) return rc;
+      b.block = (uint32_t)u; /* at most 1024 */
     }
     if (m < 0) return sqz_cli_usage("bench", "option %s needs a value", argv[i]);
     if (m == 0) return sqz_cli_usage("bench", "unknown option '%s' for 'bench simplex'", argv[i]);

@@ -15,8 +15,21 @@ int sqz_cli_error(const char *cmd, int status, const char *fmt, ...) __attribute
 /* Matches argv[*i] against --name (flag) or --name VALUE / --name=VALUE.
  * Returns 1 and sets *value (NULL for flags) when matched, 0 when not, -1 when a value is missing. */
 int sqz_cli_opt(int argc, char **argv, int *i, const char *name, int takes_value, const char **value);
-/* Strict unsigned integer option value; returns 0 or prints a usage error and returns 2. */
-int sqz_cli_u64(const char *cmd, const char *opt, const char *text, uint64_t *out);
+/* Strict numeric option values: an integer is decimal digits only (no blanks, sign or trailing
+ * text) and must fit 64 bits; a number is what strtod reads from the whole text (no leading blanks,
+ * no trailing text) and must be finite. Each returns 0 and sets *out, or prints a usage error naming
+ * the option and the value (and the bound it misses) and returns 2. Ranges are inclusive. */
+int sqz_cli_u64_range(const char *cmd, const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t *out);
+int sqz_cli_u64(const char *cmd, const char *opt, const char *text, uint64_t *out); /* any 64-bit value */
+int sqz_cli_double(const char *cmd, const char *opt, const char *text, double min, double max, double *out);
+/* The bounds of the options every command shares: --steps K <= 2^62; --block RHO <= 1024 (0 = automatic). */
+#define SQZ_CLI_STEPS_MAX ((uint64_t)1 << 62)
+#define SQZ_CLI_BLOCK_MAX 1024u
+/* --init: 1 when init is a random spec, exactly "random" or "random:..." (anything else, such as
+ * random.pbm, is a file: 0); 2 after a usage error naming the bad part. With density, the spec is
+ * random:DENSITY[:SEED] (DENSITY in [0, 1]); without, random:SEED. *density and *seed keep their
+ * values where the spec leaves them out. */
+int sqz_cli_random_init(const char *cmd, const char *init, double *density, uint64_t *seed);
 /* Opens a context for --backend/--device; on failure prints why (and the device list for an
  * unknown device) and returns the exit status; 0 on success. */
 int sqz_cli_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx);

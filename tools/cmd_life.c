@@ -13,11 +13,11 @@ static const char *sqz_life_help =
     "                [--backend B] [--device D] [--json]\n"
     "\n"
     "  DOMAIN     triangle:N, tetrahedron:N or fractal:NAME:R\n"
-    "  --steps    number of generations (required)\n"
+    "  --steps    number of generations (required, at most 2^62)\n"
     "  --rule     B<counts>/S<counts>, any case, '/' optional (b3s23), or Golly's S/B digits 23/3 (2D only);\n"
     "             3D counts comma-separated (B6/S5,6,7; a lone count of 10 or more as B14,); default\n"
     "             B3/S23, or the rule in the header of an .rle --init\n"
-    "  --block    launch block side (0 = automatic)\n"
+    "  --block    launch block side (0 = automatic, at most 1024)\n"
     "  --init     random:DENSITY:SEED (default random:0.5:1) or a state of the embedding: FILE.npy\n"
     "             (NumPy, dtype uint8, shape (side, side) [y][x] or (N, N, N) [z][y][x]), FILE.rle (Golly\n"
     "             pattern, 2D), else PBM\n"
@@ -52,27 +52,6 @@ typedef struct {
   double density;
   uint64_t seed;
 } sqz_life_opts;
-
-/* Parses --init random:DENSITY:SEED; returns 1 if it is a random spec, 0 for a file, 2 on error. */
-static int sqz__parse_init(const char *init, double *density, uint64_t *seed) {
-  if (strncmp(init, "random", 6) != 0) return 0;
-  const char *p = init + 6;
-  if (*p == 0) return 1;
-  char *end = NULL;
-  if (*p != ':') return sqz_cli_usage("life", "--init '%s': expected random:DENSITY:SEED", init);
-  double d = strtod(p + 1, &end);
-  if (end == p + 1 || !(d >= 0.0 && d <= 1.0))
-    return sqz_cli_usage("life", "--init '%s': density must be a number in [0, 1]", init);
-  *density = d;
-  if (*end == 0) return 1;
-  if (*end != ':' || end[1] < '0' || end[1] > '9')
-    return sqz_cli_usage("life", "--init '%s': expected random:DENSITY:SEED", init);
-  const char *s = end + 1;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end) return sqz_cli_usage("life", "--init '%s': seed '%s' is not an integer", init, s);
-  *seed = v;
-  return 1;
-}
 
 /* Parses --at X,Y: two non-negative decimal integers below 2^63, nothing else; 0, or 2 after a
  * usage error naming the value. */
@@ -120,13 +99,13 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
 #undef SQZ_OPT
     if ((m = sqz_cli_opt(argc, argv, &i, "--steps", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage("life", "--steps needs a value");
-      if (sqz_cli_u64("life", "--steps", v, &o->steps)) return 2;
+      if (sqz_cli_u64_range("life", "--steps", v, 0, SQZ_CLI_STEPS_MAX, &o->steps)) return 2;
       o->have_steps = 1;
       continue;
     }
     if ((m = sqz_cli_opt(argc, argv, &i, "--block", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage("life", "--block needs a value");
-      if (sqz_cli_u64("life", "--block", v, &o->block)) return 2;
+      if (sqz_cli_u64_range("life", "--block", v, 0, SQZ_CLI_BLOCK_MAX, &o->block)) return 2;
       continue;
     }
     if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
@@ -143,7 +122,7 @@ int sqz_cmd_life(int argc, char **argv) {
   sqz_life_opts o = {.layout = "compact", .init = "random:0.5:1", .density = 0.5, .seed = 1};
   int rc = sqz__life_args(argc, argv, &o);
   if (rc) return rc < 0 ? 0 : rc;
-  int random = sqz__parse_init(o.init, &o.density, &o.seed);
+  int random = sqz_cli_random_init("life", o.init, &o.density, &o.seed);
   if (random == 2) return 2;
   int rle_init = !random && sqz__has_ext(o.init, ".rle");
   int64_t at_x = 0, at_y = 0;

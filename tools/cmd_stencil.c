@@ -83,14 +83,13 @@ static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts 
     }
     if ((m = sqz_cli_opt(argc, argv, &i, "--steps", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage(o->cmd, "--steps needs a value");
-      if (sqz_cli_u64(o->cmd, "--steps", v, &o->steps)) return 2;
+      if (sqz_cli_u64_range(o->cmd, "--steps", v, 0, SQZ_CLI_STEPS_MAX, &o->steps)) return 2;
       o->have_steps = 1;
       continue;
     }
     if ((m = sqz_cli_opt(argc, argv, &i, "--block", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage(o->cmd, "--block needs a value");
-      if (sqz_cli_u64(o->cmd, "--block", v, &o->block)) return 2;
-      if (o->block > UINT32_MAX) return sqz_cli_usage(o->cmd, "--block %s is larger than 1024", v);
+      if (sqz_cli_u64_range(o->cmd, "--block", v, 0, SQZ_CLI_BLOCK_MAX, &o->block)) return 2;
       continue;
     }
     if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
@@ -127,19 +126,16 @@ static int sqz__parse_params(const char *cmd, const char *text, double **out, si
   if (!v) return sqz_cli_usage(cmd, "out of memory for %zu parameters", cap);
   const char *p = text;
   for (size_t i = 0; i < cap; i++) {
-    char *end = NULL;
-    errno = 0;
-    double d = strtod(p, &end);
-    if (end == p || (*end && *end != ',') || *p == ' ') {
+    size_t len = strcspn(p, ",");
+    char opt[48], *tok = strndup(p, len);
+    snprintf(opt, sizeof opt, "--param value %zu", i + 1);
+    int rc = tok ? sqz_cli_double(cmd, opt, tok, -HUGE_VAL, HUGE_VAL, &v[i]) : sqz_cli_usage(cmd, "out of memory");
+    free(tok);
+    if (rc) {
       free(v);
-      return sqz_cli_usage(cmd, "--param: value %zu ('%.*s') is not a number", i + 1, (int)strcspn(p, ","), p);
+      return rc;
     }
-    if (!isfinite(d) || errno == ERANGE) {
-      free(v);
-      return sqz_cli_usage(cmd, "--param: value %zu ('%.*s') is not a finite number", i + 1, (int)strcspn(p, ","), p);
-    }
-    v[i] = d;
-    p = *end ? end + 1 : end;
+    p += len + (p[len] == ',');
   }
   *out = v;
   *n = cap;
@@ -178,25 +174,6 @@ static int sqz__read_text(const char *cmd, const char *path, char **out) {
   return 0;
 }
 
-/* Parses random:DENSITY:SEED (run) or random:SEED (heat): 1 random, 0 a file, 2 error. */
-static int sqz__stencil_init(const char *cmd, const char *init, int uniform, double *density, uint64_t *seed) {
-  if (strncmp(init, "random", 6) != 0) return 0;
-  const char *p = init + 6;
-  if (*p == 0) return 1;
-  if (*p++ != ':') return sqz_cli_usage(cmd, "--init '%s': expected %s", init, uniform ? "random:SEED" : "random:DENSITY:SEED");
-  if (!uniform) {
-    char *end = NULL;
-    double d = strtod(p, &end);
-    if (end == p || !(d >= 0.0 && d <= 1.0) || (*end && *end != ':'))
-      return sqz_cli_usage(cmd, "--init '%s': density must be a number in [0, 1]", init);
-    *density = d;
-    if (!*end) return 1;
-    p = end + 1;
-  }
-  if (sqz_cli_u64(cmd, "--init seed", p, seed)) return 2;
-  return 1;
-}
-
 static int sqz__stencil(int argc, char **argv, int which) {
   sqz_stencil_opts o = {.cmd = which == SQZ_RUN ? "run" : "heat", .layout = "compact"};
   int rc = sqz__stencil_args(argc, argv, which, &o);
@@ -208,13 +185,9 @@ static int sqz__stencil(int argc, char **argv, int which) {
   char *source = NULL;
   if (o.type && sqz__parse_type(o.cmd, o.type, which == SQZ_HEAT, &type)) return 2;
   const char *init = o.init ? o.init : which == SQZ_HEAT ? "random:1" : "random:0.5:1";
-  int random = sqz__stencil_init(o.cmd, init, which == SQZ_HEAT, &density, &seed);
+  int random = sqz_cli_random_init(o.cmd, init, which == SQZ_HEAT ? NULL : &density, &seed);
   if (random == 2) return 2;
-  if (o.alpha) {
-    char *end = NULL;
-    alpha = strtod(o.alpha, &end);
-    if (end == o.alpha || *end || !isfinite(alpha)) return sqz_cli_usage(o.cmd, "--alpha '%s' is not a number", o.alpha);
-  }
+  if (o.alpha && sqz_cli_double(o.cmd, "--alpha", o.alpha, -HUGE_VAL, HUGE_VAL, &alpha)) return 2;
   if (which == SQZ_RUN) {
     if (o.backend && strcmp(o.backend, "cpu") == 0)
       return sqz_cli_usage(o.cmd, "--backend cpu cannot run --kernel %s: the kernel is OpenCL C, which needs an OpenCL "

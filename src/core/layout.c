@@ -25,10 +25,20 @@ int sqz__parse_layout(sqz_context *ctx, const sqz_domain *dom, const char *layou
   const char *p = strchr(layout, ':'); /* block:RHO */
   if (!p) return sqz__fail(ctx, SQZ_ERR_INTERNAL, "layout '%s' is registered but has no storage", layout);
   p++;
-  char *end = NULL;
-  unsigned long v = (*p >= '0' && *p <= '9') ? strtoul(p, &end, 10) : 0;
-  if (!end || *end || v == 0 || v > 4096)
-    return sqz__fail(ctx, SQZ_ERR_PARSE, "layout '%s': RHO must be a positive integer power of the scale", layout);
+  uint64_t largest = sqz__fractal_block_max(dom), v = 0;
+  const char *q = p;
+  for (; *q >= '0' && *q <= '9' && v <= SQZ_BLOCK_RHO_MAX; q++) v = v * 10 + (uint64_t)(*q - '0');
+  while (*q >= '0' && *q <= '9') q++; /* digits past the limit */
+  if (q == p || *q || v == 0)
+    return sqz__fail(ctx, SQZ_ERR_PARSE,
+                     "layout '%s': RHO '%s' is not a positive integer (block:RHO takes a power of the scale %d, "
+                     "at most %llu on %s)", layout, p, dom->fr.s, (unsigned long long)largest, dom->spec);
+  if (v > SQZ_BLOCK_RHO_MAX)
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT,
+                     "layout '%s': RHO = %s is larger than %u, the largest block side of layout block:RHO; the "
+                     "largest on %s is %llu (a power of the scale %d, at most the side %llu)", layout, p,
+                     SQZ_BLOCK_RHO_MAX, dom->spec, (unsigned long long)largest, dom->fr.s,
+                     (unsigned long long)dom->side);
   *id = SQZ_LAYOUT_BLOCK;
   *rho = (uint32_t)v;
   return SQZ_OK;

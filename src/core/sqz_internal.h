@@ -78,6 +78,9 @@ struct sqz_domain {
 };
 
 /* ---- fields ------------------------------------------------------------------------------- */
+/* The largest tile side RHO of layout block:RHO (any fractal; on one, RHO is also a power of its
+ * scale no larger than its side). */
+#define SQZ_BLOCK_RHO_MAX 4096u
 typedef enum { SQZ_LAYOUT_BB = 0, SQZ_LAYOUT_COMPACT = 1, SQZ_LAYOUT_LAMBDA = 2, SQZ_LAYOUT_BLOCK = 3 } sqz_layout_id;
 
 struct sqz_field {
@@ -117,6 +120,9 @@ SQZ_INTERNAL int sqz__fractal_geometry(const sqz_domain *dom, sqz_layout_id layo
 SQZ_INTERNAL int sqz__fractal_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y,
                                      uint64_t *z);
 SQZ_INTERNAL int64_t sqz__fractal_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z);
+/* The largest RHO of layout block:RHO on fractal dom: the largest power of its scale within its
+ * side and SQZ_BLOCK_RHO_MAX. */
+SQZ_INTERNAL uint64_t sqz__fractal_block_max(const sqz_domain *dom);
 /* Parses a fractal name or pattern ("sierpinski-carpet", "#./##") at level r into *out
  * (tables, membership, name); SQZ_ERR_PARSE naming the bad part, SQZ_ERR_TOO_LARGE when
  * s^r or k^r does not fit. src/fractal.c */

@@ -21,6 +21,12 @@ int sqz__fractal_rho_level(int s, uint32_t rho) {
   return p == rho ? j : -1;
 }
 
+uint64_t sqz__fractal_block_max(const sqz_domain *dom) {
+  uint64_t lim = dom->side < SQZ_BLOCK_RHO_MAX ? dom->side : SQZ_BLOCK_RHO_MAX, largest = 1;
+  while (dom->fr.s > 1 && largest * (uint64_t)dom->fr.s <= lim) largest *= (uint64_t)dom->fr.s;
+  return largest;
+}
+
 static uint64_t sqz__ipow(uint64_t b, int e) {
   uint64_t p = 1;
   while (e-- > 0) p *= b;
@@ -47,8 +53,9 @@ int sqz__fractal_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t 
     if (j < 0 || j > fr->r)
       return sqz__fail(dom->ctx, SQZ_ERR_INVALID_ARGUMENT,
                        "layout block:%u on %s: RHO must be a power of the scale %d (1, %d, %d, ...) not larger "
-                       "than the side %llu",
-                       rho, dom->spec, fr->s, fr->s, fr->s * fr->s, (unsigned long long)dom->side);
+                       "than the side %llu; the largest block side here is %llu",
+                       rho, dom->spec, fr->s, fr->s, fr->s * fr->s, (unsigned long long)dom->side,
+                       (unsigned long long)sqz__fractal_block_max(dom));
     int rb = fr->r - j; /* k^rb * rho^2 <= s^(2R) < 2^62: no overflow */
     *width = sqz__ipow(k, (rb + 1) / 2) * rho;
     *height = sqz__ipow(k, rb / 2) * rho;

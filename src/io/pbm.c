@@ -1,5 +1,6 @@
 /* pbm.c — reading (P1, P4) and writing (P4) field states as PBM images of the embedding. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,14 +38,26 @@ static int sqz__pbm_int(FILE *f, uint64_t *v) {
   return c == EOF || isspace(c);
 }
 
+/* After a read that came up short: SQZ_ERR_IO with strerror when the stream failed, 0 when it is
+ * fine and the data is at fault (the caller reports the parse error). */
+static int sqz__pbm_ioerr(sqz_context *ctx, FILE *fp, const char *path) {
+  if (!ferror(fp)) return 0;
+  int e = errno ? errno : EIO;
+  return sqz__fail(ctx, SQZ_ERR_IO, "%s: read failed: %s", path, strerror(e));
+}
+
 static int sqz__pbm_read(sqz_field *f, FILE *fp, const char *path, unsigned char *img, uint64_t w, uint64_t h) {
   sqz_context *ctx = f->ctx;
   char magic[3] = {0};
+  int st;
+  errno = 0;
   if (fread(magic, 1, 2, fp) != 2 || magic[0] != 'P' || (magic[1] != '1' && magic[1] != '4'))
-    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: not a PBM file (expected magic P1 or P4)", path);
+    return (st = sqz__pbm_ioerr(ctx, fp, path)) != 0
+               ? st : sqz__fail(ctx, SQZ_ERR_PARSE, "%s: not a PBM file (expected magic P1 or P4)", path);
   uint64_t fw = 0, fh = 0;
   if (!sqz__pbm_int(fp, &fw) || !sqz__pbm_int(fp, &fh))
-    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: malformed PBM header", path);
+    return (st = sqz__pbm_ioerr(ctx, fp, path)) != 0 ? st
+                                                      : sqz__fail(ctx, SQZ_ERR_PARSE, "%s: malformed PBM header", path);
   if (fw != w || fh != h)
     return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: image is %llu x %llu but %s needs %llu x %llu", path,
                      (unsigned long long)fw, (unsigned long long)fh, f->dom->spec, (unsigned long long)w,
@@ -56,16 +69,24 @@ static int sqz__pbm_read(sqz_field *f, FILE *fp, const char *path, unsigned char
     for (uint64_t y = 0; y < h; y++) {
       if (fread(buf, 1, row, fp) != row) {
         free(buf);
-        return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: truncated P4 data at row %llu of %llu", path,
-                         (unsigned long long)y, (unsigned long long)h);
+        return (st = sqz__pbm_ioerr(ctx, fp, path)) != 0
+                   ? st : sqz__fail(ctx, SQZ_ERR_PARSE, "%s: truncated P4 data at row %llu of %llu", path,
+                                    (unsigned long long)y, (unsigned long long)h);
       }
       for (uint64_t x = 0; x < w; x++) img[y * w + x] = (buf[x >> 3] >> (7 - (x & 7))) & 1;
     }
     free(buf);
+    uint64_t extra = 0; /* the image ends the file */
+    while (fgetc(fp) != EOF) extra++;
+    if ((st = sqz__pbm_ioerr(ctx, fp, path)) != 0) return st;
+    if (extra)
+      return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: %llu trailing byte%s after the %llu x %llu P4 image", path,
+                       (unsigned long long)extra, extra == 1 ? "" : "s", (unsigned long long)w, (unsigned long long)h);
     return SQZ_OK;
   }
   for (uint64_t i = 0; i < w * h; i++) {
     int c = sqz__pbm_skip(fp);
+    if (c != '0' && c != '1' && (st = sqz__pbm_ioerr(ctx, fp, path)) != 0) return st;
     if (c != '0' && c != '1')
       return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: %s in P1 data at cell %llu (row %llu, column %llu)", path,
                        c == EOF ? "premature end" : "a character other than 0/1", (unsigned long long)i,
@@ -83,7 +104,7 @@ int sqz_field_load_pbm(sqz_field *f, const char *path) {
   if (!sqz__checked_mul(w, h, &n) || n > SIZE_MAX / 2)
     return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE, "%s: the embedded image is too large for a PBM", f->dom->spec);
   FILE *fp = fopen(path, "rb");
-  if (!fp) return sqz__fail(f->ctx, SQZ_ERR_IO, "%s: cannot open for reading", path);
+  if (!fp) return sqz__fail(f->ctx, SQZ_ERR_IO, "%s: cannot open for reading: %s", path, strerror(errno));
   unsigned char *img = calloc((size_t)n, 1);
   int st = img ? sqz__pbm_read(f, fp, path, img, w, h) : sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   fclose(fp);

@@ -4,14 +4,17 @@
 
 #include "backends/opencl/cl_engine.h"
 
+int sqz__cl_has_fp64(const sqz_context *ctx) {
+  cl_device_fp_config cfg = 0;
+  if (clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof cfg, &cfg, NULL) != CL_SUCCESS) return 0;
+  return cfg != 0;
+}
+
 int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
   if (u->kind == SQZ_UPDATE_FN)
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
                      "a C update function runs on the cpu backend; on opencl the update is OpenCL C (sqz_stencil_step)");
-  cl_device_fp_config fp64 = 0;
-  if (f->type == SQZ_F64 &&
-      (clGetDeviceInfo(SQZ_CL(f->ctx)->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL) != CL_SUCCESS ||
-       fp64 == 0))
+  if (f->type == SQZ_F64 && !sqz__cl_has_fp64(f->ctx))
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "f64 cells need cl_khr_fp64, which %s lacks", f->ctx->device_name);
   return f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__cl_stencil_fractal(f, u, steps) : sqz__cl_stencil_simplex(f, u, steps);
 }

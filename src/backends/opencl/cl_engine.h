@@ -28,6 +28,9 @@ SQZ_INTERNAL int sqz__cl_fill_random(sqz_field *f, uint64_t threshold, uint64_t 
 SQZ_INTERNAL int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed);
 SQZ_INTERNAL int sqz__cl_fill_random_simplex(sqz_field *f, uint64_t threshold, uint64_t seed);
 
+/* 1 when the context's device has double precision (cl_khr_fp64). */
+SQZ_INTERNAL int sqz__cl_has_fp64(const sqz_context *ctx);
+
 /* Stage one of the reductions (reduce_cl.c), and the distance matrix (edm_cl.c). */
 SQZ_INTERNAL int sqz__cl_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n,
                                 int acc_mode, sqz_red_acc *acc);
