@@ -219,6 +219,10 @@ SQZ_API uint64_t sqz_field_bytes(const sqz_field *field);      /* device bytes o
  * identical states; the backend's default tile map reads back as "" from sqz_field_map. */
 SQZ_API int sqz_field_set_map(sqz_field *field, const char *map);
 SQZ_API const char *sqz_field_map(const sqz_field *field);
+/* The map a step of the field runs: the one set, else the default for its domain and backend
+ * ("had3", "seq", "mma", "bb" for fractals in layout bb, "none" where the backend has no tile
+ * map). Static string. */
+SQZ_API const char *sqz_field_map_resolved(const sqz_field *field);
 /* Block side rho of the launch (work-group edge); 0 = automatic. */
 SQZ_API int sqz_field_set_block(sqz_field *field, uint32_t rho);
 

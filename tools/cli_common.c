@@ -186,6 +186,7 @@ void sqz_json_begin(sqz_json *j, FILE *out) {
   j->out = out;
   j->n = 0;
   fputc('{', out);
+  sqz_json_str(j, "version", sqz_version_string()); /* every object says which sqz wrote it */
 }
 static void sqz__json_key(sqz_json *j, const char *key) {
   if (j->n++) fputc(',', j->out);

@@ -191,8 +191,14 @@ int sqz_cmd_life(int argc, char **argv) {
     sqz_json_begin(&j, stdout);
     sqz_json_str(&j, "domain", sqz_domain_spec(dom));
     sqz_json_str(&j, "layout", sqz_field_layout(f));
-    sqz_json_str(&j, "map", *sqz_field_map(f) ? sqz_field_map(f) : "default");
+    sqz_json_str(&j, "map", sqz_field_map_resolved(f));
     sqz_json_str(&j, "rule", o.rule);
+    if (random) {
+      sqz_json_u64(&j, "seed", o.seed);
+      sqz_json_num(&j, "density", o.density);
+    } else {
+      sqz_json_str(&j, "init", o.init);
+    }
     sqz_json_u64(&j, "cells", cells);
     sqz_json_u64(&j, "steps", o.steps);
     sqz_json_u64(&j, "live", live);

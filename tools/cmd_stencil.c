@@ -247,7 +247,9 @@ static int sqz__stencil(int argc, char **argv, int which) {
     sqz_json_begin(&j, stdout);
     sqz_json_str(&j, "domain", sqz_domain_spec(dom));
     sqz_json_str(&j, "layout", sqz_field_layout(f));
-    sqz_json_str(&j, "map", map);
+    sqz_json_str(&j, "map", sqz_field_map_resolved(f));
+    if (random) sqz_json_u64(&j, "seed", seed);
+    else sqz_json_str(&j, "init", init);
     sqz_json_str(&j, "type", o.type ? o.type : "f64");
     if (which == SQZ_RUN) sqz_json_str(&j, "kernel", o.kernel);
     else sqz_json_num(&j, "alpha", alpha);

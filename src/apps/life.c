@@ -175,6 +175,18 @@ int sqz_field_set_map(sqz_field *f, const char *map) {
 
 const char *sqz_field_map(const sqz_field *f) { return f->map; }
 
+const char *sqz_field_map_resolved(const sqz_field *f) {
+  if (!f) return "";
+  if (f->map[0]) return f->map;
+  if (f->dom->kind != SQZ_DOMAIN_FRACTAL) return sqz_simplex_default_map(f->dom->dims, f->dom->side);
+  if (f->layout == SQZ_LAYOUT_BB) return "bb"; /* the bounding-box launch: no tile map */
+  const char *backend = sqz_context_backend(f->ctx);
+  for (size_t i = 0; i < sqz_map_count(); i++) /* the backend's default tile map */
+    if (sqz_map_is_default(i) && sqz_map_matches(i, SQZ_FAMILY_FRACTAL, 2, backend) && sqz_map_backend(i))
+      return sqz_map_name(i);
+  return "none";
+}
+
 static int sqz__life(sqz_field *f, sqz_update *u, uint64_t steps) {
   if (f->type != SQZ_U8)
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "life needs a SQZ_U8 field (this one has %zu-byte cells)",

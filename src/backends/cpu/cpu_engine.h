@@ -26,14 +26,18 @@ SQZ_INTERNAL int sqz__cpu_step_fractal(sqz_field *f, const sqz_cpu_update *u, co
 SQZ_INTERNAL int sqz__cpu_step_simplex(sqz_field *f, const sqz_cpu_update *u, const unsigned char *src,
                                        unsigned char *dst);
 
-/* Threads of a step: OpenMP's (OMP_NUM_THREADS) for built-in rules, one for the user's function
- * (it is called from one thread at a time); 1 without OpenMP. And the calling thread's number. */
+/* Threads of a step over `cells` cells: OpenMP's (OMP_NUM_THREADS) for built-in rules on domains
+ * large enough to pay for waking them (2^15 cells), one for the user's function (it is called
+ * from one thread at a time); 1 without OpenMP. And the calling thread's number. */
+#define SQZ_CPU_PARALLEL_CELLS ((uint64_t)1 << 15)
 #ifdef _OPENMP
 #include <omp.h>
-static inline int sqz__cpu_threads(const sqz_cpu_update *u) { return u->rule == SQZ_CPU_USER ? 1 : omp_get_max_threads(); }
+static inline int sqz__cpu_threads(const sqz_cpu_update *u, uint64_t cells) {
+  return u->rule == SQZ_CPU_USER || cells < SQZ_CPU_PARALLEL_CELLS ? 1 : omp_get_max_threads();
+}
 static inline int sqz__cpu_thread(void) { return omp_get_thread_num(); }
 #else
-static inline int sqz__cpu_threads(const sqz_cpu_update *u) { return 1; }
+static inline int sqz__cpu_threads(const sqz_cpu_update *u, uint64_t cells) { return 1; }
 static inline int sqz__cpu_thread(void) { return 0; }
 #endif
 

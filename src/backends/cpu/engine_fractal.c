@@ -89,7 +89,7 @@ static int cpu_step(sqz_field *f, const sqz_cpu_update *u, const unsigned char *
   uint32_t n = (uint32_t)f->dom->side;
   sqz_u32 compact = f->layout == SQZ_LAYOUT_COMPACT;
   size_t cache_bytes = (size_t)(t.rho + 2) * (t.rho + 2) * u->ts;
-  int threads = sqz__cpu_threads(u);
+  int threads = sqz__cpu_threads(u, f->dom->cells);
   uint32_t n_cells = 0, n_halo = 0;
   uint32_t *table = embedded ? NULL : sqz__fractal_tile_table(f, &t, &n_cells, &n_halo);
   unsigned char *caches = embedded ? NULL : malloc(cache_bytes * (size_t)threads); /* one tile cache per thread */

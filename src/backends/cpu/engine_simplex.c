@@ -28,7 +28,7 @@ int sqz__cpu_step_simplex(sqz_field *f, const sqz_cpu_update *u, const unsigned 
   int sl = f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT, dims = f->dom->dims;
   sqz_u32 n = (sqz_u32)f->dom->side;
   int64_t rows = dims == 2 ? (int64_t)n : (int64_t)n * n; /* (y, z) pairs; those with y + z >= n are empty */
-#pragma omp parallel num_threads(sqz__cpu_threads(u))
+#pragma omp parallel num_threads(sqz__cpu_threads(u, f->dom->cells))
   {
     if (u->rule == SQZ_CPU_LIFE) {
 #pragma omp for schedule(dynamic, 8)
