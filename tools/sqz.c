@@ -28,6 +28,7 @@ static void sqz_usage(FILE *out) {
 }
 
 int main(int argc, char **argv) {
+  sqz_cli_outputs_init();
   if (argc < 2) {
     sqz_usage(stderr);
     return 2;
