@@ -375,6 +375,19 @@ SQZ_API int sqz_field_load_h5(sqz_field *field, const char *path, char *workload
 /* PNG picture: live, dead, and outside-domain cells in three colours (needs libpng). */
 SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
 
+/* Every file sqz writes (PBM, .npy, RLE, PNG) goes to a unique temporary "<path>.XXXXXX" beside the
+ * target, made with mkstemp (never through an existing name or a link), fsynced and renamed over
+ * the target only when complete: a failed save leaves the target as it was and no temporary. PBM,
+ * .npy and PNG are produced and read row by row from one host copy of the field's storage (its
+ * compact size), never as the whole bounding-box image. Large host buffers are checked against the
+ * memory the host can give (MemAvailable, the cgroup's limit, RLIMIT_AS / RLIMIT_DATA) before they
+ * are allocated: SQZ_ERR_OUT_OF_MEMORY with "needs N bytes of host memory, A available".
+ *
+ * Unlinks the temporaries of the saves in progress in this process. Async-signal-safe (it only reads
+ * a fixed table and calls unlink), for a SIGINT / SIGTERM handler that then ends the process; a
+ * save it interrupts fails at its rename and leaves the target untouched. */
+SQZ_API void sqz_remove_temporaries(void);
+
 /* ---- Euclidean distance matrix on the triangle ------------------------------------------ */
 /* xy: n points as x0 y0 x1 y1 ...; out: the n(n+1)/2 lower-triangle entries in row-major
  * order (y = 0..n-1, x = 0..y). map: a 2D simplex map, NULL for the default.

@@ -170,6 +170,56 @@ expect 0 "live" -- "$sqz" life fractal:sierpinski-carpet:3 --steps 0 --layout co
 expect 0 "\"cells\":10," -- "$sqz" life tetrahedron:3 --steps 1 --rule B6/S5,6,7 --json --out "$work/t.pbm"
 head -2 "$work/t.pbm" | tail -1 | grep -q "^3 9$" || { echo "FAIL: 3D PBM is not N x N*N"; fails=$((fails + 1)); }
 
+# Outputs: a unique temporary beside each target (never a fixed name, never through a link), all of
+# a command's outputs renamed together at the end or none at all, temporaries removed on SIGTERM.
+mkdir -p "$work/out"
+echo precious > "$work/out/victim"
+for f in o.pbm o.png o.npy h.npy h.png d.f32; do ln -s victim "$work/out/$f.tmp"; done
+expect 0 "live" -- "$sqz" life triangle:16 --steps 2 --backend cpu --out "$work/out/o.pbm" --png "$work/out/o.png"
+expect 0 "live" -- "$sqz" life triangle:16 --steps 2 --backend cpu --out "$work/out/o.npy"
+expect 0 "nonzero" -- "$sqz" heat triangle:16 --steps 2 --out "$work/out/h.npy" --png "$work/out/h.png"
+expect 0 "3 points" -- "$sqz" edm --points "$work/pts.txt" --out "$work/out/d.f32"
+printf 'precious\n' | cmp -s - "$work/out/victim" || { echo "FAIL: an output was written through a link at <out>.tmp"; fails=$((fails + 1)); }
+[ "$(cd "$work/out" && echo *)" = "d.f32 d.f32.tmp h.npy h.npy.tmp h.png h.png.tmp o.npy o.npy.tmp o.pbm o.pbm.tmp o.png o.png.tmp victim" ] ||
+  { echo "FAIL: outputs left: $(cd "$work/out" && echo *)"; fails=$((fails + 1)); }
+# a --png that cannot be written fails the command, and the --out of the same run is not replaced
+cp "$work/out/o.pbm" "$work/out/o.keep"; cp "$work/out/h.npy" "$work/out/h.keep"
+expect 1 "nodir/o.png: cannot create a temporary" -- "$sqz" life triangle:16 --steps 5 --backend cpu --out "$work/out/o.pbm" --png "$work/out/nodir/o.png"
+expect 1 "nodir/h.png: cannot create a temporary" -- "$sqz" heat triangle:16 --steps 5 --out "$work/out/h.npy" --png "$work/out/nodir/h.png"
+expect 1 "is a directory" -- "$sqz" life triangle:16 --steps 5 --backend cpu --out "$work/out/o.pbm" --png "$work/out"
+cmp -s "$work/out/o.pbm" "$work/out/o.keep" && cmp -s "$work/out/h.npy" "$work/out/h.keep" ||
+  { echo "FAIL: a failed run replaced its --out"; fails=$((fails + 1)); }
+[ "$(cd "$work/out" && ls | grep -c '\.[A-Za-z0-9]\{6\}$')" = 0 ] || { echo "FAIL: temporaries left: $(ls "$work/out")"; fails=$((fails + 1)); }
+# SIGTERM while the outputs are written (PBM, then a PNG of 8192 x 8192): the command dies of the
+# signal, leaving neither a temporary nor a half-committed output
+mkdir -p "$work/sig"
+"$sqz" life fractal:sierpinski-triangle:13 --steps 0 --backend cpu --out "$work/sig/s.pbm" --png "$work/sig/s.png" >/dev/null 2>&1 &
+pid=$!
+seen=0
+for _ in $(seq 1 3000); do
+  if ls "$work/sig" | grep -q '^s\.p[bn][mg]\.'; then seen=1; break; fi
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.01
+done
+kill -TERM "$pid" 2>/dev/null
+wait "$pid"
+rc=$?
+if [ "$seen" != 1 ] || [ "$rc" != 143 ] || [ -n "$(ls "$work/sig")" ]; then
+  echo "FAIL: SIGTERM during the outputs: temporary seen $seen, exit $rc, left: $(ls "$work/sig")"; fails=$((fails + 1))
+else
+  echo "ok: SIGTERM during the outputs leaves nothing"
+fi
+
+# Host memory: images are streamed row by row (a level-15 fractal, 1 GiB as a bounding-box image,
+# is written within 600 MB of address space); a state that cannot fit is refused with the bytes
+# needed and available (exit 1), never killed.
+memlimit() { local kb="$1"; shift; (ulimit -v "$kb" && exec "$@"); }
+expect 0 "live" -- memlimit 600000 "$sqz" life fractal:sierpinski-triangle:15 --steps 1 --backend cpu --out "$work/f15.pbm"
+[ "$(wc -c < "$work/f15.pbm")" = $((15 + 32768 * 4096)) ] || { echo "FAIL: level-15 PBM size"; fails=$((fails + 1)); }
+rm -f "$work/f15.pbm"
+expect 1 "needs [0-9]+ bytes of host memory, [0-9]+ available" -- memlimit 1000000 "$sqz" life triangle:200000 --backend cpu --steps 1
+expect 1 "needs [0-9]+ bytes of host memory, [0-9]+ available" -- memlimit 1000000 "$sqz" life fractal:sierpinski-carpet:10 --backend cpu --steps 1 --layout bb
+
 # JSON fields of the contract
 expect 0 "\"domain\":\"triangle:64\".*\"cells\":2080.*\"steps\":3.*\"live\":[0-9]+.*\"kernel_s\".*\"wall_s\".*\"cells_per_s\".*\"bytes\".*\"device\"" \
   -- "$sqz" life triangle:64 --steps 3 --json

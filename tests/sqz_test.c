@@ -1,6 +1,10 @@
 /* sqz_test.c — helpers shared by the Check test programs. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/sqz_internal.h"
 #include "sqz_test.h"
@@ -39,4 +43,30 @@ void sqz_test_drop(sqz_field *f) {
   sqz_domain *d = f->dom;
   sqz_field_release(f);
   sqz_domain_release(d);
+}
+
+void sqz_test_remove_tree(const char *path) {
+  struct stat st;
+  if (lstat(path, &st) != 0) return;
+  if (!S_ISDIR(st.st_mode)) {
+    unlink(path);
+    return;
+  }
+  DIR *d = opendir(path);
+  struct dirent *e;
+  while (d && (e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    char sub[4096];
+    snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+    sqz_test_remove_tree(sub);
+  }
+  if (d) closedir(d);
+  rmdir(path);
+}
+
+void sqz_test_write(const char *path, const void *data, size_t len) {
+  FILE *fp = fopen(path, "wb");
+  ck_assert_msg(fp != NULL, "cannot create %s", path);
+  ck_assert_uint_eq(fwrite(data, 1, len, fp), len);
+  ck_assert_int_eq(fclose(fp), 0);
 }

@@ -40,6 +40,25 @@ void sqz_cli_print_devices(FILE *out);
 /* Monotonic wall clock in seconds. */
 double sqz_cli_clock(void);
 
+/* ---- output files, committed together (cli_outputs.c) ----
+ * A command writes each output to a unique temporary "<target>.XXXXXX" beside its target (mkstemp:
+ * never through an existing name or a link) and, once every output and the run itself succeeded,
+ * renames them all over their targets; on any failure they are all removed and existing targets
+ * stay as they were. SIGINT, SIGTERM and SIGHUP remove the temporaries (the CLI's and the library's,
+ * sqz_remove_temporaries) before the process dies of the signal. */
+#define SQZ_CLI_MAX_OUTPUTS 8
+/* Reads the umask and installs the signal handler; main calls it first, before any thread exists. */
+void sqz_cli_outputs_init(void);
+/* Creates the temporary for target; *tmp is its path (valid until commit or abort), to give to a
+ * library save function, which replaces it whole. With fp != NULL *fp is an open stream on it for
+ * the command to write. Returns 0, or the exit status (1) after a message. */
+int sqz_cli_output(const char *cmd, const char *target, const char **tmp, FILE **fp);
+/* Flushes and fsyncs the streams, then renames every temporary over its target. Returns 0, or 1
+ * after a message (the temporaries are removed). */
+int sqz_cli_outputs_commit(const char *cmd);
+/* Removes every temporary not committed (a no-op when there is none). */
+void sqz_cli_outputs_abort(void);
+
 /* ---- from the library's registries (cli_registry.c) ---- */
 /* Help lines, one per layout / per map that applies to family and dims (0: all): name, scope, help. */
 void sqz_cli_help_layouts(FILE *out, const char *indent);

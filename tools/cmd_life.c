@@ -174,11 +174,16 @@ int sqz_cmd_life(int argc, char **argv) {
   if (st == SQZ_OK) sqz_context_timing(ctx, &kernel_s, &wall_s);
   uint64_t live = 0;
   if (st == SQZ_OK) st = sqz_field_count(f, &live);
+  const char *out_tmp = NULL, *png_tmp = NULL; /* every output to a temporary, renamed together at the end */
+  if (st == SQZ_OK && ((o.out && (rc = sqz_cli_output("life", o.out, &out_tmp, NULL)) != 0) ||
+                       (o.png && (rc = sqz_cli_output("life", o.png, &png_tmp, NULL)) != 0)))
+    goto done;
   if (st == SQZ_OK && o.out)
-    st = sqz__has_ext(o.out, ".npy")   ? sqz_field_save_npy(f, o.out)
-         : sqz__has_ext(o.out, ".rle") ? sqz_field_save_rle(f, o.out, o.rule)
-                                       : sqz_field_save_pbm(f, o.out);
-  if (st == SQZ_OK && o.png) st = sqz_field_save_png(f, o.png);
+    st = sqz__has_ext(o.out, ".npy")   ? sqz_field_save_npy(f, out_tmp)
+         : sqz__has_ext(o.out, ".rle") ? sqz_field_save_rle(f, out_tmp, o.rule)
+                                       : sqz_field_save_pbm(f, out_tmp);
+  if (st == SQZ_OK && o.png) st = sqz_field_save_png(f, png_tmp);
+  if (st == SQZ_OK && (rc = sqz_cli_outputs_commit("life")) != 0) goto done;
   if (st != SQZ_OK) {
     rc = sqz_cli_fail("life", ctx, st);
     goto done;
@@ -222,6 +227,7 @@ int sqz_cmd_life(int argc, char **argv) {
   rc = 0;
 done:
   if (rc == 0 && st != SQZ_OK) rc = sqz_cli_fail("life", ctx, st);
+  sqz_cli_outputs_abort();
   sqz_field_release(f);
   sqz_domain_release(dom);
   sqz_context_release(ctx);

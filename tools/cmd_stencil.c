@@ -233,8 +233,13 @@ static int sqz__stencil(int argc, char **argv, int which) {
   if (st == SQZ_OK) sqz_context_timing(ctx, &kernel_s, &wall_s);
   if (st == SQZ_OK && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum1);
   if (st == SQZ_OK) st = sqz_field_count(f, &nonzero);
-  if (st == SQZ_OK && o.out) st = sqz_field_save_npy(f, o.out);
-  if (st == SQZ_OK && o.png) st = sqz_field_save_png(f, o.png);
+  const char *out_tmp = NULL, *png_tmp = NULL; /* every output to a temporary, renamed together at the end */
+  if (st == SQZ_OK && ((o.out && (rc = sqz_cli_output(o.cmd, o.out, &out_tmp, NULL)) != 0) ||
+                       (o.png && (rc = sqz_cli_output(o.cmd, o.png, &png_tmp, NULL)) != 0)))
+    goto done;
+  if (st == SQZ_OK && o.out) st = sqz_field_save_npy(f, out_tmp);
+  if (st == SQZ_OK && o.png) st = sqz_field_save_png(f, png_tmp);
+  if (st == SQZ_OK && (rc = sqz_cli_outputs_commit(o.cmd)) != 0) goto done;
   if (st != SQZ_OK) {
     rc = sqz_cli_fail(o.cmd, ctx, st);
     goto done;
@@ -277,6 +282,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
            rate, wall_s, total_s, sqz_context_device_name(ctx), sqz_context_backend(ctx));
   }
 done:
+  sqz_cli_outputs_abort();
   sqz_field_release(f);
   sqz_domain_release(dom);
   sqz_context_release(ctx);

@@ -44,6 +44,7 @@ static int sqz_dispatch(const char *cmd, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  sqz_cli_outputs_init();
   if (argc < 2) {
     sqz_usage(stderr);
     return 2;

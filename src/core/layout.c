@@ -60,6 +60,11 @@ int64_t sqz__layout_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z
   return sqz__simplex_index(f, x, y, z);
 }
 
+uint64_t sqz__layout_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index) {
+  if (f->dom->kind == SQZ_DOMAIN_FRACTAL) return sqz__fractal_row(f, y, z, xs, index);
+  return sqz__simplex_row(f, y, z, xs, index);
+}
+
 int sqz_domain_layout_cells(const sqz_domain *dom, const char *layout, uint64_t *cells) {
   if (!dom || !cells) return SQZ_ERR_INVALID_ARGUMENT;
   sqz_layout_id id = SQZ_LAYOUT_BB;

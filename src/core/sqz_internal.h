@@ -108,6 +108,11 @@ SQZ_INTERNAL int sqz__layout_coords(const sqz_field *f, uint64_t index, uint64_t
                                     uint64_t *z);
 /* Embedded coordinates -> storage index, or -1 when the cell is not a domain cell. */
 SQZ_INTERNAL int64_t sqz__layout_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z);
+/* The index map over one embedded row: the domain cells of row y of slice z (z = 0 in 2D) in
+ * increasing x, their columns into xs and their storage indices (sqz__layout_index) into index,
+ * both with room for side entries; returns how many. Costs O(cells of the row), not O(side), on
+ * fractals (holes are skipped a whole sub-square at a time). */
+SQZ_INTERNAL uint64_t sqz__layout_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
 
 /* Family implementations behind the three functions above (same contracts). */
 SQZ_INTERNAL int sqz__simplex_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho,
@@ -115,6 +120,7 @@ SQZ_INTERNAL int sqz__simplex_geometry(const sqz_domain *dom, sqz_layout_id layo
 SQZ_INTERNAL int sqz__simplex_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y,
                                      uint64_t *z);
 SQZ_INTERNAL int64_t sqz__simplex_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z);
+SQZ_INTERNAL uint64_t sqz__simplex_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
 SQZ_INTERNAL int sqz__fractal_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho,
                                        uint64_t *elems, uint64_t *width, uint64_t *height);
 SQZ_INTERNAL int sqz__fractal_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y,
@@ -123,6 +129,7 @@ SQZ_INTERNAL int64_t sqz__fractal_index(const sqz_field *f, uint64_t x, uint64_t
 /* The largest RHO of layout block:RHO on fractal dom: the largest power of its scale within its
  * side and SQZ_BLOCK_RHO_MAX. */
 SQZ_INTERNAL uint64_t sqz__fractal_block_max(const sqz_domain *dom);
+SQZ_INTERNAL uint64_t sqz__fractal_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
 /* Parses a fractal name or pattern ("sierpinski-carpet", "#./##") at level r into *out
  * (tables, membership, name); SQZ_ERR_PARSE naming the bad part, SQZ_ERR_TOO_LARGE when
  * s^r or k^r does not fit. src/fractal.c */
@@ -151,8 +158,31 @@ SQZ_INTERNAL uint64_t sqz__field_image_rows(const sqz_field *f);
 SQZ_INTERNAL uint64_t sqz__field_band_rows(const sqz_field *f);
 SQZ_INTERNAL int sqz__field_read_rows(sqz_field *f, uint64_t r0, uint64_t rows, void *out);
 SQZ_INTERNAL int sqz__field_write_rows(sqz_field *f, uint64_t r0, uint64_t rows, const void *in);
-/* The field as an embedded 0/1 image (PBM/PNG geometry; 3D: N x N*N); caller frees *out. */
-SQZ_INTERNAL int sqz__field_image(sqz_field *f, unsigned char **out, uint64_t *w, uint64_t *h);
+/* Fails with SQZ_ERR_OUTSIDE_DOMAIN: embedded cell (x, y, z) is set but is no domain cell (a hole or
+ * outside); the detail names the cell, after "path: " when path is not NULL. */
+SQZ_INTERNAL int sqz__outside_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uint64_t z);
+
+/* ---- host memory (src/core/host_memory.c) --------------------------------------------------- */
+/* Requests below this many bytes go to malloc unchecked. */
+#define SQZ_HOST_CHECK_MIN ((uint64_t)1 << 20)
+/* Bytes of host memory this process may still take: MemAvailable of /proc/meminfo, bounded by its
+ * cgroups (v2 memory.max - memory.current, v1 memory.limit_in_bytes - memory.usage_in_bytes, every
+ * level up to the root) and by RLIMIT_AS and RLIMIT_DATA less the address space and data already in
+ * use; sysconf(_SC_AVPHYS_PAGES) where /proc says nothing. Returns 1 when a bound was found, else 0
+ * with *bytes = UINT64_MAX. */
+SQZ_INTERNAL int sqz__host_available(uint64_t *bytes);
+/* The /proc and cgroup part of it, with every file read under root ("" for the real ones; tests
+ * give a folder that mimics them). */
+SQZ_INTERNAL int sqz__host_probe(const char *root, uint64_t *bytes);
+/* SQZ_OK when `bytes` (from SQZ_HOST_CHECK_MIN up) fit in sqz__host_available, else
+ * SQZ_ERR_OUT_OF_MEMORY with the detail "<what> needs N bytes of host memory, A available", what
+ * formatted from fmt. */
+SQZ_INTERNAL int sqz__host_check(sqz_context *ctx, uint64_t bytes, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* sqz__host_check, then malloc (zero: calloc) into *out; a refused allocation gives the same
+ * status and detail. *out is NULL on failure. */
+SQZ_INTERNAL int sqz__host_alloc(sqz_context *ctx, uint64_t bytes, int zero, void **out, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 SQZ_INTERNAL int sqz__parse_layout(sqz_context *ctx, const sqz_domain *dom, const char *layout,
                                    sqz_layout_id *id, uint32_t *rho);

@@ -56,3 +56,14 @@ int64_t sqz__simplex_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t 
   if (dom->dims == 2) return (int64_t)sqz_tri_index(sl, n, (sqz_u32)x, (sqz_u32)y);
   return (int64_t)sqz_tet_index(sl, n, (sqz_u32)x, (sqz_u32)y, (sqz_u32)z);
 }
+
+uint64_t sqz__simplex_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index) {
+  uint64_t n = 0;
+  for (uint64_t x = 0; x < f->dom->side; x++) { /* a simplex row's cells are x = 0 .. its end */
+    int64_t i = sqz__simplex_index(f, x, y, z);
+    if (i < 0) break;
+    xs[n] = x;
+    index[n++] = (uint64_t)i;
+  }
+  return n;
+}

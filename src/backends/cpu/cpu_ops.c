@@ -37,15 +37,16 @@ static void cpu_list(sqz_device_sink sink, void *list) {
 
 static int cpu_accepts(sqz_context *ctx, const sqz_domain *dom, sqz_type type, sqz_layout_id layout) { return SQZ_OK; }
 
+/* A state buffer in host memory, checked against what the host can still give (sqz__host_available:
+ * calloc alone would succeed on an overcommitting system and the process be killed when the pages
+ * are touched). The front end checks the pair before the first buffer (src/core/field.c). */
 static int cpu_alloc(sqz_context *ctx, uint64_t bytes, sqz_mem *out) {
   *out = NULL;
-  if (bytes > ctx->max_alloc || bytes > SIZE_MAX)
+  int st = sqz__host_check(ctx, bytes, "a state buffer of the cpu backend");
+  if (st == SQZ_OK && (bytes > ctx->max_alloc || bytes > SIZE_MAX))
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "a buffer of %llu bytes is needed but the host has %llu bytes",
                      (unsigned long long)bytes, (unsigned long long)ctx->max_alloc);
-  *out = calloc(1, bytes ? (size_t)bytes : 1);
-  if (!*out)
-    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "allocating %llu bytes of host memory failed", (unsigned long long)bytes);
-  return SQZ_OK;
+  return st == SQZ_OK ? sqz__host_alloc(ctx, bytes, 1, out, "a state buffer of the cpu backend") : st;
 }
 
 static void cpu_free(sqz_context *ctx, sqz_mem mem) { free(mem); }
@@ -69,10 +70,10 @@ static int cpu_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) {
 
 /* Best bandwidth of memcpy between two host buffers of n bytes. */
 int sqz__cpu_copy_rate(sqz_context *ctx, uint64_t n, double *best) {
-  unsigned char *a = malloc((size_t)n), *b = malloc((size_t)n);
-  int st = a && b ? SQZ_OK
-                  : sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "two host buffers of %llu bytes for the copy bandwidth",
-                              (unsigned long long)n);
+  unsigned char *a = NULL, *b = NULL;
+  int st = sqz__host_check(ctx, 2 * n, "the copy bandwidth (two host buffers of %llu bytes)", (unsigned long long)n);
+  if (st == SQZ_OK) st = sqz__host_alloc(ctx, n, 0, (void **)&a, "the first buffer of the copy bandwidth");
+  if (st == SQZ_OK) st = sqz__host_alloc(ctx, n, 0, (void **)&b, "the second buffer of the copy bandwidth");
   if (st == SQZ_OK) {
     memset(a, 1, (size_t)n);
     memset(b, 0, (size_t)n);

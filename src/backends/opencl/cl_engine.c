@@ -22,9 +22,9 @@ int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
 int sqz__cl_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
   if (f->type != SQZ_U8) { /* other types: the host fill through the layout, uploaded */
     size_t ts = sqz_type_size(f->type);
-    void *store = calloc((size_t)f->elems, ts);
-    if (!store) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %llu bytes",
-                                 (unsigned long long)(f->elems * ts));
+    void *store = NULL;
+    int st = sqz__host_alloc(f->ctx, f->elems * ts, 1, &store, "%s: the host fill", f->dom->spec);
+    if (st != SQZ_OK) return st;
     sqz__host_fill(f, store, 0, threshold, seed);
     cl_int err = clEnqueueWriteBuffer(SQZ_CL(f->ctx)->queue, (cl_mem)f->mem[f->cur], CL_TRUE, 0, (size_t)(f->elems * ts),
                                       store, 0, NULL, NULL);
