@@ -374,6 +374,10 @@ SQZ_API int sqz_field_save_h5(sqz_field *field, const char *path, const char *wo
 SQZ_API int sqz_field_load_h5(sqz_field *field, const char *path, char *workload, size_t workload_len, uint64_t *step);
 /* PNG picture: live, dead, and outside-domain cells in three colours (needs libpng). */
 SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
+/* The same picture downscaled so that its longer side is at most size pixels (0: every cell a
+ * pixel): a pixel covers a square of cells, drawn by the share of live cells (u8) or the mean
+ * value, the hole colour where none is a domain cell. Memory: one row, whatever the level. */
+SQZ_API int sqz_field_save_png_sized(sqz_field *field, const char *path, uint64_t size);
 
 /* Every file sqz writes (PBM, .npy, RLE, PNG) goes to a unique temporary "<path>.XXXXXX" beside the
  * target, made with mkstemp (never through an existing name or a link), fsynced and renamed over

@@ -224,5 +224,38 @@ expect 1 "needs [0-9]+ bytes of host memory, [0-9]+ available" -- memlimit 10000
 expect 0 "\"domain\":\"triangle:64\".*\"cells\":2080.*\"steps\":3.*\"live\":[0-9]+.*\"kernel_s\".*\"wall_s\".*\"cells_per_s\".*\"bytes\".*\"device\"" \
   -- "$sqz" life triangle:64 --steps 3 --json
 
+# JSON carries the version, the resolved map and the seed
+expect 0 "\"version\":\"[0-9.]+\".*\"map\":\"had\".*\"seed\":7" -- "$sqz" life triangle:64 --steps 1 --map had --init random:0.5:7 --json
+expect 0 "\"map\":\"(had|rb|ltm|rec|bb|had-above|had-below)\"" -- "$sqz" life triangle:64 --steps 1 --json
+
+# checkpoints: K steps equal J steps, an .h5 checkpoint, and K - J more (life keeps its rule)
+if "$sqz" life triangle:8 --steps 0 --out "$work/probe.h5" >/dev/null 2>&1; then
+  "$sqz" life fractal:sierpinski-carpet:4 --steps 9 --rule B36/S23 --out "$work/l9.pbm" >/dev/null &&
+    "$sqz" life fractal:sierpinski-carpet:4 --steps 5 --rule B36/S23 --out "$work/l5.h5" >/dev/null &&
+    "$sqz" life fractal:sierpinski-carpet:4 --steps 4 --init "$work/l5.h5" --layout bb --out "$work/l54.pbm" >/dev/null &&
+    cmp -s "$work/l9.pbm" "$work/l54.pbm" && echo "ok: life resumed from a checkpoint" ||
+    { echo "FAIL: life resumed from a checkpoint differs"; fails=$((fails + 1)); }
+  "$sqz" heat tetrahedron:9 --steps 10 --backend cpu --out "$work/h10.npy" >/dev/null &&
+    "$sqz" heat tetrahedron:9 --steps 3 --backend cpu --out "$work/h3.h5" >/dev/null &&
+    "$sqz" heat tetrahedron:9 --steps 7 --backend cpu --init "$work/h3.h5" --out "$work/h37.npy" >/dev/null &&
+    cmp -s "$work/h10.npy" "$work/h37.npy" && echo "ok: heat resumed from a checkpoint" ||
+    { echo "FAIL: heat resumed from a checkpoint differs"; fails=$((fails + 1)); }
+  expect 2 "holds fractal:sierpinski-carpet:4, but the field is on fractal:sierpinski-carpet:3" -- \
+    "$sqz" life fractal:sierpinski-carpet:3 --steps 1 --init "$work/l5.h5"
+  expect 2 "holds u8 cells, but the field holds f64" -- "$sqz" heat fractal:sierpinski-carpet:4 --steps 1 --init "$work/l5.h5"
+fi
+expect 2 "expected a .npy state or an .h5 checkpoint" -- "$sqz" heat triangle:9 --steps 1 --out "$work/x.pbm"
+
+# frames for an animation, downscaled pictures, no progress bar when asked
+mkdir -p "$work/frames"
+expect 0 "live" -- "$sqz" life fractal:sierpinski-carpet:4 --steps 6 --frames "$work/frames" --every 3 --png-size 30 --quiet
+[ "$(ls "$work/frames" | tr '\n' ' ')" = "frame_00000000.png frame_00000003.png frame_00000006.png " ] ||
+  { echo "FAIL: frames written: $(ls "$work/frames")"; fails=$((fails + 1)); }
+od -An -tx1 -j16 -N8 "$work/frames/frame_00000006.png" | tr -d ' \n' | grep -q '0000001b0000001b' ||
+  { echo "FAIL: --png-size 30 on side 81 is not 27 x 27"; fails=$((fails + 1)); }
+expect 2 "needs --every" -- "$sqz" life triangle:9 --steps 1 --frames "$work/frames"
+expect 2 "not a directory|No such file" -- "$sqz" heat triangle:9 --steps 1 --frames "$work/nodir" --every 1
+expect 2 "--png-size applies" -- "$sqz" life triangle:9 --steps 1 --png-size 10
+
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -77,6 +77,28 @@ int sqz_cli_map_default(const char *name);
 #define SQZ_CLI_LAYOUTS_TILES 2
 void sqz_cli_layouts(const sqz_domain *dom, int flags, char *buf, size_t len);
 
+/* ---- shared by life, run and heat (tools/cli_run.c) ---- */
+/* 1 if path ends in ext (".npy", ".rle", ".h5"; any case). */
+int sqz_cli_has_ext(const char *path, const char *ext);
+/* A state file by extension: .h5 (checkpoint: workload and step come back), .npy, .rle (at 0,0),
+ * else PBM. */
+int sqz_cli_load_state(sqz_field *f, const char *path, char *workload, size_t workload_len, uint64_t *step);
+/* Writes f into tmp in the format of target's extension (workload: the rule or kernel; step: the
+ * step count a checkpoint records). */
+int sqz_cli_save_state(sqz_field *f, const char *target, const char *tmp, const char *workload, uint64_t step);
+/* The progress bar on stderr for the steps of ctx (on a terminal, unless quiet, once a second has passed). */
+void sqz_cli_progress_start(sqz_context *ctx, const char *label, int quiet);
+/* --frames DIR --every K: both or neither, DIR a writable directory; 0 or the usage exit status. */
+int sqz_cli_frames_check(const char *cmd, const char *dir, uint64_t every);
+/* DIR/frame_<step>.png of f (downscaled to png_size when not 0). */
+int sqz_cli_frame(sqz_field *f, const char *dir, uint64_t step, uint64_t png_size);
+
+/* Runs `steps` steps of f through step(), all at once, or with frames in chunks of `every` with
+ * DIR/frame_<n>.png before the first and after each chunk; kernel and wall times summed. */
+typedef int (*sqz_cli_step_fn)(sqz_field *f, uint64_t steps, void *user);
+int sqz_cli_steps(sqz_context *ctx, sqz_field *f, uint64_t steps, sqz_cli_step_fn step, void *user, const char *frames,
+                  uint64_t every, uint64_t png_size, double *kernel_s, double *wall_s);
+
 /* Minimal JSON writer: one object on one line. */
 typedef struct {
   FILE *out;

@@ -10,7 +10,8 @@
 
 static const char *sqz_run_help =
     "usage: sqz run DOMAIN --kernel FILE.cl --type u8|i32|f32|f64 --steps K [--param v1,v2,...]\n"
-    "               [--init random:DENSITY:SEED | --init FILE.npy] [--out FILE.npy] [--layout L] [--map M]\n"
+    "               [--init random:DENSITY:SEED | --init FILE.npy|FILE.h5] [--out FILE.npy|FILE.h5] [--layout L]\n"
+    "               [--map M] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
     "               [--block RHO] [--backend B] [--device D] [--json]\n"
     "\n"
     "Runs your cell update on every cell of DOMAIN, K times. FILE.cl defines\n"
@@ -20,28 +21,32 @@ static const char *sqz_run_help =
     "and SQZ_DIMS 2 or 3. nb holds the Moore neighbours in raster order of their offsets, centre skipped\n"
     "(2D (dy,dx) = (-1,-1),(-1,0),(-1,1),(0,-1),(0,1),(1,-1),(1,0),(1,1), y down); bit i of present is 1\n"
     "when neighbour i is a domain cell, absent ones read 0. --param values arrive in param[0..].\n"
-    "  --init     random:DENSITY:SEED (cells 1 with that probability; default random:0.5:1) or a .npy state\n"
+    "  --init     random:DENSITY:SEED (cells 1 with that probability; default random:0.5:1), a .npy state or\n"
+    "             an .h5 checkpoint of sqz (--out FILE.h5 writes one: resume a long run bit for bit)\n"
     "  --out      the final state as .npy (shape (side, side) [y][x], tetrahedra (N, N, N) [z][y][x])\n"
     "  --backend  an OpenCL device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)\n"
     "  --layout   storage, default compact:\n";
 
 static const char *sqz_heat_help =
-    "usage: sqz heat DOMAIN --steps K [--alpha A] [--type f32|f64] [--init random:SEED | --init FILE.npy]\n"
-    "                [--out FILE.npy] [--png FILE.png] [--layout L] [--map M] [--block RHO] [--backend B]\n"
+    "usage: sqz heat DOMAIN --steps K [--alpha A] [--type f32|f64] [--init random:SEED | --init FILE.npy|FILE.h5]\n"
+    "                [--out FILE.npy|FILE.h5] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
+    "                [--layout L] [--map M] [--block RHO] [--backend B]\n"
     "                [--device D] [--json]\n"
     "\n"
     "Explicit heat diffusion with insulated holes and borders: u' = u + A * sum over the face neighbours\n"
     "that are domain cells (2D: N, W, E, S; 3D: the 6 faces) of (u_n - u). The total heat is conserved.\n"
     "  --alpha    A, default 0.2 in 2D and 0.1 in 3D; at most 1/4 (2D) or 1/6 (3D), the stability limit\n"
     "  --type     f32 or f64 (default f64)\n"
-    "  --init     random:SEED (uniform values in [0, 1), default random:1) or a .npy state\n"
+    "  --init     random:SEED (uniform values in [0, 1), default random:1), a .npy state or an .h5 checkpoint\n"
+    "  --frames   DIR: a PNG every --every K steps (frame_<step>.png, step 0 too); --quiet: no progress bar\n"
     "  --json     adds sum_initial and sum_final\n"
     "  --layout   storage, default compact:\n";
 
 typedef struct {
-  const char *cmd, *domain, *kernel, *type, *params, *init, *out, *png, *layout, *map, *backend, *device, *alpha;
-  uint64_t steps, block;
-  int have_steps, json;
+  const char *cmd, *domain, *kernel, *type, *params, *init, *out, *png, *layout, *map, *backend, *device, *alpha,
+      *frames;
+  uint64_t steps, block, every, png_size;
+  int have_steps, json, quiet;
 } sqz_stencil_opts;
 
 /* The option table of both commands: name, where the value goes, which commands take it. */
@@ -56,7 +61,7 @@ static const sqz_stencil_opt sqz_stencil_table[] = {
     SQZ_SOPT("--kernel", kernel, SQZ_RUN),         SQZ_SOPT("--type", type, SQZ_RUN | SQZ_HEAT),
     SQZ_SOPT("--param", params, SQZ_RUN),          SQZ_SOPT("--alpha", alpha, SQZ_HEAT),
     SQZ_SOPT("--init", init, SQZ_RUN | SQZ_HEAT),  SQZ_SOPT("--out", out, SQZ_RUN | SQZ_HEAT),
-    SQZ_SOPT("--png", png, SQZ_HEAT),              SQZ_SOPT("--layout", layout, SQZ_RUN | SQZ_HEAT),
+    SQZ_SOPT("--png", png, SQZ_RUN | SQZ_HEAT),   SQZ_SOPT("--frames", frames, SQZ_RUN | SQZ_HEAT),              SQZ_SOPT("--layout", layout, SQZ_RUN | SQZ_HEAT),
     SQZ_SOPT("--map", map, SQZ_RUN | SQZ_HEAT),    SQZ_SOPT("--backend", backend, SQZ_RUN | SQZ_HEAT),
     SQZ_SOPT("--device", device, SQZ_RUN | SQZ_HEAT),
 };
@@ -92,7 +97,18 @@ static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts 
       if (sqz_cli_u64_range(o->cmd, "--block", v, 0, SQZ_CLI_BLOCK_MAX, &o->block)) return 2;
       continue;
     }
+    if ((m = sqz_cli_opt(argc, argv, &i, "--every", 1, &v)) != 0) {
+      if (m < 0) return sqz_cli_usage(o->cmd, "--every needs a value");
+      if (sqz_cli_u64_range(o->cmd, "--every", v, 1, SQZ_CLI_STEPS_MAX, &o->every)) return 2;
+      continue;
+    }
+    if ((m = sqz_cli_opt(argc, argv, &i, "--png-size", 1, &v)) != 0) {
+      if (m < 0) return sqz_cli_usage(o->cmd, "--png-size needs a value");
+      if (sqz_cli_u64_range(o->cmd, "--png-size", v, 1, 1u << 30, &o->png_size)) return 2;
+      continue;
+    }
     if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
+    if (strcmp(argv[i], "--quiet") == 0) { o->quiet = 1; continue; }
     if (argv[i][0] == '-') return sqz_cli_usage(o->cmd, "unknown option '%s'", argv[i]);
     if (o->domain) return sqz_cli_usage(o->cmd, "unexpected argument '%s' (domain already given: %s)", argv[i], o->domain);
     o->domain = argv[i];
@@ -101,7 +117,10 @@ static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts 
   if (!o->have_steps) return sqz_cli_usage(o->cmd, "missing --steps K");
   if (which == SQZ_RUN && !o->kernel) return sqz_cli_usage(o->cmd, "missing --kernel FILE.cl");
   if (which == SQZ_RUN && !o->type) return sqz_cli_usage(o->cmd, "missing --type u8|i32|f32|f64");
-  return 0;
+  if (o->png_size && !o->png && !o->frames) return sqz_cli_usage(o->cmd, "--png-size applies to --png or --frames");
+  if (o->out && !sqz_cli_has_ext(o->out, ".npy") && !sqz_cli_has_ext(o->out, ".h5"))
+    return sqz_cli_usage(o->cmd, "--out %s: expected a .npy state or an .h5 checkpoint", o->out);
+  return sqz_cli_frames_check(o->cmd, o->frames, o->every);
 }
 
 static int sqz__parse_type(const char *cmd, const char *text, int floats_only, sqz_type *t) {
@@ -174,6 +193,21 @@ static int sqz__read_text(const char *cmd, const char *path, char **out) {
   return 0;
 }
 
+/* What one chunk of steps runs: heat with alpha, or the user's kernel with its parameters. */
+typedef struct {
+  int which;
+  double alpha;
+  const char *source, *name;
+  const double *params;
+  size_t n_params;
+} sqz_stencil_job;
+
+static int sqz__stencil_steps(sqz_field *f, uint64_t steps, void *user) {
+  const sqz_stencil_job *j = user;
+  return j->which == SQZ_HEAT ? sqz_heat_step(f, j->alpha, steps)
+                              : sqz_stencil_step(f, j->source, j->name, j->params, j->n_params, steps);
+}
+
 static int sqz__stencil(int argc, char **argv, int which) {
   sqz_stencil_opts o = {.cmd = which == SQZ_RUN ? "run" : "heat", .layout = "compact"};
   int rc = sqz__stencil_args(argc, argv, which, &o);
@@ -218,8 +252,14 @@ static int sqz__stencil(int argc, char **argv, int which) {
   if (st == SQZ_OK) st = sqz_field_create(dom, type, o.layout, &f);
   if (st == SQZ_OK && o.map) st = sqz_field_set_map(f, o.map);
   if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
+  char workload[512] = "";
+  uint64_t step0 = 0; /* the step count of a checkpoint --init */
   if (st == SQZ_OK) {
-    if (!random) st = sqz_field_load_npy(f, init);
+    if (!random && !sqz_cli_has_ext(init, ".npy") && !sqz_cli_has_ext(init, ".h5")) {
+      rc = sqz_cli_usage(o.cmd, "--init %s: expected random:..., a .npy state or an .h5 checkpoint", init);
+      goto done;
+    }
+    if (!random) st = sqz_cli_load_state(f, init, workload, sizeof workload, &step0);
     else st = which == SQZ_HEAT ? sqz_field_fill_uniform(f, seed) : sqz_field_fill_random(f, density, seed);
     if (st == SQZ_ERR_IO && !random) { /* an unreadable --init file is bad input */
       sqz_cli_fail(o.cmd, ctx, st);
@@ -228,17 +268,20 @@ static int sqz__stencil(int argc, char **argv, int which) {
     }
   }
   if (st == SQZ_OK && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum0);
+  sqz_stencil_job job = {which, alpha, source, o.kernel, params, n_params};
+  sqz_cli_progress_start(ctx, o.cmd, o.quiet || o.json);
   if (st == SQZ_OK)
-    st = which == SQZ_HEAT ? sqz_heat_step(f, alpha, o.steps) : sqz_stencil_step(f, source, o.kernel, params, n_params, o.steps);
-  if (st == SQZ_OK) sqz_context_timing(ctx, &kernel_s, &wall_s);
+    st = sqz_cli_steps(ctx, f, o.steps, sqz__stencil_steps, &job, o.frames, o.every, o.png_size, &kernel_s, &wall_s);
   if (st == SQZ_OK && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum1);
   if (st == SQZ_OK) st = sqz_field_count(f, &nonzero);
   const char *out_tmp = NULL, *png_tmp = NULL; /* every output to a temporary, renamed together at the end */
   if (st == SQZ_OK && ((o.out && (rc = sqz_cli_output(o.cmd, o.out, &out_tmp, NULL)) != 0) ||
                        (o.png && (rc = sqz_cli_output(o.cmd, o.png, &png_tmp, NULL)) != 0)))
     goto done;
-  if (st == SQZ_OK && o.out) st = sqz_field_save_npy(f, out_tmp);
-  if (st == SQZ_OK && o.png) st = sqz_field_save_png(f, png_tmp);
+  if (which == SQZ_HEAT) snprintf(workload, sizeof workload, "heat alpha %.17g", alpha);
+  else snprintf(workload, sizeof workload, "kernel %s", o.kernel);
+  if (st == SQZ_OK && o.out) st = sqz_cli_save_state(f, o.out, out_tmp, workload, step0 + o.steps);
+  if (st == SQZ_OK && o.png) st = sqz_field_save_png_sized(f, png_tmp, o.png_size);
   if (st == SQZ_OK && (rc = sqz_cli_outputs_commit(o.cmd)) != 0) goto done;
   if (st != SQZ_OK) {
     rc = sqz_cli_fail(o.cmd, ctx, st);

@@ -47,25 +47,40 @@ static void sqz__png_range(sqz_image *im, double *lo, double *hi) {
   }
 }
 
-/* One picture row: the hole colour, then each domain cell live/dead (u8) or on the ramp over [lo, hi]. */
-static void sqz__png_row(sqz_image *im, uint64_t y, double lo, double hi, unsigned char *row) {
-  for (uint64_t x = 0; x < im->width; x++) memcpy(row + x * 3, sqz_hole, 3);
-  sqz__image_row(im, y);
-  for (uint64_t j = 0; j < im->count; j++) {
-    unsigned char ramp[3];
-    const unsigned char *c;
-    if (im->f->type == SQZ_U8) c = im->store[im->index[j]] ? sqz_live : sqz_dead;
-    else {
-      double v = sqz__png_value(im, im->index[j]);
-      sqz__ramp(!isfinite(v) || hi <= lo ? 0.0 : (v - lo) / (hi - lo), ramp);
-      c = ramp;
+/* One picture row from image rows y0 .. y0 + block - 1: each pixel covers block x block cells; the
+ * hole colour where none is a domain cell, else the mix of live and dead by the live share (u8) or
+ * the ramp at the mean value (other types). block = 1 draws every cell as it is. */
+static void sqz__png_row(sqz_image *im, uint64_t y0, uint64_t block, uint64_t w_out, double lo, double hi,
+                         double *sum, uint64_t *cnt, unsigned char *row) {
+  memset(sum, 0, w_out * sizeof *sum);
+  memset(cnt, 0, w_out * sizeof *cnt);
+  for (uint64_t y = y0; y < y0 + block && y < im->height; y++) {
+    sqz__image_row(im, y);
+    for (uint64_t j = 0; j < im->count; j++) {
+      uint64_t x = im->xs[j] / block;
+      double v = im->f->type == SQZ_U8 ? (im->store[im->index[j]] != 0) : sqz__png_value(im, im->index[j]);
+      cnt[x]++;
+      if (isfinite(v)) sum[x] += v;
     }
-    memcpy(row + im->xs[j] * 3, c, 3);
+  }
+  for (uint64_t x = 0; x < w_out; x++) {
+    unsigned char *c = row + x * 3;
+    if (!cnt[x]) {
+      memcpy(c, sqz_hole, 3);
+    } else if (im->f->type == SQZ_U8) {
+      double live = sum[x] / (double)cnt[x];
+      for (int k = 0; k < 3; k++) c[k] = (unsigned char)(sqz_dead[k] + live * (sqz_live[k] - sqz_dead[k]) + 0.5);
+    } else {
+      double v = sum[x] / (double)cnt[x];
+      sqz__ramp(hi <= lo ? 0.0 : (v - lo) / (hi - lo), c);
+    }
   }
 }
 
 /* Writes the picture of the image row by row into the open temporary af (libpng's errors longjmp here). */
-static int sqz__png_write(sqz_image *im, sqz_atomic_file *af, unsigned char *row, double lo, double hi) {
+static int sqz__png_write(sqz_image *im, sqz_atomic_file *af, uint64_t block, unsigned char *row, double *sum,
+                          uint64_t *cnt, double lo, double hi) {
+  uint64_t w_out = (im->width + block - 1) / block, h_out = (im->height + block - 1) / block;
   volatile int st = SQZ_OK; /* set after the setjmp below */
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
   png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -78,11 +93,11 @@ static int sqz__png_write(sqz_image *im, sqz_atomic_file *af, unsigned char *row
     goto done;
   }
   png_init_io(png, af->fp);
-  png_set_IHDR(png, info, (png_uint_32)im->width, (png_uint_32)im->height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+  png_set_IHDR(png, info, (png_uint_32)w_out, (png_uint_32)h_out, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
-  for (uint64_t y = 0; y < im->height; y++) {
-    sqz__png_row(im, y, lo, hi, row);
+  for (uint64_t y = 0; y < h_out; y++) {
+    sqz__png_row(im, y * block, block, w_out, lo, hi, sum, cnt, row);
     png_write_row(png, row);
   }
   png_write_end(png, NULL);
@@ -91,31 +106,42 @@ done:
   return st;
 }
 
-int sqz_field_save_png(sqz_field *f, const char *path) {
+int sqz_field_save_png_sized(sqz_field *f, const char *path, uint64_t size) {
   if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
-  uint64_t w = f->dom->side, h = f->dom->dims == 3 ? w * w : w;
-  if (w > 0x7fffffff || h > 0x7fffffff || (f->dom->dims == 3 && w > 0xffffffffu))
-    return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE, "%s: %llu x %llu is too large for PNG", path, (unsigned long long)w,
-                     (unsigned long long)h);
+  uint64_t w = f->dom->side, h = f->dom->dims == 3 ? w * w : w, big = w > h ? w : h;
+  uint64_t block = size && size < big ? (big + size - 1) / size : 1; /* cells per pixel side */
+  uint64_t w_out = (w + block - 1) / block, h_out = (h + block - 1) / block;
+  if (w_out > 0x7fffffff || h_out > 0x7fffffff)
+    return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE, "%s: %llu x %llu is too large for PNG (--png-size downscales)", path,
+                     (unsigned long long)w_out, (unsigned long long)h_out);
   sqz_image im;
   int st = sqz__image_open(f, path, SQZ_IMAGE_SAVE, &im);
   if (st != SQZ_OK) return st;
-  double lo = 0, hi = 0;
+  double lo = 0, hi = 0, *sum = NULL;
+  uint64_t *cnt = NULL;
   unsigned char *row = NULL;
   sqz_atomic_file af = {0};
-  st = sqz__host_alloc(f->ctx, im.width * 3, 0, (void **)&row, "%s: one row of the picture", path);
+  st = sqz__host_alloc(f->ctx, (w_out * 3 + 7) / 8 * 8 + w_out * (sizeof *sum + sizeof *cnt), 0, (void **)&row,
+                       "%s: one row of the picture", path);
+  if (st == SQZ_OK) {
+    sum = (double *)(void *)(row + (w_out * 3 + 7) / 8 * 8); /* 8-byte aligned after the pixels */
+    cnt = (uint64_t *)(void *)(sum + w_out);
+  }
   if (st == SQZ_OK && f->type != SQZ_U8) sqz__png_range(&im, &lo, &hi);
   if (st == SQZ_OK) st = sqz__atomic_open(f->ctx, path, &af);
-  if (st == SQZ_OK) st = sqz__png_write(&im, &af, row, lo, hi);
+  if (st == SQZ_OK) st = sqz__png_write(&im, &af, block, row, sum, cnt, lo, hi);
   if (st == SQZ_OK) st = sqz__atomic_commit(f->ctx, &af);
   else sqz__atomic_abort(&af);
   free(row);
   sqz__image_close(&im);
   return st;
 }
+
+int sqz_field_save_png(sqz_field *f, const char *path) { return sqz_field_save_png_sized(f, path, 0); }
 #else
-int sqz_field_save_png(sqz_field *f, const char *path) {
-  (void)path;
+int sqz_field_save_png_sized(sqz_field *f, const char *path, uint64_t size) {
+  (void)path, (void)size;
   return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_UNSUPPORTED, "this build of sqz has no libpng: PNG output is unavailable");
 }
+int sqz_field_save_png(sqz_field *f, const char *path) { return sqz_field_save_png_sized(f, path, 0); }
 #endif
