@@ -219,6 +219,38 @@ expect 0 "live" -- memlimit 600000 "$sqz" life fractal:sierpinski-triangle:15 --
 rm -f "$work/f15.pbm"
 expect 1 "needs [0-9]+ bytes of host memory, [0-9]+ available" -- memlimit 1000000 "$sqz" life triangle:200000 --backend cpu --steps 1
 expect 1 "needs [0-9]+ bytes of host memory, [0-9]+ available" -- memlimit 1000000 "$sqz" life fractal:sierpinski-carpet:10 --backend cpu --steps 1 --layout bb
+# run (a user stencil in OpenCL C) and heat: usage errors exit 2 naming the value, a kernel error exits 1 naming
+# FILE.cl:LINE, and nothing is written after either
+cat > "$work/cyclic.cl" <<'CL'
+sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present,
+                      __constant const sqz_param_t *param) {
+  int k = (int)param[0], next = ((int)self + 1) % k, hits = 0;
+  for (int i = 0; i < SQZ_NB; i++) hits += ((present >> i) & 1u) && nb[i] == next;
+  return hits >= 2 ? (sqz_cell_t)next : self;
+}
+CL
+sed 's/hits >= 2/hits >= 2 +/' "$work/cyclic.cl" > "$work/broken.cl" # line 5 no longer parses
+expect 2 "missing --kernel" -- "$sqz" run triangle:8 --steps 1 --type i32 --out "$work/run.npy"
+expect 2 "missing --type" -- "$sqz" run triangle:8 --steps 1 --kernel "$work/cyclic.cl"
+expect 2 "--backend cpu cannot run .*OpenCL" -- "$sqz" run triangle:8 --steps 1 --type i32 --kernel "$work/cyclic.cl" --backend cpu
+expect 2 "value 2 '?\(?'nan'\)? is not a finite number" -- "$sqz" run triangle:8 --steps 1 --type i32 --kernel "$work/cyclic.cl" --param 1,nan
+expect 2 "value 1 '?\(?'x'\)? is not a number" -- "$sqz" run triangle:8 --steps 1 --type i32 --kernel "$work/cyclic.cl" --param x
+expect 2 "--type 'f16'" -- "$sqz" run triangle:8 --steps 1 --type f16 --kernel "$work/cyclic.cl"
+expect 2 "missing.cl" -- "$sqz" run triangle:8 --steps 1 --type i32 --kernel "$work/missing.cl"
+expect 2 "'\|u1' \(uint8\) but the field holds f32 cells \(dtype '<f4'\)" -- "$sqz" run triangle:3 --steps 1 --type f32 \
+  --kernel "$work/cyclic.cl" --param 4 --init "$work/tri3.npy" --out "$work/run.npy"
+expect 1 "broken.cl:5" -- "$sqz" run triangle:8 --steps 1 --type i32 --kernel "$work/broken.cl" --param 4 --out "$work/run.npy"
+[ -e "$work/run.npy" ] && { echo "FAIL: sqz run wrote a file after an error"; fails=$((fails + 1)); }
+expect 0 "\"kernel\":\".*cyclic.cl\".*\"nonzero\":[1-9]" -- "$sqz" run triangle:8 --steps 3 --type u8 --kernel "$work/cyclic.cl" \
+  --param 3 --init random:0.7:2 --out "$work/run.npy" --json
+head -c 6 "$work/run.npy" | od -An -c | grep -q "N   U   M   P   Y" || { echo "FAIL: sqz run --out wrote no .npy"; fails=$((fails + 1)); }
+expect 2 "--alpha 0.3 is outside \(0, 0.25\]" -- "$sqz" heat triangle:8 --steps 1 --alpha 0.3 --out "$work/heat.npy"
+expect 2 "--alpha 0.2 is outside \(0, 0.166667\]" -- "$sqz" heat tetrahedron:5 --steps 1 --alpha 0.2
+expect 2 "--alpha '-1x'" -- "$sqz" heat triangle:8 --steps 1 --alpha -1x
+expect 2 "--type 'u8': expected f32 or f64" -- "$sqz" heat triangle:8 --steps 1 --type u8
+[ -e "$work/heat.npy" ] && { echo "FAIL: sqz heat wrote a file after a usage error"; fails=$((fails + 1)); }
+expect 0 "\"sum_initial\":[0-9.e+-]+,\"sum_final\":[0-9.e+-]+" -- "$sqz" heat fractal:sierpinski-carpet:2 --steps 5 --json
+expect 0 "heat +[0-9.]+ -> [0-9.]+" -- "$sqz" heat triangle:8 --steps 5 --type f32
 
 # JSON fields of the contract
 expect 0 "\"domain\":\"triangle:64\".*\"cells\":2080.*\"steps\":3.*\"live\":[0-9]+.*\"kernel_s\".*\"wall_s\".*\"cells_per_s\".*\"bytes\".*\"device\"" \

@@ -203,8 +203,14 @@ void sqz_json_u64(sqz_json *j, const char *key, uint64_t value) {
 }
 void sqz_json_num(sqz_json *j, const char *key, double value) {
   sqz__json_key(j, key);
-  if (value != value || value > 1e308 || value < -1e308) fputs("null", j->out);
-  else fprintf(j->out, "%.9g", value);
+  if (value != value || value > 1e308 || value < -1e308) {
+    fputs("null", j->out);
+    return;
+  }
+  char text[32]; /* the shortest of 15 or 17 digits that reads back as the same double (sums are compared to 1e-12) */
+  snprintf(text, sizeof text, "%.15g", value);
+  if (strtod(text, NULL) != value) snprintf(text, sizeof text, "%.17g", value);
+  fputs(text, j->out);
 }
 void sqz_json_raw(sqz_json *j, const char *key, const char *json) {
   sqz__json_key(j, key);
