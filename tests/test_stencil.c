@@ -1,5 +1,5 @@
 /* labels: opencl */
-/* ctest cases: cyclic_simplex cyclic_fractal average_simplex average_fractal heat bad_input life */
+/* ctest cases: cyclic_simplex cyclic_fractal_i32 cyclic_fractal_u8 average_f64_simplex average_f64_fractal average_f32 heat bad_input life */
 /* test_stencil.c — the stencil engine: user updates written once in OpenCL C and once as a C function, on every
  * layout and map of the opencl backend against the cpu backend, the cpu backend against a plain embedded-array
  * oracle; heat diffusion (conservation, backends agree, bad alpha); bad kernels and parameters; Life on the engine. */
@@ -392,7 +392,7 @@ static void matrix(const char *spec, sqz_type type, const workload *w, int k, ui
  * b. The float average in f64: every configuration of every domain for 20 steps, four of each for 1000 steps. f32
  * cells have the size of i32 ones, whose traversals the CA covers in every configuration: f32 runs four
  * configurations of the simplices and of the carpet, for 20 and for 1000 steps (each fractal pattern is one more
- * program build, about 10 s of CPU on PoCL). */
+ * program build). */
 static const double CYCLIC_K[] = {4.0}, AVERAGE_P[] = {0.3, 0.5};
 static const workload CYCLIC = {"cyclic.cl", CYCLIC_CL, cyclic_fn, CYCLIC_K, 1, 0};
 static const workload AVERAGE32 = {"average.cl", AVERAGE_CL, average_f32, AVERAGE_P, 2, 0};
@@ -407,31 +407,36 @@ typedef struct {
   int carpet_only; /* of the fractals, only the carpet */
 } matrix_run;
 
-static const matrix_run CYCLIC_RUNS[] = {{&CYCLIC, SQZ_I32, 4, 7, 0, 0}, {&CYCLIC, SQZ_U8, 4, 7, 0, 0}, {NULL}};
-static const matrix_run AVERAGE_RUNS[] = {{&AVERAGE64, SQZ_F64, 0, 20, 0, 0},
-                                          {&AVERAGE64, SQZ_F64, 0, 1000, 4, 0},
-                                          {&AVERAGE32, SQZ_F32, 0, 20, 4, 1},
-                                          {&AVERAGE32, SQZ_F32, 0, 1000, 4, 1},
-                                          {NULL}};
+#define CYCLIC_I32 {&CYCLIC, SQZ_I32, 4, 7, 0, 0}
+#define CYCLIC_U8 {&CYCLIC, SQZ_U8, 4, 7, 0, 0}
+static const matrix_run CYCLIC_BOTH[] = {CYCLIC_I32, CYCLIC_U8, {NULL}}, CYCLIC_I32_ONLY[] = {CYCLIC_I32, {NULL}},
+                        CYCLIC_U8_ONLY[] = {CYCLIC_U8, {NULL}};
+static const matrix_run AVERAGE_F64[] = {{&AVERAGE64, SQZ_F64, 0, 20, 0, 0}, {&AVERAGE64, SQZ_F64, 0, 1000, 4, 0}, {NULL}};
+static const matrix_run AVERAGE_F32[] = {{&AVERAGE32, SQZ_F32, 0, 20, 4, 1}, {&AVERAGE32, SQZ_F32, 0, 1000, 4, 1}, {NULL}};
 
-/* The runs on the simplices (DOMAINS[0..2]) or on the fractals. */
-static void matrix_runs(const matrix_run *runs, int fractals) {
-  for (int d = fractals ? 3 : 0; d < (fractals ? N_DOMAINS : 3); d++)
-    for (const matrix_run *r = runs; r->w; r++)
-      if (!fractals || !r->carpet_only || strstr(DOMAINS[d], "carpet"))
+/* The parts, one Check case and ctest entry each, so that each stays well within its timeout when PoCL builds every
+ * program afresh (a fractal pattern's program costs 10-20 s of CPU per cell type and update). */
+enum { SIMPLICES = 1, FRACTALS = 2 };
+static const struct {
+  const char *name;
+  const matrix_run *runs;
+  int domains;
+} PARTS[] = {
+    {"cyclic_simplex", CYCLIC_BOTH, SIMPLICES},      {"cyclic_fractal_i32", CYCLIC_I32_ONLY, FRACTALS},
+    {"cyclic_fractal_u8", CYCLIC_U8_ONLY, FRACTALS}, {"average_f64_simplex", AVERAGE_F64, SIMPLICES},
+    {"average_f64_fractal", AVERAGE_F64, FRACTALS},  {"average_f32", AVERAGE_F32, SIMPLICES | FRACTALS},
+};
+
+/* Part _i: its runs on its domains (DOMAINS[0..2] are the simplices). */
+START_TEST(test_matrix) {
+  for (int d = 0; d < N_DOMAINS; d++) {
+    int fractal = d >= 3;
+    if (!(PARTS[_i].domains & (fractal ? FRACTALS : SIMPLICES))) continue;
+    for (const matrix_run *r = PARTS[_i].runs; r->w; r++)
+      if (!fractal || !r->carpet_only || strstr(DOMAINS[d], "carpet"))
         matrix(DOMAINS[d], r->type, r->w, r->k, r->steps, r->few);
+  }
 }
-
-START_TEST(test_cyclic_simplex) { matrix_runs(CYCLIC_RUNS, 0); }
-END_TEST
-
-START_TEST(test_cyclic_fractal) { matrix_runs(CYCLIC_RUNS, 1); }
-END_TEST
-
-START_TEST(test_average_simplex) { matrix_runs(AVERAGE_RUNS, 0); }
-END_TEST
-
-START_TEST(test_average_fractal) { matrix_runs(AVERAGE_RUNS, 1); }
 END_TEST
 
 /* ---- c. heat ---------------------------------------------------------------------------------------------------- */
@@ -706,10 +711,8 @@ static TCase *tcase(Suite *s, const char *name) {
 
 int main(void) {
   Suite *s = suite_create("stencil");
-  tcase_add_test(tcase(s, "cyclic_simplex"), test_cyclic_simplex);
-  tcase_add_test(tcase(s, "cyclic_fractal"), test_cyclic_fractal);
-  tcase_add_test(tcase(s, "average_simplex"), test_average_simplex);
-  tcase_add_test(tcase(s, "average_fractal"), test_average_fractal);
+  for (int p = 0; p < (int)(sizeof PARTS / sizeof PARTS[0]); p++)
+    tcase_add_loop_test(tcase(s, PARTS[p].name), test_matrix, p, p + 1);
   TCase *tc = tcase(s, "heat");
   tcase_add_test(tc, test_heat_backends_agree);
   tcase_add_test(tc, test_heat_conserves_cpu);
