@@ -5,10 +5,10 @@
 #include "apps/stencil.h"
 #include "backends/backend.h"
 
-int sqz__stencil_run(sqz_field *f, const sqz_update *u, uint64_t steps) {
+int sqz__stencil_run(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq) {
   sqz__op_begin(f->ctx);
-  int st = steps ? f->ctx->ops->stencil(f, u, steps) : SQZ_OK;
-  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  int st = steps || enq ? f->ctx->ops->stencil(f, u, steps, enq) : SQZ_OK; /* enq: `done` even for 0 steps */
+  if (st == SQZ_OK && !enq) st = sqz__finish(f->ctx);
   sqz__op_end(f->ctx);
   return st;
 }
@@ -26,18 +26,26 @@ static int sqz__check_params(sqz_field *f, const double *param, size_t n_param) 
   return SQZ_OK;
 }
 
-int sqz_stencil_step(sqz_field *f, const char *source, const char *source_name, const double *param, size_t n_param,
-                     uint64_t steps) {
+int sqz__stencil_update(sqz_field *f, const char *source, const char *source_name, const double *param,
+                        size_t n_param, sqz_update *u) {
   if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_stencil_step: the field is NULL");
   if (!source || !*source) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_stencil_step: the update source is empty");
   int st = sqz__check_params(f, param, n_param);
   if (st != SQZ_OK) return st;
-  sqz_update u = {.kind = SQZ_UPDATE_CL};
-  u.source = source;
-  u.source_name = source_name;
-  u.param = param;
-  u.n_param = n_param;
-  return sqz__stencil_run(f, &u, steps);
+  memset(u, 0, sizeof *u);
+  u->kind = SQZ_UPDATE_CL;
+  u->source = source;
+  u->source_name = source_name;
+  u->param = param;
+  u->n_param = n_param;
+  return SQZ_OK;
+}
+
+int sqz_stencil_step(sqz_field *f, const char *source, const char *source_name, const double *param, size_t n_param,
+                     uint64_t steps) {
+  sqz_update u;
+  int st = sqz__stencil_update(f, source, source_name, param, n_param, &u);
+  return st == SQZ_OK ? sqz__stencil_run(f, &u, steps, NULL) : st;
 }
 
 int sqz_stencil_step_fn(sqz_field *f, sqz_update_fn fn, void *user_data, const double *param, size_t n_param,
@@ -51,7 +59,7 @@ int sqz_stencil_step_fn(sqz_field *f, sqz_update_fn fn, void *user_data, const d
   u.user = user_data;
   u.param = param;
   u.n_param = n_param;
-  return sqz__stencil_run(f, &u, steps);
+  return sqz__stencil_run(f, &u, steps, NULL);
 }
 
 double sqz_heat_alpha_max(int dims) { return dims == 3 ? 1.0 / 6.0 : 0.25; }
@@ -68,5 +76,5 @@ int sqz_heat_step(sqz_field *f, double alpha, uint64_t steps) {
   sqz_update u = {.kind = SQZ_UPDATE_HEAT};
   u.param = &alpha;
   u.n_param = 1;
-  return sqz__stencil_run(f, &u, steps);
+  return sqz__stencil_run(f, &u, steps, NULL);
 }

@@ -1,5 +1,6 @@
 /* program.c — builds OpenCL programs from a prelude + embedded sources, with memory and disk caches. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,9 @@ static char *sqz__read_all(const char *path, size_t *len) {
 /* Writes atomically: a temporary file in the same directory, then rename. */
 static void sqz__write_atomic(const char *path, const void *data, size_t len) {
   char tmp[4300];
-  if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) return;
+  static atomic_uint seq; /* contexts in several threads of one process may write the same entry */
+  if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), atomic_fetch_add(&seq, 1u)) >= (int)sizeof tmp)
+    return;
   FILE *f = fopen(tmp, "wb");
   if (!f) return;
   int ok = fwrite(data, 1, len, f) == len;
