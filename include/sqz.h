@@ -64,6 +64,25 @@ SQZ_API const char *sqz_status_name(int status);
 /* One-line message for any status. Never NULL. */
 SQZ_API const char *sqz_status_message(int status);
 
+/* ---- lifetimes and threads ---------------------------------------------------------------
+ * Handles are reference counted. A domain parsed with a context holds a reference to it; a field
+ * holds references to its domain and its context. *_create / sqz_domain_parse give the caller one
+ * reference, *_retain adds one, *_release drops one (NULL is a no-op) and frees the object at zero.
+ * So any release order is safe: releasing a context or domain while fields use it only drops
+ * the caller's reference, and the last field's release frees them.
+ *
+ * Threads. Every call may come from any thread. Calls on one context, its domains and fields are
+ * serialised by a lock of the context (one operation at a time per context: a step, transfer,
+ * fill, reduction, release, setter); fields of one context may therefore be used from different
+ * threads, also at once, but their device work does not overlap. For work in parallel give each
+ * thread its own context (contexts may share a device), or enqueue steps without waiting
+ * (include/sqz_opencl.h). Context creation, including device enumeration, is safe from several
+ * threads at once. Domains are immutable after sqz_domain_parse. sqz_last_error(ctx) and
+ * sqz_context_timing(ctx) report the calling thread's last call on ctx, so one thread's failure
+ * never overwrites another's detail. What the caller must not do: release a handle (drop a
+ * reference) while another thread still uses that reference, or call a getter that returns a
+ * string (sqz_field_map) while another thread changes it. */
+
 /* ---- opaque handles ---------------------------------------------------------------------- */
 typedef struct sqz_context sqz_context;         /* backend, device, queue, program cache   */
 typedef struct sqz_domain sqz_domain;           /* shape: triangle, tetrahedron, fractal   */
@@ -77,11 +96,13 @@ typedef struct sqz_device_list sqz_device_list; /* every device of every backend
  * name, or NULL for $SQZ_DEVICE, else the first GPU, else the first device.
  * On failure *out is NULL and sqz_last_error(NULL) holds the detail for this thread. */
 SQZ_API int sqz_context_create(const char *backend, const char *device, sqz_context **out);
+SQZ_API void sqz_context_retain(sqz_context *ctx);
+/* Drops the caller's reference; the context is closed when its domains and fields are gone too. */
 SQZ_API void sqz_context_release(sqz_context *ctx); /* NULL is a no-op */
 
-/* Detail of the last failure in ctx (build log, byte counts, the bad value); "" if none.
- * With ctx == NULL: the detail of the last failure without a context in this thread.
- * The string is owned by sqz and valid until the next call on ctx. */
+/* Detail of the calling thread's last failure on ctx (build log, byte counts, the bad value); ""
+ * if none. With ctx == NULL: the detail of the last failure without a context in this thread.
+ * The string is owned by sqz and valid until this thread's next call on ctx. */
 SQZ_API const char *sqz_last_error(const sqz_context *ctx);
 
 SQZ_API const char *sqz_context_backend(const sqz_context *ctx);     /* "opencl", "cpu", "cuda" */
@@ -89,9 +110,10 @@ SQZ_API const char *sqz_context_device_name(const sqz_context *ctx);
 SQZ_API uint64_t sqz_context_global_mem(const sqz_context *ctx);     /* bytes */
 SQZ_API uint64_t sqz_context_max_alloc(const sqz_context *ctx);      /* bytes, one buffer */
 
-/* Times of the last operation on ctx: kernel time (summed from device events; the cpu
- * backend reports the time of its compute loops) and end-to-end wall time, which includes
- * transfers and program builds. Either pointer may be NULL. */
+/* Times of the calling thread's last operation on ctx: kernel time (summed from device events;
+ * the cpu backend reports the time of its compute loops; a user's queue without profiling, the
+ * host's time, include/sqz_opencl.h) and end-to-end wall time, which includes transfers and
+ * program builds. Either pointer may be NULL. */
 SQZ_API int sqz_context_timing(const sqz_context *ctx, double *kernel_s, double *wall_s);
 
 /* Progress of long operations (steps of life, heat and user stencils): fn is called about
@@ -134,7 +156,8 @@ SQZ_API uint64_t sqz_device_list_u64(const sqz_device_list *list, size_t i, sqz_
  * ctx may be NULL (pure host analysis). */
 typedef enum { SQZ_DOMAIN_TRIANGLE = 1, SQZ_DOMAIN_TETRAHEDRON = 2, SQZ_DOMAIN_FRACTAL = 3 } sqz_domain_kind;
 SQZ_API int sqz_domain_parse(sqz_context *ctx, const char *spec, sqz_domain **out);
-SQZ_API void sqz_domain_release(sqz_domain *dom);
+SQZ_API void sqz_domain_retain(sqz_domain *dom);
+SQZ_API void sqz_domain_release(sqz_domain *dom); /* NULL is a no-op; fields keep their domain */
 SQZ_API sqz_domain_kind sqz_domain_get_kind(const sqz_domain *dom);
 SQZ_API int sqz_domain_dims(const sqz_domain *dom);       /* 2 or 3 */
 SQZ_API uint64_t sqz_domain_cells(const sqz_domain *dom); /* |D| */
@@ -204,7 +227,8 @@ SQZ_API int sqz_simplex_max_side(int dims, const char *layout, uint64_t cell_byt
 typedef enum { SQZ_U8 = 1, SQZ_I32 = 2, SQZ_F32 = 3, SQZ_F64 = 4 } sqz_type;
 SQZ_API size_t sqz_type_size(sqz_type type);
 SQZ_API int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out);
-SQZ_API void sqz_field_release(sqz_field *field);
+SQZ_API void sqz_field_retain(sqz_field *field);
+SQZ_API void sqz_field_release(sqz_field *field); /* NULL is a no-op */
 SQZ_API sqz_type sqz_field_type(const sqz_field *field);
 SQZ_API sqz_domain *sqz_field_domain(const sqz_field *field); /* the domain the field was created on */
 SQZ_API const char *sqz_field_layout(const sqz_field *field); /* canonical layout string */
@@ -225,6 +249,13 @@ SQZ_API const char *sqz_field_map(const sqz_field *field);
 SQZ_API const char *sqz_field_map_resolved(const sqz_field *field);
 /* Block side rho of the launch (work-group edge); 0 = automatic. */
 SQZ_API int sqz_field_set_block(sqz_field *field, uint32_t rho);
+/* Storage order: *index = the storage index of the embedded cell (x, y, z) (z ignored in 2D), the
+ * element that holds it in the field's buffer (sqz_field_cl_mem, include/sqz_opencl.h), or -1 when
+ * the cell is not a domain cell. SQZ_ERR_INVALID_ARGUMENT for NULL pointers. */
+SQZ_API int sqz_field_index(const sqz_field *field, uint64_t x, uint64_t y, uint64_t z, int64_t *index);
+/* The same rule in words, e.g. "compact triangle: rectangle fold, ... index v*W + u": a static
+ * string, valid for the life of the process. */
+SQZ_API const char *sqz_field_layout_rule(const sqz_field *field);
 
 /* Embedded host arrays: 2D row-major side x side (y*side + x); 3D side x side x side
  * (z*side*side + y*side + x). bytes must equal side^dims * type size. Writing a non-zero value

@@ -22,6 +22,12 @@ void sqz_test_drop(sqz_field *field);
 void sqz_test_remove_tree(const char *path);
 /* Writes len bytes to path (created or truncated), asserting success. */
 void sqz_test_write(const char *path, const void *data, size_t len);
+/* The field's domain (the API has no getter: the caller made it). */
+sqz_domain *sqz_test_domain(const sqz_field *field);
+/* Creates a context of backend, a domain and a field on them, steps Life, and releases the three
+ * in each of the 6 orders, stepping and counting the field after every release that leaves it
+ * (a use after free shows under ASan and valgrind); the counts must match a reference run. */
+void sqz_test_release_orders(const char *backend, const char *spec, const char *layout);
 /* Asserts st == SQZ_OK and prints the context's detail when not. */
 #define SQZ_OK_OR_FAIL(ctx, expr)                                                                  \
   do {                                                                                             \

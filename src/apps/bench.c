@@ -13,14 +13,20 @@ int sqz_bench_copy_bandwidth(sqz_context *ctx, uint64_t max_bytes, double *bytes
   while (n > 1 && (n > ctx->max_alloc || n > ctx->global_mem / 4)) n >>= 1;
   *bytes_per_s = 0.0;
   if (bytes_used) *bytes_used = n;
-  return ctx->ops->copy_rate(ctx, n, bytes_per_s);
+  sqz__lock(ctx);
+  int st = ctx->ops->copy_rate(ctx, n, bytes_per_s);
+  sqz__unlock(ctx);
+  return st;
 }
 
 int sqz_bench_simplex_touch(sqz_field *field, int accumulate, uint64_t steps) {
   if (!field) return SQZ_ERR_INVALID_ARGUMENT;
   if (field->dom->kind == SQZ_DOMAIN_FRACTAL || field->type != SQZ_U8)
     return sqz__fail(field->ctx, SQZ_ERR_INVALID_ARGUMENT, "the map and accumulate workloads need a SQZ_U8 simplex field");
-  return field->ctx->ops->touch(field, accumulate, steps);
+  sqz__lock(field->ctx);
+  int st = field->ctx->ops->touch(field, accumulate, steps);
+  sqz__unlock(field->ctx);
+  return st;
 }
 
 int sqz_bench_fractal_maps(sqz_context *ctx, const sqz_domain *dom, uint32_t level, const char *map, uint64_t tile0,
@@ -39,7 +45,9 @@ int sqz_bench_fractal_maps(sqz_context *ctx, const sqz_domain *dom, uint32_t lev
                      "of %s", level, dom->spec);
   uint64_t sum = 0;
   double s = 0.0;
+  sqz__lock(ctx);
   int st = ctx->ops->tile_maps(ctx, &dom->fr, level, map, tile0, count, &sum, &s);
+  sqz__unlock(ctx);
   if (checksum) *checksum = sum;
   if (kernel_s) *kernel_s = s;
   return st;

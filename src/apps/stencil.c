@@ -25,7 +25,7 @@ static int sqz__stencil_chunks(sqz_field *f, const sqz_update *u, uint64_t steps
   while (st == SQZ_OK && done < steps) {
     uint64_t n = steps - done < chunk ? steps - done : chunk;
     double c0 = sqz__now();
-    st = ctx->ops->stencil(f, u, n);
+    st = ctx->ops->stencil(f, u, n, NULL);
     if (st == SQZ_OK) st = sqz__finish(ctx);
     if (st != SQZ_OK) break;
     done += n;
@@ -40,12 +40,12 @@ static int sqz__stencil_chunks(sqz_field *f, const sqz_update *u, uint64_t steps
   return st;
 }
 
-int sqz__stencil_run(sqz_field *f, const sqz_update *u, uint64_t steps) {
+int sqz__stencil_run(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq) {
   sqz__op_begin(f->ctx);
   int st = SQZ_OK;
-  if (steps && f->ctx->progress) st = sqz__stencil_chunks(f, u, steps);
-  else if (steps) st = f->ctx->ops->stencil(f, u, steps);
-  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  if (steps && f->ctx->progress && !enq) st = sqz__stencil_chunks(f, u, steps); /* blocking calls report progress */
+  else if (steps || enq) st = f->ctx->ops->stencil(f, u, steps, enq); /* enq: `done` even for 0 steps */
+  if (st == SQZ_OK && !enq) st = sqz__finish(f->ctx);
   sqz__op_end(f->ctx);
   return st;
 }
@@ -63,18 +63,26 @@ static int sqz__check_params(sqz_field *f, const double *param, size_t n_param) 
   return SQZ_OK;
 }
 
-int sqz_stencil_step(sqz_field *f, const char *source, const char *source_name, const double *param, size_t n_param,
-                     uint64_t steps) {
+int sqz__stencil_update(sqz_field *f, const char *source, const char *source_name, const double *param,
+                        size_t n_param, sqz_update *u) {
   if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_stencil_step: the field is NULL");
   if (!source || !*source) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_stencil_step: the update source is empty");
   int st = sqz__check_params(f, param, n_param);
   if (st != SQZ_OK) return st;
-  sqz_update u = {.kind = SQZ_UPDATE_CL};
-  u.source = source;
-  u.source_name = source_name;
-  u.param = param;
-  u.n_param = n_param;
-  return sqz__stencil_run(f, &u, steps);
+  memset(u, 0, sizeof *u);
+  u->kind = SQZ_UPDATE_CL;
+  u->source = source;
+  u->source_name = source_name;
+  u->param = param;
+  u->n_param = n_param;
+  return SQZ_OK;
+}
+
+int sqz_stencil_step(sqz_field *f, const char *source, const char *source_name, const double *param, size_t n_param,
+                     uint64_t steps) {
+  sqz_update u;
+  int st = sqz__stencil_update(f, source, source_name, param, n_param, &u);
+  return st == SQZ_OK ? sqz__stencil_run(f, &u, steps, NULL) : st;
 }
 
 int sqz_stencil_step_fn(sqz_field *f, sqz_update_fn fn, void *user_data, const double *param, size_t n_param,
@@ -88,7 +96,7 @@ int sqz_stencil_step_fn(sqz_field *f, sqz_update_fn fn, void *user_data, const d
   u.user = user_data;
   u.param = param;
   u.n_param = n_param;
-  return sqz__stencil_run(f, &u, steps);
+  return sqz__stencil_run(f, &u, steps, NULL);
 }
 
 double sqz_heat_alpha_max(int dims) { return dims == 3 ? 1.0 / 6.0 : 0.25; }
@@ -105,5 +113,5 @@ int sqz_heat_step(sqz_field *f, double alpha, uint64_t steps) {
   sqz_update u = {.kind = SQZ_UPDATE_HEAT};
   u.param = &alpha;
   u.n_param = 1;
-  return sqz__stencil_run(f, &u, steps);
+  return sqz__stencil_run(f, &u, steps, NULL);
 }

@@ -1,4 +1,4 @@
-/* field.c — field creation, storage buffers, and layout-independent host transfers and fills. */
+/* field.c — field creation and reference counting, storage buffers, and layout-independent host transfers and fills. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +40,9 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
   f->dom = dom;
   f->ctx = ctx;
   f->type = type;
+  atomic_init(&f->refs, 1u);
+  sqz_domain_retain(dom); /* the field keeps its domain and its context alive */
+  sqz_context_retain(ctx);
   int st = sqz__parse_layout(ctx, dom, layout, &f->layout, &f->layout_rho);
   if (st == SQZ_OK) st = ctx->ops->accepts(ctx, dom, type, f->layout);
   if (st == SQZ_OK) st = sqz__layout_geometry(dom, f->layout, f->layout_rho, &f->elems, &f->width, &f->height);
@@ -47,9 +50,11 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
     if (f->layout == SQZ_LAYOUT_BLOCK) snprintf(f->layout_str, sizeof f->layout_str, "block:%u", f->layout_rho);
     else snprintf(f->layout_str, sizeof f->layout_str, "%s",
                   f->layout == SQZ_LAYOUT_BB ? "bb" : f->layout == SQZ_LAYOUT_LAMBDA ? "lambda" : "compact");
+    sqz__lock(ctx);
     st = sqz__alloc_storage(f, 0);
+    if (st == SQZ_OK) st = sqz__finish(ctx);
+    sqz__unlock(ctx);
   }
-  if (st == SQZ_OK) st = sqz__finish(ctx);
   if (st != SQZ_OK) {
     sqz_field_release(f);
     return st;
@@ -58,25 +63,39 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
   return SQZ_OK;
 }
 
+void sqz_field_retain(sqz_field *f) {
+  if (f) atomic_fetch_add_explicit(&f->refs, 1u, memory_order_relaxed);
+}
+
 void sqz_field_release(sqz_field *f) {
-  if (!f) return;
+  if (!f || atomic_fetch_sub_explicit(&f->refs, 1u, memory_order_acq_rel) != 1u) return;
+  sqz_context *ctx = f->ctx;
+  sqz_domain *dom = f->dom;
+  sqz__lock(ctx);
   for (int i = 0; i < 2; i++)
-    if (f->mem[i]) f->ctx->ops->free(f->ctx, f->mem[i]);
+    if (f->mem[i]) ctx->ops->free(ctx, f->mem[i]);
+  sqz__unlock(ctx);
   free(f);
+  sqz_domain_release(dom);
+  sqz_context_release(ctx);
 }
 
 sqz_type sqz_field_type(const sqz_field *f) { return f->type; }
 sqz_domain *sqz_field_domain(const sqz_field *f) { return f ? f->dom : NULL; }
 const char *sqz_field_layout(const sqz_field *f) { return f->layout_str; }
 uint64_t sqz_field_bytes(const sqz_field *f) {
+  sqz__lock(f->ctx); /* a step on another thread may be adding the second buffer */
   int n = f->mem[1] ? 2 : 1;
+  sqz__unlock(f->ctx);
   return (uint64_t)n * f->elems * sqz_type_size(f->type);
 }
 
 int sqz_field_set_block(sqz_field *f, uint32_t rho) {
   if (!f) return SQZ_ERR_INVALID_ARGUMENT;
   if (rho > 1024) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "block side %u is larger than 1024", rho);
+  sqz__lock(f->ctx);
   f->block = rho;
+  sqz__unlock(f->ctx);
   return SQZ_OK;
 }
 
@@ -86,13 +105,19 @@ int sqz__field_ensure_pair(sqz_field *f) {
 }
 
 int sqz__field_download(sqz_field *f, void *host) {
+  sqz__lock(f->ctx);
   int st = f->ctx->ops->download(f->ctx, host, f->mem[f->cur], 0, f->elems * sqz_type_size(f->type));
-  return st == SQZ_OK ? sqz__finish(f->ctx) : st;
+  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  sqz__unlock(f->ctx);
+  return st;
 }
 
 int sqz__field_upload(sqz_field *f, const void *host) {
+  sqz__lock(f->ctx);
   int st = f->ctx->ops->upload(f->ctx, f->mem[f->cur], 0, host, f->elems * sqz_type_size(f->type));
-  return st == SQZ_OK ? sqz__finish(f->ctx) : st;
+  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  sqz__unlock(f->ctx);
+  return st;
 }
 
 /* Number of embedded cells (side^dims) and the matching byte count, overflow-checked. */

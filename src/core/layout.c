@@ -1,4 +1,4 @@
-/* layout.c — layout strings and the dispatch of storage geometry/index maps to each domain family. */
+/* layout.c — layout strings, the dispatch of storage geometry/index maps to each domain family, and the public index rule. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +64,19 @@ uint64_t sqz__layout_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *x
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL) return sqz__fractal_row(f, y, z, xs, index);
   return sqz__simplex_row(f, y, z, xs, index);
 }
+
+const char *sqz__layout_rule(const sqz_field *f) {
+  if (f->dom->kind == SQZ_DOMAIN_FRACTAL) return sqz__fractal_rule(f);
+  return sqz__simplex_rule(f);
+}
+
+int sqz_field_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z, int64_t *index) {
+  if (!f || !index) return SQZ_ERR_INVALID_ARGUMENT;
+  *index = sqz__layout_index(f, x, y, f->dom->dims == 2 ? 0 : z); /* z is ignored in 2D */
+  return SQZ_OK;
+}
+
+const char *sqz_field_layout_rule(const sqz_field *f) { return f ? sqz__layout_rule(f) : ""; }
 
 int sqz_domain_layout_cells(const sqz_domain *dom, const char *layout, uint64_t *cells) {
   if (!dom || !cells) return SQZ_ERR_INVALID_ARGUMENT;

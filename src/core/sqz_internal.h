@@ -2,9 +2,16 @@
 #ifndef SQZ_INTERNAL_H
 #define SQZ_INTERNAL_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#ifndef __cplusplus
+#include <stdatomic.h>
+typedef atomic_uint sqz_refs; /* reference count of a context, domain or field */
+#else
+typedef unsigned sqz_refs; /* C++ units (tests/cuda_emu) read these structures but never count references */
+#endif
 
 #include "sqz.h"
 #include "sqz_common.h"
@@ -17,7 +24,20 @@ struct sqz_backend_ops; /* src/backends/backend.h */
 /* Device memory of a backend: a cl_mem (opencl), a host pointer (cpu), a CUdeviceptr (cuda). */
 typedef void *sqz_mem;
 
-/* ---- context ----------------------------------------------------------------------------- */
+/* ---- context -----------------------------------------------------------------------------
+ * Threads: ctx->lock (recursive) is held for the whole of every operation that uses the
+ * device, the queue, the program caches or the in-flight timing (sqz__op_begin takes it,
+ * sqz__op_end gives it back; see sqz__lock). The detail and the timing that the API reports
+ * are kept per thread in `slots`, under the short detail_lock, so that a failure in one
+ * thread never overwrites what another thread reads. */
+typedef struct sqz_thread_slot {
+  pthread_t thread;
+  char *detail; /* "" when the thread's last call on ctx succeeded or nothing failed */
+  size_t cap;
+  double kernel_s, wall_s; /* the thread's last timed operation on ctx */
+  struct sqz_thread_slot *next;
+} sqz_thread_slot;
+
 struct sqz_context {
   const struct sqz_backend_ops *ops; /* the backend: every device operation goes through it */
   void *backend;                     /* the backend's own state (opencl: sqz_cl_state, cuda: sqz_cuda) */
@@ -35,11 +55,21 @@ struct sqz_context {
   sqz_progress_fn progress;
   void *progress_user;
   double progress_interval;
-  /* errors and timing */
-  char *detail;
-  size_t detail_cap;
+  /* the operation in flight (under lock): kernel time so far and its start */
   double kernel_s, wall_s, op_start;
+  pthread_mutex_t lock;        /* recursive: serialises every device operation on ctx */
+  pthread_mutex_t detail_lock; /* guards slots */
+  sqz_thread_slot *slots;      /* per-thread detail and timing */
+  sqz_refs refs;               /* the user's reference, plus one per domain and field on ctx */
 };
+
+/* A new context of backend ops (one reference, locks ready, device fields empty); NULL when
+ * out of memory. sqz__context_free frees what sqz__context_new made (after ops->close). */
+SQZ_INTERNAL sqz_context *sqz__context_new(const struct sqz_backend_ops *ops);
+SQZ_INTERNAL void sqz__context_free(sqz_context *ctx);
+/* Takes and gives back ctx's operation lock (recursive; NULL is a no-op). */
+SQZ_INTERNAL void sqz__lock(sqz_context *ctx);
+SQZ_INTERNAL void sqz__unlock(sqz_context *ctx);
 
 /* Records a failure: stores the formatted detail in ctx (or the thread's slot when ctx is
  * NULL) and returns status, so call sites read `return sqz__fail(ctx, SQZ_ERR_PARSE, ...)`.
@@ -52,7 +82,9 @@ SQZ_INTERNAL void sqz__append_detail(sqz_context *ctx, const char *text);
 
 /* Wall clock in seconds (monotonic). */
 SQZ_INTERNAL double sqz__now(void);
-/* Starts an operation: clears timing; sqz__op_end fills wall_s. */
+/* Starts an operation: takes ctx's lock and clears the timing; sqz__op_end records kernel and
+ * wall time for the calling thread (sqz_context_timing) and gives the lock back. Every
+ * sqz__op_begin is paired with one sqz__op_end on every path. */
 SQZ_INTERNAL void sqz__op_begin(sqz_context *ctx);
 SQZ_INTERNAL void sqz__op_end(sqz_context *ctx);
 
@@ -68,13 +100,14 @@ typedef struct {
 } sqz_fractal;
 
 struct sqz_domain {
-  sqz_context *ctx; /* may be NULL */
+  sqz_context *ctx; /* may be NULL; retained */
   sqz_domain_kind kind;
   int dims;
   uint64_t side;  /* N, or s^R */
   uint64_t cells; /* |D| */
   char spec[320];
   sqz_fractal fr; /* fractals only */
+  sqz_refs refs;
 };
 
 /* ---- fields ------------------------------------------------------------------------------- */
@@ -84,8 +117,8 @@ struct sqz_domain {
 typedef enum { SQZ_LAYOUT_BB = 0, SQZ_LAYOUT_COMPACT = 1, SQZ_LAYOUT_LAMBDA = 2, SQZ_LAYOUT_BLOCK = 3 } sqz_layout_id;
 
 struct sqz_field {
-  sqz_domain *dom;
-  sqz_context *ctx;
+  sqz_domain *dom;  /* retained */
+  sqz_context *ctx; /* retained */
   sqz_type type;
   sqz_layout_id layout;
   uint32_t layout_rho; /* block:RHO */
@@ -96,6 +129,7 @@ struct sqz_field {
   uint64_t width, height; /* storage as a 2D array (width * height == elems) */
   sqz_mem mem[2];      /* ping-pong buffers of the backend (mem[1] created on first step) */
   int cur;             /* index of the current state */
+  sqz_refs refs;
 };
 
 /* Storage geometry of a layout for a domain (elems, width, height); implemented per family
@@ -113,6 +147,8 @@ SQZ_INTERNAL int64_t sqz__layout_index(const sqz_field *f, uint64_t x, uint64_t 
  * both with room for side entries; returns how many. Costs O(cells of the row), not O(side), on
  * fractals (holes are skipped a whole sub-square at a time). */
 SQZ_INTERNAL uint64_t sqz__layout_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
+/* The storage order of f's layout in one static sentence (sqz_field_layout_rule). */
+SQZ_INTERNAL const char *sqz__layout_rule(const sqz_field *f);
 
 /* Family implementations behind the three functions above (same contracts). */
 SQZ_INTERNAL int sqz__simplex_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho,
@@ -121,6 +157,7 @@ SQZ_INTERNAL int sqz__simplex_coords(const sqz_field *f, uint64_t index, uint64_
                                      uint64_t *z);
 SQZ_INTERNAL int64_t sqz__simplex_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z);
 SQZ_INTERNAL uint64_t sqz__simplex_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
+SQZ_INTERNAL const char *sqz__simplex_rule(const sqz_field *f);
 SQZ_INTERNAL int sqz__fractal_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho,
                                        uint64_t *elems, uint64_t *width, uint64_t *height);
 SQZ_INTERNAL int sqz__fractal_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y,
@@ -130,6 +167,7 @@ SQZ_INTERNAL int64_t sqz__fractal_index(const sqz_field *f, uint64_t x, uint64_t
  * side and SQZ_BLOCK_RHO_MAX. */
 SQZ_INTERNAL uint64_t sqz__fractal_block_max(const sqz_domain *dom);
 SQZ_INTERNAL uint64_t sqz__fractal_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
+SQZ_INTERNAL const char *sqz__fractal_rule(const sqz_field *f);
 /* Parses a fractal name or pattern ("sierpinski-carpet", "#./##") at level r into *out
  * (tables, membership, name); SQZ_ERR_PARSE naming the bad part, SQZ_ERR_TOO_LARGE when
  * s^r or k^r does not fit. src/fractal.c */

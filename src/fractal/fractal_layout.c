@@ -230,3 +230,17 @@ uint32_t *sqz__fractal_tile_table(const sqz_field *f, const sqz_fractal_tiling *
   *n_halo = h;
   return table;
 }
+
+const char *sqz__fractal_rule(const sqz_field *f) {
+  switch (f->layout) {
+  case SQZ_LAYOUT_BB: return "bb fractal: side x side row-major, index y*side + x (holes stored as 0)";
+  case SQZ_LAYOUT_LAMBDA: return "lambda fractal: side x side row-major, index y*side + x (holes stored as 0)";
+  case SQZ_LAYOUT_BLOCK:
+    return "block:RHO fractal: tiles of RHO x RHO embedded cells; tile (x / RHO, y / RHO) has compact index b at "
+           "level R - j (RHO = s^j) and is stored at b*RHO^2, its cells row-major: index b*RHO^2 + (y mod RHO)*RHO + "
+           "(x mod RHO) (holes stored as 0)";
+  case SQZ_LAYOUT_COMPACT: break;
+  }
+  return "compact fractal: digit order, index sum over levels i of k^i * H_nu[y_i*s + x_i], where x_i, y_i are the "
+         "base-s digits of x, y (i = 0 least significant) and H_nu numbers the pattern's replicas row-major from 0";
+}

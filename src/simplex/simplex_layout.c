@@ -67,3 +67,14 @@ uint64_t sqz__simplex_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *
   }
   return n;
 }
+
+const char *sqz__simplex_rule(const sqz_field *f) {
+  int bb = f->layout == SQZ_LAYOUT_BB;
+  if (f->dom->dims == 2)
+    return bb ? "bb triangle: N x N row-major, index y*N + x for 0 <= x <= y < N (cells x > y stored as 0)"
+              : "compact triangle: rectangle fold, W = ceil(N/2) columns by N + 1 - (N mod 2) rows, e = 1 - (N mod 2); "
+                "cell (x, y) is (u, v) = (x, y + e) when x < W, else (N - e - x, N - 1 - y); index v*W + u";
+  return bb ? "bb tetrahedron: N x N x N, index (z*N + y)*N + x for x + y + z <= N - 1 (other cells stored as 0)"
+            : "compact tetrahedron: packed layers z, rows y, then x: index Te(N) - Te(N - z - 1) - T(N - z - y) + x, "
+              "T(k) = k(k+1)/2, Te(k) = k(k+1)(k+2)/6";
+}

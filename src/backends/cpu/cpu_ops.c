@@ -118,8 +118,10 @@ static int cpu_scatter(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *
   return SQZ_OK;
 }
 
-static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
+static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq) {
   sqz_context *ctx = f->ctx;
+  int est = sqz__enqueue_sync_only(ctx, enq);
+  if (est != SQZ_OK) return est;
   if (u->kind == SQZ_UPDATE_CL || u->kind == SQZ_UPDATE_LIFE_BODY)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
                      "an OpenCL C update needs an OpenCL device; the cpu backend takes a C function (sqz_stencil_step_fn)");

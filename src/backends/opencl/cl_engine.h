@@ -21,7 +21,7 @@ SQZ_INTERNAL int sqz__cl_update_params(sqz_context *ctx, const sqz_field *f, con
 /* The engine per family (engine_fractal.c, engine_simplex.c), and the ops-table entry that picks one. */
 SQZ_INTERNAL int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps);
 SQZ_INTERNAL int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps);
-SQZ_INTERNAL int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps);
+SQZ_INTERNAL int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq);
 
 /* Random 0/1 fills of u8 fields by kernel (other types: the host fill, uploaded). */
 SQZ_INTERNAL int sqz__cl_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed);

@@ -77,11 +77,7 @@ int sqz__cl_update_params(sqz_context *ctx, const sqz_field *f, const sqz_update
       memcpy(host + i * ps, &v, ps);
     }
   }
-  int st = sqz__buffer(ctx, n * ps, CL_MEM_READ_ONLY, param);
-  if (st == SQZ_OK) {
-    cl_int err = clEnqueueWriteBuffer(SQZ_CL(ctx)->queue, *param, CL_TRUE, 0, n * ps, host, 0, NULL, NULL);
-    if (err != CL_SUCCESS) st = sqz__fail(ctx, err, "writing the update's parameters failed: %s", sqz_status_name(err));
-  }
+  int st = sqz__const_buffer(ctx, n * ps, host, param); /* no queue command: enqueued steps may wait */
   free(host);
   if (st != SQZ_OK && *param) {
     clReleaseMemObject(*param);

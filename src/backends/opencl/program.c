@@ -1,5 +1,6 @@
 /* program.c — builds OpenCL programs from a prelude + embedded sources, with memory and disk caches. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
