@@ -39,9 +39,10 @@ char *sqz__cl_update_prelude(sqz_context *ctx, const sqz_field *f, const sqz_upd
   }
   int f64 = f->type == SQZ_F64, dims = f->dom->dims;
   size_t at = (size_t)snprintf(p, cap,
-                               "%s#pragma OPENCL FP_CONTRACT OFF\n#define SQZ_DIMS %d\n#define SQZ_NB %d\n"
+                               "%s#pragma OPENCL FP_CONTRACT OFF\n#define SQZ_DIMS %d\n#define SQZ_NB %d\n#define SQZ_CELL_BYTES %d\n"
                                "typedef %s sqz_cell_t;\ntypedef %s sqz_param_t;\n%s",
                                f64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", dims, dims == 2 ? 8 : 26,
+                               (int)sqz_type_size(f->type),
                                cl_cell_name(f->type), f64 ? "double" : "float",
                                sqz__update_wants_present(u) ? "#define SQZ_WANT_PRESENT 1\n" : "");
   if (u->kind == SQZ_UPDATE_LIFE_BODY)

@@ -123,7 +123,7 @@ static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, int group, sqz
   p->lanes = (cl_uint)(p->t.tile_elems < wg ? p->t.tile_elems : wg);
   p->per_group = (cl_uint)(wg / p->lanes);
   uint64_t ts = sqz_type_size(f->type);
-  uint64_t cache = cached == 1 ? ((((uint64_t)(p->t.rho + 2) * (p->t.rho + 2) + 3) & ~(uint64_t)3) * ts) : 4;
+  uint64_t cache = cached == 1 ? ((((uint64_t)(p->t.rho + 2) * (p->t.rho + 2) + 3) & ~(uint64_t)3) * ts) : 8;
   uint64_t per_tile = cached ? cache + SQZ__NBR_BYTES : 8;
   uint64_t rb = (uint64_t)f->dom->fr.r - p->t.j, terms = group ? 8 * (rb < p->lanes ? (rb ? rb : 1) : p->lanes) : 0;
   uint64_t unused = group ? 0 : 8; /* the sequential kernels' `terms` */

@@ -173,7 +173,67 @@ static void sqz__dump(const char *dir, const uint64_t k[2], const char *suffix, 
   fclose(f);
 }
 
-static int sqz__build_log(sqz_context *ctx, cl_program prog, const char *opts, cl_int err) {
+/* The file and line that physical line `line` (from 1) of src belongs to, following its `#line N
+ * "file"` directives; 0 before the first one. */
+static int sqz__logical_line(const char *src, unsigned long line, char *file, size_t file_len, unsigned long *out) {
+  unsigned long phys = 1, base = 0, start = 0;
+  int found = 0;
+  for (const char *p = src; *p && phys <= line; phys++) {
+    unsigned long n = 0;
+    char name[256];
+    if (sscanf(p, "#line %lu \"%255[^\"]\"", &n, name) == 2) { /* the next physical line is line n of name */
+      snprintf(file, file_len, "%s", name);
+      base = n;
+      start = phys + 1;
+      found = 1;
+    }
+    const char *nl = strchr(p, '\n');
+    if (!nl) break;
+    p = nl + 1;
+  }
+  if (!found || line < start) return 0;
+  *out = base + (line - start);
+  return 1;
+}
+
+/* Some compilers (NVIDIA's) report physical lines of the whole program as "<kernel>:LINE:" and
+ * ignore #line: rewrite those references to the file and line the directives name, so a user's
+ * error points into the user's file. Other logs come back unchanged. malloc'ed. */
+static char *sqz__map_log(const char *src, const char *log) {
+  static const char tag[] = "<kernel>:";
+  size_t cap = strlen(log) * 2 + 64, at = 0;
+  char *out = malloc(cap);
+  if (!out) return NULL;
+  for (const char *p = log; *p;) {
+    const char *q = strstr(p, tag);
+    size_t keep = q ? (size_t)(q - p) : strlen(p);
+    if (at + keep + 320 >= cap) {
+      char *bigger = realloc(out, cap = 2 * cap + keep + 320);
+      if (!bigger) {
+        free(out);
+        return NULL;
+      }
+      out = bigger;
+    }
+    memcpy(out + at, p, keep);
+    at += keep;
+    if (!q) break;
+    char *end = NULL, file[256];
+    unsigned long line = strtoul(q + sizeof tag - 1, &end, 10), logical = 0;
+    if (end != q + sizeof tag - 1 && sqz__logical_line(src, line, file, sizeof file, &logical)) {
+      at += (size_t)snprintf(out + at, cap - at, "%s:%lu", file, logical);
+      p = end;
+    } else {
+      memcpy(out + at, tag, sizeof tag - 1);
+      at += sizeof tag - 1;
+      p = q + sizeof tag - 1;
+    }
+  }
+  out[at] = 0;
+  return out;
+}
+
+static int sqz__build_log(sqz_context *ctx, cl_program prog, const char *opts, cl_int err, const char *src) {
   size_t n = 0;
   clGetProgramBuildInfo(prog, SQZ_CL(ctx)->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
   char *log = malloc(n + 1);
@@ -184,7 +244,9 @@ static int sqz__build_log(sqz_context *ctx, cl_program prog, const char *opts, c
   }
   sqz__fail(ctx, SQZ_ERR_BUILD_FAILED, "kernel build failed (%s) on %s (%s) with options '%s'; build log:",
             sqz_status_name(err), ctx->device_name, ctx->driver_version, opts);
-  sqz__append_detail(ctx, log && *log ? log : "(empty build log)");
+  char *mapped = log && src ? sqz__map_log(src, log) : NULL;
+  sqz__append_detail(ctx, mapped && *mapped ? mapped : log && *log ? log : "(empty build log)");
+  free(mapped);
   free(log);
   return SQZ_ERR_BUILD_FAILED;
 }
@@ -271,7 +333,7 @@ int sqz__program_source(sqz_context *ctx, const char *src, const char *options, 
     }
     err = clBuildProgram(p, 1, &SQZ_CL(ctx)->device, opts, NULL, NULL);
     if (err != CL_SUCCESS) {
-      st = sqz__build_log(ctx, p, opts, err);
+      st = sqz__build_log(ctx, p, opts, err, src);
       if (dump && *dump) sqz__dump(dump, k, "_failed", opts, src);
       clReleaseProgram(p);
       p = NULL;
