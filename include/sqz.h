@@ -309,7 +309,7 @@ SQZ_API int sqz_rule_parse(const char *rule, int dims, uint32_t *birth_mask, uin
  * 2D, 26 in 3D; cells outside the domain or on fractal holes are dead and never written).
  * Cells hold 0 (dead) or 1 (alive), as every fill and state file gives them; the number of
  * live neighbours is the sum of the neighbours' values.
- * rule NULL is B3/S23 (written B3/S2,3 in 3D).
+ * rule NULL is the default of the dimension: B3/S23 in 2D, B6/S5,6,7 in 3D.
  * On the cuda backend (fractals, layout block:RHO) sqz_field_set_map(f, "mma" | "alu")
  * picks tensor-core or ALU λ/ν. */
 SQZ_API int sqz_life_step(sqz_field *field, const char *rule, uint64_t steps);

@@ -289,5 +289,9 @@ expect 2 "needs --every" -- "$sqz" life triangle:9 --steps 1 --frames "$work/fra
 expect 2 "not a directory|No such file" -- "$sqz" heat triangle:9 --steps 1 --frames "$work/nodir" --every 1
 expect 2 "--png-size applies" -- "$sqz" life triangle:9 --steps 1 --png-size 10
 
+# bench without the copy-bandwidth run; the default rule of 3D is B6/S5,6,7
+expect 0 "\"copy_bandwidth_bytes_per_s\":0," -- "$sqz" bench fractal --domain fractal:sierpinski-triangle:5 --steps 1 --no-copy-test --json
+expect 0 "\"rule\":\"B6/S5,6,7\"" -- "$sqz" life tetrahedron:6 --steps 1 --json
+
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

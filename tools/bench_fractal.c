@@ -10,7 +10,7 @@
 static const char *sqz_bench_fractal_help =
     "usage: sqz bench fractal --domain fractal:NAME:R [--steps K] [--rule R] [--layouts L1,L2,...]\n"
     "                         [--density P] [--seed S] [--block RHO] [--maps M1,M2] [--backend B] [--device D]\n"
-    "                         [--json]\n"
+    "                         [--json] [--no-copy-test]\n"
     "\n"
     "Runs Life on the fractal in each layout, one after the other, from the same random state:\n"
     "one untimed warm-up step (builds the kernels), then K timed steps (default 10).\n"
@@ -153,7 +153,7 @@ typedef struct {
   const char *domain, *rule, *layouts, *backend, *device, *maps;
   uint64_t steps, seed, block;
   double density;
-  int json;
+  int json, no_copy_test;
 } sqz_bench_opts;
 
 static int sqz__bench_args(int argc, char **argv, sqz_bench_opts *o) {
@@ -170,6 +170,10 @@ static int sqz__bench_args(int argc, char **argv, sqz_bench_opts *o) {
     }
     if (strcmp(argv[i], "--json") == 0) {
       o->json = 1;
+      continue;
+    }
+    if (strcmp(argv[i], "--no-copy-test") == 0) { /* no copy-bandwidth measurement: no floor shares */
+      o->no_copy_test = 1;
       continue;
     }
     static const char *const text_opts[] = {"--domain", "--rule",  "--layouts", "--backend",
@@ -274,7 +278,7 @@ int sqz_cmd_bench_fractal(int argc, char **argv) {
   }
   uint64_t copy_bytes = 0;
   double bw = 0; /* stays 0 when it cannot be measured */
-  sqz_bench_copy_bandwidth(ctx, 0, &bw, &copy_bytes);
+  if (!o.no_copy_test) sqz_bench_copy_bandwidth(ctx, 0, &bw, &copy_bytes);
   const sqz_bench_row *bb = NULL, *best = NULL, *first = NULL;
   for (int i = 0; i < n; i++) {
     if (!o.json && sqz_cli_progress()) fprintf(stderr, "sqz bench fractal: %s ...\n", rows[i].layout);

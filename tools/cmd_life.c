@@ -15,7 +15,7 @@ static const char *sqz_life_help =
     "  --steps    number of generations (required, at most 2^62)\n"
     "  --rule     B<counts>/S<counts>, any case, '/' optional (b3s23), or Golly's S/B digits 23/3 (2D only);\n"
     "             3D counts comma-separated (B6/S5,6,7; a lone count of 10 or more as B14,); default\n"
-    "             B3/S23, or the rule in the header of an .rle --init\n"
+    "             B3/S23 in 2D and B6/S5,6,7 in 3D, or the rule an .rle or .h5 --init records\n"
     "  --block    launch block side (0 = automatic, at most 1024)\n"
     "  --init     random:DENSITY:SEED (default random:0.5:1) or a state of the embedding: FILE.npy\n"
     "             (NumPy, dtype uint8, shape (side, side) [y][x] or (N, N, N) [z][y][x]), FILE.rle (Golly\n"
@@ -177,7 +177,7 @@ int sqz_cmd_life(int argc, char **argv) {
     goto done;
   }
   int rule_from_file = !o.rule && *file_rule;
-  if (!o.rule) o.rule = rule_from_file ? file_rule : dom && sqz_domain_dims(dom) == 3 ? "B3/S2,3" : "B3/S23";
+  if (!o.rule) o.rule = rule_from_file ? file_rule : dom && sqz_domain_dims(dom) == 3 ? "B6/S5,6,7" : "B3/S23";
   if (st == SQZ_OK && sqz_rule_parse(o.rule, sqz_domain_dims(dom), &b, &s, err, sizeof err) != SQZ_OK) {
     rc = rule_from_file ? sqz_cli_usage("life", "--init %s, the rule it records: %s", o.init, err)
                         : sqz_cli_usage("life", "--rule: %s", err);

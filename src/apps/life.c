@@ -206,7 +206,7 @@ int sqz__life_update(sqz_field *f, const char *rule, sqz_update *u) {
   memset(u, 0, sizeof *u);
   u->kind = SQZ_UPDATE_LIFE;
   char err[256];
-  if (!rule) rule = f->dom->dims == 3 ? "B3/S2,3" : "B3/S23"; /* the 3D list needs commas */
+  if (!rule) rule = f->dom->dims == 3 ? "B6/S5,6,7" : "B3/S23"; /* the default rule of each dimension */
   int st = sqz_rule_parse(rule, f->dom->dims, &u->birth, &u->survive, err, sizeof err);
   if (st != SQZ_OK) return sqz__fail(f->ctx, st, "%s", err);
   return sqz__life_type(f);
