@@ -123,7 +123,7 @@ int sqz_field_save_h5(sqz_field *f, const char *path, const char *workload, uint
        sqz__h5_put_str(ds, "workload", workload ? workload : "") && sqz__h5_put_u64(ds, "step", step) &&
        sqz__h5_put_str(ds, "sqz_version", SQZ_VERSION_STRING) &&
        sqz__h5_put_str(ds, "order", f->dom->kind == SQZ_DOMAIN_FRACTAL
-                                        ? "compact: value c is embedded cell lambda(c), digit order (MAPS.md 4.2)"
+                                        ? "compact: value c is embedded cell lambda(c), digit order (cl/sqz_fractal.h)"
                                         : "compact: the storage order of layout compact");
   if (ds >= 0) H5Dclose(ds);
   if (dcpl >= 0) H5Pclose(dcpl);
