@@ -11,6 +11,8 @@ typedef struct {
   uint64_t tiles;
 } sqz_fractal_tiling;
 
+/* b^e (e >= 0). */
+SQZ_INTERNAL uint64_t sqz__ipow(uint64_t b, int e);
 /* j with s^j == rho, or -1 if rho is not a power of s. */
 SQZ_INTERNAL int sqz__fractal_rho_level(int s, uint32_t rho);
 /* The tiling of f: block:RHO uses its RHO; compact and lambda use the field's launch block

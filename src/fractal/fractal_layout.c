@@ -27,7 +27,7 @@ uint64_t sqz__fractal_block_max(const sqz_domain *dom) {
   return largest;
 }
 
-static uint64_t sqz__ipow(uint64_t b, int e) {
+uint64_t sqz__ipow(uint64_t b, int e) {
   uint64_t p = 1;
   while (e-- > 0) p *= b;
   return p;

@@ -21,6 +21,12 @@ SQZ_INTERNAL int sqz__cl_update_params(sqz_context *ctx, const sqz_field *f, con
 /* The engine per family (engine_fractal.c, engine_simplex.c), and the ops-table entry that picks one. */
 SQZ_INTERNAL int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps);
 SQZ_INTERNAL int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps);
+/* The fast Life step on u8 block/compact fractal tiles (engine_fractal_swar.c): whether it
+ * applies to f and u (SQZ_ENGINE=generic in the environment turns it off), and `steps` steps
+ * with the kernel of prog (the fractal engine's program); SQZ_ERR_UNSUPPORTED, with nothing
+ * run and no error recorded, when no tile level fits in local memory. */
+SQZ_INTERNAL int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u);
+SQZ_INTERNAL int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_program prog, uint64_t steps);
 SQZ_INTERNAL int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq);
 
 /* Random 0/1 fills of u8 fields by kernel (other types: the host fill, uploaded). */

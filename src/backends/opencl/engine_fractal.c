@@ -67,7 +67,7 @@ static int sqz__fractal_program(sqz_field *f, const sqz_update *u, int group, cl
   static const char *const fill_files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_fractal_tables.h", "fractal_fill.cl",
                                            NULL};
   const char *files[] = {"sqz_common.h", "sqz_rule.h", "sqz_heat.h", "sqz_fractal.h", "sqz_fractal_tables.h", NULL,
-                         "engine_fractal.cl", NULL};
+                         "engine_fractal.cl", "engine_fractal_swar.cl", NULL};
   char *upre = u ? sqz__cl_update_prelude(f->ctx, f, u) : NULL, opts[32] = "";
   if (u && !upre) return SQZ_ERR_OUT_OF_MEMORY;
   const char *sub = group ? sqz__subgroup_prelude(f->ctx, opts, sizeof opts) : "";
@@ -85,7 +85,8 @@ static int sqz__fractal_program(sqz_field *f, const sqz_update *u, int group, cl
     files[5] = sqz__cl_update_file(u);
     if (!files[5]) { /* the user's update is in the prelude: close the gap in the list */
       files[5] = files[6];
-      files[6] = NULL;
+      files[6] = files[7];
+      files[7] = NULL;
     }
   }
   st = sqz__program(f->ctx, pre, u ? files : fill_files, opts, prog);
@@ -259,6 +260,11 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   if (steps == 0) return SQZ_OK;
   int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB, group = strcmp(f->map, "group") == 0;
   if (st == SQZ_OK) st = sqz__fractal_program(f, u, group, &prog);
+  if (st == SQZ_OK && sqz__cl_fractal_swar_applies(f, u)) {
+    st = sqz__cl_fractal_swar(f, u, prog, steps);
+    if (st != SQZ_ERR_UNSUPPORTED) return st; /* else no tile level fits: the generic kernels */
+    st = SQZ_OK;
+  }
   if (st == SQZ_OK) st = sqz__kernel(ctx, prog, sqz__step_kernel_name(f->layout, group), &k);
   if (st == SQZ_OK && tiled) st = sqz__plan_tiles(f, k, f->layout != SQZ_LAYOUT_LAMBDA, group, &plan);
   if (st == SQZ_OK && plan.direct) { /* a tile cache larger than local memory: neighbours from global memory */

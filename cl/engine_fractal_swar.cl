@@ -1,0 +1,124 @@
+/* engine_fractal_swar.cl — the fast Life step on u8 fractal tiles (block:RHO, compact): row-major tile caches, four cells per 32-bit word. */
+/* Built into the fractal engine's program after engine_fractal.cl; defined for 1-byte cells
+ * and 8 neighbours only (the host picks it for the built-in Life rule on u8 cells, whose
+ * states are 0 and 1; every other update runs the generic kernels).
+ *
+ * Work-group: `per_iter` consecutive tiles per iteration, iterating over the tiles
+ * b0 = group * per_iter, + groups * per_iter, ... (persistent groups). Per tile, a local
+ * cache of rows + 2 rows of `wrow` bytes (tile cell (x, y) at row y + 1, column x + 4; the
+ * left halo at column 3, the right one at rows' column rows + 4; wrow = 4 (ceil(rows / 4) +
+ * 2)) and an output area of rows rows of wrow bytes. Each iteration:
+ *  1. neighbour tiles: ν_b of the 9 tiles around each tile (λ_b by the digit loop);
+ *  2. own cells: the group's byte range of storage read as aligned 32-bit words (bytes at
+ *     either end of the range one by one) and scattered to the cache through pos[l] (the
+ *     cache position of tile cell l, shared by every tile: tiles of a level have one shape;
+ *     0xffff marks a hole of the block layout, which stays 0);
+ *  3. halo: the halo table (cache position | direction << 24, offset in that tile) read from
+ *     the neighbour tiles, 0 where the neighbour tile is absent;
+ *  4. the step: one work-item per task (word column c, row segment of `seg` rows; the task
+ *     list holds only the blocks that contain a fractal cell) walks down its column keeping
+ *     the horizontal 3-sums of three rows: per byte, left + self + right <= 3, three rows
+ *     plus 8 self <= 17, so no byte carries into the next; the rule (birth | survive << 9)
+ *     is looked up per byte;
+ *  5. output: the range's words assembled from the output area through pos and stored as
+ *     words (bytes at either end one by one, so neighbouring groups never share a word).
+ * Positions that are never written (holes, padding, corners) are zeroed once per group and
+ * stay 0, as every iteration writes the same positions. Little-endian devices only (the host
+ * checks). */
+#if SQZ_CELL_BYTES == 1 && SQZ_NB == 8
+
+/* Left + self + right of the four bytes of m, given the words l and r beside it. */
+static inline uint fr_swar_hsum(uint l, uint m, uint r) { return ((m << 8) | (l >> 24)) + m + ((m >> 8) | (r << 24)); }
+
+/* The next states of four cells from v = neighbours + 9 self per byte (0 .. 17). */
+static inline uint fr_swar_rule(uint v, uint rule) {
+  uint next = 0u;
+#pragma unroll
+  for (uint e = 0u; e < 32u; e += 8u) next |= ((rule >> ((v >> e) & 31u)) & 1u) << e;
+  return next;
+}
+
+/* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells) between global memory
+ * and the tile caches. load: storage -> cache at pos[l]; else cache output area -> storage.
+ * A word inside the range moves as one 32-bit access; the words at its ends byte by byte. */
+static inline void fr_swar_move(const int load, __global const uchar *src, __global uchar *dst,
+                                __global const ushort *restrict pos, __local uchar *cache, uint tile_bytes,
+                                uint out_offset, ulong q0, ulong q1, uint te) {
+  uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0);
+  for (ulong w = (q0 >> 2) + lid; w < (q1 + 3u) >> 2; w += g) {
+    ulong q = w << 2;
+    int full = q >= q0 && q + 4u <= q1;
+    uint word = full && load ? ((__global const uint *)src)[w] : 0u, out = 0u;
+    ulong first = q < q0 ? q0 : q;
+    uint rel = (uint)(first - q0), t = rel / te, l = rel - t * te;
+    for (uint e = (uint)(first - q); e < 4u && q + e < q1; e++) {
+      uint p = pos[l];
+      __local uchar *c = cache + t * tile_bytes;
+      if (load) {
+        uchar v = full ? (uchar)(word >> (8u * e)) : src[q + e];
+        if (p != 0xffffu) c[p] = v;
+      } else {
+        uchar v = p == 0xffffu ? (uchar)0 : c[out_offset + p];
+        out |= (uint)v << (8u * e);
+        if (!full) dst[q + e] = v;
+      }
+      if (++l == te) {
+        l = 0u;
+        t++;
+      }
+    }
+    if (full && !load) ((__global uint *)dst)[w] = out;
+  }
+}
+
+/* tab: the shared tables, pos (ushort) from word 0, halo pairs from word halo_at, tasks (ushort:
+ * word column | segment << 8) from word task_at. */
+__kernel void engine_fractal_swar(__global const uchar *restrict src, __global uchar *restrict dst, uint rule,
+                                  __global const uint *restrict tab, uint halo_at, uint task_at, uint levels, uint te,
+                                  uint n_halo, uint n_tasks, uint rows, uint wrow, uint seg, uint per_iter, ulong tiles,
+                                  __local uint *cache, __local long *nbr) {
+  __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
+  __global const uint *halo = tab + halo_at;
+  uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2;
+  uint tile_words = (2u * rows + 2u) * w4, tile_bytes = 4u * tile_words, out_offset = (rows + 2u) * wrow;
+  __local uchar *cb = (__local uchar *)cache;
+  for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
+  ulong stride = (ulong)get_num_groups(0) * per_iter;
+  for (ulong b0 = (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
+    uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
+    for (uint i = lid; i < 9u * nt; i += g) {
+      uint t = i / 9u, d = i - 9u * t, bx, by;
+      FR_LAMBDA(levels, b0 + t, &bx, &by);
+      nbr[i] = d == 4u ? (long)(b0 + t) : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ulong q0 = b0 * te, q1 = q0 + (ulong)nt * te;
+    fr_swar_move(1, src, dst, pos, cb, tile_bytes, out_offset, q0, q1, te);
+    for (uint i = lid; i < nt * n_halo; i += g) {
+      uint t = i / n_halo, h = i - t * n_halo, e = halo[2u * h];
+      long tb = nbr[9u * t + (e >> 24)];
+      cb[t * tile_bytes + (e & 0xffffffu)] = tb < 0 ? (uchar)0 : src[(ulong)tb * te + halo[2u * h + 1u]];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < nt * n_tasks; i += g) {
+      uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
+      uint y1 = y0 + seg < rows ? y0 + seg : rows;
+      __local const uint *p = cache + t * tile_words + y0 * w4 + c; /* cache row y0: tile row y0 - 1 */
+      __local uint *out = cache + t * tile_words + (rows + 2u) * w4 + c;
+      uint m0 = p[0], m1 = p[w4];
+      uint h0 = fr_swar_hsum(p[-1], m0, p[1]), h1 = fr_swar_hsum(p[w4 - 1u], m1, p[w4 + 1u]);
+      for (uint y = y0; y < y1; y++) {
+        p += w4; /* cache row y + 1 holds tile row y */
+        uint m2 = p[w4], h2 = fr_swar_hsum(p[w4 - 1u], m2, p[w4 + 1u]);
+        out[y * w4] = fr_swar_rule(h0 + h1 + h2 + (m1 << 3), rule);
+        h0 = h1;
+        h1 = h2;
+        m1 = m2;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    fr_swar_move(0, src, dst, pos, cb, tile_bytes, out_offset - wrow, q0, q1, te);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+#endif

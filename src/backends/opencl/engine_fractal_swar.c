@@ -1,0 +1,166 @@
+/* engine_fractal_swar.c (opencl) — the fast Life step on u8 fractal tiles (cl/engine_fractal_swar.cl): when it applies, its tile level, tables and launches. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/opencl/cl_engine.h"
+#include "fractal/fractal_internal.h"
+#include "sqz_fractal.h"
+
+#define SQZ__SWAR_GROUP 256u        /* work-items per group */
+#define SQZ__SWAR_LMEM 49152u       /* local memory a group may use at most (NVIDIA's limit) */
+#define SQZ__SWAR_ITER_CELLS 4096u  /* tiles per iteration: about this many cells */
+#define SQZ__SWAR_GROUPS_PER_CU 32u /* persistent groups per compute unit */
+#define SQZ__SWAR_NO_CELL 0xffffu   /* pos of a block-layout hole */
+
+/* One tile level's shape for the kernel: the tables every tile shares, packed in words
+ * (pos as ushort from word 0, halo pairs from word halo_at, tasks as ushort from task_at). */
+typedef struct {
+  uint32_t j, rho, te, wrow, seg, n_halo, n_tasks, halo_at, task_at, words;
+  uint64_t tiles, tile_bytes; /* local bytes per tile: cache, output area, 9 neighbour indices */
+  uint32_t *tab;
+} sqz__swar_shape;
+
+/* Builds the shape of tile level j (tab malloc'ed; SQZ_ERR_UNSUPPORTED when cache positions
+ * would not fit in 16 bits). */
+static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, sqz__swar_shape *sh) {
+  const sqz_fractal *fr = &f->dom->fr;
+  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k;
+  int compact = f->layout == SQZ_LAYOUT_COMPACT;
+  memset(sh, 0, sizeof *sh);
+  uint64_t rho = sqz__ipow(s, (int)j), cols = (rho + 3) / 4, wrow = 4 * (cols + 2);
+  if ((rho + 2) * wrow >= SQZ__SWAR_NO_CELL || cols > 255) return SQZ_ERR_UNSUPPORTED;
+  sh->j = j;
+  sh->rho = (uint32_t)rho;
+  sh->wrow = (uint32_t)wrow;
+  sh->te = compact ? (uint32_t)sqz__ipow(k, (int)j) : sh->rho * sh->rho;
+  sh->seg = sh->rho < 16 ? sh->rho : 16;
+  sh->tiles = sqz__ipow(k, fr->r - (int)j);
+  sh->tile_bytes = (2 * rho + 2) * wrow + 9 * sizeof(cl_long);
+  uint32_t segs = (sh->rho + sh->seg - 1) / sh->seg, w = sh->rho + 2;
+  sh->halo_at = (sh->te + 1) / 2;
+  uint32_t halo_max = 4 * sh->rho + 4;
+  sh->tab = calloc((size_t)sh->halo_at + 2 * halo_max + ((size_t)cols * segs + 1) / 2 + 1, sizeof *sh->tab);
+  if (!sh->tab) return SQZ_ERR_OUT_OF_MEMORY;
+  uint16_t *pos = (uint16_t *)sh->tab;
+  for (uint32_t l = 0; l < sh->te; l++) {
+    sqz_u32 tx, ty;
+    if (compact) sqz_fr_lambda(s, k, fr->hl, j, l, &tx, &ty);
+    else {
+      tx = l % sh->rho;
+      ty = l / sh->rho;
+    }
+    int cell = compact || sqz_fr_contains(s, fr->hnu, j, tx, ty);
+    pos[l] = cell ? (uint16_t)((ty + 1) * sh->wrow + tx + 4) : (uint16_t)SQZ__SWAR_NO_CELL;
+  }
+  uint32_t *halo = sh->tab + sh->halo_at;
+  for (sqz_u32 p = 0; p < w * w; p++) {
+    sqz_u32 lx, ly, d = sqz_fr_cache_source(sh->rho, p, &lx, &ly);
+    if (d == 4 || !sqz_fr_contains(s, fr->hnu, j, lx, ly)) continue; /* the tile itself, or a hole (stays 0) */
+    sqz_i64 off = sqz_fr_tile_offset(compact, s, k, fr->hnu, j, sh->rho, lx, ly);
+    halo[2 * sh->n_halo] = ((p / w) * sh->wrow + p % w + 3) | d << 24;
+    halo[2 * sh->n_halo + 1] = (uint32_t)off;
+    sh->n_halo++;
+  }
+  sh->task_at = sh->halo_at + 2 * sh->n_halo;
+  uint16_t *tasks = (uint16_t *)(sh->tab + sh->task_at);
+  for (uint32_t sg = 0; sg < segs; sg++)
+    for (uint32_t c = 1; c <= cols; c++) {
+      int any = 0;
+      for (uint32_t y = sg * sh->seg; y < (sg + 1) * sh->seg && y < sh->rho && !any; y++)
+        for (uint32_t x = 4 * c - 4; x < 4 * c && x < sh->rho && !any; x++) any = (int)sqz_fr_contains(s, fr->hnu, j, x, y);
+      if (any) tasks[sh->n_tasks++] = (uint16_t)(c | sg << 8);
+    }
+  sh->words = sh->task_at + (sh->n_tasks + 1) / 2;
+  return SQZ_OK;
+}
+
+/* Estimated instructions per cell of a step at this shape (a model, not a measurement): the
+ * scatter and gather of each cell, the uncoalesced halo reads, the SWAR rows of the tasks and
+ * the 9 λ/ν digit loops per tile. */
+static double sqz__swar_cost(const sqz_field *f, const sqz__swar_shape *sh) {
+  double levels = (double)(f->dom->fr.r - (int)sh->j);
+  return (6.0 * sh->te + 12.0 * sh->n_halo + 30.0 * sh->n_tasks * (sh->seg + 2) + 180.0 * levels) / sh->te;
+}
+
+int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u) {
+  const char *e = getenv("SQZ_ENGINE");
+  if (e && strcmp(e, "generic") == 0) return 0;
+  cl_bool little = CL_FALSE;
+  clGetDeviceInfo(SQZ_CL(f->ctx)->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL);
+  return little && f->type == SQZ_U8 && u->kind == SQZ_UPDATE_LIFE && strcmp(f->map, "group") != 0 &&
+         (f->layout == SQZ_LAYOUT_COMPACT || f->layout == SQZ_LAYOUT_BLOCK);
+}
+
+/* The tile level: block:RHO's, the compact launch block when set, else the cheapest level by
+ * sqz__swar_cost whose tile fits in local memory. SQZ_ERR_UNSUPPORTED when none fits. */
+static int sqz__swar_pick(const sqz_field *f, uint64_t lmem, sqz__swar_shape *best) {
+  sqz_fractal_tiling t;
+  int st = sqz__fractal_tiling(f, &t), fixed = f->layout == SQZ_LAYOUT_BLOCK || f->block;
+  if (st != SQZ_OK) return st;
+  double best_cost = 0;
+  memset(best, 0, sizeof *best);
+  for (uint32_t j = fixed ? t.j : 0; j <= (fixed ? t.j : (uint32_t)f->dom->fr.r); j++) {
+    sqz__swar_shape sh;
+    st = sqz__swar_shape_build(f, j, &sh);
+    if (st == SQZ_ERR_UNSUPPORTED) break; /* larger levels are larger still */
+    if (st != SQZ_OK) return sqz__fail(f->ctx, st, "out of host memory");
+    double cost = sqz__swar_cost(f, &sh);
+    if (sh.tile_bytes <= lmem && (!best->tab || cost < best_cost)) {
+      free(best->tab);
+      *best = sh;
+      best_cost = cost;
+    } else {
+      free(sh.tab);
+    }
+  }
+  return best->tab ? SQZ_OK : SQZ_ERR_UNSUPPORTED;
+}
+
+/* The local arguments of engine_fractal_swar, after its 15 value arguments. */
+enum { SW_CACHE = 15, SW_NBR };
+
+int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_program prog, uint64_t steps) {
+  sqz_context *ctx = f->ctx;
+  uint64_t lmem = ctx->local_mem < SQZ__SWAR_LMEM ? ctx->local_mem : SQZ__SWAR_LMEM;
+  sqz__swar_shape sh;
+  int st = sqz__swar_pick(f, lmem, &sh);
+  if (st != SQZ_OK) return st;
+  cl_kernel k = NULL;
+  cl_mem tab = NULL;
+  st = sqz__kernel(ctx, prog, "engine_fractal_swar", &k);
+  size_t local = SQZ__SWAR_GROUP;
+  if (st == SQZ_OK && clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof local, &local,
+                                               NULL) != CL_SUCCESS)
+    local = 64;
+  if (local > SQZ__SWAR_GROUP) local = SQZ__SWAR_GROUP;
+  /* tiles per iteration: about SQZ__SWAR_ITER_CELLS cells, within half the local memory where possible */
+  uint64_t per = (SQZ__SWAR_ITER_CELLS + sh.te - 1) / sh.te, fit = lmem / 2 / sh.tile_bytes;
+  if (per > fit) per = fit;
+  if (per < 1) per = 1;
+  if (per > sh.tiles) per = sh.tiles;
+  uint64_t groups = (sh.tiles + per - 1) / per, cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__SWAR_GROUPS_PER_CU;
+  if (groups > cap) groups = cap;
+  if (st == SQZ_OK) st = sqz__const_buffer(ctx, (uint64_t)sh.words * sizeof *sh.tab, sh.tab, &tab);
+  free(sh.tab);
+  cl_uint rule = u->birth | u->survive << 9, levels = (cl_uint)f->dom->fr.r - sh.j, per_iter = (cl_uint)per;
+  cl_ulong tiles = sh.tiles;
+  size_t global = (size_t)groups * local;
+  for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
+    cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
+    st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof rule, &rule, sizeof tab, &tab, sizeof sh.halo_at,
+                   &sh.halo_at, sizeof sh.task_at, &sh.task_at, sizeof levels, &levels, sizeof sh.te, &sh.te,
+                   sizeof sh.n_halo, &sh.n_halo, sizeof sh.n_tasks, &sh.n_tasks, sizeof sh.rho, &sh.rho,
+                   sizeof sh.wrow, &sh.wrow, sizeof sh.seg, &sh.seg, sizeof per_iter, &per_iter, sizeof tiles, &tiles,
+                   (size_t)0);
+    if (st == SQZ_OK &&
+        (clSetKernelArg(k, SW_CACHE, (size_t)((sh.tile_bytes - 9 * sizeof(cl_long)) * per), NULL) != CL_SUCCESS ||
+         clSetKernelArg(k, SW_NBR, 9 * sizeof(cl_long) * (size_t)per, NULL) != CL_SUCCESS))
+      st = sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the local arguments of the fractal Life step failed");
+    if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
+    if (st == SQZ_OK) f->cur = 1 - f->cur;
+  }
+  int fin = sqz__cl_done_with(ctx, tab, NULL); /* it must outlive the launches that read it */
+  if (st == SQZ_OK) st = fin;
+  if (k) clReleaseKernel(k);
+  return st;
+}
