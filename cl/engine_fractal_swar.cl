@@ -12,7 +12,9 @@
  *  2. own cells: the group's byte range of storage read as aligned 32-bit words (bytes at
  *     either end of the range one by one) and scattered to the cache through pos[l] (the
  *     cache position of tile cell l, shared by every tile: tiles of a level have one shape;
- *     0xffff marks a hole of the block layout, which stays 0);
+ *     a hole of the block layout has pos = wrow, column 0 of cache row 1, which the step
+ *     never reads, so that its output position, column 0 of output row 0, is never written
+ *     and stays 0);
  *  3. halo: the halo table (cache position | direction << 24, offset in that tile) read from
  *     the neighbour tiles, 0 where the neighbour tile is absent;
  *  4. the step: one work-item per task (word column c, row segment of `seg` rows; the task
@@ -40,34 +42,38 @@ static inline uint fr_swar_rule(uint v, uint rule) {
 
 /* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells) between global memory
  * and the tile caches. load: storage -> cache at pos[l]; else cache output area -> storage.
- * A word inside the range moves as one 32-bit access; the words at its ends byte by byte. */
+ * A word inside the range and inside one tile moves as one 32-bit access without branches;
+ * the words at the range's ends or across a tile boundary byte by byte. */
 static inline void fr_swar_move(const int load, __global const uchar *src, __global uchar *dst,
                                 __global const ushort *restrict pos, __local uchar *cache, uint tile_bytes,
                                 uint out_offset, ulong q0, ulong q1, uint te) {
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0);
+  if (!load) cache += out_offset;
   for (ulong w = (q0 >> 2) + lid; w < (q1 + 3u) >> 2; w += g) {
-    ulong q = w << 2;
-    int full = q >= q0 && q + 4u <= q1;
-    uint word = full && load ? ((__global const uint *)src)[w] : 0u, out = 0u;
-    ulong first = q < q0 ? q0 : q;
+    ulong q = w << 2, first = q < q0 ? q0 : q;
     uint rel = (uint)(first - q0), t = rel / te, l = rel - t * te;
-    for (uint e = (uint)(first - q); e < 4u && q + e < q1; e++) {
-      uint p = pos[l];
-      __local uchar *c = cache + t * tile_bytes;
+    __local uchar *c = cache + t * tile_bytes;
+    if (q >= q0 && q + 4u <= q1 && l + 4u <= te) {
+      uint p0 = pos[l], p1 = pos[l + 1u], p2 = pos[l + 2u], p3 = pos[l + 3u];
       if (load) {
-        uchar v = full ? (uchar)(word >> (8u * e)) : src[q + e];
-        if (p != 0xffffu) c[p] = v;
+        uint v = ((__global const uint *)src)[w];
+        c[p0] = (uchar)v;
+        c[p1] = (uchar)(v >> 8);
+        c[p2] = (uchar)(v >> 16);
+        c[p3] = (uchar)(v >> 24);
       } else {
-        uchar v = p == 0xffffu ? (uchar)0 : c[out_offset + p];
-        out |= (uint)v << (8u * e);
-        if (!full) dst[q + e] = v;
+        ((__global uint *)dst)[w] = (uint)c[p0] | (uint)c[p1] << 8 | (uint)c[p2] << 16 | (uint)c[p3] << 24;
       }
+      continue;
+    }
+    for (ulong qe = first; qe < q + 4u && qe < q1; qe++) {
+      if (load) c[pos[l]] = src[qe];
+      else dst[qe] = c[pos[l]];
       if (++l == te) {
         l = 0u;
-        t++;
+        c += tile_bytes;
       }
     }
-    if (full && !load) ((__global uint *)dst)[w] = out;
   }
 }
 

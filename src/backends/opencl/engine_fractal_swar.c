@@ -10,7 +10,6 @@
 #define SQZ__SWAR_LMEM 49152u       /* local memory a group may use at most (NVIDIA's limit) */
 #define SQZ__SWAR_ITER_CELLS 4096u  /* tiles per iteration: about this many cells */
 #define SQZ__SWAR_GROUPS_PER_CU 32u /* persistent groups per compute unit */
-#define SQZ__SWAR_NO_CELL 0xffffu   /* pos of a block-layout hole */
 
 /* One tile level's shape for the kernel: the tables every tile shares, packed in words
  * (pos as ushort from word 0, halo pairs from word halo_at, tasks as ushort from task_at). */
@@ -20,20 +19,20 @@ typedef struct {
   uint32_t *tab;
 } sqz__swar_shape;
 
-/* Builds the shape of tile level j (tab malloc'ed; SQZ_ERR_UNSUPPORTED when cache positions
- * would not fit in 16 bits). */
-static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, sqz__swar_shape *sh) {
+/* Builds the shape of tile level j with tasks of seg rows (tab malloc'ed; SQZ_ERR_UNSUPPORTED
+ * when cache positions would not fit in 16 bits). */
+static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, uint32_t seg, sqz__swar_shape *sh) {
   const sqz_fractal *fr = &f->dom->fr;
   sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k;
   int compact = f->layout == SQZ_LAYOUT_COMPACT;
   memset(sh, 0, sizeof *sh);
   uint64_t rho = sqz__ipow(s, (int)j), cols = (rho + 3) / 4, wrow = 4 * (cols + 2);
-  if ((rho + 2) * wrow >= SQZ__SWAR_NO_CELL || cols > 255) return SQZ_ERR_UNSUPPORTED;
+  if ((rho + 2) * wrow > 0xffff || cols > 255) return SQZ_ERR_UNSUPPORTED;
   sh->j = j;
   sh->rho = (uint32_t)rho;
   sh->wrow = (uint32_t)wrow;
   sh->te = compact ? (uint32_t)sqz__ipow(k, (int)j) : sh->rho * sh->rho;
-  sh->seg = sh->rho < 16 ? sh->rho : 16;
+  sh->seg = sh->rho < seg ? sh->rho : seg;
   sh->tiles = sqz__ipow(k, fr->r - (int)j);
   sh->tile_bytes = (2 * rho + 2) * wrow + 9 * sizeof(cl_long);
   uint32_t segs = (sh->rho + sh->seg - 1) / sh->seg, w = sh->rho + 2;
@@ -50,7 +49,7 @@ static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, sqz__swar_shape
       ty = l / sh->rho;
     }
     int cell = compact || sqz_fr_contains(s, fr->hnu, j, tx, ty);
-    pos[l] = cell ? (uint16_t)((ty + 1) * sh->wrow + tx + 4) : (uint16_t)SQZ__SWAR_NO_CELL;
+    pos[l] = (uint16_t)(cell ? (ty + 1) * sh->wrow + tx + 4 : sh->wrow); /* holes: a cache byte no step reads */
   }
   uint32_t *halo = sh->tab + sh->halo_at;
   for (sqz_u32 p = 0; p < w * w; p++) {
@@ -79,7 +78,7 @@ static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, sqz__swar_shape
  * the 9 λ/ν digit loops per tile. */
 static double sqz__swar_cost(const sqz_field *f, const sqz__swar_shape *sh) {
   double levels = (double)(f->dom->fr.r - (int)sh->j);
-  return (6.0 * sh->te + 12.0 * sh->n_halo + 30.0 * sh->n_tasks * (sh->seg + 2) + 180.0 * levels) / sh->te;
+  return (12.0 * sh->te + 15.0 * sh->n_halo + sh->n_tasks * (34.0 * sh->seg + 24.0) + 144.0 * levels) / sh->te;
 }
 
 int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u) {
@@ -91,17 +90,19 @@ int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u) {
          (f->layout == SQZ_LAYOUT_COMPACT || f->layout == SQZ_LAYOUT_BLOCK);
 }
 
-/* The tile level: block:RHO's, the compact launch block when set, else the cheapest level by
- * sqz__swar_cost whose tile fits in local memory. SQZ_ERR_UNSUPPORTED when none fits. */
+/* The tile level (block:RHO's, the compact launch block when set, else any whose tile fits in
+ * local memory) and task height (4, 8 or 16 rows), the cheapest by sqz__swar_cost.
+ * SQZ_ERR_UNSUPPORTED when no level fits. */
 static int sqz__swar_pick(const sqz_field *f, uint64_t lmem, sqz__swar_shape *best) {
   sqz_fractal_tiling t;
   int st = sqz__fractal_tiling(f, &t), fixed = f->layout == SQZ_LAYOUT_BLOCK || f->block;
   if (st != SQZ_OK) return st;
   double best_cost = 0;
   memset(best, 0, sizeof *best);
-  for (uint32_t j = fixed ? t.j : 0; j <= (fixed ? t.j : (uint32_t)f->dom->fr.r); j++) {
+  for (uint32_t i = 0, j0 = fixed ? t.j : 0; i < 3 * ((fixed ? t.j : (uint32_t)f->dom->fr.r) - j0 + 1); i++) {
+    uint32_t j = j0 + i / 3, seg = 4u << (i % 3);
     sqz__swar_shape sh;
-    st = sqz__swar_shape_build(f, j, &sh);
+    st = sqz__swar_shape_build(f, j, seg, &sh);
     if (st == SQZ_ERR_UNSUPPORTED) break; /* larger levels are larger still */
     if (st != SQZ_OK) return sqz__fail(f->ctx, st, "out of host memory");
     double cost = sqz__swar_cost(f, &sh);

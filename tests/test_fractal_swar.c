@@ -1,0 +1,123 @@
+/* labels: opencl */
+/* test_fractal_swar.c — the fast u8 Life step on fractal tiles (cl/engine_fractal_swar.cl) against the generic kernels and the cpu backend, at every tile level. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/opencl/cl_engine.h"
+#include "sqz_test.h"
+
+/* The cpu backend's embedded state after `steps` steps of rule from a random fill. */
+static unsigned char *cpu_state(const char *spec, const char *rule, unsigned steps, uint64_t *live) {
+  sqz_context *cpu = sqz_test_context("cpu");
+  sqz_domain *dom = NULL;
+  sqz_field *f = NULL;
+  SQZ_OK_OR_FAIL(cpu, sqz_domain_parse(cpu, spec, &dom));
+  uint64_t n = sqz_domain_side(dom);
+  unsigned char *ref = malloc(n * n);
+  ck_assert_ptr_nonnull(ref);
+  SQZ_OK_OR_FAIL(cpu, sqz_field_create(dom, SQZ_U8, "bb", &f));
+  SQZ_OK_OR_FAIL(cpu, sqz_field_fill_random(f, 0.45, 5));
+  SQZ_OK_OR_FAIL(cpu, sqz_life_step(f, rule, steps));
+  SQZ_OK_OR_FAIL(cpu, sqz_field_read(f, ref, n * n));
+  SQZ_OK_OR_FAIL(cpu, sqz_field_count(f, live));
+  sqz_field_release(f);
+  sqz_domain_release(dom);
+  sqz_context_release(cpu);
+  return ref;
+}
+
+/* Runs layout (compact: tile side `block`, 0 = automatic) on opencl with the fast step on or
+ * off and compares with ref cell for cell. */
+static void expect_opencl(sqz_context *cl, sqz_domain *dom, const char *layout, uint32_t block, int fast,
+                          const char *rule, unsigned steps, const unsigned char *ref, uint64_t ref_live) {
+  uint64_t n = sqz_domain_side(dom), live = 0;
+  unsigned char *got = malloc(n * n);
+  ck_assert_ptr_nonnull(got);
+  sqz_field *f = NULL;
+  SQZ_OK_OR_FAIL(cl, sqz_field_create(dom, SQZ_U8, layout, &f));
+  if (block) SQZ_OK_OR_FAIL(cl, sqz_field_set_block(f, block));
+  sqz_update life = {.kind = SQZ_UPDATE_LIFE};
+  ck_assert_int_eq(sqz__cl_fractal_swar_applies(f, &life), fast); /* the path under test is the one that runs */
+  SQZ_OK_OR_FAIL(cl, sqz_field_fill_random(f, 0.45, 5));
+  SQZ_OK_OR_FAIL(cl, sqz_life_step(f, rule, 1));
+  SQZ_OK_OR_FAIL(cl, sqz_life_step(f, rule, steps - 1));
+  SQZ_OK_OR_FAIL(cl, sqz_field_read(f, got, n * n));
+  SQZ_OK_OR_FAIL(cl, sqz_field_count(f, &live));
+  uint64_t i = 0;
+  while (i < n * n && got[i] == ref[i]) i++;
+  ck_assert_msg(i == n * n && live == ref_live, "%s %s (tile side %u, %s step) %s: cell (%llu, %llu) is %u, cpu %u; live %llu, cpu %llu",
+                sqz_domain_spec(dom), layout, block, fast ? "fast" : "generic", rule, (unsigned long long)(i % n),
+                (unsigned long long)(i / n), i < n * n ? got[i] : 0u, i < n * n ? ref[i] : 0u,
+                (unsigned long long)live, (unsigned long long)ref_live);
+  sqz_field_release(f);
+  free(got);
+}
+
+/* Every tile level of block:RHO and compact, from a one-cell tile (rho = 1: every storage word
+ * spans tiles) to one tile holding the whole fractal; scales 2, 3 and 4 (rows of rho % 4 != 0
+ * cells, tile sizes k^j that are odd, storage sizes that are not whole words); a rule with
+ * birth on 0 neighbours (block holes must stay 0); fast and generic steps equal the cpu. */
+START_TEST(test_every_tile_level) {
+  const char *specs[] = {"fractal:sierpinski-triangle:6", "fractal:sierpinski-carpet:3", "fractal:vicsek-cross:3",
+                         "fractal:...#/.#../###./#.#.:3", "fractal:#./.#:6", "fractal:sierpinski-triangle:1"};
+  const char *rules[] = {"B3/S23", "B036/S1245"};
+  sqz_context *cl = sqz_test_context("opencl");
+  for (size_t d = 0; d < sizeof specs / sizeof specs[0]; d++)
+    for (size_t r = 0; r < 2; r++) {
+      uint64_t ref_live = 0;
+      unsigned char *ref = cpu_state(specs[d], rules[r], 4, &ref_live);
+      sqz_domain *dom = NULL;
+      SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, specs[d], &dom));
+      for (uint64_t rho = 1; rho <= sqz_domain_side(dom); rho *= (uint64_t)dom->fr.s) {
+        char layout[32];
+        snprintf(layout, sizeof layout, "block:%llu", (unsigned long long)rho);
+        expect_opencl(cl, dom, layout, 0, 1, rules[r], 4, ref, ref_live);
+        expect_opencl(cl, dom, "compact", (uint32_t)rho, 1, rules[r], 4, ref, ref_live);
+      }
+      expect_opencl(cl, dom, "compact", 0, 1, rules[r], 4, ref, ref_live);
+      setenv("SQZ_ENGINE", "generic", 1);
+      expect_opencl(cl, dom, "compact", 0, 0, rules[r], 4, ref, ref_live);
+      expect_opencl(cl, dom, "block:1", 0, 0, rules[r], 4, ref, ref_live);
+      unsetenv("SQZ_ENGINE");
+      sqz_domain_release(dom);
+      free(ref);
+    }
+  sqz_context_release(cl);
+}
+END_TEST
+
+/* Larger levels, several tiles per iteration and several iterations per group, with the
+ * local memory lowered so that the automatic level is small, and at the device's own. */
+START_TEST(test_many_tiles) {
+  const char *specs[] = {"fractal:sierpinski-triangle:11", "fractal:sierpinski-carpet:6"};
+  sqz_context *cl = sqz_test_context("opencl");
+  uint64_t saved = cl->local_mem, lmems[] = {600, 3000, saved};
+  for (size_t d = 0; d < 2; d++) {
+    uint64_t ref_live = 0;
+    unsigned char *ref = cpu_state(specs[d], "B3/S23", 3, &ref_live);
+    ck_assert_uint_gt(ref_live, 0);
+    sqz_domain *dom = NULL;
+    SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, specs[d], &dom));
+    for (size_t m = 0; m < 3; m++) {
+      cl->local_mem = lmems[m];
+      expect_opencl(cl, dom, "compact", 0, 1, "B3/S23", 3, ref, ref_live);
+      expect_opencl(cl, dom, dom->fr.s == 2 ? "block:8" : "block:9", 0, 1, "B3/S23", 3, ref, ref_live);
+    }
+    cl->local_mem = saved;
+    sqz_domain_release(dom);
+    free(ref);
+  }
+  sqz_context_release(cl);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("fractal_swar");
+  TCase *tc = tcase_create("swar");
+  tcase_set_timeout(tc, 900);
+  tcase_add_test(tc, test_every_tile_level);
+  tcase_add_test(tc, test_many_tiles);
+  suite_add_tcase(s, tc);
+  return sqz_test_run(s);
+}
