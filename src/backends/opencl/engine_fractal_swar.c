@@ -9,7 +9,7 @@
 #define SQZ__SWAR_GROUP 256u        /* work-items per group */
 #define SQZ__SWAR_LMEM 49152u       /* local memory a group may use at most (NVIDIA's limit) */
 #define SQZ__SWAR_ITER_CELLS 4096u  /* tiles per iteration: about this many cells */
-#define SQZ__SWAR_GROUPS_PER_CU 32u /* persistent groups per compute unit */
+#define SQZ__SWAR_GROUPS_PER_CU 256u /* persistent groups per compute unit */
 
 /* One tile level's shape for the kernel: the tables every tile shares, packed in words
  * (pos as ushort from word 0, halo pairs from word halo_at, tasks as ushort from task_at). */
