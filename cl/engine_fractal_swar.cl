@@ -1,5 +1,5 @@
 /* engine_fractal_swar.cl — the fast Life step on u8 fractal tiles (block:RHO, compact): row-major tile caches, four cells per 32-bit word. */
-/* Built into the fractal engine's program after engine_fractal.cl; defined for 1-byte cells
+/* Built into the fractal engine's program after engine_fractal.cl and sqz_swar.h; defined for 1-byte cells
  * and 8 neighbours only (the host picks it for the built-in Life rule on u8 cells, whose
  * states are 0 and 1; every other update runs the generic kernels).
  *
@@ -28,17 +28,6 @@
  * stay 0, as every iteration writes the same positions. Little-endian devices only (the host
  * checks). */
 #if SQZ_CELL_BYTES == 1 && SQZ_NB == 8
-
-/* Left + self + right of the four bytes of m, given the words l and r beside it. */
-static inline uint fr_swar_hsum(uint l, uint m, uint r) { return ((m << 8) | (l >> 24)) + m + ((m >> 8) | (r << 24)); }
-
-/* The next states of four cells from v = neighbours + 9 self per byte (0 .. 17). */
-static inline uint fr_swar_rule(uint v, uint rule) {
-  uint next = 0u;
-#pragma unroll
-  for (uint e = 0u; e < 32u; e += 8u) next |= ((rule >> ((v >> e) & 31u)) & 1u) << e;
-  return next;
-}
 
 /* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells) between global memory
  * and the tile caches. load: storage -> cache at pos[l]; else cache output area -> storage.
@@ -112,11 +101,11 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
       __local const uint *p = cache + t * tile_words + y0 * w4 + c; /* cache row y0: tile row y0 - 1 */
       __local uint *out = cache + t * tile_words + (rows + 2u) * w4 + c;
       uint m0 = p[0], m1 = p[w4];
-      uint h0 = fr_swar_hsum(p[-1], m0, p[1]), h1 = fr_swar_hsum(p[w4 - 1u], m1, p[w4 + 1u]);
+      uint h0 = sqz_swar_hsum(p[-1], m0, p[1]), h1 = sqz_swar_hsum(p[w4 - 1u], m1, p[w4 + 1u]);
       for (uint y = y0; y < y1; y++) {
         p += w4; /* cache row y + 1 holds tile row y */
-        uint m2 = p[w4], h2 = fr_swar_hsum(p[w4 - 1u], m2, p[w4 + 1u]);
-        out[y * w4] = fr_swar_rule(h0 + h1 + h2 + (m1 << 3), rule);
+        uint m2 = p[w4], h2 = sqz_swar_hsum(p[w4 - 1u], m2, p[w4 + 1u]);
+        out[y * w4] = sqz_swar_rule(h0 + h1 + h2 + (m1 << 3), rule);
         h0 = h1;
         h1 = h2;
         m1 = m2;

@@ -21,6 +21,14 @@ SQZ_INTERNAL int sqz__cl_update_params(sqz_context *ctx, const sqz_field *f, con
 /* The engine per family (engine_fractal.c, engine_simplex.c), and the ops-table entry that picks one. */
 SQZ_INTERNAL int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps);
 SQZ_INTERNAL int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps);
+/* The fast kernels (four u8 cells per 32-bit word, SWAR) run the built-in Life rule on u8
+ * cells on little-endian devices, unless SQZ_ENGINE=generic is in the environment: 1 when f
+ * and u qualify. */
+SQZ_INTERNAL int sqz__cl_swar_allowed(const sqz_field *f, const sqz_update *u);
+/* The fast Life step on triangles (engine_simplex_swar.c; any map: it walks storage words):
+ * whether it applies, and `steps` steps. */
+SQZ_INTERNAL int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_update *u);
+SQZ_INTERNAL int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps);
 /* The fast Life step on u8 block/compact fractal tiles (engine_fractal_swar.c): whether it
  * applies to f and u (SQZ_ENGINE=generic in the environment turns it off), and `steps` steps
  * with the kernel of prog (the fractal engine's program); SQZ_ERR_UNSUPPORTED, with nothing

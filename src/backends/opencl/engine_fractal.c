@@ -67,7 +67,7 @@ static int sqz__fractal_program(sqz_field *f, const sqz_update *u, int group, cl
   static const char *const fill_files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_fractal_tables.h", "fractal_fill.cl",
                                            NULL};
   const char *files[] = {"sqz_common.h", "sqz_rule.h", "sqz_heat.h", "sqz_fractal.h", "sqz_fractal_tables.h", NULL,
-                         "engine_fractal.cl", "engine_fractal_swar.cl", NULL};
+                         "engine_fractal.cl", "sqz_swar.h", "engine_fractal_swar.cl", NULL};
   char *upre = u ? sqz__cl_update_prelude(f->ctx, f, u) : NULL, opts[32] = "";
   if (u && !upre) return SQZ_ERR_OUT_OF_MEMORY;
   const char *sub = group ? sqz__subgroup_prelude(f->ctx, opts, sizeof opts) : "";
@@ -84,9 +84,7 @@ static int sqz__fractal_program(sqz_field *f, const sqz_update *u, int group, cl
   if (u) {
     files[5] = sqz__cl_update_file(u);
     if (!files[5]) { /* the user's update is in the prelude: close the gap in the list */
-      files[5] = files[6];
-      files[6] = files[7];
-      files[7] = NULL;
+      for (size_t i = 5; i + 1 < sizeof files / sizeof files[0]; i++) files[i] = files[i + 1];
     }
   }
   st = sqz__program(f->ctx, pre, u ? files : fill_files, opts, prog);

@@ -82,11 +82,7 @@ static double sqz__swar_cost(const sqz_field *f, const sqz__swar_shape *sh) {
 }
 
 int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u) {
-  const char *e = getenv("SQZ_ENGINE");
-  if (e && strcmp(e, "generic") == 0) return 0;
-  cl_bool little = CL_FALSE;
-  clGetDeviceInfo(SQZ_CL(f->ctx)->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL);
-  return little && f->type == SQZ_U8 && u->kind == SQZ_UPDATE_LIFE && strcmp(f->map, "group") != 0 &&
+  return sqz__cl_swar_allowed(f, u) && strcmp(f->map, "group") != 0 &&
          (f->layout == SQZ_LAYOUT_COMPACT || f->layout == SQZ_LAYOUT_BLOCK);
 }
 

@@ -21,6 +21,7 @@ static uint64_t sqz__rho_max(const sqz_field *f) {
 enum { SA_SRC, SA_DST, SA_PARAM, SA_IP, SA_N, SA_RHO, SA_LAUNCH };
 
 int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
+  if (sqz__cl_simplex_swar_applies(f, u)) return sqz__cl_simplex_swar(f, u, steps);
   sqz_context *ctx = f->ctx;
   int dims = f->dom->dims;
   const char *files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_rule.h", "sqz_heat.h", "simplex_blocks.cl", NULL,

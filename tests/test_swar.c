@@ -1,5 +1,5 @@
 /* labels: opencl */
-/* test_fractal_swar.c — the fast u8 Life step on fractal tiles (cl/engine_fractal_swar.cl) against the generic kernels and the cpu backend, at every tile level. */
+/* test_swar.c — the fast u8 Life steps (cl/engine_fractal_swar.cl at every tile level, cl/engine_simplex_swar.cl) against the generic kernels and the cpu backend. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +38,8 @@ static void expect_opencl(sqz_context *cl, sqz_domain *dom, const char *layout, 
   SQZ_OK_OR_FAIL(cl, sqz_field_create(dom, SQZ_U8, layout, &f));
   if (block) SQZ_OK_OR_FAIL(cl, sqz_field_set_block(f, block));
   sqz_update life = {.kind = SQZ_UPDATE_LIFE};
-  ck_assert_int_eq(sqz__cl_fractal_swar_applies(f, &life), fast); /* the path under test is the one that runs */
+  int applies = dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__cl_fractal_swar_applies(f, &life) : sqz__cl_simplex_swar_applies(f, &life);
+  ck_assert_int_eq(applies, fast); /* the path under test is the one that runs */
   SQZ_OK_OR_FAIL(cl, sqz_field_fill_random(f, 0.45, 5));
   SQZ_OK_OR_FAIL(cl, sqz_life_step(f, rule, 1));
   SQZ_OK_OR_FAIL(cl, sqz_life_step(f, rule, steps - 1));
@@ -112,12 +113,41 @@ START_TEST(test_many_tiles) {
 }
 END_TEST
 
+/* Triangles in both layouts: sides 1 to 13 (rows shorter than a word, the fold's seam in every
+ * position), odd and even sides whose rows start at every byte of a word, and a rule with birth
+ * on 0 neighbours (bb cells right of the diagonal must stay 0); fast and generic steps equal the
+ * cpu. */
+START_TEST(test_triangles) {
+  const unsigned sides[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 37, 64, 101, 258};
+  const char *rules[] = {"B3/S23", "B036/S1245"};
+  sqz_context *cl = sqz_test_context("opencl");
+  for (size_t d = 0; d < sizeof sides / sizeof sides[0]; d++)
+    for (size_t r = 0; r < 2; r++) {
+      char spec[32];
+      snprintf(spec, sizeof spec, "triangle:%u", sides[d]);
+      uint64_t ref_live = 0;
+      unsigned char *ref = cpu_state(spec, rules[r], 4, &ref_live);
+      sqz_domain *dom = NULL;
+      SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, spec, &dom));
+      expect_opencl(cl, dom, "compact", 0, 1, rules[r], 4, ref, ref_live);
+      expect_opencl(cl, dom, "bb", 0, 1, rules[r], 4, ref, ref_live);
+      setenv("SQZ_ENGINE", "generic", 1);
+      expect_opencl(cl, dom, "compact", 0, 0, rules[r], 4, ref, ref_live);
+      unsetenv("SQZ_ENGINE");
+      sqz_domain_release(dom);
+      free(ref);
+    }
+  sqz_context_release(cl);
+}
+END_TEST
+
 int main(void) {
-  Suite *s = suite_create("fractal_swar");
+  Suite *s = suite_create("swar");
   TCase *tc = tcase_create("swar");
   tcase_set_timeout(tc, 900);
   tcase_add_test(tc, test_every_tile_level);
   tcase_add_test(tc, test_many_tiles);
+  tcase_add_test(tc, test_triangles);
   suite_add_tcase(s, tc);
   return sqz_test_run(s);
 }

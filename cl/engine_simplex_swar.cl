@@ -1,0 +1,64 @@
+/* engine_simplex_swar.cl — the fast Life step on u8 triangles (compact fold and bb rows): four cells per 32-bit storage word, neighbours from the storage rows above and below. */
+/* Built after sqz_common.h, sqz_simplex.h and sqz_swar.h. Storage is a rectangle of `hrows`
+ * rows of `wrow` cells: compact is the fold of cl/sqz_simplex.h (wrow = fold width, every
+ * cell a domain cell, a straight part where storage (u, v) is cell (u, v - e) and a turned
+ * part where it is cell (n - e - u, n - 1 - v), a point reflection: in both parts the 3 x 3
+ * storage block around a cell is its Moore neighbourhood, as long as the block stays inside
+ * one part); bb is the n x n bounding box (cells x <= y, the others stored as 0 and never
+ * written).
+ * A work-item owns aligned storage words (grid-stride). A "regular" word, whose 4 cells and
+ * their 3 x 3 blocks lie inside the rectangle's interior and, for compact, inside one part,
+ * is stepped by SWAR from the three storage rows (the rows above and below read through two
+ * or three aligned words each); any other word (rectangle edges, the fold's seam, bb rows'
+ * ends) cell by cell through sqz_tri_nbrs, as the generic kernels. */
+#if SQZ_DIMS == 2
+
+/* The bytes at storage a - 1 .. a + 4 as (left, middle, right) words for sqz_swar_hsum, from
+ * aligned 32-bit words (a third one only when a - 1 is at byte 3 of its word). */
+static inline uint sqz_swar_window(__global const uint *s32, ulong a, uint *l, uint *r) {
+  ulong at = a - 1u, k = at >> 2;
+  uint sh = (uint)(at & 3u) * 8u;
+  ulong v = ((ulong)s32[k] | (ulong)s32[k + 1u] << 32) >> sh;
+  if (sh == 24u) v |= (ulong)s32[k + 2u] << 40;
+  *l = (uint)v << 24;
+  *r = (uint)(v >> 40);
+  return (uint)(v >> 8);
+}
+
+/* One cell through the layout's neighbour indices (sqz_tri_nbrs). */
+static inline uchar sqz_swar_cell(__global const uchar *src, int layout, uint n, uint x, uint y, uint rule) {
+  sqz_sidx idx[8], self = 0u;
+  uint present = sqz_tri_nbrs(layout, n, x, y, idx, &self), live = 0u;
+  for (uint d = 0u; d < 8u; d++)
+    if ((present >> d) & 1u) live += src[idx[d]];
+  return (uchar)((rule >> (live + 9u * src[self])) & 1u);
+}
+
+__kernel void engine_simplex_swar2(__global const uchar *restrict src, __global uchar *restrict dst, uint rule, uint n,
+                                   uint wrow, uint hrows, ulong elems, uint compact) {
+  __global const uint *s32 = (__global const uint *)src;
+  int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
+  for (ulong w = get_global_id(0); w < (elems + 3u) >> 2; w += get_global_size(0)) {
+    ulong i = w << 2, v = i / wrow;
+    uint u = (uint)(i - v * wrow);
+    if (!compact && u > v && u + 4u <= wrow) continue; /* bb: four cells right of the diagonal */
+    int regular = u >= 1u && u + 6u <= wrow && v >= 1u && v + 2u <= hrows && ((i + wrow + 4u) | 3u) < elems;
+    if (compact && regular) /* one part: all straight, or all turned (the fold's straight cells satisfy u + 1 - (n & 1) <= v) */
+      regular = sqz_fold_straight(n, u + 4u, (uint)v - 1u) || !sqz_fold_straight(n, u - 1u, (uint)v + 1u);
+    if (regular) {
+      uint m = s32[w], lu, ru, ld, rd;
+      uint up = sqz_swar_window(s32, i - wrow, &lu, &ru), dn = sqz_swar_window(s32, i + wrow, &ld, &rd);
+      uint next = sqz_swar_rule(sqz_swar_hsum(lu, up, ru) + sqz_swar_hsum(s32[w - 1u], m, s32[w + 1u]) +
+                                    sqz_swar_hsum(ld, dn, rd) + (m << 3),
+                                rule);
+      if (!compact && u + 3u > v) next &= 0xffffffffu >> (8u * (u + 3u - (uint)v)); /* bb: cells x <= y only */
+      ((__global uint *)dst)[w] = next;
+      continue;
+    }
+    for (ulong c = i; c < i + 4u && c < elems; c++) {
+      uint x, y;
+      if (sqz_tri_cell(layout, n, c, &x, &y)) dst[c] = sqz_swar_cell(src, layout, n, x, y, rule);
+    }
+  }
+}
+#endif
