@@ -15,7 +15,7 @@
 #      the fast/generic speed-up, and OpenCL block:RHO against the CUDA ALU and MMA steps of the same layout.
 # Every row also prints its live-cell count: all rows of one domain must agree (the script flags a mismatch).
 # Targets (issue 10): fractal compact R = 18..22 >= 0.5 of the floor; OpenCL block step >= 0.9x CUDA's;
-# triangle:46341 best map compact >= 0.5, tetrahedron:2048 >= 0.4 (simplex rows: no fast step yet, for reference).
+# triangle:46341 best map compact >= 0.5 (fast 2D step), tetrahedron:2048 >= 0.4 (no fast 3D step yet: generic rows).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${1:-build-bench}
@@ -81,8 +81,12 @@ for R in 16 18; do
 done
 
 # ---- simplex Life: triangle:46341 (had and every map), tetrahedron:2048 (had3 and the 3D maps), compact ----
-run "triangle46341" fast bench simplex --domain triangle:46341 --workload life --steps 20 --layouts compact
-run "tetrahedron2048" fast bench simplex --domain tetrahedron:2048 --workload life --steps 10 --layouts compact --maps bb,ltm3,had3,rec3
+# (the fast 2D step walks storage words whatever the map: with it every map row shows the same kernel;
+#  the generic rows are the thread maps' own times)
+for e in generic fast; do
+  run "triangle46341" $e bench simplex --domain triangle:46341 --workload life --steps 20 --layouts compact,bb
+done
+run "tetrahedron2048" generic bench simplex --domain tetrahedron:2048 --workload life --steps 10 --layouts compact --maps bb,ltm3,had3,rec3
 
 # ---- summary from the JSON files ---------------------------------------------------------------------
 echo
@@ -121,12 +125,15 @@ for (label, engine), j in sorted(rows.items()):
 print()
 for label in sorted({l for l, _ in rows}):
     g, f = rows.get((label, "generic")), rows.get((label, "fast"))
-    if not g or not f or "layouts" not in g or "layouts" not in f:
+    if not g or not f:
         continue
-    for a, b in zip(g["layouts"], f["layouts"]):
-        if a.get("status") == "ok" and b.get("status") == "ok":
-            print("%-28s %-10s fast/generic speed-up %6.2fx  floor %.3f -> %.3f" % (label, a["layout"],
-                  a["kernel_s_per_step"] / b["kernel_s_per_step"], a.get("floor_share") or 0, b.get("floor_share") or 0))
+    ga, fa = g.get("layouts") or g.get("rows") or [], f.get("layouts") or f.get("rows") or []
+    for a, b in zip(ga, fa):
+        if a.get("status") == "ok" and b.get("status") == "ok" and "method" not in a:
+            ka, kb = (a.get("kernel_s_per_step", a.get("kernel_s_per_pass")), b.get("kernel_s_per_step", b.get("kernel_s_per_pass")))
+            name = a["layout"] + ("/" + a["map"] if "map" in a else "")
+            print("%-28s %-14s fast/generic speed-up %6.2fx  floor %.3f -> %.3f" % (label, name, ka / kb,
+                  a.get("floor_share") or 0, b.get("floor_share") or 0))
 for label in sorted({l for l, _ in rows if l.endswith("-block")}):
     for engine in ("generic", "fast"):
         j = rows.get((label, engine))
