@@ -7,19 +7,25 @@
 #include "backends/opencl/cl_engine.h"
 #include "sqz_test.h"
 
+/* Bytes of the embedded image of dom (side^dims). */
+static uint64_t image_bytes(const sqz_domain *dom) {
+  uint64_t n = sqz_domain_side(dom);
+  return dom->dims == 3 ? n * n * n : n * n;
+}
+
 /* The cpu backend's embedded state after `steps` steps of rule from a random fill. */
 static unsigned char *cpu_state(const char *spec, const char *rule, unsigned steps, uint64_t *live) {
   sqz_context *cpu = sqz_test_context("cpu");
   sqz_domain *dom = NULL;
   sqz_field *f = NULL;
   SQZ_OK_OR_FAIL(cpu, sqz_domain_parse(cpu, spec, &dom));
-  uint64_t n = sqz_domain_side(dom);
-  unsigned char *ref = malloc(n * n);
+  uint64_t bytes = image_bytes(dom);
+  unsigned char *ref = malloc(bytes);
   ck_assert_ptr_nonnull(ref);
   SQZ_OK_OR_FAIL(cpu, sqz_field_create(dom, SQZ_U8, "bb", &f));
   SQZ_OK_OR_FAIL(cpu, sqz_field_fill_random(f, 0.45, 5));
   SQZ_OK_OR_FAIL(cpu, sqz_life_step(f, rule, steps));
-  SQZ_OK_OR_FAIL(cpu, sqz_field_read(f, ref, n * n));
+  SQZ_OK_OR_FAIL(cpu, sqz_field_read(f, ref, bytes));
   SQZ_OK_OR_FAIL(cpu, sqz_field_count(f, live));
   sqz_field_release(f);
   sqz_domain_release(dom);
@@ -31,8 +37,8 @@ static unsigned char *cpu_state(const char *spec, const char *rule, unsigned ste
  * off and compares with ref cell for cell. */
 static void expect_opencl(sqz_context *cl, sqz_domain *dom, const char *layout, uint32_t block, int fast,
                           const char *rule, unsigned steps, const unsigned char *ref, uint64_t ref_live) {
-  uint64_t n = sqz_domain_side(dom), live = 0;
-  unsigned char *got = malloc(n * n);
+  uint64_t n = sqz_domain_side(dom), bytes = image_bytes(dom), live = 0;
+  unsigned char *got = malloc(bytes);
   ck_assert_ptr_nonnull(got);
   sqz_field *f = NULL;
   SQZ_OK_OR_FAIL(cl, sqz_field_create(dom, SQZ_U8, layout, &f));
@@ -43,13 +49,13 @@ static void expect_opencl(sqz_context *cl, sqz_domain *dom, const char *layout, 
   SQZ_OK_OR_FAIL(cl, sqz_field_fill_random(f, 0.45, 5));
   SQZ_OK_OR_FAIL(cl, sqz_life_step(f, rule, 1));
   SQZ_OK_OR_FAIL(cl, sqz_life_step(f, rule, steps - 1));
-  SQZ_OK_OR_FAIL(cl, sqz_field_read(f, got, n * n));
+  SQZ_OK_OR_FAIL(cl, sqz_field_read(f, got, bytes));
   SQZ_OK_OR_FAIL(cl, sqz_field_count(f, &live));
   uint64_t i = 0;
-  while (i < n * n && got[i] == ref[i]) i++;
-  ck_assert_msg(i == n * n && live == ref_live, "%s %s (tile side %u, %s step) %s: cell (%llu, %llu) is %u, cpu %u; live %llu, cpu %llu",
+  while (i < bytes && got[i] == ref[i]) i++;
+  ck_assert_msg(i == bytes && live == ref_live, "%s %s (tile side %u, %s step) %s: image cell (%llu, %llu) is %u, cpu %u; live %llu, cpu %llu",
                 sqz_domain_spec(dom), layout, block, fast ? "fast" : "generic", rule, (unsigned long long)(i % n),
-                (unsigned long long)(i / n), i < n * n ? got[i] : 0u, i < n * n ? ref[i] : 0u,
+                (unsigned long long)(i / n), i < bytes ? got[i] : 0u, i < bytes ? ref[i] : 0u,
                 (unsigned long long)live, (unsigned long long)ref_live);
   sqz_field_release(f);
   free(got);
@@ -113,31 +119,43 @@ START_TEST(test_many_tiles) {
 }
 END_TEST
 
-/* Triangles in both layouts: sides 1 to 13 (rows shorter than a word, the fold's seam in every
- * position), odd and even sides whose rows start at every byte of a word, and a rule with birth
- * on 0 neighbours (bb cells right of the diagonal must stay 0); fast and generic steps equal the
- * cpu. */
-START_TEST(test_triangles) {
-  const unsigned sides[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 37, 64, 101, 258};
-  const char *rules[] = {"B3/S23", "B036/S1245"};
+/* Simplices in both layouts with the fast step (and the generic one, compact) against the cpu:
+ * sides whose rows are shorter than a word, cross the fold's seam (2D) or the 3D regularity
+ * margins at every position, and start at every byte of a word; a rule with birth on 0
+ * neighbours (bb cells outside the domain must stay 0). */
+static void check_simplices(const char *family, const unsigned *sides, size_t n_sides, const char *const rules[2],
+                            unsigned steps) {
   sqz_context *cl = sqz_test_context("opencl");
-  for (size_t d = 0; d < sizeof sides / sizeof sides[0]; d++)
+  for (size_t d = 0; d < n_sides; d++)
     for (size_t r = 0; r < 2; r++) {
-      char spec[32];
-      snprintf(spec, sizeof spec, "triangle:%u", sides[d]);
+      char spec[48];
+      snprintf(spec, sizeof spec, "%s:%u", family, sides[d]);
       uint64_t ref_live = 0;
-      unsigned char *ref = cpu_state(spec, rules[r], 4, &ref_live);
+      unsigned char *ref = cpu_state(spec, rules[r], steps, &ref_live);
       sqz_domain *dom = NULL;
       SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, spec, &dom));
-      expect_opencl(cl, dom, "compact", 0, 1, rules[r], 4, ref, ref_live);
-      expect_opencl(cl, dom, "bb", 0, 1, rules[r], 4, ref, ref_live);
+      expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
+      expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
       setenv("SQZ_ENGINE", "generic", 1);
-      expect_opencl(cl, dom, "compact", 0, 0, rules[r], 4, ref, ref_live);
+      expect_opencl(cl, dom, "compact", 0, 0, rules[r], steps, ref, ref_live);
       unsetenv("SQZ_ENGINE");
       sqz_domain_release(dom);
       free(ref);
     }
   sqz_context_release(cl);
+}
+
+START_TEST(test_triangles) {
+  const unsigned sides[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 37, 64, 101, 258};
+  const char *const rules[2] = {"B3/S23", "B036/S1245"};
+  check_simplices("triangle", sides, sizeof sides / sizeof sides[0], rules, 4);
+}
+END_TEST
+
+START_TEST(test_tetrahedra) {
+  const unsigned sides[] = {1, 2, 3, 5, 7, 8, 9, 10, 11, 12, 13, 21, 40};
+  const char *const rules[2] = {"B6/S5,6,7", "B0,6,26/S5,6,7,26"};
+  check_simplices("tetrahedron", sides, sizeof sides / sizeof sides[0], rules, 3);
 }
 END_TEST
 
@@ -148,6 +166,7 @@ int main(void) {
   tcase_add_test(tc, test_every_tile_level);
   tcase_add_test(tc, test_many_tiles);
   tcase_add_test(tc, test_triangles);
+  tcase_add_test(tc, test_tetrahedra);
   suite_add_tcase(s, tc);
   return sqz_test_run(s);
 }

@@ -25,7 +25,8 @@ SQZ_INTERNAL int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint
  * cells on little-endian devices, unless SQZ_ENGINE=generic is in the environment: 1 when f
  * and u qualify. */
 SQZ_INTERNAL int sqz__cl_swar_allowed(const sqz_field *f, const sqz_update *u);
-/* The fast Life step on triangles (engine_simplex_swar.c; any map: it walks storage words):
+/* The fast Life step on triangles and tetrahedra (engine_simplex_swar.c; any map: it walks
+ * storage words):
  * whether it applies, and `steps` steps. */
 SQZ_INTERNAL int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_update *u);
 SQZ_INTERNAL int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps);

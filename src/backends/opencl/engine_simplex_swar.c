@@ -1,4 +1,4 @@
-/* engine_simplex_swar.c (opencl) — the fast Life step on u8 triangles (cl/engine_simplex_swar.cl): when it applies and its launches. */
+/* engine_simplex_swar.c (opencl) — the fast Life step on u8 triangles and tetrahedra (cl/engine_simplex_swar.cl): when it applies and its launches. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,9 +16,7 @@ int sqz__cl_swar_allowed(const sqz_field *f, const sqz_update *u) {
   return little && f->type == SQZ_U8 && u->kind == SQZ_UPDATE_LIFE;
 }
 
-int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_update *u) {
-  return f->dom->dims == 2 && sqz__cl_swar_allowed(f, u);
-}
+int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_update *u) { return sqz__cl_swar_allowed(f, u); }
 
 int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   static const char *const files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_swar.h", "engine_simplex_swar.cl", NULL};
@@ -26,19 +24,23 @@ int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   cl_program prog = NULL;
   cl_kernel k = NULL;
   int st = sqz__field_ensure_pair(f);
-  if (st == SQZ_OK) st = sqz__program(ctx, "#define SQZ_DIMS 2\n", files, "", &prog);
-  if (st == SQZ_OK) st = sqz__kernel(ctx, prog, "engine_simplex_swar2", &k);
+  int dims = f->dom->dims;
+  if (st == SQZ_OK) st = sqz__program(ctx, dims == 2 ? "#define SQZ_DIMS 2\n" : "#define SQZ_DIMS 3\n", files, "", &prog);
+  if (st == SQZ_OK) st = sqz__kernel(ctx, prog, dims == 2 ? "engine_simplex_swar2" : "engine_simplex_swar3", &k);
   if (st != SQZ_OK) return st;
   cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, rule = u->birth | u->survive << 9;
   cl_uint wrow = compact ? sqz_fold_w(n) : n, hrows = compact ? (cl_uint)sqz_fold_h(n) : n;
+  cl_ulong rule3 = (cl_ulong)u->birth | (cl_ulong)u->survive << 27;
   cl_ulong elems = f->elems;
   uint64_t words = (elems + 3) / 4, groups = (words + SQZ__SWAR_LOCAL - 1) / SQZ__SWAR_LOCAL;
   uint64_t cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__SWAR_GROUPS_PER_CU;
   size_t local = SQZ__SWAR_LOCAL, global = (size_t)(groups < cap ? groups : cap) * local;
   for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
     cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
-    st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof rule, &rule, sizeof n, &n, sizeof wrow, &wrow,
-                   sizeof hrows, &hrows, sizeof elems, &elems, sizeof compact, &compact, (size_t)0);
+    st = dims == 2 ? sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof rule, &rule, sizeof n, &n, sizeof wrow,
+                               &wrow, sizeof hrows, &hrows, sizeof elems, &elems, sizeof compact, &compact, (size_t)0)
+                   : sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof rule3, &rule3, sizeof n, &n,
+                               sizeof elems, &elems, sizeof compact, &compact, (size_t)0);
     if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
     if (st == SQZ_OK) f->cur = 1 - f->cur;
   }
