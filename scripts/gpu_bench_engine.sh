@@ -15,7 +15,7 @@
 #      the fast/generic speed-up, and OpenCL block:RHO against the CUDA ALU and MMA steps of the same layout.
 # Every row also prints its live-cell count: all rows of one domain must agree (the script flags a mismatch).
 # Targets (issue 10): fractal compact R = 18..22 >= 0.5 of the floor; OpenCL block step >= 0.9x CUDA's;
-# triangle:46341 best map compact >= 0.5 (fast 2D step), tetrahedron:2048 >= 0.4 (no fast 3D step yet: generic rows).
+# triangle:46341 best map compact >= 0.5, tetrahedron:2048 >= 0.4 (fast steps: cl/engine_simplex_swar.cl).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${1:-build-bench}
@@ -81,12 +81,14 @@ for R in 16 18; do
 done
 
 # ---- simplex Life: triangle:46341 (had and every map), tetrahedron:2048 (had3 and the 3D maps), compact ----
-# (the fast 2D step walks storage words whatever the map: with it every map row shows the same kernel;
+# (the fast simplex steps walk storage words whatever the map: with them every map row runs the same kernel;
 #  the generic rows are the thread maps' own times)
 for e in generic fast; do
   run "triangle46341" $e bench simplex --domain triangle:46341 --workload life --steps 20 --layouts compact,bb
 done
-run "tetrahedron2048" generic bench simplex --domain tetrahedron:2048 --workload life --steps 10 --layouts compact --maps bb,ltm3,had3,rec3
+for e in generic fast; do
+  run "tetrahedron2048" $e bench simplex --domain tetrahedron:2048 --workload life --steps 10 --layouts compact,bb --maps bb,ltm3,had3,rec3
+done
 
 # ---- summary from the JSON files ---------------------------------------------------------------------
 echo
