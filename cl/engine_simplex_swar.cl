@@ -24,6 +24,9 @@ static inline uint sqz_swar_window(__global const uint *s32, ulong a, uint *l, u
   return (uint)(v >> 8);
 }
 
+/* a / b, in 32 bits when a fits (a 64-bit division costs several times more on GPUs). */
+static inline ulong sqz_swar_div(ulong a, uint b) { return (a >> 32) != 0u ? a / b : (ulong)((uint)a / b); }
+
 /* Left + self + right of the four cells at storage a .. a + 3 (sqz_swar_window). */
 static inline uint sqz_swar_row(__global const uint *s32, ulong a) {
   uint l, r, m = sqz_swar_window(s32, a, &l, &r);
@@ -45,7 +48,7 @@ __kernel void engine_simplex_swar2(__global const uchar *restrict src, __global 
   __global const uint *s32 = (__global const uint *)src;
   int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
   for (ulong w = get_global_id(0); w < (elems + 3u) >> 2; w += get_global_size(0)) {
-    ulong i = w << 2, v = i / wrow;
+    ulong i = w << 2, v = sqz_swar_div(i, wrow);
     uint u = (uint)(i - v * wrow);
     if (!compact && u > v && u + 4u <= wrow) continue; /* bb: four cells right of the diagonal */
     int regular = u >= 1u && u + 6u <= wrow && v >= 1u && v + 2u <= hrows && ((i + wrow + 4u) | 3u) < elems;
@@ -89,7 +92,16 @@ __kernel void engine_simplex_swar3(__global const uchar *restrict src, __global 
   for (ulong w = get_global_id(0); w < (elems + 3u) >> 2; w += get_global_size(0)) {
     ulong i = w << 2;
     uint x, y, z;
-    int in = sqz_tet_cell(layout, n, i, &x, &y, &z);
+    int in;
+    if (compact) {
+      in = sqz_tet_cell(layout, n, i, &x, &y, &z);
+    } else { /* sqz_tet_cell's bb case, with 32-bit divisions where they suffice */
+      ulong row = sqz_swar_div(i, n), layer = sqz_swar_div(row, n);
+      x = (uint)(i - row * n);
+      y = (uint)(row - layer * n);
+      z = (uint)layer;
+      in = x + y + z < n;
+    }
     if (!compact && !in && x + 4u <= n) continue; /* bb: four cells past the domain in one row */
     int regular = x >= 1u && y >= 1u && z >= 1u &&
                   (compact ? x + y + z + 7u <= n
