@@ -6,8 +6,8 @@
  * Work-group: `per_iter` consecutive tiles per iteration, iterating over the tiles
  * b0 = group * per_iter, + groups * per_iter, ... (persistent groups). Per tile, a local
  * cache of rows + 2 rows of `wrow` bytes (tile cell (x, y) at row y + 1, column x + 4; the
- * left halo at column 3, the right one at rows' column rows + 4; wrow = 4 (ceil(rows / 4) +
- * 2)) and an output area of rows rows of wrow bytes. Each iteration:
+ * left halo at column 3, the right one at column rows + 4; wrow = 4 (ceil(rows / 4) + 2))
+ * and an output area of `rows` rows of wrow bytes. Each iteration:
  *  1. neighbour tiles: ν_b of the 9 tiles around each tile (λ_b by the digit loop);
  *  2. own cells: the group's byte range of storage read as aligned 32-bit words (bytes at
  *     either end of the range one by one) and scattered to the cache through pos[l] (the
