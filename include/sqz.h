@@ -407,14 +407,17 @@ SQZ_API int sqz_field_load_h5(sqz_field *field, const char *path, char *workload
 SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
 /* The same picture downscaled so that its longer side is at most size pixels (0: every cell a
  * pixel): a pixel covers a square of cells, drawn by the share of live cells (u8) or the mean
- * value, the hole colour where none is a domain cell. Memory: one row, whatever the level. */
+ * value, the hole colour where none is a domain cell. Memory: one band of rows, whatever the level. */
 SQZ_API int sqz_field_save_png_sized(sqz_field *field, const char *path, uint64_t size);
 
 /* Every file sqz writes (PBM, .npy, RLE, PNG) goes to a unique temporary "<path>.XXXXXX" beside the
  * target, made with mkstemp (never through an existing name or a link), fsynced and renamed over
  * the target only when complete: a failed save leaves the target as it was and no temporary. PBM,
- * .npy and PNG are produced and read row by row from one host copy of the field's storage (its
- * compact size), never as the whole bounding-box image. Large host buffers are checked against the
+ * .npy, PNG and RLE are produced and read row by row, in bands of at most 2^17 domain cells (or one
+ * row when a row has more) gathered from or scattered to the device: host memory is a few MiB,
+ * whatever the level, never the storage or the bounding-box image. A load builds the state in the
+ * field's second buffer and makes it current only when the whole file was read and found good (a
+ * bad file leaves the field as it was; sqz_field_cl_mem changes). Large host buffers are checked against the
  * memory the host can give (MemAvailable, the cgroup's limit, RLIMIT_AS / RLIMIT_DATA) before they
  * are allocated: SQZ_ERR_OUT_OF_MEMORY with "needs N bytes of host memory, A available".
  *

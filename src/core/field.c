@@ -155,7 +155,7 @@ static void sqz__transfer(const sqz_field *f, unsigned char *store, unsigned cha
   }
 }
 
-static int sqz__is_nonzero(const unsigned char *p, size_t size) {
+int sqz__is_nonzero(const unsigned char *p, size_t size) {
   for (size_t i = 0; i < size; i++)
     if (p[i]) return 1;
   return 0;

@@ -188,14 +188,8 @@ SQZ_INTERNAL int sqz__field_ensure_pair(sqz_field *f);
 SQZ_INTERNAL void sqz__host_fill(const sqz_field *f, void *store, int uniform, uint64_t threshold, uint64_t seed);
 /* Waits for the context's enqueued work (ctx->ops->finish). */
 SQZ_INTERNAL int sqz__finish(sqz_context *ctx);
-/* Bands of the embedded image through the backend (src/core/field_rows.c): the image has
- * sqz__field_image_rows rows of side cells (3D: row z*N + y); a band of sqz__field_band_rows rows
- * holds about 2^20 cells. Reading gives 0 outside the domain; writing skips cells outside it
- * (the caller checks they are 0). Memory: the band and its storage indices, whatever the level. */
-SQZ_INTERNAL uint64_t sqz__field_image_rows(const sqz_field *f);
-SQZ_INTERNAL uint64_t sqz__field_band_rows(const sqz_field *f);
-SQZ_INTERNAL int sqz__field_read_rows(sqz_field *f, uint64_t r0, uint64_t rows, void *out);
-SQZ_INTERNAL int sqz__field_write_rows(sqz_field *f, uint64_t r0, uint64_t rows, const void *in);
+/* 1 when any of the size bytes at p is non-zero: a set cell of any type. */
+SQZ_INTERNAL int sqz__is_nonzero(const unsigned char *p, size_t size);
 /* Fails with SQZ_ERR_OUTSIDE_DOMAIN: embedded cell (x, y, z) is set but is no domain cell (a hole or
  * outside); the detail names the cell, after "path: " when path is not NULL. */
 SQZ_INTERNAL int sqz__outside_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uint64_t z);
