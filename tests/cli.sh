@@ -289,6 +289,15 @@ expect 2 "needs --every" -- "$sqz" life triangle:9 --steps 1 --frames "$work/fra
 expect 2 "not a directory|No such file" -- "$sqz" heat triangle:9 --steps 1 --frames "$work/nodir" --every 1
 expect 2 "--png-size applies" -- "$sqz" life triangle:9 --steps 1 --png-size 10
 
+# the progress bar on a terminal (script gives sqz a pty; timeout stops the run after 1.5 s): it
+# counts the whole run, not the --every chunk; --quiet shows none
+if command -v script >/dev/null && command -v timeout >/dev/null; then
+  bar() { OMP_NUM_THREADS=1 script -qec "timeout 1.5 '$sqz' life triangle:64 --backend cpu --steps 4000000000 --frames '$work/frames' --every 1000000000 $*" /dev/null 2>&1 | tr '\r' '\n'; }
+  bar | grep -Eq "^life \[#* *\] +[0-9]+% [0-9]+/4000000000 steps, [0-9.e+]+ cells/s, ETA [0-9]+ s" ||
+    { echo "FAIL: no progress bar on a terminal: $(bar | tail -2)"; fails=$((fails + 1)); }
+  bar --quiet | grep -q "ETA" && { echo "FAIL: --quiet showed a progress bar"; fails=$((fails + 1)); }
+fi
+
 # bench without the copy-bandwidth run; the default rule of 3D is B6/S5,6,7
 expect 0 "\"copy_bandwidth_bytes_per_s\":0," -- "$sqz" bench fractal --domain fractal:sierpinski-triangle:5 --steps 1 --no-copy-test --json
 expect 0 "\"rule\":\"B6/S5,6,7\"" -- "$sqz" life tetrahedron:6 --steps 1 --json
