@@ -99,11 +99,10 @@ int sqz_field_save_h5(sqz_field *f, const char *path, const char *workload, uint
   if (!f || !path) return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_save_h5: NULL argument");
   sqz_context *ctx = f->ctx;
   uint64_t cells = f->dom->cells, bytes = cells * sqz_type_size(f->type);
-  void *values = bytes <= SIZE_MAX ? malloc(bytes ? (size_t)bytes : 1) : NULL;
-  if (!values)
-    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: %llu bytes of host memory for the compact state", path,
-                     (unsigned long long)bytes);
-  int st = sqz_field_read_compact(f, values, cells);
+  void *values = NULL;
+  int st = sqz__host_alloc(ctx, bytes ? bytes : 1, 0, &values, "%s: the compact state", path);
+  if (st != SQZ_OK) return st;
+  st = sqz_field_read_compact(f, values, cells);
   sqz_atomic_file af = {0};
   if (st == SQZ_OK) st = sqz__atomic_open(ctx, path, &af);
   if (st != SQZ_OK) {
@@ -179,11 +178,7 @@ int sqz_field_load_h5(sqz_field *f, const char *path, char *workload, size_t wor
     goto done;
   }
   uint64_t bytes = dims[0] * sqz_type_size(f->type);
-  if (bytes > SIZE_MAX || !(values = malloc(bytes ? (size_t)bytes : 1))) {
-    st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: %llu bytes of host memory for the compact state", path,
-                   (unsigned long long)bytes);
-    goto done;
-  }
+  if ((st = sqz__host_alloc(ctx, bytes ? bytes : 1, 0, &values, "%s: the compact state", path)) != SQZ_OK) goto done;
   if (H5Dread(ds, sqz__h5_mem_type(f->type), H5S_ALL, H5S_ALL, H5P_DEFAULT, values) < 0) {
     st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: reading the state failed (damaged data or checksum mismatch)", path);
     goto done;
