@@ -11,6 +11,7 @@
 #define SQZ_TEST_PNG 1
 #endif
 
+#include "core/gather_staged.h"
 #include "core/sqz_internal.h"
 #include "io/image_rows.h"
 #include "io/npy.h"
@@ -196,6 +197,50 @@ START_TEST(test_rows_files) {
 }
 END_TEST
 
+/* Plain transfers on host memory (the cpu backend's buffers), for sqz__gather_staged. */
+static int host_span(sqz_context *ctx, sqz_mem mem, uint64_t offset, void *host, uint64_t bytes, int to_host) {
+  (void)ctx;
+  if (to_host) memcpy(host, (unsigned char *)mem + offset, bytes);
+  else memcpy((unsigned char *)mem + offset, host, bytes);
+  return SQZ_OK;
+}
+
+/* The staged gather/scatter (the cuda backend's) equals the cpu backend's on the same buffers: dense
+ * bands (one span), sparse indices over 8 MB (runs), gaps (-1), nothing but gaps. */
+START_TEST(test_rows_staged) {
+  sqz_context *ctx = sqz_test_context("cpu");
+  sqz_field *f = sqz_test_field(ctx, "triangle:2000", SQZ_I32, "compact");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(f, 0.5, 4));
+  const sqz_backend_ops *ops = ctx->ops;
+  uint64_t elems = f->elems, n = 3000;
+  unsigned char *copy = malloc(elems * 4), *a = malloc(n * 4), *b = malloc(n * 4), *in = malloc(n * 4);
+  int64_t *idx = malloc(n * sizeof *idx);
+  for (int pattern = 0; pattern < 4; pattern++) {
+    for (uint64_t i = 0; i < n; i++) {
+      uint64_t k = pattern == 0 ? 5000 + i : pattern == 1 ? (i / 7) * 2711 + i % 7 : 9000 + 3 * i;
+      idx[i] = pattern == 3 || i % 11 == 5 ? -1 : (int64_t)(k % elems);
+      for (int c = 0; c < 4; c++) in[i * 4 + c] = (unsigned char)(i * 7 + c * 3 + pattern);
+    }
+    memset(a, 0xee, n * 4);
+    memset(b, 0xdd, n * 4);
+    SQZ_OK_OR_FAIL(ctx, ops->gather(ctx, f->mem[f->cur], 4, idx, n, a));
+    SQZ_OK_OR_FAIL(ctx, sqz__gather_staged(ctx, f->mem[f->cur], 4, idx, n, b, 0, host_span));
+    ck_assert_msg(memcmp(a, b, n * 4) == 0, "staged gather differs (pattern %d)", pattern);
+    memcpy(copy, f->mem[f->cur], elems * 4);
+    SQZ_OK_OR_FAIL(ctx, ops->scatter(ctx, copy, 4, idx, n, in));
+    SQZ_OK_OR_FAIL(ctx, sqz__gather_staged(ctx, f->mem[f->cur], 4, idx, n, in, 1, host_span));
+    ck_assert_msg(memcmp(copy, f->mem[f->cur], elems * 4) == 0, "staged scatter differs (pattern %d)", pattern);
+  }
+  free(copy);
+  free(a);
+  free(b);
+  free(in);
+  free(idx);
+  sqz_test_drop(f);
+  sqz_context_release(ctx);
+}
+END_TEST
+
 /* Bytes of address space in use (VmSize of /proc/self/status). */
 static uint64_t vm_size(void) {
   FILE *fp = fopen("/proc/self/status", "r");
@@ -265,6 +310,7 @@ int main(void) {
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, test_rows_bands);
   tcase_add_test(tc, test_rows_files);
+  tcase_add_test(tc, test_rows_staged);
   tcase_add_test(tc, test_rows_bounded);
   suite_add_tcase(s, tc);
   return sqz_test_run(s);
