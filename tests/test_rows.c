@@ -197,6 +197,38 @@ START_TEST(test_rows_files) {
 }
 END_TEST
 
+/* With SQZ_TEST_CUDA=1 (a GPU): the cuda backend's bands (sqz__gather_staged over its transfers),
+ * files and compact order equal the cpu backend's. Without it the cuda backend is not opened. */
+START_TEST(test_rows_cuda) {
+  const char *v = getenv("SQZ_TEST_CUDA");
+  if (!v || strcmp(v, "1") != 0) return;
+  check_bands("cuda", "fractal:sierpinski-carpet:3", "block:3", SQZ_U8, 100);
+  check_bands("cuda", "fractal:sierpinski-triangle:6", "block:4", SQZ_U8, 1);
+  check_bands("cuda", "fractal:sierpinski-carpet:4", "compact", SQZ_U8, SQZ_IMAGE_BAND);
+  check_files("cuda", "fractal:sierpinski-carpet:4", SQZ_U8);
+  sqz_context *gpu = sqz_test_context("cuda"), *cpu = sqz_test_context("cpu");
+  sqz_field *g = sqz_test_field(gpu, "fractal:sierpinski-carpet:5", SQZ_U8, "block:9");
+  sqz_field *c = sqz_test_field(cpu, "fractal:sierpinski-carpet:5", SQZ_U8, "block:9");
+  uint64_t n = sqz_domain_cells(sqz_test_domain(g));
+  unsigned char *a = malloc(n), *b = malloc(n);
+  SQZ_OK_OR_FAIL(gpu, sqz_field_fill_random(g, 0.4, 8));
+  SQZ_OK_OR_FAIL(cpu, sqz_field_fill_random(c, 0.4, 8));
+  SQZ_OK_OR_FAIL(gpu, sqz_field_read_compact(g, a, n));
+  SQZ_OK_OR_FAIL(cpu, sqz_field_read_compact(c, b, n));
+  ck_assert_msg(memcmp(a, b, n) == 0, "cuda compact read differs from cpu");
+  for (uint64_t i = 0; i < n; i++) a[i] = (unsigned char)(i % 3 == 0);
+  SQZ_OK_OR_FAIL(gpu, sqz_field_write_compact(g, a, n));
+  SQZ_OK_OR_FAIL(gpu, sqz_field_read_compact(g, b, n));
+  ck_assert_msg(memcmp(a, b, n) == 0, "cuda compact write/read differs");
+  free(a);
+  free(b);
+  sqz_test_drop(g);
+  sqz_test_drop(c);
+  sqz_context_release(gpu);
+  sqz_context_release(cpu);
+}
+END_TEST
+
 /* Plain transfers on host memory (the cpu backend's buffers), for sqz__gather_staged. */
 static int host_span(sqz_context *ctx, sqz_mem mem, uint64_t offset, void *host, uint64_t bytes, int to_host) {
   (void)ctx;
@@ -311,6 +343,7 @@ int main(void) {
   tcase_add_test(tc, test_rows_bands);
   tcase_add_test(tc, test_rows_files);
   tcase_add_test(tc, test_rows_staged);
+  tcase_add_test(tc, test_rows_cuda);
   tcase_add_test(tc, test_rows_bounded);
   suite_add_tcase(s, tc);
   return sqz_test_run(s);
