@@ -402,7 +402,10 @@ SQZ_API int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, ui
  * checksummed) and attributes domain, cell_type ("u8", "i32", "f32", "f64"), workload (the rule
  * or kernel, free text), step, sqz_version and order. Loading checks domain, type and size
  * (SQZ_ERR_PARSE naming both sides) and the checksum; workload (may be NULL) and step (may be
- * NULL) get the file's. A run of K steps equals J steps, a checkpoint and K - J more, bit for bit. */
+ * NULL) get the file's. A run of K steps equals J steps, a checkpoint and K - J more, bit for bit.
+ * The state moves one chunk (2^20 cells) at a time: host memory is a chunk, whatever the level. A
+ * load fills the field's second buffer and makes it current only when every chunk was read and
+ * passed its checksum, so a damaged file leaves the field as it was. */
 SQZ_API int sqz_field_save_h5(sqz_field *field, const char *path, const char *workload, uint64_t step);
 SQZ_API int sqz_field_load_h5(sqz_field *field, const char *path, char *workload, size_t workload_len, uint64_t *step);
 /* PNG picture: live, dead, and outside-domain cells in three colours (needs libpng). */

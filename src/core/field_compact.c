@@ -13,57 +13,82 @@ static void sqz__compact_view(const sqz_field *f, sqz_field *view) {
   view->elems = f->dom->cells;
 }
 
-/* Compact cells a band of storage indices covers: 1 MiB of indices. */
-#define SQZ_COMPACT_BAND ((uint64_t)1 << 17)
+int sqz__compact_open(sqz_field *f, int mode, const char *what, sqz_compact_io *io) {
+  memset(io, 0, sizeof *io);
+  sqz_context *ctx = f->ctx;
+  int st = SQZ_OK;
+  if (f->layout != SQZ_LAYOUT_COMPACT)
+    st = sqz__host_alloc(ctx, SQZ_COMPACT_BAND * sizeof *io->idx, 0, (void **)&io->idx,
+                         "%s: %s: a band of %llu storage indices", what, f->dom->spec,
+                         (unsigned long long)SQZ_COMPACT_BAND);
+  if (st != SQZ_OK) return st;
+  io->f = f;
+  io->mode = mode;
+  sqz__compact_view(f, &io->view);
+  sqz__op_begin(ctx); /* released by sqz__compact_close */
+  io->locked = 1;
+  if (mode == SQZ_COMPACT_LOAD) st = sqz__field_ensure_pair(f);
+  io->mem = f->mem[mode == SQZ_COMPACT_LOAD ? f->cur ^ 1 : f->cur];
+  if (st == SQZ_OK && mode != SQZ_COMPACT_READ && io->idx) /* holes and padding of the layout stay 0 */
+    st = ctx->ops->zero(ctx, io->mem, f->elems * sqz_type_size(f->type));
+  if (st != SQZ_OK) sqz__compact_close(io);
+  return st;
+}
 
-/* Moves the state between f and `values` in compact order: the storage itself where the layout is
- * compact, else bands of compact cells through their storage indices and the backend's gather
- * (read) or scatter (write, into the current buffer zeroed first: holes and padding stay 0), so host
- * memory is the caller's array and one band of indices, never a copy of the storage. */
-static int sqz__compact_move(sqz_field *f, void *values, uint64_t count, int write, const char *what) {
+int sqz__compact_band(sqz_compact_io *io, uint64_t c0, uint64_t n, void *values) {
+  sqz_field *f = io->f;
+  sqz_context *ctx = f->ctx;
+  size_t ts = sqz_type_size(f->type);
+  unsigned char *v = values;
+  if (!io->idx) /* layout compact: the storage is the compact order */
+    return io->mode == SQZ_COMPACT_READ ? ctx->ops->download(ctx, v, io->mem, c0 * ts, n * ts)
+                                        : ctx->ops->upload(ctx, io->mem, c0 * ts, v, n * ts);
+  int st = SQZ_OK;
+  for (uint64_t done = 0; st == SQZ_OK && done < n; done += SQZ_COMPACT_BAND) {
+    uint64_t k = n - done < SQZ_COMPACT_BAND ? n - done : SQZ_COMPACT_BAND;
+    for (uint64_t i = 0; i < k; i++) {
+      uint64_t x, y, z;
+      sqz__layout_coords(&io->view, c0 + done + i, &x, &y, &z);
+      io->idx[i] = sqz__layout_index(f, x, y, z); /* every domain cell is stored */
+    }
+    st = io->mode == SQZ_COMPACT_READ ? ctx->ops->gather(ctx, io->mem, ts, io->idx, k, v + done * ts)
+                                      : ctx->ops->scatter(ctx, io->mem, ts, io->idx, k, v + done * ts);
+  }
+  return st;
+}
+
+int sqz__compact_commit(sqz_compact_io *io) {
+  int st = sqz__finish(io->f->ctx);
+  if (st == SQZ_OK && io->mode == SQZ_COMPACT_LOAD) io->f->cur ^= 1;
+  return st;
+}
+
+void sqz__compact_close(sqz_compact_io *io) {
+  if (io->locked) sqz__op_end(io->f->ctx);
+  free(io->idx);
+  memset(io, 0, sizeof *io);
+}
+
+/* The whole state between f and values (count checked) through one band call: host memory is the
+ * caller's array and one band of indices, never a copy of the storage. */
+static int sqz__compact_all(sqz_field *f, void *values, uint64_t count, int mode, const char *what) {
   if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "%s: the field is NULL", what);
   if (!values) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: the array is NULL", what);
   if (count != f->dom->cells)
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s has %llu cells in compact order, not %llu", f->dom->spec,
                      (unsigned long long)f->dom->cells, (unsigned long long)count);
-  sqz_context *ctx = f->ctx;
-  if (f->layout == SQZ_LAYOUT_COMPACT) { /* the storage is the compact order */
-    sqz__op_begin(ctx);
-    int st = write ? sqz__field_upload(f, values) : sqz__field_download(f, values);
-    sqz__op_end(ctx);
-    return st;
-  }
-  uint64_t band = count < SQZ_COMPACT_BAND ? count : SQZ_COMPACT_BAND;
-  int64_t *idx = NULL;
-  int st = sqz__host_alloc(ctx, (band ? band : 1) * sizeof *idx, 0, (void **)&idx, "%s: %s: a band of %llu storage indices",
-                           what, f->dom->spec, (unsigned long long)band);
-  if (st != SQZ_OK) return st;
-  sqz_field view;
-  sqz__compact_view(f, &view);
-  size_t ts = sqz_type_size(f->type);
-  sqz__op_begin(ctx);
-  sqz_mem mem = f->mem[f->cur];
-  if (write) st = ctx->ops->zero(ctx, mem, f->elems * ts);
-  for (uint64_t c0 = 0; st == SQZ_OK && c0 < count; c0 += band) {
-    uint64_t n = count - c0 < band ? count - c0 : band;
-    for (uint64_t i = 0; i < n; i++) {
-      uint64_t x, y, z;
-      sqz__layout_coords(&view, c0 + i, &x, &y, &z);
-      idx[i] = sqz__layout_index(f, x, y, z); /* every domain cell is stored */
-    }
-    unsigned char *v = (unsigned char *)values + c0 * ts;
-    st = write ? ctx->ops->scatter(ctx, mem, ts, idx, n, v) : ctx->ops->gather(ctx, mem, ts, idx, n, v);
-  }
-  if (st == SQZ_OK) st = sqz__finish(ctx);
-  sqz__op_end(ctx);
-  free(idx);
+  sqz_compact_io io;
+  int st = sqz__compact_open(f, mode, what, &io);
+  if (st == SQZ_OK) st = sqz__compact_band(&io, 0, count, values);
+  if (st == SQZ_OK) st = sqz__compact_commit(&io);
+  sqz__compact_close(&io);
   return st;
 }
 
 int sqz_field_read_compact(sqz_field *f, void *values, uint64_t count) {
-  return sqz__compact_move(f, values, count, 0, "sqz_field_read_compact");
+  return sqz__compact_all(f, values, count, SQZ_COMPACT_READ, "sqz_field_read_compact");
 }
 
 int sqz_field_write_compact(sqz_field *f, const void *values, uint64_t count) {
-  return sqz__compact_move(f, (void *)values, count, 1, "sqz_field_write_compact");
+  return sqz__compact_all(f, (void *)values, count, SQZ_COMPACT_WRITE, "sqz_field_write_compact");
 }
