@@ -78,6 +78,7 @@ typedef struct {
 } sqz_count_sink;
 
 static int sqz__count_add(sqz_count_sink *c, uint64_t part, uint64_t cells) {
+  if (!cells) return SQZ_OK; /* a neighbouring replica that gives nothing is no source */
   if (c->last < c->n && c->src[c->last][0] == part) {
     c->src[c->last][1] += cells;
     return SQZ_OK;
