@@ -204,6 +204,34 @@ START_TEST(test_halos_larger) {
 }
 END_TEST
 
+/* Long edges (s^(R-j) up to 2^15): the digit automaton's count against the listed cells. */
+START_TEST(test_counts_long_edges) {
+  static const char *const specs[] = {"fractal:sierpinski-triangle:16", "fractal:sierpinski-carpet:9",
+                                      "fractal:vicsek-cross:9", "fractal:#.##/.#../##.#/#..#:7",
+                                      "fractal:##./#.#/.##:9"};
+  static const uint64_t parts[] = {2, 10, 77};
+  for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
+    sqz_domain *dom = parse(specs[s]);
+    for (size_t c = 0; c < sizeof parts / sizeof *parts; c++) {
+      sqz_parts_plan *plan = NULL;
+      ck_assert_int_eq(sqz__parts_plan(dom, parts[c], &plan), SQZ_OK);
+      for (uint64_t p = 0; p < plan->parts; p += 1 + plan->parts / 7) {
+        sqz_halo h;
+        sqz_part_stats ps;
+        ck_assert_int_eq(sqz__parts_halo(plan, p, &h), SQZ_OK);
+        ck_assert_int_eq(sqz__parts_stats(plan, p, &ps), SQZ_OK);
+        ck_assert_msg(ps.halo == h.n && h.n > 0, "%s P=%llu part %llu: counted %llu, listed %llu", specs[s],
+                      (unsigned long long)parts[c], (unsigned long long)p, (unsigned long long)ps.halo,
+                      (unsigned long long)h.n);
+        sqz__halo_free(&h);
+      }
+      sqz__parts_plan_free(plan);
+    }
+    sqz_domain_release(dom);
+  }
+}
+END_TEST
+
 /* ---- the parted run against the unparted cpu backend ---------------------------------------- */
 typedef struct {
   uint32_t birth, survive;
@@ -322,6 +350,7 @@ int main(void) {
   TCase *tc = tcase_create("parts");
   tcase_add_loop_test(tc, test_halos_against_oracle, 0, (int)N_DOMAINS);
   tcase_add_test(tc, test_halos_larger);
+  tcase_add_test(tc, test_counts_long_edges);
   tcase_add_loop_test(tc, test_parted_run, 0, (int)N_DOMAINS);
   tcase_add_test(tc, test_bad_counts);
   suite_add_tcase(s, tc);
