@@ -104,7 +104,10 @@ static void check_ranges(const sqz_domain *dom, const sqz_parts_plan *plan) {
   ck_assert_uint_eq(plan->start[plan->parts], dom->cells);
   if (dom->kind == SQZ_DOMAIN_FRACTAL) {
     ck_assert_uint_ge(plan->replicas, plan->parts);
-    ck_assert(plan->level == 0 || plan->replicas / (uint64_t)dom->fr.k < plan->parts);
+    uint64_t coarser = plan->replicas / (uint64_t)dom->fr.k; /* level j - 1: too few replicas or unbalanced */
+    ck_assert(plan->level == 0 || coarser < plan->parts || 32 * ((coarser + plan->parts - 1) / plan->parts) * plan->parts > 33 * coarser);
+    ck_assert(plan->level == dom->fr.r || 32 * ((plan->replicas + plan->parts - 1) / plan->parts) * plan->parts <= 33 * plan->replicas ||
+              plan->replicas * (uint64_t)dom->fr.k > SQZ_PARTS_REPLICAS_MAX);
     ck_assert_uint_eq(plan->replicas * plan->replica_cells, dom->cells);
   }
   for (uint64_t p = 0; p < plan->parts; p++) {
@@ -339,8 +342,9 @@ START_TEST(test_bad_counts) {
   dom = parse("fractal:sierpinski-triangle:24"); /* 2.8e11 cells: the count cap, then a count from the structure */
   ck_assert_int_eq(sqz_parts_info(dom, SQZ_PARTS_MAX + 1, v, SQZ_PARTS_VALUES), SQZ_ERR_INVALID_ARGUMENT);
   ck_assert_int_eq(sqz_parts_info(dom, 1024, v, SQZ_PARTS_VALUES), SQZ_OK);
-  ck_assert_uint_eq(v[SQZ_PARTS_LEVEL], 7);
-  ck_assert_uint_eq(v[SQZ_PARTS_REPLICA_COUNT], 2187);
+  ck_assert_uint_eq(v[SQZ_PARTS_LEVEL], 10); /* 3^7 = 2187 >= 1024, refined to 3^10 for balance */
+  ck_assert_uint_eq(v[SQZ_PARTS_REPLICA_COUNT], 59049);
+  ck_assert_uint_le(32 * v[SQZ_PARTS_CELLS_MAX] * 1024, 33 * sqz_domain_cells(dom));
   sqz_domain_release(dom);
 }
 END_TEST

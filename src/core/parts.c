@@ -41,6 +41,13 @@ int sqz__parts_plan(const sqz_domain *dom, uint64_t parts, sqz_parts_plan **out)
       pl->replicas *= k;
       pl->level++;
     }
+    /* balance: finer replicas while the largest part exceeds the mean by more than 1/32 (P = 2
+     * of 3 replicas would be 2 : 1), up to 2^22 replicas */
+    while (pl->level < dom->fr.r && 32 * (((pl->replicas + parts - 1) / parts) * parts) > 33 * pl->replicas &&
+           pl->replicas * k <= SQZ_PARTS_REPLICAS_MAX) {
+      pl->replicas *= k;
+      pl->level++;
+    }
     pl->replica_cells = sqz__upow(k, dom->fr.r - pl->level);
     for (uint64_t p = 0; p <= parts; p++) pl->start[p] = sqz__share(pl->replicas, parts, p) * pl->replica_cells;
     sqz__fractal_parts_tables(pl);

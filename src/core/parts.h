@@ -6,16 +6,18 @@
 /* A plan splits the compact order of a domain (fractals: the digit order of λ; triangles: the
  * rectangle fold; tetrahedra: the packed layers) into P contiguous ranges: part p owns indices
  * [start[p], start[p + 1]).
- *   Fractals (SQZ_PARTS_BY_REPLICAS): level j is the smallest with k^j >= P; every aligned run of
- *     k^(R-j) indices is one level-j replica (a translated copy of the level R - j fractal, at the
- *     coarse position λ_j of its top j digits), and part p owns the replicas [p K / P, (p+1) K / P)
- *     with K = k^j (any P, balanced to one replica).
+ *   Fractals (SQZ_PARTS_BY_REPLICAS): every aligned run of k^(R-j) indices is one level-j replica
+ *     (a translated copy of the level R - j fractal, at the coarse position λ_j of its top j
+ *     digits), and part p owns the replicas [p K / P, (p+1) K / P) with K = k^j (any P). Level j is
+ *     the smallest with k^j >= P, refined while the largest part holds more than 33/32 of the mean
+ *     (P = 2 of k = 3 replicas would be 2 : 1; level 3 gives 14 : 13) and k^j <= 2^22.
  *   Simplices (SQZ_PARTS_BY_BANDS): part p owns indices [p |D| / P, (p+1) |D| / P): bands of
  *     storage rows, cut inside a row where |D| / P says so.
  * The halo of part p is the set of cells of other parts that some cell of p reads as a Moore
  * neighbour (8 in 2D, 26 in 3D); the width-T halo, the cells within Chebyshev distance T of p
  * (T steps between exchanges). */
-#define SQZ_PARTS_MAX ((uint64_t)1 << 20) /* the most parts a plan takes */
+#define SQZ_PARTS_MAX ((uint64_t)1 << 20)          /* the most parts a plan takes */
+#define SQZ_PARTS_REPLICAS_MAX ((uint64_t)1 << 22) /* the finest level balancing refines to */
 
 typedef enum { SQZ_PARTS_BY_REPLICAS = 1, SQZ_PARTS_BY_BANDS = 2 } sqz_parts_kind;
 
