@@ -187,29 +187,31 @@ static int sqz__list_replica(sqz_halo_sink *sink, uint64_t b, unsigned mask) {
   return sqz__fractal_parts_cells(l->plan, b, mask, sqz__list_add, l);
 }
 
-static int sqz__u64_cmp(const void *a, const void *b) {
+int sqz__u64_cmp(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
 }
 
-/* Sorts and deduplicates the listed indices into h (owners and depth 1 filled). */
-static int sqz__halo_finish(const sqz_parts_plan *plan, sqz_list_sink *l, sqz_halo *h) {
+/* Sorts the listed keys index << 8 | depth (shift 8) or plain indices (shift 0, depth 1) into h: each
+ * index once, with its least depth, and its owner. */
+static int sqz__halo_finish(const sqz_parts_plan *plan, sqz_list_sink *l, int shift, sqz_halo *h) {
   uint64_t n = 0;
   if (l->n) qsort(l->index, (size_t)l->n, sizeof *l->index, sqz__u64_cmp);
-  for (uint64_t i = 0; i < l->n; i++)
-    if (n == 0 || l->index[n - 1] != l->index[i]) l->index[n++] = l->index[i];
-  h->n = n;
+  h->depth = malloc((size_t)(l->n ? l->n : 1));
   h->index = l->index;
+  for (uint64_t i = 0; h->depth && i < l->n; i++) {
+    uint64_t idx = l->index[i] >> shift;
+    if (n && l->index[n - 1] == idx) continue; /* sorted: the first copy has the least depth */
+    h->depth[n] = shift ? (unsigned char)(l->index[i] & 0xFF) : 1;
+    l->index[n++] = idx;
+  }
+  h->n = n;
   h->owner = malloc((size_t)(n ? n : 1) * sizeof *h->owner);
-  h->depth = malloc((size_t)(n ? n : 1));
   if (!h->owner || !h->depth) {
     sqz__halo_free(h);
     return sqz__fail(plan->dom->ctx, SQZ_ERR_OUT_OF_MEMORY, "a halo list of %llu cells", (unsigned long long)n);
   }
-  for (uint64_t i = 0; i < n; i++) {
-    h->owner[i] = sqz__parts_owner(plan, h->index[i]);
-    h->depth[i] = 1;
-  }
+  for (uint64_t i = 0; i < n; i++) h->owner[i] = sqz__parts_owner(plan, h->index[i]);
   return SQZ_OK;
 }
 
@@ -221,7 +223,7 @@ int sqz__parts_halo(const sqz_parts_plan *plan, uint64_t p, sqz_halo *h) {
     free(l.index);
     return st;
   }
-  return sqz__halo_finish(plan, &l, h);
+  return sqz__halo_finish(plan, &l, 0, h);
 }
 
 void sqz__halo_free(sqz_halo *h) {
@@ -282,8 +284,9 @@ int sqz__parts_halo_wide(const sqz_parts_plan *plan, uint64_t p, unsigned width,
   sqz_list_sink l = {{NULL, NULL}, plan, 0, 0, NULL};
   int st = SQZ_OK, t = (int)width, tz = dom->dims == 3 ? t : 0;
   memset(h, 0, sizeof *h);
-  if (width < 1 || width > 255)
-    return sqz__fail(dom->ctx, SQZ_ERR_INVALID_ARGUMENT, "halo width %u: it must be 1 .. 255", width);
+  if (width < 1 || width > 255 || dom->cells >> 56)
+    return sqz__fail(dom->ctx, SQZ_ERR_INVALID_ARGUMENT, "halo width %u on %s: it must be 1 .. 255, on fewer than 2^56 cells",
+                     width, dom->spec);
   for (uint64_t i = plan->start[p]; st == SQZ_OK && i < plan->start[p + 1]; i++) {
     int64_t c[3], e[3];
     sqz__parts_coords(dom, i, c);
@@ -294,32 +297,14 @@ int sqz__parts_halo_wide(const sqz_parts_plan *plan, uint64_t p, unsigned width,
           e[1] = c[1] + dy;
           e[2] = c[2] + dz;
           int64_t j = sqz__parts_index(dom, e);
-          if (j >= 0 && ((uint64_t)j < plan->start[p] || (uint64_t)j >= plan->start[p + 1]))
-            st = sqz__list_add(&l, (uint64_t)j);
-        }
-  }
-  if (st == SQZ_OK) st = sqz__halo_finish(plan, &l, h);
-  else free(l.index);
-  if (st == SQZ_OK) memset(h->depth, 0xFF, (size_t)h->n);
-  /* depth: the Chebyshev distance to the part, the smallest ring of an own cell that holds it */
-  for (uint64_t i = plan->start[p]; st == SQZ_OK && i < plan->start[p + 1]; i++) {
-    int64_t c[3], e[3];
-    sqz__parts_coords(dom, i, c);
-    for (int dz = -tz; dz <= tz; dz++)
-      for (int dy = -t; dy <= t; dy++)
-        for (int dx = -t; dx <= t; dx++) {
-          e[0] = c[0] + dx;
-          e[1] = c[1] + dy;
-          e[2] = c[2] + dz;
-          int64_t j = sqz__parts_index(dom, e);
           if (j < 0 || ((uint64_t)j >= plan->start[p] && (uint64_t)j < plan->start[p + 1])) continue;
-          uint64_t *at = bsearch(&j, h->index, (size_t)h->n, sizeof *h->index, sqz__u64_cmp);
-          int ring = abs(dx) > abs(dy) ? abs(dx) : abs(dy);
+          int ring = abs(dx) > abs(dy) ? abs(dx) : abs(dy); /* the Chebyshev distance of this path */
           ring = ring > abs(dz) ? ring : abs(dz);
-          unsigned char *dep = &h->depth[at - h->index];
-          if (ring < *dep) *dep = (unsigned char)ring;
+          st = sqz__list_add(&l, (uint64_t)j << 8 | (uint64_t)ring);
         }
   }
+  if (st == SQZ_OK) return sqz__halo_finish(plan, &l, 8, h);
+  free(l.index);
   return st;
 }
 

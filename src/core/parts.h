@@ -75,6 +75,9 @@ SQZ_INTERNAL uint32_t sqz__parts_neighbours(const sqz_domain *dom, uint64_t i, u
 SQZ_INTERNAL void sqz__parts_coords(const sqz_domain *dom, uint64_t i, int64_t c[3]);
 SQZ_INTERNAL int64_t sqz__parts_index(const sqz_domain *dom, const int64_t c[3]);
 
+/* qsort/bsearch order of uint64_t keys (the first word of a record). */
+SQZ_INTERNAL int sqz__u64_cmp(const void *a, const void *b);
+
 /* ---- family halves (fractal_parts.c, simplex_parts.c) ------------------------------------- */
 /* Halo ranges of a part go to a sink: `range` gets every halo cell once, as runs of consecutive
  * compact indices [lo, hi] (simplices), or `replica` gets a neighbouring replica b with the mask of

@@ -22,11 +22,6 @@ struct sqz_parted {
   sqz_part *part;
 };
 
-static int sqz__u64_cmp(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* Local slot of compact index g in part q, or -1 when it holds no copy. */
 static int64_t sqz__local(const sqz_part *q, uint64_t g) {
   if (g >= q->first && g < q->first + q->cells) return (int64_t)(g - q->first);

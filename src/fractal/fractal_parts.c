@@ -126,14 +126,17 @@ int sqz__fractal_parts_halo(const sqz_parts_plan *plan, uint64_t p, sqz_halo_sin
     for (sqz_u32 d = 0; d < 9; d++) {
       sqz_i64 o = d == 4 ? -1 : sqz_fr_tile_neighbour(s, k, fr->hnu, j, bx, by, d);
       if (o < 0 || ((uint64_t)o >= r0 && (uint64_t)o < r1)) continue;
-      uint64_t i = 0;
-      while (i < n && nb[i][0] != (uint64_t)o) i++;
-      if (i == n) nb[n][0] = (uint64_t)o, nb[n++][1] = 0;
-      nb[i][1] |= 1u << d;
+      nb[n][0] = (uint64_t)o;
+      nb[n++][1] = 1u << d;
     }
   }
+  if (n) qsort(nb, (size_t)n, sizeof *nb, sqz__u64_cmp); /* each neighbour once, its directions merged */
   int st = SQZ_OK;
-  for (uint64_t i = 0; i < n && st == SQZ_OK; i++) st = sink->replica(sink, nb[i][0], (unsigned)nb[i][1]);
+  for (uint64_t i = 0, e; i < n && st == SQZ_OK; i = e) {
+    unsigned mask = 0;
+    for (e = i; e < n && nb[e][0] == nb[i][0]; e++) mask |= (unsigned)nb[e][1];
+    st = sink->replica(sink, nb[i][0], mask);
+  }
   free(nb);
   return st;
 }
