@@ -22,7 +22,7 @@
 typedef enum { SQZ_PARTS_BY_REPLICAS = 1, SQZ_PARTS_BY_BANDS = 2 } sqz_parts_kind;
 
 typedef struct {
-  const sqz_domain *dom;
+  const sqz_domain *dom; /* borrowed: the plan must not outlive it */
   uint64_t parts;
   sqz_parts_kind kind;
   int level;              /* replicas: j; bands: 0 */
