@@ -220,6 +220,32 @@ SQZ_API int sqz_domain_map_stats(const sqz_domain *dom, const char *map, uint32_
 SQZ_API int sqz_simplex_max_side(int dims, const char *layout, uint64_t cell_bytes, uint64_t buffers,
                                  uint64_t max_alloc, uint64_t global_mem, uint64_t *side);
 
+/* ---- parts: a field split into P parts with exact halos (host analysis) -------------------
+ * The compact order (layout compact) is cut into P contiguous ranges. Fractals: by replicas at
+ * the smallest level j with k^j >= P (k^j copies of the level R - j fractal, grouped into P
+ * balanced runs). Triangles and tetrahedra: bands of |D| / P storage indices. A part's halo is
+ * the set of cells of other parts that its cells read as Moore neighbours (8 in 2D, 26 in 3D),
+ * exchanged before every step. sqz_parts_info fills values[0 .. n_values - 1] (indices below);
+ * counts are exact and computed from the structure, not by enumerating cells. A count of 0 or
+ * above SQZ_PARTS_MAX_COUNT is SQZ_ERR_INVALID_ARGUMENT naming the largest valid count. */
+typedef enum {
+  SQZ_PARTS_KIND = 0,          /* 1: fractal replicas, 2: bands of the compact storage */
+  SQZ_PARTS_LEVEL,             /* fractals: the replica level j; simplices: 0 */
+  SQZ_PARTS_REPLICA_COUNT,     /* fractals: k^j replicas; simplices: 0 */
+  SQZ_PARTS_CELLS_MIN,         /* cells per part */
+  SQZ_PARTS_CELLS_MAX,
+  SQZ_PARTS_HALO_MIN,          /* halo cells per part (received per step) */
+  SQZ_PARTS_HALO_MAX,
+  SQZ_PARTS_HALO_TOTAL,
+  SQZ_PARTS_BIT_BYTES_MAX,     /* bytes per step at 1 bit per cell, one message per source part */
+  SQZ_PARTS_BIT_BYTES_TOTAL,
+  SQZ_PARTS_SOURCES_MAX,       /* the most parts one part receives from */
+  SQZ_PARTS_MESSAGES,          /* (part, source part) pairs: messages per step */
+  SQZ_PARTS_MAX_COUNT,         /* the largest valid P: min(|D|, 2^20) */
+  SQZ_PARTS_VALUES
+} sqz_parts_value;
+SQZ_API int sqz_parts_info(const sqz_domain *dom, uint64_t parts, uint64_t *values, size_t n_values);
+
 /* ---- fields ---------------------------------------------------------------------------------
  * A field holds one value per domain cell, stored in a layout: "bb", "compact" (all domains),
  * "lambda" and "block:RHO" (fractals). NULL means "compact". Cells outside the domain always

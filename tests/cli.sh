@@ -43,6 +43,14 @@ expect 2 "'12x'" -- "$sqz" info triangle:12x
 expect 2 "unknown kind 'square'" -- "$sqz" info square:4
 expect 2 "no OpenCL device matches 'no-such-gpu'" -- "$sqz" info triangle:4 --device no-such-gpu
 expect 2 "unknown option '--bogus'" -- "$sqz" info triangle:4 --bogus
+# info --parts: the decomposition (no device), bad counts named, the largest valid count given
+expect 0 "replicas at level 10 \(59049 replicas of 4782969 cells, 57 to 58 per part" -- "$sqz" info fractal:sierpinski-triangle:24 --parts 1024
+expect 0 '"kind":"bands".*"halo_total":[0-9]+' -- "$sqz" info triangle:1001 --parts 3 --layout compact --json
+expect 2 "--parts 0 is outside 1\.\." -- "$sqz" info triangle:5 --parts 0
+expect 2 "--parts '4x' is not a non-negative integer" -- "$sqz" info triangle:5 --parts 4x
+expect 2 "16 parts of triangle:5: the count must be 1 \.\. 15" -- "$sqz" info triangle:5 --parts 16
+expect 2 "must be 1 \.\. 1048576" -- "$sqz" info fractal:sierpinski-triangle:30 --parts 2000000
+expect 2 "--parts splits layout compact, not 'bb'" -- "$sqz" info triangle:5 --parts 2 --layout bb
 
 # life: usage errors name the bad value and write nothing
 expect 2 "missing --steps" -- "$sqz" life triangle:8
