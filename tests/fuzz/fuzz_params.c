@@ -1,0 +1,27 @@
+/* fuzz_params.c — the user kernel's --param list of `sqz run` (tools/cmd_stencil.c, compiled in here to reach
+ * its static parser): comma-separated finite numbers. An accepted list has one value per comma-separated item,
+ * all finite; a refused one allocates nothing. */
+#include <math.h>
+
+#include "fuzz_util.h"
+
+#include "cmd_stencil.c"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *text = sqz_fuzz_cstr(data, size);
+  double *v = (double *)1;
+  size_t n = 12345;
+  int rc = sqz__parse_params("run", text, &v, &n);
+  SQZ_FUZZ_CHECK(rc == 0 || rc == 2);
+  if (rc == 0) {
+    size_t items = 1;
+    for (const char *p = text; *p; p++) items += *p == ',';
+    SQZ_FUZZ_CHECK(n == items && v != NULL);
+    for (size_t i = 0; i < n; i++) SQZ_FUZZ_CHECK(isfinite(v[i]));
+  } else {
+    SQZ_FUZZ_CHECK(v == NULL && n == 0);
+  }
+  free(v);
+  free(text);
+  return 0;
+}
