@@ -65,6 +65,14 @@ static inline ulong fr_group_lambda(uint levels, ulong b0, uint t, uint lane, ui
  * offset of the 3x3 window index 0..8. */
 #define FR_WIN(d) ((d) < 4u ? (d) : (d) + 1u)
 
+/* The word of the tile caches: local arguments are aligned to their declared type only (NVIDIA),
+ * so 8-byte cells need 8-byte words. */
+#if SQZ_CELL_BYTES == 8
+typedef ulong sqz_cache_word;
+#else
+typedef uint sqz_cache_word;
+#endif
+
 /* The 8 neighbours of embedded (x, y), read straight from embedded storage (holes hold 0), and
  * with SQZ_WANT_PRESENT the mask of those that are fractal cells. */
 static inline uint fr_embedded_gather(__global const sqz_cell_t *src, uint n, uint levels, uint x, uint y,
@@ -196,18 +204,19 @@ static inline void fr_tile_step(const uint compact, const uint group, __global c
                                 __global sqz_cell_t *dst, __constant const sqz_param_t *param, uint2 ip,
                                 __global const uint *table, uint levels, uint j, uint rho, uint tile_elems,
                                 uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, ulong tile0,
-                                ulong tiles, __local uint *cache_words, __local long *nbr, __local ulong *terms) {
+                                ulong tiles, __local sqz_cache_word *cache_words, __local long *nbr,
+                                __local ulong *terms) {
   __local sqz_cell_t *cache = (__local sqz_cell_t *)cache_words;
   uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, w = rho + 2u;
   uint stride = (w * w + 3u) & ~3u; /* per-tile cache cells, a multiple of 4 (so of 4 bytes) */
-  uint words = stride * (uint)sizeof(sqz_cell_t) / 4u;
+  uint words = stride * (uint)sizeof(sqz_cell_t) / (uint)sizeof(sqz_cache_word);
   ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t;
   int active = t < tiles_per_group && b < tiles;
   __local sqz_cell_t *c = cache + t * stride;
   __local long *nb = nbr + t * 9u;
   fr_tile_neighbours(group, levels - j, b0, b, t, lane, lanes, tiles_per_group, active, nb, terms);
   if (active && compact)
-    for (uint p = lane; p < words; p += lanes) cache_words[t * words + p] = 0u;
+    for (uint p = lane; p < words; p += lanes) cache_words[t * words + p] = (sqz_cache_word)0;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (active) {
     __global const sqz_cell_t *own = src + b * tile_elems;
@@ -239,7 +248,7 @@ static inline void fr_tile_step(const uint compact, const uint group, __global c
   __kernel void name(__global const sqz_cell_t *src, __global sqz_cell_t *dst, __constant const sqz_param_t *param,  \
                      uint2 ip, __global const uint *table, uint levels, uint j, uint rho, uint tile_elems,          \
                      uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, ulong tile0, ulong tiles,         \
-                     __local uint *cache, __local long *nbr, __local ulong *terms) {                                \
+                     __local sqz_cache_word *cache, __local long *nbr, __local ulong *terms) {                      \
     fr_tile_step(compact, group, src, dst, param, ip, table, levels, j, rho, tile_elems, n_cells, n_halo, lanes,  \
                  tiles_per_group, tile0, tiles, cache, nbr, terms);                                                 \
   }
@@ -284,7 +293,7 @@ static inline void fr_tile_step_direct(const uint compact, const uint group, __g
   __kernel void name(__global const sqz_cell_t *src, __global sqz_cell_t *dst, __constant const sqz_param_t *param,  \
                      uint2 ip, __global const uint *table, uint levels, uint j, uint rho, uint tile_elems,          \
                      uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, ulong tile0, ulong tiles,         \
-                     __local uint *cache, __local long *nbr, __local ulong *terms) {                                \
+                     __local sqz_cache_word *cache, __local long *nbr, __local ulong *terms) {                      \
     fr_tile_step_direct(compact, group, src, dst, param, ip, table, levels, j, rho, tile_elems, n_cells, lanes,   \
                         tiles_per_group, tile0, tiles, nbr, terms);                                                 \
   }

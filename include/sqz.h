@@ -50,7 +50,8 @@ SQZ_API const char *sqz_version_string(void);
   X(SQZ_ERR_IO, -2009, "input/output error")                                               \
   X(SQZ_ERR_NON_FINITE, -2010, "non-finite value in the input")                            \
   X(SQZ_ERR_OUTSIDE_DOMAIN, -2011, "non-zero value outside the domain")                    \
-  X(SQZ_ERR_INTERNAL, -2012, "internal error")
+  X(SQZ_ERR_INTERNAL, -2012, "internal error")                                             \
+  X(SQZ_ERR_CANCELLED, -2013, "cancelled by the progress callback")
 
 typedef enum {
 #define SQZ_STATUS_ENUM_(name, code, msg) name = code,
@@ -62,6 +63,25 @@ typedef enum {
 SQZ_API const char *sqz_status_name(int status);
 /* One-line message for any status. Never NULL. */
 SQZ_API const char *sqz_status_message(int status);
+
+/* ---- lifetimes and threads ---------------------------------------------------------------
+ * Handles are reference counted. A domain parsed with a context holds a reference to it; a field
+ * holds references to its domain and its context. *_create / sqz_domain_parse give the caller one
+ * reference, *_retain adds one, *_release drops one (NULL is a no-op) and frees the object at zero.
+ * So any release order is safe: releasing a context or domain while fields use it only drops
+ * the caller's reference, and the last field's release frees them.
+ *
+ * Threads. Every call may come from any thread. Calls on one context, its domains and fields are
+ * serialised by a lock of the context (one operation at a time per context: a step, transfer,
+ * fill, reduction, release, setter); fields of one context may therefore be used from different
+ * threads, also at once, but their device work does not overlap. For work in parallel give each
+ * thread its own context (contexts may share a device), or enqueue steps without waiting
+ * (include/sqz_opencl.h). Context creation, including device enumeration, is safe from several
+ * threads at once. Domains are immutable after sqz_domain_parse. sqz_last_error(ctx) and
+ * sqz_context_timing(ctx) report the calling thread's last call on ctx, so one thread's failure
+ * never overwrites another's detail. What the caller must not do: release a handle (drop a
+ * reference) while another thread still uses that reference, or call a getter that returns a
+ * string (sqz_field_map) while another thread changes it. */
 
 /* ---- opaque handles ---------------------------------------------------------------------- */
 typedef struct sqz_context sqz_context;         /* backend, device, queue, program cache   */
@@ -76,11 +96,13 @@ typedef struct sqz_device_list sqz_device_list; /* every device of every backend
  * name, or NULL for $SQZ_DEVICE, else the first GPU, else the first device.
  * On failure *out is NULL and sqz_last_error(NULL) holds the detail for this thread. */
 SQZ_API int sqz_context_create(const char *backend, const char *device, sqz_context **out);
+SQZ_API void sqz_context_retain(sqz_context *ctx);
+/* Drops the caller's reference; the context is closed when its domains and fields are gone too. */
 SQZ_API void sqz_context_release(sqz_context *ctx); /* NULL is a no-op */
 
-/* Detail of the last failure in ctx (build log, byte counts, the bad value); "" if none.
- * With ctx == NULL: the detail of the last failure without a context in this thread.
- * The string is owned by sqz and valid until the next call on ctx. */
+/* Detail of the calling thread's last failure on ctx (build log, byte counts, the bad value); ""
+ * if none. With ctx == NULL: the detail of the last failure without a context in this thread.
+ * The string is owned by sqz and valid until this thread's next call on ctx. */
 SQZ_API const char *sqz_last_error(const sqz_context *ctx);
 
 SQZ_API const char *sqz_context_backend(const sqz_context *ctx);     /* "opencl", "cpu", "cuda" */
@@ -88,10 +110,20 @@ SQZ_API const char *sqz_context_device_name(const sqz_context *ctx);
 SQZ_API uint64_t sqz_context_global_mem(const sqz_context *ctx);     /* bytes */
 SQZ_API uint64_t sqz_context_max_alloc(const sqz_context *ctx);      /* bytes, one buffer */
 
-/* Times of the last operation on ctx: kernel time (summed from device events; the cpu
- * backend reports the time of its compute loops) and end-to-end wall time, which includes
- * transfers and program builds. Either pointer may be NULL. */
+/* Times of the calling thread's last operation on ctx: kernel time (summed from device events;
+ * the cpu backend reports the time of its compute loops; a user's queue without profiling, the
+ * host's time, include/sqz_opencl.h) and end-to-end wall time, which includes transfers and
+ * program builds. Either pointer may be NULL. */
 SQZ_API int sqz_context_timing(const sqz_context *ctx, double *kernel_s, double *wall_s);
+
+/* Progress of long operations (steps of life, heat and user stencils): fn is called about
+ * every interval_s seconds of work (0: 0.25 s) with the steps done so far, the steps asked for
+ * and the rate in cells per second; a non-zero return cancels the run, which then returns
+ * SQZ_ERR_CANCELLED with the field holding the state after `done` steps. The steps are run in
+ * chunks between calls, so kernel time and results are those of an uninterrupted run. fn NULL
+ * removes the callback. */
+typedef int (*sqz_progress_fn)(uint64_t done, uint64_t total, double cells_per_s, void *user_data);
+SQZ_API int sqz_context_set_progress(sqz_context *ctx, sqz_progress_fn fn, void *user_data, double interval_s);
 
 /* ---- device list --------------------------------------------------------------------------- */
 typedef enum {
@@ -124,7 +156,8 @@ SQZ_API uint64_t sqz_device_list_u64(const sqz_device_list *list, size_t i, sqz_
  * ctx may be NULL (pure host analysis). */
 typedef enum { SQZ_DOMAIN_TRIANGLE = 1, SQZ_DOMAIN_TETRAHEDRON = 2, SQZ_DOMAIN_FRACTAL = 3 } sqz_domain_kind;
 SQZ_API int sqz_domain_parse(sqz_context *ctx, const char *spec, sqz_domain **out);
-SQZ_API void sqz_domain_release(sqz_domain *dom);
+SQZ_API void sqz_domain_retain(sqz_domain *dom);
+SQZ_API void sqz_domain_release(sqz_domain *dom); /* NULL is a no-op; fields keep their domain */
 SQZ_API sqz_domain_kind sqz_domain_get_kind(const sqz_domain *dom);
 SQZ_API int sqz_domain_dims(const sqz_domain *dom);       /* 2 or 3 */
 SQZ_API uint64_t sqz_domain_cells(const sqz_domain *dom); /* |D| */
@@ -194,8 +227,10 @@ SQZ_API int sqz_simplex_max_side(int dims, const char *layout, uint64_t cell_byt
 typedef enum { SQZ_U8 = 1, SQZ_I32 = 2, SQZ_F32 = 3, SQZ_F64 = 4 } sqz_type;
 SQZ_API size_t sqz_type_size(sqz_type type);
 SQZ_API int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out);
-SQZ_API void sqz_field_release(sqz_field *field);
+SQZ_API void sqz_field_retain(sqz_field *field);
+SQZ_API void sqz_field_release(sqz_field *field); /* NULL is a no-op */
 SQZ_API sqz_type sqz_field_type(const sqz_field *field);
+SQZ_API sqz_domain *sqz_field_domain(const sqz_field *field); /* the domain the field was created on */
 SQZ_API const char *sqz_field_layout(const sqz_field *field); /* canonical layout string */
 SQZ_API uint64_t sqz_field_bytes(const sqz_field *field);      /* device bytes of all buffers */
 /* Thread map, one of the registry's (sqz_map_list): simplices 2D "bb", "ltm", "rb", "had",
@@ -208,14 +243,31 @@ SQZ_API uint64_t sqz_field_bytes(const sqz_field *field);      /* device bytes o
  * identical states; the backend's default tile map reads back as "" from sqz_field_map. */
 SQZ_API int sqz_field_set_map(sqz_field *field, const char *map);
 SQZ_API const char *sqz_field_map(const sqz_field *field);
+/* The map a step of the field runs: the one set, else the default for its domain and backend
+ * ("had3", "seq", "mma", "bb" for fractals in layout bb, "none" where the backend has no tile
+ * map). Static string. */
+SQZ_API const char *sqz_field_map_resolved(const sqz_field *field);
 /* Block side rho of the launch (work-group edge); 0 = automatic. */
 SQZ_API int sqz_field_set_block(sqz_field *field, uint32_t rho);
+/* Storage order: *index = the storage index of the embedded cell (x, y, z) (z ignored in 2D), the
+ * element that holds it in the field's buffer (sqz_field_cl_mem, include/sqz_opencl.h), or -1 when
+ * the cell is not a domain cell. SQZ_ERR_INVALID_ARGUMENT for NULL pointers. */
+SQZ_API int sqz_field_index(const sqz_field *field, uint64_t x, uint64_t y, uint64_t z, int64_t *index);
+/* The same rule in words, e.g. "compact triangle: rectangle fold, ... index v*W + u": a static
+ * string, valid for the life of the process. */
+SQZ_API const char *sqz_field_layout_rule(const sqz_field *field);
 
 /* Embedded host arrays: 2D row-major side x side (y*side + x); 3D side x side x side
  * (z*side*side + y*side + x). bytes must equal side^dims * type size. Writing a non-zero value
  * to a cell outside the domain fails with SQZ_ERR_OUTSIDE_DOMAIN and changes nothing. */
 SQZ_API int sqz_field_write(sqz_field *field, const void *embedded, size_t bytes);
 SQZ_API int sqz_field_read(sqz_field *field, void *embedded, size_t bytes);
+/* The state in compact order, count = sqz_domain_cells values of the field's type, whatever the
+ * layout and without a bounding-box array: fractals in the digit order of λ (value c belongs to
+ * embedded cell λ(c), MAPS.md 4.2), triangles and tetrahedra in the storage order of layout
+ * compact (the rectangle fold; layers, rows). A field in layout compact transfers directly. */
+SQZ_API int sqz_field_read_compact(sqz_field *field, void *values, uint64_t count);
+SQZ_API int sqz_field_write_compact(sqz_field *field, const void *values, uint64_t count);
 /* Each domain cell is 1 with probability density, from a counter-based hash of (seed,
  * embedded coordinates): identical across layouts, maps and backends. */
 SQZ_API int sqz_field_fill_random(sqz_field *field, double density, uint64_t seed);
@@ -257,7 +309,7 @@ SQZ_API int sqz_rule_parse(const char *rule, int dims, uint32_t *birth_mask, uin
  * 2D, 26 in 3D; cells outside the domain or on fractal holes are dead and never written).
  * Cells hold 0 (dead) or 1 (alive), as every fill and state file gives them; the number of
  * live neighbours is the sum of the neighbours' values.
- * rule NULL is B3/S23 (written B3/S2,3 in 3D).
+ * rule NULL is the default of the dimension: B3/S23 in 2D, B6/S5,6,7 in 3D.
  * On the cuda backend (fractals, layout block:RHO) sqz_field_set_map(f, "mma" | "alu")
  * picks tensor-core or ALU λ/ν. */
 SQZ_API int sqz_life_step(sqz_field *field, const char *rule, uint64_t steps);
@@ -343,12 +395,42 @@ SQZ_API int sqz_field_save_rle(sqz_field *field, const char *path, const char *r
 #define SQZ_RLE_RULE_MAX 64
 SQZ_API int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, uint64_t *height, char *rule,
                          size_t rule_len);
+/* HDF5 checkpoints (needs libhdf5 at build time, else SQZ_ERR_UNSUPPORTED): dataset "state" with the
+ * compact state (sqz_field_read_compact's order; chunked, shuffled and deflated, Fletcher-32
+ * checksummed) and attributes domain, cell_type ("u8", "i32", "f32", "f64"), workload (the rule
+ * or kernel, free text), step, sqz_version and order. Loading checks domain, type and size
+ * (SQZ_ERR_PARSE naming both sides) and the checksum; workload (may be NULL) and step (may be
+ * NULL) get the file's. A run of K steps equals J steps, a checkpoint and K - J more, bit for bit. */
+SQZ_API int sqz_field_save_h5(sqz_field *field, const char *path, const char *workload, uint64_t step);
+SQZ_API int sqz_field_load_h5(sqz_field *field, const char *path, char *workload, size_t workload_len, uint64_t *step);
 /* PNG picture: live, dead, and outside-domain cells in three colours (needs libpng). */
 SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
+/* The same picture downscaled so that its longer side is at most size pixels (0: every cell a
+ * pixel): a pixel covers a square of cells, drawn by the share of live cells (u8) or the mean
+ * value, the hole colour where none is a domain cell. Memory: one row, whatever the level. */
+SQZ_API int sqz_field_save_png_sized(sqz_field *field, const char *path, uint64_t size);
+
+/* Every file sqz writes (PBM, .npy, RLE, PNG) goes to a unique temporary "<path>.XXXXXX" beside the
+ * target, made with mkstemp (never through an existing name or a link), fsynced and renamed over
+ * the target only when complete: a failed save leaves the target as it was and no temporary. PBM,
+ * .npy and PNG are produced and read row by row from one host copy of the field's storage (its
+ * compact size), never as the whole bounding-box image. Large host buffers are checked against the
+ * memory the host can give (MemAvailable, the cgroup's limit, RLIMIT_AS / RLIMIT_DATA) before they
+ * are allocated: SQZ_ERR_OUT_OF_MEMORY with "needs N bytes of host memory, A available".
+ *
+ * Unlinks the temporaries of the saves in progress in this process. Async-signal-safe (it only reads
+ * a fixed table and calls unlink), for a SIGINT / SIGTERM handler that then ends the process; a
+ * save it interrupts fails at its rename and leaves the target untouched. */
+SQZ_API void sqz_remove_temporaries(void);
 
 /* ---- Euclidean distance matrix on the triangle ------------------------------------------ */
 /* xy: n points as x0 y0 x1 y1 ...; out: the n(n+1)/2 lower-triangle entries in row-major
- * order (y = 0..n-1, x = 0..y). map: a 2D simplex map, NULL for the default. */
+ * order (y = 0..n-1, x = 0..y). map: a 2D simplex map, NULL for the default.
+ * Every distance a float can hold comes out finite and, when the points differ, non-zero: the
+ * arithmetic is in double on the cpu backend and on devices with cl_khr_fp64 (within 1 ulp of the
+ * exact distance, the same bits on both), else in float scaled by the larger difference (within
+ * 2 ulp). A distance beyond FLT_MAX gives SQZ_ERR_NON_FINITE naming the pair (out then holds
+ * infinity there); a non-finite coordinate gives SQZ_ERR_NON_FINITE naming the point. */
 SQZ_API int sqz_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out);
 
 #ifdef __cplusplus

@@ -26,7 +26,12 @@ expect() {
 expect 0 "sqz [0-9]+\.[0-9]+\.[0-9]+" -- "$sqz" --version
 expect 0 "usage: sqz" -- "$sqz" --help
 expect 2 "unknown command 'frobnicate'" -- "$sqz" frobnicate
-for c in devices info life edm bench; do expect 0 "usage: sqz $c" -- "$sqz" "$c" --help; done
+for c in devices info life run heat edm bench; do
+  expect 0 "usage: sqz $c" -- "$sqz" "$c" --help
+  expect 0 "usage: sqz $c" -- "$sqz" help "$c"
+done
+expect 0 "usage: sqz bench fractal" -- "$sqz" help bench fractal
+expect 2 "unknown command 'nosuch'" -- "$sqz" help nosuch
 expect 0 "opencl" -- "$sqz" devices
 expect 0 "\"backend\":\"cpu\"" -- "$sqz" devices --json
 
@@ -50,6 +55,49 @@ expect 2 "unknown layout 'diagonal'" -- "$sqz" life triangle:8 --steps 1 --layou
 expect 2 "density" -- "$sqz" life triangle:8 --steps 1 --init random:1.5:3
 expect 2 "cannot open" -- "$sqz" life triangle:8 --steps 1 --init "$work/missing.pbm"
 [ -e "$work/bad.pbm" ] && { echo "FAIL: a file was written after a usage error"; fails=$((fails + 1)); }
+
+# numeric options: digits only, within 64 bits and the option's range; numbers whole and finite. Each
+# bad form is exit 2 naming the value (under a time limit: such values once ran for ever).
+t="timeout ${SQZ_CLI_TIMEOUT:-60}"
+expect 2 "--steps '99999999999999999999' does not fit in 64 bits" -- $t "$sqz" life triangle:8 --steps 99999999999999999999
+expect 2 "--steps ' -1' is not a non-negative integer" -- $t "$sqz" life triangle:8 --steps ' -1'
+expect 2 "--steps '-1' is not" -- $t "$sqz" life triangle:8 --steps -1
+expect 2 "--steps '\+3' is not" -- $t "$sqz" heat triangle:8 --steps +3
+expect 2 "--steps '5 ' is not" -- $t "$sqz" life triangle:8 --steps '5 '
+expect 2 "--steps 4611686018427387905 is larger than 4611686018427387904" -- $t "$sqz" life triangle:8 --steps 4611686018427387905
+expect 2 "--steps '18446744073709551616' does not fit" -- $t "$sqz" run triangle:8 --kernel "$work/none.cl" --type u8 --steps 18446744073709551616
+expect 2 "--block 4294967297 is larger than 1024" -- $t "$sqz" life triangle:8 --steps 1 --block 4294967297
+expect 2 "--block 2048 is larger than 1024" -- $t "$sqz" heat triangle:8 --steps 1 --block 2048
+expect 2 "seed '99999999999999999999' does not fit in 64 bits" -- $t "$sqz" life triangle:8 --steps 1 --init random:0.5:99999999999999999999
+expect 2 "seed '99999999999999999999' does not fit in 64 bits" -- $t "$sqz" heat triangle:8 --steps 1 --init random:99999999999999999999
+expect 2 "seed ' 7' is not" -- $t "$sqz" run triangle:8 --kernel "$work/none.cl" --type u8 --steps 1 --init 'random:0.5: 7'
+expect 2 "density ' 0.5' is not a number" -- $t "$sqz" life triangle:8 --steps 1 --init 'random: 0.5:1'
+expect 2 "density '0.5x' is not a number" -- $t "$sqz" life triangle:8 --steps 1 --init random:0.5x:1
+expect 2 "--alpha '0.1x' is not a number" -- $t "$sqz" heat triangle:8 --steps 1 --alpha 0.1x
+expect 2 "--alpha 'nan' is not a finite number" -- $t "$sqz" heat triangle:8 --steps 1 --alpha nan
+expect 2 "--param value 2 '1e999' is not a finite number" -- $t "$sqz" run triangle:8 --kernel "$work/none.cl" --type f32 --steps 1 --param 1,1e999
+expect 2 "--steps ' 2' is not" -- $t "$sqz" bench simplex --domain triangle:8 --steps ' 2'
+expect 2 "--density '0.5x' is not a number" -- $t "$sqz" bench simplex --domain triangle:8 --density 0.5x
+expect 2 "--block 4096 is larger than 1024" -- $t "$sqz" bench simplex --domain triangle:8 --block 4096
+expect 2 "--seed '18446744073709551616' does not fit in 64 bits" -- $t "$sqz" bench fractal --domain fractal:sierpinski-triangle:3 --seed 18446744073709551616
+expect 2 "--density 'inf' is not a finite number" -- $t "$sqz" bench fractal --domain fractal:sierpinski-triangle:3 --density inf
+expect 2 "--steps '0x10' is not" -- $t "$sqz" bench fractal --domain fractal:sierpinski-triangle:3 --steps 0x10
+expect 2 "--block ' 4' is not" -- $t "$sqz" info triangle:8 --block ' 4'
+expect 2 "--r '0.5x' is not a number" -- $t "$sqz" info simplex --m 3 --r 0.5x
+expect 2 "--m 1000000 is outside 2..16" -- $t "$sqz" info simplex --m 1000000
+
+# messages name the real value and limit: random means exactly random or random:..., a file named
+# random.pbm is a file; block:RHO names the largest RHO; PBM reads name trailing bytes and the system error
+in_work() { (cd "$work" && "$@"); }
+printf 'P1\n3 3\n1 0 0\n1 1 0\n1 1 1\n' > "$work/random.pbm"
+expect 0 "\"live\":6," -- in_work "$sqz" life triangle:3 --steps 0 --init random.pbm --json --backend cpu
+expect 0 "nonzero +6" -- in_work "$sqz" heat triangle:3 --steps 0 --init random:5 --out random.npy --backend cpu
+expect 0 "\"sum_initial\"" -- in_work "$sqz" heat triangle:3 --steps 1 --init random.npy --json --backend cpu
+expect 2 "expected random:DENSITY\[:SEED\]" -- "$sqz" life triangle:3 --steps 1 --init random:
+expect 2 "RHO = 8192 is larger than 4096, .* the largest on fractal:sierpinski-triangle:14 is 4096" -- "$sqz" info fractal:sierpinski-triangle:14 --layout block:8192 --backend cpu
+printf 'P4\n3 3\n\200\300\340xyz' > "$work/trailing.pbm"
+expect 2 "3 trailing bytes after the 3 x 3 P4 image" -- "$sqz" life triangle:3 --steps 0 --init "$work/trailing.pbm" --backend cpu
+expect 2 "missing.pbm: cannot open for reading: No such file or directory" -- "$sqz" life triangle:3 --steps 0 --init "$work/missing.pbm" --backend cpu
 
 # PBM contract: wrong size and a live cell outside the domain are errors naming the problem
 printf 'P1\n3 3\n1 0 0\n1 1 0\n1 1 1\n' > "$work/tri3.pbm"
@@ -98,6 +146,12 @@ expect 0 "3 points" -- "$sqz" edm --points "$work/pts.txt" --out "$work/d.f32" -
   { echo "FAIL: edm distances: $(od -An -v -f "$work/d.f32")"; fails=$((fails + 1)); }
 expect 2 "badpts.txt:2" -- "$sqz" edm --points "$work/badpts.txt" --out "$work/bad.f32"
 expect 2 "'ltm3' is a 3D map" -- "$sqz" edm --points "$work/pts.txt" --out "$work/bad.f32" --map ltm3
+printf '0 0\n1 2\n3e38 3e38\n' > "$work/far.txt"
+expect 2 "distance of points 0 and 2, .* exceeds the largest float" -- "$sqz" edm --points "$work/far.txt" --out "$work/bad.f32" --backend cpu
+printf '0 0\n1e20 0\n1e-30 0\n' > "$work/scales.txt"
+expect 0 "3 points" -- "$sqz" edm --points "$work/scales.txt" --out "$work/s.f32" --backend cpu
+[ "$(od -An -v -tf4 "$work/s.f32" | tr -s ' \n' ' ')" = " 0 1e+20 0 1e-30 1e+20 0 " ] ||
+  { echo "FAIL: edm at 1e20 and 1e-30: $(od -An -v -tf4 "$work/s.f32")"; fails=$((fails + 1)); }
 [ -e "$work/bad.f32" ] && { echo "FAIL: edm wrote a file after bad input"; fails=$((fails + 1)); }
 
 # fractals: names, patterns and levels are checked, holes cannot be alive
@@ -116,9 +170,128 @@ expect 0 "live" -- "$sqz" life fractal:sierpinski-carpet:3 --steps 0 --layout co
 expect 0 "\"cells\":10," -- "$sqz" life tetrahedron:3 --steps 1 --rule B6/S5,6,7 --json --out "$work/t.pbm"
 head -2 "$work/t.pbm" | tail -1 | grep -q "^3 9$" || { echo "FAIL: 3D PBM is not N x N*N"; fails=$((fails + 1)); }
 
+# Outputs: a unique temporary beside each target (never a fixed name, never through a link), all of
+# a command's outputs renamed together at the end or none at all, temporaries removed on SIGTERM.
+mkdir -p "$work/out"
+echo precious > "$work/out/victim"
+for f in o.pbm o.png o.npy h.npy h.png d.f32; do ln -s victim "$work/out/$f.tmp"; done
+expect 0 "live" -- "$sqz" life triangle:16 --steps 2 --backend cpu --out "$work/out/o.pbm" --png "$work/out/o.png"
+expect 0 "live" -- "$sqz" life triangle:16 --steps 2 --backend cpu --out "$work/out/o.npy"
+expect 0 "nonzero" -- "$sqz" heat triangle:16 --steps 2 --out "$work/out/h.npy" --png "$work/out/h.png"
+expect 0 "3 points" -- "$sqz" edm --points "$work/pts.txt" --out "$work/out/d.f32"
+printf 'precious\n' | cmp -s - "$work/out/victim" || { echo "FAIL: an output was written through a link at <out>.tmp"; fails=$((fails + 1)); }
+[ "$(cd "$work/out" && echo *)" = "d.f32 d.f32.tmp h.npy h.npy.tmp h.png h.png.tmp o.npy o.npy.tmp o.pbm o.pbm.tmp o.png o.png.tmp victim" ] ||
+  { echo "FAIL: outputs left: $(cd "$work/out" && echo *)"; fails=$((fails + 1)); }
+# a --png that cannot be written fails the command, and the --out of the same run is not replaced
+cp "$work/out/o.pbm" "$work/out/o.keep"; cp "$work/out/h.npy" "$work/out/h.keep"
+expect 1 "nodir/o.png: cannot create a temporary" -- "$sqz" life triangle:16 --steps 5 --backend cpu --out "$work/out/o.pbm" --png "$work/out/nodir/o.png"
+expect 1 "nodir/h.png: cannot create a temporary" -- "$sqz" heat triangle:16 --steps 5 --out "$work/out/h.npy" --png "$work/out/nodir/h.png"
+expect 1 "is a directory" -- "$sqz" life triangle:16 --steps 5 --backend cpu --out "$work/out/o.pbm" --png "$work/out"
+cmp -s "$work/out/o.pbm" "$work/out/o.keep" && cmp -s "$work/out/h.npy" "$work/out/h.keep" ||
+  { echo "FAIL: a failed run replaced its --out"; fails=$((fails + 1)); }
+[ "$(cd "$work/out" && ls | grep -c '\.[A-Za-z0-9]\{6\}$')" = 0 ] || { echo "FAIL: temporaries left: $(ls "$work/out")"; fails=$((fails + 1)); }
+# SIGTERM while the outputs are written (PBM, then a PNG of 8192 x 8192): the command dies of the
+# signal, leaving neither a temporary nor a half-committed output
+mkdir -p "$work/sig"
+"$sqz" life fractal:sierpinski-triangle:13 --steps 0 --backend cpu --out "$work/sig/s.pbm" --png "$work/sig/s.png" >/dev/null 2>&1 &
+pid=$!
+seen=0
+for _ in $(seq 1 3000); do
+  if ls "$work/sig" | grep -q '^s\.p[bn][mg]\.'; then seen=1; break; fi
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.01
+done
+kill -TERM "$pid" 2>/dev/null
+wait "$pid"
+rc=$?
+if [ "$seen" != 1 ] || [ "$rc" != 143 ] || [ -n "$(ls "$work/sig")" ]; then
+  echo "FAIL: SIGTERM during the outputs: temporary seen $seen, exit $rc, left: $(ls "$work/sig")"; fails=$((fails + 1))
+else
+  echo "ok: SIGTERM during the outputs leaves nothing"
+fi
+
+# Host memory: images are streamed row by row (a level-15 fractal, 1 GiB as a bounding-box image,
+# is written within 600 MB of address space); a state that cannot fit is refused with the bytes
+# needed and available (exit 1), never killed.
+memlimit() { local kb="$1"; shift; (ulimit -v "$kb" && exec "$@"); }
+expect 0 "live" -- memlimit 600000 "$sqz" life fractal:sierpinski-triangle:15 --steps 1 --backend cpu --out "$work/f15.pbm"
+[ "$(wc -c < "$work/f15.pbm")" = $((15 + 32768 * 4096)) ] || { echo "FAIL: level-15 PBM size"; fails=$((fails + 1)); }
+rm -f "$work/f15.pbm"
+expect 1 "needs [0-9]+ bytes of host memory, [0-9]+ available" -- memlimit 1000000 "$sqz" life triangle:200000 --backend cpu --steps 1
+expect 1 "needs [0-9]+ bytes of host memory, [0-9]+ available" -- memlimit 1000000 "$sqz" life fractal:sierpinski-carpet:10 --backend cpu --steps 1 --layout bb
+# run (a user stencil in OpenCL C) and heat: usage errors exit 2 naming the value, a kernel error exits 1 naming
+# FILE.cl:LINE, and nothing is written after either
+cat > "$work/cyclic.cl" <<'CL'
+sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present,
+                      __constant const sqz_param_t *param) {
+  int k = (int)param[0], next = ((int)self + 1) % k, hits = 0;
+  for (int i = 0; i < SQZ_NB; i++) hits += ((present >> i) & 1u) && nb[i] == next;
+  return hits >= 2 ? (sqz_cell_t)next : self;
+}
+CL
+sed 's/hits >= 2/hits >= 2 +/' "$work/cyclic.cl" > "$work/broken.cl" # line 5 no longer parses
+expect 2 "missing --kernel" -- "$sqz" run triangle:8 --steps 1 --type i32 --out "$work/run.npy"
+expect 2 "missing --type" -- "$sqz" run triangle:8 --steps 1 --kernel "$work/cyclic.cl"
+expect 2 "--backend cpu cannot run .*OpenCL" -- "$sqz" run triangle:8 --steps 1 --type i32 --kernel "$work/cyclic.cl" --backend cpu
+expect 2 "value 2 '?\(?'nan'\)? is not a finite number" -- "$sqz" run triangle:8 --steps 1 --type i32 --kernel "$work/cyclic.cl" --param 1,nan
+expect 2 "value 1 '?\(?'x'\)? is not a number" -- "$sqz" run triangle:8 --steps 1 --type i32 --kernel "$work/cyclic.cl" --param x
+expect 2 "--type 'f16'" -- "$sqz" run triangle:8 --steps 1 --type f16 --kernel "$work/cyclic.cl"
+expect 2 "missing.cl" -- "$sqz" run triangle:8 --steps 1 --type i32 --kernel "$work/missing.cl"
+expect 2 "'\|u1' \(uint8\) but the field holds f32 cells \(dtype '<f4'\)" -- "$sqz" run triangle:3 --steps 1 --type f32 \
+  --kernel "$work/cyclic.cl" --param 4 --init "$work/tri3.npy" --out "$work/run.npy"
+expect 1 "broken.cl:5" -- "$sqz" run triangle:8 --steps 1 --type i32 --kernel "$work/broken.cl" --param 4 --out "$work/run.npy"
+[ -e "$work/run.npy" ] && { echo "FAIL: sqz run wrote a file after an error"; fails=$((fails + 1)); }
+expect 0 "\"kernel\":\".*cyclic.cl\".*\"nonzero\":[1-9]" -- "$sqz" run triangle:8 --steps 3 --type u8 --kernel "$work/cyclic.cl" \
+  --param 3 --init random:0.7:2 --out "$work/run.npy" --json
+head -c 6 "$work/run.npy" | od -An -c | grep -q "N   U   M   P   Y" || { echo "FAIL: sqz run --out wrote no .npy"; fails=$((fails + 1)); }
+expect 2 "--alpha 0.3 is outside \(0, 0.25\]" -- "$sqz" heat triangle:8 --steps 1 --alpha 0.3 --out "$work/heat.npy"
+expect 2 "--alpha 0.2 is outside \(0, 0.166667\]" -- "$sqz" heat tetrahedron:5 --steps 1 --alpha 0.2
+expect 2 "--alpha '-1x'" -- "$sqz" heat triangle:8 --steps 1 --alpha -1x
+expect 2 "--type 'u8': expected f32 or f64" -- "$sqz" heat triangle:8 --steps 1 --type u8
+[ -e "$work/heat.npy" ] && { echo "FAIL: sqz heat wrote a file after a usage error"; fails=$((fails + 1)); }
+expect 0 "\"sum_initial\":[0-9.e+-]+,\"sum_final\":[0-9.e+-]+" -- "$sqz" heat fractal:sierpinski-carpet:2 --steps 5 --json
+expect 0 "heat +[0-9.]+ -> [0-9.]+" -- "$sqz" heat triangle:8 --steps 5 --type f32
+
 # JSON fields of the contract
 expect 0 "\"domain\":\"triangle:64\".*\"cells\":2080.*\"steps\":3.*\"live\":[0-9]+.*\"kernel_s\".*\"wall_s\".*\"cells_per_s\".*\"bytes\".*\"device\"" \
   -- "$sqz" life triangle:64 --steps 3 --json
+
+# JSON carries the version, the resolved map and the seed
+expect 0 "\"version\":\"[0-9.]+\".*\"map\":\"had\".*\"seed\":7" -- "$sqz" life triangle:64 --steps 1 --map had --init random:0.5:7 --json
+expect 0 "\"map\":\"(had|rb|ltm|rec|bb|had-above|had-below)\"" -- "$sqz" life triangle:64 --steps 1 --json
+
+# checkpoints: K steps equal J steps, an .h5 checkpoint, and K - J more (life keeps its rule)
+if "$sqz" life triangle:8 --steps 0 --out "$work/probe.h5" >/dev/null 2>&1; then
+  "$sqz" life fractal:sierpinski-carpet:4 --steps 9 --rule B36/S23 --out "$work/l9.pbm" >/dev/null &&
+    "$sqz" life fractal:sierpinski-carpet:4 --steps 5 --rule B36/S23 --out "$work/l5.h5" >/dev/null &&
+    "$sqz" life fractal:sierpinski-carpet:4 --steps 4 --init "$work/l5.h5" --layout bb --out "$work/l54.pbm" >/dev/null &&
+    cmp -s "$work/l9.pbm" "$work/l54.pbm" && echo "ok: life resumed from a checkpoint" ||
+    { echo "FAIL: life resumed from a checkpoint differs"; fails=$((fails + 1)); }
+  "$sqz" heat tetrahedron:9 --steps 10 --backend cpu --out "$work/h10.npy" >/dev/null &&
+    "$sqz" heat tetrahedron:9 --steps 3 --backend cpu --out "$work/h3.h5" >/dev/null &&
+    "$sqz" heat tetrahedron:9 --steps 7 --backend cpu --init "$work/h3.h5" --out "$work/h37.npy" >/dev/null &&
+    cmp -s "$work/h10.npy" "$work/h37.npy" && echo "ok: heat resumed from a checkpoint" ||
+    { echo "FAIL: heat resumed from a checkpoint differs"; fails=$((fails + 1)); }
+  expect 2 "holds fractal:sierpinski-carpet:4, but the field is on fractal:sierpinski-carpet:3" -- \
+    "$sqz" life fractal:sierpinski-carpet:3 --steps 1 --init "$work/l5.h5"
+  expect 2 "holds u8 cells, but the field holds f64" -- "$sqz" heat fractal:sierpinski-carpet:4 --steps 1 --init "$work/l5.h5"
+fi
+expect 2 "expected a .npy state or an .h5 checkpoint" -- "$sqz" heat triangle:9 --steps 1 --out "$work/x.pbm"
+
+# frames for an animation, downscaled pictures, no progress bar when asked
+mkdir -p "$work/frames"
+expect 0 "live" -- "$sqz" life fractal:sierpinski-carpet:4 --steps 6 --frames "$work/frames" --every 3 --png-size 30 --quiet
+[ "$(ls "$work/frames" | tr '\n' ' ')" = "frame_00000000.png frame_00000003.png frame_00000006.png " ] ||
+  { echo "FAIL: frames written: $(ls "$work/frames")"; fails=$((fails + 1)); }
+od -An -tx1 -j16 -N8 "$work/frames/frame_00000006.png" | tr -d ' \n' | grep -q '0000001b0000001b' ||
+  { echo "FAIL: --png-size 30 on side 81 is not 27 x 27"; fails=$((fails + 1)); }
+expect 2 "needs --every" -- "$sqz" life triangle:9 --steps 1 --frames "$work/frames"
+expect 2 "not a directory|No such file" -- "$sqz" heat triangle:9 --steps 1 --frames "$work/nodir" --every 1
+expect 2 "--png-size applies" -- "$sqz" life triangle:9 --steps 1 --png-size 10
+
+# bench without the copy-bandwidth run; the default rule of 3D is B6/S5,6,7
+expect 0 "\"copy_bandwidth_bytes_per_s\":0," -- "$sqz" bench fractal --domain fractal:sierpinski-triangle:5 --steps 1 --no-copy-test --json
+expect 0 "\"rule\":\"B6/S5,6,7\"" -- "$sqz" life tetrahedron:6 --steps 1 --json
 
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -2,6 +2,7 @@
 #ifndef SQZ_TEST_H
 #define SQZ_TEST_H
 #include <check.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sqz.h"
@@ -17,6 +18,16 @@ const char *sqz_test_data(const char *name);
  * sqz_test_drop releases the field and then its domain. */
 sqz_field *sqz_test_field(sqz_context *ctx, const char *spec, sqz_type type, const char *layout);
 void sqz_test_drop(sqz_field *field);
+/* Removes a file, or a folder with everything in it (links are removed, not followed). */
+void sqz_test_remove_tree(const char *path);
+/* Writes len bytes to path (created or truncated), asserting success. */
+void sqz_test_write(const char *path, const void *data, size_t len);
+/* The field's domain (the API has no getter: the caller made it). */
+sqz_domain *sqz_test_domain(const sqz_field *field);
+/* Creates a context of backend, a domain and a field on them, steps Life, and releases the three
+ * in each of the 6 orders, stepping and counting the field after every release that leaves it
+ * (a use after free shows under ASan and valgrind); the counts must match a reference run. */
+void sqz_test_release_orders(const char *backend, const char *spec, const char *layout);
 /* Asserts st == SQZ_OK and prints the context's detail when not. */
 #define SQZ_OK_OR_FAIL(ctx, expr)                                                                  \
   do {                                                                                             \

@@ -1,8 +1,9 @@
-/* test_core.c — status table, rule and domain parsing, and the cpu context (no OpenCL). */
+/* test_core.c — status table, rule, domain and layout parsing, the cpu context and the PBM reader (no OpenCL). */
 /* labels: host */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends/opencl/cl_internal.h"
 #include "sqz_test.h"
@@ -87,6 +88,60 @@ START_TEST(cpu_context) {
 }
 END_TEST
 
+/* A block:RHO layout beyond what the domain allows names the largest RHO it does allow. */
+START_TEST(block_layout_limits) {
+  static const struct {
+    const char *domain, *layout, *want;
+  } cases[] = {
+      {"fractal:sierpinski-triangle:14", "block:8192", "the largest on fractal:sierpinski-triangle:14 is 4096"},
+      {"fractal:sierpinski-carpet:9", "block:6561", "the largest on fractal:sierpinski-carpet:9 is 2187"},
+      {"fractal:sierpinski-triangle:3", "block:16", "the largest block side here is 8"},
+      {"fractal:sierpinski-triangle:14", "block:4x", "RHO '4x' is not a positive integer"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    sqz_domain *d = NULL;
+    uint64_t cells = 0;
+    ck_assert_int_eq(sqz_domain_parse(NULL, cases[i].domain, &d), SQZ_OK);
+    ck_assert_int_ne(sqz_domain_layout_cells(d, cases[i].layout, &cells), SQZ_OK);
+    ck_assert_msg(strstr(sqz_last_error(NULL), cases[i].want) != NULL, "%s on %s: '%s' lacks '%s'", cases[i].layout,
+                  cases[i].domain, sqz_last_error(NULL), cases[i].want);
+    sqz_domain_release(d);
+  }
+}
+END_TEST
+
+static void write_bytes(const char *path, const char *bytes, size_t n) {
+  FILE *f = fopen(path, "wb");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_uint_eq(fwrite(bytes, 1, n, f), n);
+  ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The PBM reader: bytes after a P4 image are an error that counts them; a file that cannot be opened
+ * or read is SQZ_ERR_IO with the system's reason. */
+START_TEST(pbm_reader) {
+  sqz_context *ctx = sqz_test_context("cpu");
+  sqz_field *f = sqz_test_field(ctx, "triangle:3", SQZ_U8, NULL);
+  char dir[] = "/tmp/sqz_pbm_testXXXXXX", path[64];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/t.pbm", dir);
+  static const char image[] = "P4\n3 3\n\x80\xc0\xe0xyz";
+  write_bytes(path, image, sizeof image - 4); /* the image alone */
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_pbm(f, path));
+  write_bytes(path, image, sizeof image - 1); /* and three bytes more */
+  ck_assert_int_eq(sqz_field_load_pbm(f, path), SQZ_ERR_PARSE);
+  ck_assert_msg(strstr(sqz_last_error(ctx), "3 trailing bytes") != NULL, "%s", sqz_last_error(ctx));
+  ck_assert_int_eq(unlink(path), 0);
+  ck_assert_int_eq(sqz_field_load_pbm(f, path), SQZ_ERR_IO);
+  ck_assert_msg(strstr(sqz_last_error(ctx), "No such file or directory") != NULL, "%s", sqz_last_error(ctx));
+  ck_assert_int_eq(sqz_field_load_pbm(f, dir), SQZ_ERR_IO); /* opens, but cannot be read */
+  ck_assert_msg(strstr(sqz_last_error(ctx), "Is a directory") != NULL, "%s", sqz_last_error(ctx));
+  ck_assert_int_eq(rmdir(dir), 0);
+  sqz_test_drop(f);
+  sqz_context_release(ctx);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("core");
   TCase *host = tcase_create("host");
@@ -94,6 +149,8 @@ int main(void) {
   tcase_add_test(host, rule_parsing);
   tcase_add_test(host, domain_parsing);
   tcase_add_test(host, cpu_context);
+  tcase_add_test(host, block_layout_limits);
+  tcase_add_test(host, pbm_reader);
   suite_add_tcase(s, host);
   return sqz_test_run(s);
 }

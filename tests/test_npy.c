@@ -23,25 +23,6 @@ static char dir[64];
 
 /* ---- files and folders ------------------------------------------------------------------- */
 
-static void remove_tree(const char *path) {
-  struct stat st;
-  if (lstat(path, &st) != 0) return;
-  if (S_ISDIR(st.st_mode)) {
-    DIR *d = opendir(path);
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL) {
-      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-      char sub[4096];
-      snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-      remove_tree(sub);
-    }
-    if (d) closedir(d);
-    rmdir(path);
-  } else {
-    unlink(path);
-  }
-}
-
 static int dir_entries(const char *folder) {
   DIR *d = opendir(folder);
   ck_assert_ptr_nonnull(d);
@@ -65,7 +46,7 @@ static void setup(void) {
 }
 
 static void teardown(void) {
-  remove_tree(dir);
+  sqz_test_remove_tree(dir);
   sqz_context_release(ctx);
 }
 
@@ -80,13 +61,6 @@ static unsigned char *read_all(const char *path, size_t *len) {
   fclose(fp);
   *len = (size_t)n;
   return b;
-}
-
-static void write_all(const char *path, const void *data, size_t len) {
-  FILE *fp = fopen(path, "wb");
-  ck_assert_ptr_nonnull(fp);
-  ck_assert_uint_eq(fwrite(data, 1, len, fp), len);
-  ck_assert_int_eq(fclose(fp), 0);
 }
 
 /* ---- fields ------------------------------------------------------------------------------- */
@@ -220,31 +194,31 @@ START_TEST(refused_inputs) {
   /* truncated data, trailing bytes, cut header, empty file */
   size_t len;
   unsigned char *file = read_all(tet, &len);
-  write_all(tmp, file, len - 1);
+  sqz_test_write(tmp, file, len - 1);
   expect_load("tetrahedron:5", SQZ_I32, tmp, SQZ_ERR_PARSE, "truncated data: 499 of 500 bytes");
   unsigned char *longer = calloc(len + 3, 1);
   memcpy(longer, file, len);
-  write_all(tmp, longer, len + 3);
+  sqz_test_write(tmp, longer, len + 3);
   expect_load("tetrahedron:5", SQZ_I32, tmp, SQZ_ERR_PARSE, "3 trailing bytes after the 500 data bytes");
-  write_all(tmp, file, 40);
+  sqz_test_write(tmp, file, 40);
   expect_load("tetrahedron:5", SQZ_I32, tmp, SQZ_ERR_PARSE, "truncated header: 30 of 118 header bytes");
-  write_all(tmp, file, 0);
+  sqz_test_write(tmp, file, 0);
   expect_load("tetrahedron:5", SQZ_I32, tmp, SQZ_ERR_PARSE, "not a NumPy .npy file");
   /* the same file edited: big-endian dtype, Fortran order, version 2.0 */
   char *lt = memchr(file, '<', 64);
   ck_assert_ptr_nonnull(lt);
   *lt = '>';
-  write_all(tmp, file, len);
+  sqz_test_write(tmp, file, len);
   expect_load("tetrahedron:5", SQZ_I32, tmp, SQZ_ERR_PARSE, "big-endian dtype '>i4' (int32) is not supported");
   *lt = '<';
   char *fo = strstr((char *)file + SQZ_NPY_PREAMBLE, "False");
   ck_assert_ptr_nonnull(fo);
   memcpy(fo, "True ", 5);
-  write_all(tmp, file, len);
+  sqz_test_write(tmp, file, len);
   expect_load("tetrahedron:5", SQZ_I32, tmp, SQZ_ERR_PARSE, "fortran_order True");
   memcpy(fo, "False", 5);
   file[6] = 2;
-  write_all(tmp, file, len);
+  sqz_test_write(tmp, file, len);
   expect_load("tetrahedron:5", SQZ_I32, tmp, SQZ_ERR_PARSE, "version 2.0 is not supported");
   /* what the system says when the file cannot be read */
   expect_load("tetrahedron:5", SQZ_I32, "/nonexistent/x.npy", SQZ_ERR_IO, "No such file or directory");
@@ -266,7 +240,7 @@ static void expect_outside(const char *spec, sqz_type t, uint64_t x, uint64_t y,
   unsigned char *file = malloc(hn + bytes);
   memcpy(file, hdr, hn);
   memcpy(file + hn, data, bytes);
-  write_all(path, file, hn + bytes);
+  sqz_test_write(path, file, hn + bytes);
   ck_assert_int_eq(sqz_field_load_npy(f, path), SQZ_ERR_OUTSIDE_DOMAIN);
   ck_assert_msg(strstr(sqz_last_error(ctx), text) && strstr(sqz_last_error(ctx), path), "detail: %s",
                 sqz_last_error(ctx));
@@ -319,7 +293,7 @@ START_TEST(atomic_replace) {
   in_dir(link, sizeof link, "link.npy");
   unsigned char junk[10000];
   memset(junk, 'j', sizeof junk);
-  write_all(path, junk, sizeof junk);
+  sqz_test_write(path, junk, sizeof junk);
   ck_assert_int_eq(chmod(path, 0640), 0);
   sqz_field *f = make_field("triangle:5", SQZ_U8, "compact");
   SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(f, 0.5, 7));
@@ -331,7 +305,7 @@ START_TEST(atomic_replace) {
   ck_assert_int_eq(dir_entries(dir), 1);
   SQZ_OK_OR_FAIL(ctx, sqz_field_load_npy(f, path));
   /* through a link: the link becomes the file, its old target is untouched */
-  write_all(other, junk, 100);
+  sqz_test_write(other, junk, 100);
   ck_assert_int_eq(symlink("other", link), 0);
   SQZ_OK_OR_FAIL(ctx, sqz_field_save_npy(f, link));
   ck_assert_int_eq(lstat(link, &st), 0);
@@ -360,7 +334,7 @@ START_TEST(atomic_failures) {
   in_dir(path, sizeof path, "x.npy");
   unsigned char old[6000];
   for (size_t i = 0; i < sizeof old; i++) old[i] = (unsigned char)(i * 7);
-  write_all(path, old, sizeof old);
+  sqz_test_write(path, old, sizeof old);
   SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(f, 0.5, 3));
   struct rlimit saved, small;
   ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &saved), 0);
@@ -383,7 +357,7 @@ START_TEST(atomic_failures) {
   in_dir(sub, sizeof sub, "sub.npy");
   snprintf(inner, sizeof inner, "%s/keep", sub);
   ck_assert_int_eq(mkdir(sub, 0700), 0);
-  write_all(inner, old, 10);
+  sqz_test_write(inner, old, 10);
   ck_assert_int_eq(sqz_field_save_npy(f, sub), SQZ_ERR_IO);
   ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "rename over the target failed"));
   ck_assert_int_eq(dir_entries(dir), 2);

@@ -542,13 +542,13 @@ START_TEST(rule_3d_lists) {
 }
 END_TEST
 
-/* The default rule (NULL) is B3/S23 in 3D too, written there as B3/S2,3. */
+/* The default rule (NULL) of 3D is B6/S5,6,7 (B3/S23 in 2D). */
 START_TEST(default_rule_3d) {
   sqz_field *a = make_field("tetrahedron:9", SQZ_U8, "compact"), *b = make_field("tetrahedron:9", SQZ_U8, "compact");
   SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(a, 0.3, 4));
   SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(b, 0.3, 4));
   SQZ_OK_OR_FAIL(ctx, sqz_life_step(a, NULL, 2));
-  SQZ_OK_OR_FAIL(ctx, sqz_life_step(b, "B3/S2,3", 2));
+  SQZ_OK_OR_FAIL(ctx, sqz_life_step(b, "B6/S5,6,7", 2));
   size_t n = 9 * 9 * 9;
   unsigned char *ia = malloc(n), *ib = malloc(n);
   SQZ_OK_OR_FAIL(ctx, sqz_field_read(a, ia, n));

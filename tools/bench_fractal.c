@@ -10,7 +10,7 @@
 static const char *sqz_bench_fractal_help =
     "usage: sqz bench fractal --domain fractal:NAME:R [--steps K] [--rule R] [--layouts L1,L2,...]\n"
     "                         [--density P] [--seed S] [--block RHO] [--maps M1,M2] [--backend B] [--device D]\n"
-    "                         [--json]\n"
+    "                         [--json] [--no-copy-test]\n"
     "\n"
     "Runs Life on the fractal in each layout, one after the other, from the same random state:\n"
     "one untimed warm-up step (builds the kernels), then K timed steps (default 10).\n"
@@ -153,7 +153,7 @@ typedef struct {
   const char *domain, *rule, *layouts, *backend, *device, *maps;
   uint64_t steps, seed, block;
   double density;
-  int json;
+  int json, no_copy_test;
 } sqz_bench_opts;
 
 static int sqz__bench_args(int argc, char **argv, sqz_bench_opts *o) {
@@ -172,11 +172,16 @@ static int sqz__bench_args(int argc, char **argv, sqz_bench_opts *o) {
       o->json = 1;
       continue;
     }
+    if (strcmp(argv[i], "--no-copy-test") == 0) { /* no copy-bandwidth measurement: no floor shares */
+      o->no_copy_test = 1;
+      continue;
+    }
     static const char *const text_opts[] = {"--domain", "--rule",  "--layouts", "--backend",
                                             "--device", "--maps", "--density"};
     static const char *const num_opts[] = {"--steps", "--seed", "--block"};
     const char **text_dst[] = {&o->domain, &o->rule, &o->layouts, &o->backend, &o->device, &o->maps, NULL};
     uint64_t *num_dst[] = {&o->steps, &o->seed, &o->block};
+    static const uint64_t num_min[] = {1, 0, 0}, num_max[] = {SQZ_CLI_STEPS_MAX, UINT64_MAX, SQZ_CLI_BLOCK_MAX};
     int done = 0;
     for (int k = 0; k < 10 && !done; k++) {
       const char *name = k < 7 ? text_opts[k] : num_opts[k - 7];
@@ -186,19 +191,14 @@ static int sqz__bench_args(int argc, char **argv, sqz_bench_opts *o) {
       if (k < 6) {
         *text_dst[k] = v;
       } else if (k == 6) {
-        char *end = NULL;
-        o->density = strtod(v, &end);
-        if (end == v || *end || !(o->density >= 0.0 && o->density <= 1.0))
-          return sqz_cli_usage("bench fractal", "--density '%s' is not a number in [0, 1]", v);
-      } else if (sqz_cli_u64("bench fractal", name, v, num_dst[k - 7])) {
+        if (sqz_cli_double("bench fractal", name, v, 0.0, 1.0, &o->density)) return 2;
+      } else if (sqz_cli_u64_range("bench fractal", name, v, num_min[k - 7], num_max[k - 7], num_dst[k - 7])) {
         return 2;
       }
     }
     if (!done) return sqz_cli_usage("bench fractal", "unexpected argument '%s'", argv[i]);
   }
   if (!o->domain) return sqz_cli_usage("bench fractal", "missing --domain fractal:NAME:R");
-  if (o->steps == 0) return sqz_cli_usage("bench fractal", "--steps must be at least 1");
-  if (o->block > 1024) return sqz_cli_usage("bench fractal", "--block %llu is larger than 1024", (unsigned long long)o->block);
   if (o->maps && o->backend && strcmp(o->backend, "all") == 0)
     return sqz_cli_usage("bench fractal", "--maps applies to one backend, not to --backend all");
   return 0;
@@ -278,11 +278,11 @@ int sqz_cmd_bench_fractal(int argc, char **argv) {
   }
   uint64_t copy_bytes = 0;
   double bw = 0; /* stays 0 when it cannot be measured */
-  sqz_bench_copy_bandwidth(ctx, 0, &bw, &copy_bytes);
+  if (!o.no_copy_test) sqz_bench_copy_bandwidth(ctx, 0, &bw, &copy_bytes);
   const sqz_bench_row *bb = NULL, *best = NULL, *first = NULL;
   for (int i = 0; i < n; i++) {
     if (!o.json && sqz_cli_progress()) fprintf(stderr, "sqz bench fractal: %s ...\n", rows[i].layout);
-    sqz__bench_layout(ctx, dom, o.rule, o.steps, o.density, o.seed, (uint32_t)o.block, &rows[i]);
+    sqz__bench_layout(ctx, dom, o.rule, o.steps, o.density, o.seed, (uint32_t)o.block /* <= 1024 */, &rows[i]);
     if (rows[i].status != SQZ_OK) continue;
     if (strcmp(rows[i].layout, "bb") == 0) bb = &rows[i];
     if (!best || rows[i].kernel_s < best->kernel_s) best = &rows[i];

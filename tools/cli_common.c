@@ -1,4 +1,7 @@
 /* cli_common.c — shared helpers of the sqz commands: options, errors, contexts, JSON. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,14 +65,79 @@ int sqz_cli_opt(int argc, char **argv, int *i, const char *name, int takes_value
   return 0;
 }
 
-int sqz_cli_u64(const char *cmd, const char *opt, const char *text, uint64_t *out) {
+/* Digits only, within 64 bits: NULL, or why text is not such an integer. */
+static const char *sqz__u64_text(const char *text, uint64_t *out) {
+  if (!*text) return "is empty, not a non-negative integer";
+  uint64_t v = 0;
+  for (const char *p = text; *p; p++) {
+    if (*p < '0' || *p > '9') return "is not a non-negative integer (decimal digits only)";
+    unsigned d = (unsigned)(*p - '0');
+    if (v > (UINT64_MAX - d) / 10) return "does not fit in 64 bits (at most 18446744073709551615)";
+    v = v * 10 + d;
+  }
+  *out = v;
+  return NULL;
+}
+
+/* The whole text read by strtod, finite: NULL, or why it is not such a number. */
+static const char *sqz__double_text(const char *text, double *out) {
+  if (!*text || isspace((unsigned char)*text)) return "is not a number";
   char *end = NULL;
-  if (!text || !*text || *text == '-' || *text == '+')
-    return sqz_cli_usage(cmd, "%s: '%s' is not a non-negative integer", opt, text ? text : "");
-  unsigned long long v = strtoull(text, &end, 10);
-  if (!end || *end) return sqz_cli_usage(cmd, "%s: '%s' is not a non-negative integer", opt, text);
+  errno = 0;
+  double v = strtod(text, &end);
+  if (end == text || *end) return "is not a number";
+  if (!isfinite(v)) return "is not a finite number";
+  *out = v;
+  return NULL;
+}
+
+int sqz_cli_u64_range(const char *cmd, const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t *out) {
+  uint64_t v = 0;
+  const char *why = sqz__u64_text(text ? text : "", &v);
+  if (why) return sqz_cli_usage(cmd, "%s '%s' %s", opt, text ? text : "", why);
+  if (v > max && min == 0) return sqz_cli_usage(cmd, "%s %s is larger than %llu", opt, text, (unsigned long long)max);
+  if (v < min || v > max)
+    return sqz_cli_usage(cmd, "%s %s is outside %llu..%llu", opt, text, (unsigned long long)min, (unsigned long long)max);
   *out = v;
   return 0;
+}
+
+int sqz_cli_u64(const char *cmd, const char *opt, const char *text, uint64_t *out) {
+  return sqz_cli_u64_range(cmd, opt, text, 0, UINT64_MAX, out);
+}
+
+int sqz_cli_double(const char *cmd, const char *opt, const char *text, double min, double max, double *out) {
+  double v = 0;
+  const char *why = sqz__double_text(text ? text : "", &v);
+  if (why) return sqz_cli_usage(cmd, "%s '%s' %s", opt, text ? text : "", why);
+  if (!(v >= min && v <= max)) return sqz_cli_usage(cmd, "%s %s is outside [%g, %g]", opt, text, min, max);
+  *out = v;
+  return 0;
+}
+
+int sqz_cli_random_init(const char *cmd, const char *init, double *density, uint64_t *seed) {
+  if (strcmp(init, "random") == 0) return 1;
+  if (strncmp(init, "random:", 7) != 0) return 0;
+  const char *form = density ? "random:DENSITY[:SEED]" : "random:SEED";
+  const char *p = init + 7, *colon = strchr(p, ':');
+  if (!*p || (colon && (!density || strchr(colon + 1, ':'))))
+    return sqz_cli_usage(cmd, "--init '%s': expected %s", init, form);
+  char part[128];
+  const char *why = NULL;
+  if (density) { /* DENSITY, up to the colon */
+    size_t n = colon ? (size_t)(colon - p) : strlen(p);
+    if (n >= sizeof part) return sqz_cli_usage(cmd, "--init '%s': density '%.*s' is not a number", init, (int)n, p);
+    memcpy(part, p, n);
+    part[n] = 0;
+    double d = 0;
+    if ((why = sqz__double_text(part, &d)) != NULL || !(d >= 0.0 && d <= 1.0))
+      return sqz_cli_usage(cmd, "--init '%s': density '%s' %s", init, part, why ? why : "is outside [0, 1]");
+    *density = d;
+    if (!colon) return 1;
+    p = colon + 1;
+  }
+  if ((why = sqz__u64_text(p, seed)) != NULL) return sqz_cli_usage(cmd, "--init '%s': seed '%s' %s", init, p, why);
+  return 1;
 }
 
 int sqz_cli_progress(void) { return isatty(2); }
@@ -118,6 +186,7 @@ void sqz_json_begin(sqz_json *j, FILE *out) {
   j->out = out;
   j->n = 0;
   fputc('{', out);
+  sqz_json_str(j, "version", sqz_version_string()); /* every object says which sqz wrote it */
 }
 static void sqz__json_key(sqz_json *j, const char *key) {
   if (j->n++) fputc(',', j->out);
@@ -134,8 +203,14 @@ void sqz_json_u64(sqz_json *j, const char *key, uint64_t value) {
 }
 void sqz_json_num(sqz_json *j, const char *key, double value) {
   sqz__json_key(j, key);
-  if (value != value || value > 1e308 || value < -1e308) fputs("null", j->out);
-  else fprintf(j->out, "%.9g", value);
+  if (value != value || value > 1e308 || value < -1e308) {
+    fputs("null", j->out);
+    return;
+  }
+  char text[32]; /* the shortest of 15 or 17 digits that reads back as the same double (sums are compared to 1e-12) */
+  snprintf(text, sizeof text, "%.15g", value);
+  if (strtod(text, NULL) != value) snprintf(text, sizeof text, "%.17g", value);
+  fputs(text, j->out);
 }
 void sqz_json_raw(sqz_json *j, const char *key, const char *json) {
   sqz__json_key(j, key);

@@ -15,8 +15,21 @@ int sqz_cli_error(const char *cmd, int status, const char *fmt, ...) __attribute
 /* Matches argv[*i] against --name (flag) or --name VALUE / --name=VALUE.
  * Returns 1 and sets *value (NULL for flags) when matched, 0 when not, -1 when a value is missing. */
 int sqz_cli_opt(int argc, char **argv, int *i, const char *name, int takes_value, const char **value);
-/* Strict unsigned integer option value; returns 0 or prints a usage error and returns 2. */
-int sqz_cli_u64(const char *cmd, const char *opt, const char *text, uint64_t *out);
+/* Strict numeric option values: an integer is decimal digits only (no blanks, sign or trailing
+ * text) and must fit 64 bits; a number is what strtod reads from the whole text (no leading blanks,
+ * no trailing text) and must be finite. Each returns 0 and sets *out, or prints a usage error naming
+ * the option and the value (and the bound it misses) and returns 2. Ranges are inclusive. */
+int sqz_cli_u64_range(const char *cmd, const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t *out);
+int sqz_cli_u64(const char *cmd, const char *opt, const char *text, uint64_t *out); /* any 64-bit value */
+int sqz_cli_double(const char *cmd, const char *opt, const char *text, double min, double max, double *out);
+/* The bounds of the options every command shares: --steps K <= 2^62; --block RHO <= 1024 (0 = automatic). */
+#define SQZ_CLI_STEPS_MAX ((uint64_t)1 << 62)
+#define SQZ_CLI_BLOCK_MAX 1024u
+/* --init: 1 when init is a random spec, exactly "random" or "random:..." (anything else, such as
+ * random.pbm, is a file: 0); 2 after a usage error naming the bad part. With density, the spec is
+ * random:DENSITY[:SEED] (DENSITY in [0, 1]); without, random:SEED. *density and *seed keep their
+ * values where the spec leaves them out. */
+int sqz_cli_random_init(const char *cmd, const char *init, double *density, uint64_t *seed);
 /* Opens a context for --backend/--device; on failure prints why (and the device list for an
  * unknown device) and returns the exit status; 0 on success. */
 int sqz_cli_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx);
@@ -26,6 +39,25 @@ int sqz_cli_progress(void);
 void sqz_cli_print_devices(FILE *out);
 /* Monotonic wall clock in seconds. */
 double sqz_cli_clock(void);
+
+/* ---- output files, committed together (cli_outputs.c) ----
+ * A command writes each output to a unique temporary "<target>.XXXXXX" beside its target (mkstemp:
+ * never through an existing name or a link) and, once every output and the run itself succeeded,
+ * renames them all over their targets; on any failure they are all removed and existing targets
+ * stay as they were. SIGINT, SIGTERM and SIGHUP remove the temporaries (the CLI's and the library's,
+ * sqz_remove_temporaries) before the process dies of the signal. */
+#define SQZ_CLI_MAX_OUTPUTS 8
+/* Reads the umask and installs the signal handler; main calls it first, before any thread exists. */
+void sqz_cli_outputs_init(void);
+/* Creates the temporary for target; *tmp is its path (valid until commit or abort), to give to a
+ * library save function, which replaces it whole. With fp != NULL *fp is an open stream on it for
+ * the command to write. Returns 0, or the exit status (1) after a message. */
+int sqz_cli_output(const char *cmd, const char *target, const char **tmp, FILE **fp);
+/* Flushes and fsyncs the streams, then renames every temporary over its target. Returns 0, or 1
+ * after a message (the temporaries are removed). */
+int sqz_cli_outputs_commit(const char *cmd);
+/* Removes every temporary not committed (a no-op when there is none). */
+void sqz_cli_outputs_abort(void);
 
 /* ---- from the library's registries (cli_registry.c) ---- */
 /* Help lines, one per layout / per map that applies to family and dims (0: all): name, scope, help. */
@@ -44,6 +76,28 @@ int sqz_cli_map_default(const char *name);
 #define SQZ_CLI_LAYOUTS_BENCH 1
 #define SQZ_CLI_LAYOUTS_TILES 2
 void sqz_cli_layouts(const sqz_domain *dom, int flags, char *buf, size_t len);
+
+/* ---- shared by life, run and heat (tools/cli_run.c) ---- */
+/* 1 if path ends in ext (".npy", ".rle", ".h5"; any case). */
+int sqz_cli_has_ext(const char *path, const char *ext);
+/* A state file by extension: .h5 (checkpoint: workload and step come back), .npy, .rle (at 0,0),
+ * else PBM. */
+int sqz_cli_load_state(sqz_field *f, const char *path, char *workload, size_t workload_len, uint64_t *step);
+/* Writes f into tmp in the format of target's extension (workload: the rule or kernel; step: the
+ * step count a checkpoint records). */
+int sqz_cli_save_state(sqz_field *f, const char *target, const char *tmp, const char *workload, uint64_t step);
+/* The progress bar on stderr for the steps of ctx (on a terminal, unless quiet, once a second has passed). */
+void sqz_cli_progress_start(sqz_context *ctx, const char *label, int quiet);
+/* --frames DIR --every K: both or neither, DIR a writable directory; 0 or the usage exit status. */
+int sqz_cli_frames_check(const char *cmd, const char *dir, uint64_t every);
+/* DIR/frame_<step>.png of f (downscaled to png_size when not 0). */
+int sqz_cli_frame(sqz_field *f, const char *dir, uint64_t step, uint64_t png_size);
+
+/* Runs `steps` steps of f through step(), all at once, or with frames in chunks of `every` with
+ * DIR/frame_<n>.png before the first and after each chunk; kernel and wall times summed. */
+typedef int (*sqz_cli_step_fn)(sqz_field *f, uint64_t steps, void *user);
+int sqz_cli_steps(sqz_context *ctx, sqz_field *f, uint64_t steps, sqz_cli_step_fn step, void *user, const char *frames,
+                  uint64_t every, uint64_t png_size, double *kernel_s, double *wall_s);
 
 /* Minimal JSON writer: one object on one line. */
 typedef struct {

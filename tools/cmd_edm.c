@@ -78,19 +78,13 @@ static int sqz__read_points(const char *path, float **xy, uint64_t *n) {
   return 0;
 }
 
-/* Writes the entries as little-endian float32 to path.tmp, then renames it to path. */
+/* Writes the entries as little-endian float32 to the output's temporary (renamed over path by
+ * sqz_cli_outputs_commit once whole). Returns 0 or the exit status. */
 static int sqz__write_f32(const char *path, const float *v, uint64_t count) {
-  size_t plen = strlen(path) + 8;
-  char *tmp = malloc(plen);
-  if (!tmp) return 1;
-  snprintf(tmp, plen, "%s.tmp", path);
-  FILE *f = fopen(tmp, "wb");
-  int rc = 0;
-  if (!f) {
-    fprintf(stderr, "sqz edm: cannot create '%s': %s\n", tmp, strerror(errno));
-    free(tmp);
-    return 1;
-  }
+  const char *tmp = NULL;
+  FILE *f = NULL;
+  int rc = sqz_cli_output("edm", path, &tmp, &f);
+  if (rc != 0) return rc;
   const uint16_t probe = 1;
   int little = *(const unsigned char *)&probe == 1;
   unsigned char buf[4096];
@@ -103,16 +97,9 @@ static int sqz__write_f32(const char *path, const float *v, uint64_t count) {
         buf[4 * k] = buf[4 * k + 3], buf[4 * k + 1] = buf[4 * k + 2], buf[4 * k + 2] = u, buf[4 * k + 3] = t;
       }
     }
-    if (fwrite(buf, 4, k, f) != k) rc = 1;
+    if (fwrite(buf, 4, k, f) != k) rc = sqz_cli_error("edm", SQZ_ERR_IO, "%s: write failed: %s", path, strerror(errno));
   }
-  if (fclose(f) != 0) rc = 1;
-  if (rc == 0 && rename(tmp, path) != 0) rc = 1;
-  if (rc != 0) {
-    fprintf(stderr, "sqz edm: writing '%s' failed: %s\n", path, strerror(errno));
-    remove(tmp);
-  }
-  free(tmp);
-  return rc;
+  return rc != 0 ? rc : sqz_cli_outputs_commit("edm");
 }
 
 int sqz_cmd_edm(int argc, char **argv) {
@@ -177,6 +164,7 @@ int sqz_cmd_edm(int argc, char **argv) {
            sqz_context_device_name(ctx), kernel_s, wall_s);
   }
 done:
+  sqz_cli_outputs_abort();
   free(xy);
   free(res);
   sqz_context_release(ctx);

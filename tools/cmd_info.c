@@ -1,4 +1,5 @@
 /* cmd_info.c — `sqz info`: cells, bytes per layout, memory reduction factor and device fit. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,20 +27,18 @@ static int sqz__info_msimplex(int argc, char **argv) {
   for (int i = 2; i < argc; i++) {
     const char *v = NULL;
     int k;
-    char *end = NULL;
     if ((k = sqz_cli_opt(argc, argv, &i, "--m", 1, &v)) != 0) {
-      if (k < 0 || sqz_cli_u64("info", "--m", v, &m)) return k < 0 ? sqz_cli_usage("info", "--m needs a value") : 2;
+      if (k < 0) return sqz_cli_usage("info", "--m needs a value");
+      if (sqz_cli_u64_range("info", "--m", v, 2, 16, &m)) return 2; /* the analysis covers m = 2..16 */
       have_m = 1;
     } else if ((k = sqz_cli_opt(argc, argv, &i, "--n", 1, &v)) != 0) {
       if (k < 0 || sqz_cli_u64("info", "--n", v, &n)) return k < 0 ? sqz_cli_usage("info", "--n needs a value") : 2;
     } else if ((k = sqz_cli_opt(argc, argv, &i, "--r", 1, &v)) != 0) {
       if (k < 0) return sqz_cli_usage("info", "--r needs a value");
-      r = strtod(v, &end);
-      if (end == v || *end) return sqz_cli_usage("info", "--r: '%s' is not a number", v);
+      if (sqz_cli_double("info", "--r", v, -HUGE_VAL, HUGE_VAL, &r)) return 2;
     } else if ((k = sqz_cli_opt(argc, argv, &i, "--beta", 1, &v)) != 0) {
       if (k < 0) return sqz_cli_usage("info", "--beta needs a value");
-      beta = strtod(v, &end);
-      if (end == v || *end) return sqz_cli_usage("info", "--beta: '%s' is not a number", v);
+      if (sqz_cli_double("info", "--beta", v, -HUGE_VAL, HUGE_VAL, &beta)) return 2;
     } else if (strcmp(argv[i], "--json") == 0) {
       json = 1;
     } else {
@@ -48,7 +47,7 @@ static int sqz__info_msimplex(int argc, char **argv) {
   }
   if (!have_m) return sqz_cli_usage("info", "info simplex needs --m M (2..16)");
   sqz_msimplex_volume st;
-  int rc = sqz_bench_msimplex((int32_t)(m > 64 ? 64 : m), r, beta, n, &st);
+  int rc = sqz_bench_msimplex((int32_t)m, r, beta, n, &st);
   if (rc != SQZ_OK) return sqz_cli_fail("info", NULL, rc);
   if (json) {
     sqz_json j;
@@ -154,7 +153,7 @@ int sqz_cmd_info(int argc, char **argv) {
       map = v;
     } else if ((m = sqz_cli_opt(argc, argv, &i, "--block", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage("info", "--block needs a value");
-      if (sqz_cli_u64("info", "--block", v, &rho)) return 2;
+      if (sqz_cli_u64_range("info", "--block", v, 0, SQZ_CLI_BLOCK_MAX, &rho)) return 2;
     } else if ((m = sqz_cli_opt(argc, argv, &i, "--backend", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage("info", "--backend needs a value");
       backend = v;

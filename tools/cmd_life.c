@@ -7,34 +7,29 @@
 
 static const char *sqz_life_help =
     "usage: sqz life DOMAIN --steps K [--rule R] [--layout L] [--map M] [--block RHO]\n"
-    "                [--init random:DENSITY:SEED | --init FILE.pbm|FILE.npy | --init FILE.rle [--at X,Y]]\n"
-    "                [--out FILE.pbm|FILE.npy|FILE.rle]\n"
-    "                [--png FILE.png]\n"
-    "                [--backend B] [--device D] [--json]\n"
+    "                [--init random:DENSITY:SEED | --init FILE.pbm|FILE.npy|FILE.h5 | --init FILE.rle [--at X,Y]]\n"
+    "                [--out FILE.pbm|FILE.npy|FILE.rle|FILE.h5] [--png FILE.png [--png-size S]]\n"
+    "                [--frames DIR --every K] [--backend B] [--device D] [--quiet] [--json]\n"
     "\n"
     "  DOMAIN     triangle:N, tetrahedron:N or fractal:NAME:R\n"
-    "  --steps    number of generations (required)\n"
+    "  --steps    number of generations (required, at most 2^62)\n"
     "  --rule     B<counts>/S<counts>, any case, '/' optional (b3s23), or Golly's S/B digits 23/3 (2D only);\n"
     "             3D counts comma-separated (B6/S5,6,7; a lone count of 10 or more as B14,); default\n"
-    "             B3/S23, or the rule in the header of an .rle --init\n"
-    "  --block    launch block side (0 = automatic)\n"
+    "             B3/S23 in 2D and B6/S5,6,7 in 3D, or the rule an .rle or .h5 --init records\n"
+    "  --block    launch block side (0 = automatic, at most 1024)\n"
     "  --init     random:DENSITY:SEED (default random:0.5:1) or a state of the embedding: FILE.npy\n"
     "             (NumPy, dtype uint8, shape (side, side) [y][x] or (N, N, N) [z][y][x]), FILE.rle (Golly\n"
     "             pattern, 2D), else PBM\n"
     "  --at       X,Y: where an .rle --init pattern's top-left goes in the embedding (default 0,0)\n"
+    "             or FILE.h5, a checkpoint of sqz (its rule, unless --rule, and its step count carry on)\n"
     "  --out      write the final state: FILE.npy as NumPy uint8, FILE.rle (Golly, the live cells' bounding\n"
-    "             box), else PBM (P4); --png writes a picture\n"
+    "             box), FILE.h5 (an HDF5 checkpoint to resume from), else PBM (P4); --png writes a picture,\n"
+    "             --png-size S at most S pixels a side\n"
+    "  --frames   DIR: a PNG every --every K steps (frame_<step>.png, step 0 too), for an animation\n"
+    "  --quiet    no progress bar (shown on a terminal for runs over a second)\n"
     "  --json     print one JSON object instead of the text summary\n"
     "  --layout   storage, default compact:\n";
 
-/* 1 if path ends in ext, ".npy" or ".rle" (any case): the state file's format, else PBM. */
-static int sqz__has_ext(const char *path, const char *ext) {
-  size_t n = strlen(path), k = strlen(ext);
-  if (n < k) return 0;
-  for (size_t i = 0; i < k; i++)
-    if ((path[n - k + i] | 32) != ext[i]) return 0;
-  return 1;
-}
 
 static void sqz__life_usage(void) {
   fputs(sqz_life_help, stdout);
@@ -46,33 +41,12 @@ static void sqz__life_usage(void) {
 }
 
 typedef struct {
-  const char *domain, *rule, *layout, *map, *init, *out, *png, *backend, *device, *at;
-  uint64_t steps, block;
-  int have_steps, json;
+  const char *domain, *rule, *layout, *map, *init, *out, *png, *backend, *device, *at, *frames;
+  uint64_t steps, block, every, png_size;
+  int have_steps, json, quiet;
   double density;
   uint64_t seed;
 } sqz_life_opts;
-
-/* Parses --init random:DENSITY:SEED; returns 1 if it is a random spec, 0 for a file, 2 on error. */
-static int sqz__parse_init(const char *init, double *density, uint64_t *seed) {
-  if (strncmp(init, "random", 6) != 0) return 0;
-  const char *p = init + 6;
-  if (*p == 0) return 1;
-  char *end = NULL;
-  if (*p != ':') return sqz_cli_usage("life", "--init '%s': expected random:DENSITY:SEED", init);
-  double d = strtod(p + 1, &end);
-  if (end == p + 1 || !(d >= 0.0 && d <= 1.0))
-    return sqz_cli_usage("life", "--init '%s': density must be a number in [0, 1]", init);
-  *density = d;
-  if (*end == 0) return 1;
-  if (*end != ':' || end[1] < '0' || end[1] > '9')
-    return sqz_cli_usage("life", "--init '%s': expected random:DENSITY:SEED", init);
-  const char *s = end + 1;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end) return sqz_cli_usage("life", "--init '%s': seed '%s' is not an integer", init, s);
-  *seed = v;
-  return 1;
-}
 
 /* Parses --at X,Y: two non-negative decimal integers below 2^63, nothing else; 0, or 2 after a
  * usage error naming the value. */
@@ -117,35 +91,50 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
     SQZ_OPT("--png", o->png)
     SQZ_OPT("--backend", o->backend)
     SQZ_OPT("--device", o->device)
+    SQZ_OPT("--frames", o->frames)
 #undef SQZ_OPT
     if ((m = sqz_cli_opt(argc, argv, &i, "--steps", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage("life", "--steps needs a value");
-      if (sqz_cli_u64("life", "--steps", v, &o->steps)) return 2;
+      if (sqz_cli_u64_range("life", "--steps", v, 0, SQZ_CLI_STEPS_MAX, &o->steps)) return 2;
       o->have_steps = 1;
       continue;
     }
     if ((m = sqz_cli_opt(argc, argv, &i, "--block", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage("life", "--block needs a value");
-      if (sqz_cli_u64("life", "--block", v, &o->block)) return 2;
+      if (sqz_cli_u64_range("life", "--block", v, 0, SQZ_CLI_BLOCK_MAX, &o->block)) return 2;
+      continue;
+    }
+    if ((m = sqz_cli_opt(argc, argv, &i, "--every", 1, &v)) != 0) {
+      if (m < 0) return sqz_cli_usage("life", "--every needs a value");
+      if (sqz_cli_u64_range("life", "--every", v, 1, SQZ_CLI_STEPS_MAX, &o->every)) return 2;
+      continue;
+    }
+    if ((m = sqz_cli_opt(argc, argv, &i, "--png-size", 1, &v)) != 0) {
+      if (m < 0) return sqz_cli_usage("life", "--png-size needs a value");
+      if (sqz_cli_u64_range("life", "--png-size", v, 1, 1u << 30, &o->png_size)) return 2;
       continue;
     }
     if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
+    if (strcmp(argv[i], "--quiet") == 0) { o->quiet = 1; continue; }
     if (argv[i][0] == '-') return sqz_cli_usage("life", "unknown option '%s'", argv[i]);
     if (o->domain) return sqz_cli_usage("life", "unexpected argument '%s' (domain already given: %s)", argv[i], o->domain);
     o->domain = argv[i];
   }
   if (!o->domain) return sqz_cli_usage("life", "missing DOMAIN (e.g. triangle:1024 or fractal:sierpinski-triangle:10)");
   if (!o->have_steps) return sqz_cli_usage("life", "missing --steps K");
-  return 0;
+  if (o->png_size && !o->png && !o->frames) return sqz_cli_usage("life", "--png-size applies to --png or --frames");
+  return sqz_cli_frames_check("life", o->frames, o->every);
 }
+
+static int sqz__life_steps(sqz_field *f, uint64_t steps, void *rule) { return sqz_life_step(f, rule, steps); }
 
 int sqz_cmd_life(int argc, char **argv) {
   sqz_life_opts o = {.layout = "compact", .init = "random:0.5:1", .density = 0.5, .seed = 1};
   int rc = sqz__life_args(argc, argv, &o);
   if (rc) return rc < 0 ? 0 : rc;
-  int random = sqz__parse_init(o.init, &o.density, &o.seed);
+  int random = sqz_cli_random_init("life", o.init, &o.density, &o.seed);
   if (random == 2) return 2;
-  int rle_init = !random && sqz__has_ext(o.init, ".rle");
+  int rle_init = !random && sqz_cli_has_ext(o.init, ".rle");
   int64_t at_x = 0, at_y = 0;
   if (o.at && !rle_init)
     return sqz_cli_usage("life", "--at %s places an .rle --init pattern, and --init is '%s'", o.at, o.init);
@@ -159,7 +148,7 @@ int sqz_cmd_life(int argc, char **argv) {
   int st = sqz_domain_parse(ctx, o.domain, &dom);
   uint32_t b, s;
   char err[256], file_rule[SQZ_RLE_RULE_MAX] = "";
-  const char *rle_path = rle_init ? o.init : o.out && sqz__has_ext(o.out, ".rle") ? o.out : NULL;
+  const char *rle_path = rle_init ? o.init : o.out && sqz_cli_has_ext(o.out, ".rle") ? o.out : NULL;
   if (st == SQZ_OK && rle_path && sqz_domain_dims(dom) != 2) {
     rc = sqz_cli_usage("life", "%s: RLE patterns are 2D and %s is 3D", rle_path, sqz_domain_spec(dom));
     goto done;
@@ -172,34 +161,42 @@ int sqz_cmd_life(int argc, char **argv) {
       goto done;
     }
   }
-  int rule_from_file = !o.rule && *file_rule;
-  if (!o.rule) o.rule = rule_from_file ? file_rule : dom && sqz_domain_dims(dom) == 3 ? "B3/S2,3" : "B3/S23";
-  if (st == SQZ_OK && sqz_rule_parse(o.rule, sqz_domain_dims(dom), &b, &s, err, sizeof err) != SQZ_OK) {
-    rc = rule_from_file ? sqz_cli_usage("life", "--init %s, the rule of its header: %s", o.init, err)
-                        : sqz_cli_usage("life", "--rule: %s", err);
-    goto done;
-  }
   if (st == SQZ_OK) st = sqz_field_create(dom, SQZ_U8, o.layout, &f);
   if (st == SQZ_OK && o.map) st = sqz_field_set_map(f, o.map);
   if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
-  if (st == SQZ_OK) st = random ? sqz_field_fill_random(f, o.density, o.seed)
-               : rle_init ? sqz_field_load_rle(f, o.init, at_x, at_y)
-               : sqz__has_ext(o.init, ".npy") ? sqz_field_load_npy(f, o.init) : sqz_field_load_pbm(f, o.init);
+  uint64_t step0 = 0; /* the step count a checkpoint --init carries */
+  if (st == SQZ_OK) {
+    if (random) st = sqz_field_fill_random(f, o.density, o.seed);
+    else if (rle_init) st = sqz_field_load_rle(f, o.init, at_x, at_y);
+    else if (sqz_cli_has_ext(o.init, ".h5")) st = sqz_field_load_h5(f, o.init, file_rule, sizeof file_rule, &step0);
+    else st = sqz_cli_load_state(f, o.init, NULL, 0, NULL);
+  }
   if (st == SQZ_ERR_IO && !random) { /* an unreadable --init file is bad input */
     sqz_cli_fail("life", ctx, st);
     rc = 2;
     goto done;
   }
+  int rule_from_file = !o.rule && *file_rule;
+  if (!o.rule) o.rule = rule_from_file ? file_rule : dom && sqz_domain_dims(dom) == 3 ? "B6/S5,6,7" : "B3/S23";
+  if (st == SQZ_OK && sqz_rule_parse(o.rule, sqz_domain_dims(dom), &b, &s, err, sizeof err) != SQZ_OK) {
+    rc = rule_from_file ? sqz_cli_usage("life", "--init %s, the rule it records: %s", o.init, err)
+                        : sqz_cli_usage("life", "--rule: %s", err);
+    goto done;
+  }
   double kernel_s = 0, wall_s = 0;
-  if (st == SQZ_OK) st = sqz_life_step(f, o.rule, o.steps);
-  if (st == SQZ_OK) sqz_context_timing(ctx, &kernel_s, &wall_s);
+  sqz_cli_progress_start(ctx, "life", o.quiet || o.json);
+  if (st == SQZ_OK)
+    st = sqz_cli_steps(ctx, f, o.steps, sqz__life_steps, (void *)o.rule, o.frames, o.every, o.png_size, &kernel_s,
+                       &wall_s);
   uint64_t live = 0;
   if (st == SQZ_OK) st = sqz_field_count(f, &live);
-  if (st == SQZ_OK && o.out)
-    st = sqz__has_ext(o.out, ".npy")   ? sqz_field_save_npy(f, o.out)
-         : sqz__has_ext(o.out, ".rle") ? sqz_field_save_rle(f, o.out, o.rule)
-                                       : sqz_field_save_pbm(f, o.out);
-  if (st == SQZ_OK && o.png) st = sqz_field_save_png(f, o.png);
+  const char *out_tmp = NULL, *png_tmp = NULL; /* every output to a temporary, renamed together at the end */
+  if (st == SQZ_OK && ((o.out && (rc = sqz_cli_output("life", o.out, &out_tmp, NULL)) != 0) ||
+                       (o.png && (rc = sqz_cli_output("life", o.png, &png_tmp, NULL)) != 0)))
+    goto done;
+  if (st == SQZ_OK && o.out) st = sqz_cli_save_state(f, o.out, out_tmp, o.rule, step0 + o.steps);
+  if (st == SQZ_OK && o.png) st = sqz_field_save_png_sized(f, png_tmp, o.png_size);
+  if (st == SQZ_OK && (rc = sqz_cli_outputs_commit("life")) != 0) goto done;
   if (st != SQZ_OK) {
     rc = sqz_cli_fail("life", ctx, st);
     goto done;
@@ -212,8 +209,14 @@ int sqz_cmd_life(int argc, char **argv) {
     sqz_json_begin(&j, stdout);
     sqz_json_str(&j, "domain", sqz_domain_spec(dom));
     sqz_json_str(&j, "layout", sqz_field_layout(f));
-    sqz_json_str(&j, "map", *sqz_field_map(f) ? sqz_field_map(f) : "default");
+    sqz_json_str(&j, "map", sqz_field_map_resolved(f));
     sqz_json_str(&j, "rule", o.rule);
+    if (random) {
+      sqz_json_u64(&j, "seed", o.seed);
+      sqz_json_num(&j, "density", o.density);
+    } else {
+      sqz_json_str(&j, "init", o.init);
+    }
     sqz_json_u64(&j, "cells", cells);
     sqz_json_u64(&j, "steps", o.steps);
     sqz_json_u64(&j, "live", live);
@@ -237,6 +240,7 @@ int sqz_cmd_life(int argc, char **argv) {
   rc = 0;
 done:
   if (rc == 0 && st != SQZ_OK) rc = sqz_cli_fail("life", ctx, st);
+  sqz_cli_outputs_abort();
   sqz_field_release(f);
   sqz_domain_release(dom);
   sqz_context_release(ctx);

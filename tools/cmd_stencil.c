@@ -10,7 +10,8 @@
 
 static const char *sqz_run_help =
     "usage: sqz run DOMAIN --kernel FILE.cl --type u8|i32|f32|f64 --steps K [--param v1,v2,...]\n"
-    "               [--init random:DENSITY:SEED | --init FILE.npy] [--out FILE.npy] [--layout L] [--map M]\n"
+    "               [--init random:DENSITY:SEED | --init FILE.npy|FILE.h5] [--out FILE.npy|FILE.h5] [--layout L]\n"
+    "               [--map M] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
     "               [--block RHO] [--backend B] [--device D] [--json]\n"
     "\n"
     "Runs your cell update on every cell of DOMAIN, K times. FILE.cl defines\n"
@@ -20,28 +21,32 @@ static const char *sqz_run_help =
     "and SQZ_DIMS 2 or 3. nb holds the Moore neighbours in raster order of their offsets, centre skipped\n"
     "(2D (dy,dx) = (-1,-1),(-1,0),(-1,1),(0,-1),(0,1),(1,-1),(1,0),(1,1), y down); bit i of present is 1\n"
     "when neighbour i is a domain cell, absent ones read 0. --param values arrive in param[0..].\n"
-    "  --init     random:DENSITY:SEED (cells 1 with that probability; default random:0.5:1) or a .npy state\n"
+    "  --init     random:DENSITY:SEED (cells 1 with that probability; default random:0.5:1), a .npy state or\n"
+    "             an .h5 checkpoint of sqz (--out FILE.h5 writes one: resume a long run bit for bit)\n"
     "  --out      the final state as .npy (shape (side, side) [y][x], tetrahedra (N, N, N) [z][y][x])\n"
     "  --backend  an OpenCL device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)\n"
     "  --layout   storage, default compact:\n";
 
 static const char *sqz_heat_help =
-    "usage: sqz heat DOMAIN --steps K [--alpha A] [--type f32|f64] [--init random:SEED | --init FILE.npy]\n"
-    "                [--out FILE.npy] [--png FILE.png] [--layout L] [--map M] [--block RHO] [--backend B]\n"
+    "usage: sqz heat DOMAIN --steps K [--alpha A] [--type f32|f64] [--init random:SEED | --init FILE.npy|FILE.h5]\n"
+    "                [--out FILE.npy|FILE.h5] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
+    "                [--layout L] [--map M] [--block RHO] [--backend B]\n"
     "                [--device D] [--json]\n"
     "\n"
     "Explicit heat diffusion with insulated holes and borders: u' = u + A * sum over the face neighbours\n"
     "that are domain cells (2D: N, W, E, S; 3D: the 6 faces) of (u_n - u). The total heat is conserved.\n"
     "  --alpha    A, default 0.2 in 2D and 0.1 in 3D; at most 1/4 (2D) or 1/6 (3D), the stability limit\n"
     "  --type     f32 or f64 (default f64)\n"
-    "  --init     random:SEED (uniform values in [0, 1), default random:1) or a .npy state\n"
+    "  --init     random:SEED (uniform values in [0, 1), default random:1), a .npy state or an .h5 checkpoint\n"
+    "  --frames   DIR: a PNG every --every K steps (frame_<step>.png, step 0 too); --quiet: no progress bar\n"
     "  --json     adds sum_initial and sum_final\n"
     "  --layout   storage, default compact:\n";
 
 typedef struct {
-  const char *cmd, *domain, *kernel, *type, *params, *init, *out, *png, *layout, *map, *backend, *device, *alpha;
-  uint64_t steps, block;
-  int have_steps, json;
+  const char *cmd, *domain, *kernel, *type, *params, *init, *out, *png, *layout, *map, *backend, *device, *alpha,
+      *frames;
+  uint64_t steps, block, every, png_size;
+  int have_steps, json, quiet;
 } sqz_stencil_opts;
 
 /* The option table of both commands: name, where the value goes, which commands take it. */
@@ -56,7 +61,7 @@ static const sqz_stencil_opt sqz_stencil_table[] = {
     SQZ_SOPT("--kernel", kernel, SQZ_RUN),         SQZ_SOPT("--type", type, SQZ_RUN | SQZ_HEAT),
     SQZ_SOPT("--param", params, SQZ_RUN),          SQZ_SOPT("--alpha", alpha, SQZ_HEAT),
     SQZ_SOPT("--init", init, SQZ_RUN | SQZ_HEAT),  SQZ_SOPT("--out", out, SQZ_RUN | SQZ_HEAT),
-    SQZ_SOPT("--png", png, SQZ_HEAT),              SQZ_SOPT("--layout", layout, SQZ_RUN | SQZ_HEAT),
+    SQZ_SOPT("--png", png, SQZ_RUN | SQZ_HEAT),   SQZ_SOPT("--frames", frames, SQZ_RUN | SQZ_HEAT),              SQZ_SOPT("--layout", layout, SQZ_RUN | SQZ_HEAT),
     SQZ_SOPT("--map", map, SQZ_RUN | SQZ_HEAT),    SQZ_SOPT("--backend", backend, SQZ_RUN | SQZ_HEAT),
     SQZ_SOPT("--device", device, SQZ_RUN | SQZ_HEAT),
 };
@@ -83,17 +88,27 @@ static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts 
     }
     if ((m = sqz_cli_opt(argc, argv, &i, "--steps", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage(o->cmd, "--steps needs a value");
-      if (sqz_cli_u64(o->cmd, "--steps", v, &o->steps)) return 2;
+      if (sqz_cli_u64_range(o->cmd, "--steps", v, 0, SQZ_CLI_STEPS_MAX, &o->steps)) return 2;
       o->have_steps = 1;
       continue;
     }
     if ((m = sqz_cli_opt(argc, argv, &i, "--block", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage(o->cmd, "--block needs a value");
-      if (sqz_cli_u64(o->cmd, "--block", v, &o->block)) return 2;
-      if (o->block > UINT32_MAX) return sqz_cli_usage(o->cmd, "--block %s is larger than 1024", v);
+      if (sqz_cli_u64_range(o->cmd, "--block", v, 0, SQZ_CLI_BLOCK_MAX, &o->block)) return 2;
+      continue;
+    }
+    if ((m = sqz_cli_opt(argc, argv, &i, "--every", 1, &v)) != 0) {
+      if (m < 0) return sqz_cli_usage(o->cmd, "--every needs a value");
+      if (sqz_cli_u64_range(o->cmd, "--every", v, 1, SQZ_CLI_STEPS_MAX, &o->every)) return 2;
+      continue;
+    }
+    if ((m = sqz_cli_opt(argc, argv, &i, "--png-size", 1, &v)) != 0) {
+      if (m < 0) return sqz_cli_usage(o->cmd, "--png-size needs a value");
+      if (sqz_cli_u64_range(o->cmd, "--png-size", v, 1, 1u << 30, &o->png_size)) return 2;
       continue;
     }
     if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
+    if (strcmp(argv[i], "--quiet") == 0) { o->quiet = 1; continue; }
     if (argv[i][0] == '-') return sqz_cli_usage(o->cmd, "unknown option '%s'", argv[i]);
     if (o->domain) return sqz_cli_usage(o->cmd, "unexpected argument '%s' (domain already given: %s)", argv[i], o->domain);
     o->domain = argv[i];
@@ -102,7 +117,10 @@ static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts 
   if (!o->have_steps) return sqz_cli_usage(o->cmd, "missing --steps K");
   if (which == SQZ_RUN && !o->kernel) return sqz_cli_usage(o->cmd, "missing --kernel FILE.cl");
   if (which == SQZ_RUN && !o->type) return sqz_cli_usage(o->cmd, "missing --type u8|i32|f32|f64");
-  return 0;
+  if (o->png_size && !o->png && !o->frames) return sqz_cli_usage(o->cmd, "--png-size applies to --png or --frames");
+  if (o->out && !sqz_cli_has_ext(o->out, ".npy") && !sqz_cli_has_ext(o->out, ".h5"))
+    return sqz_cli_usage(o->cmd, "--out %s: expected a .npy state or an .h5 checkpoint", o->out);
+  return sqz_cli_frames_check(o->cmd, o->frames, o->every);
 }
 
 static int sqz__parse_type(const char *cmd, const char *text, int floats_only, sqz_type *t) {
@@ -127,19 +145,16 @@ static int sqz__parse_params(const char *cmd, const char *text, double **out, si
   if (!v) return sqz_cli_usage(cmd, "out of memory for %zu parameters", cap);
   const char *p = text;
   for (size_t i = 0; i < cap; i++) {
-    char *end = NULL;
-    errno = 0;
-    double d = strtod(p, &end);
-    if (end == p || (*end && *end != ',') || *p == ' ') {
+    size_t len = strcspn(p, ",");
+    char opt[48], *tok = strndup(p, len);
+    snprintf(opt, sizeof opt, "--param value %zu", i + 1);
+    int rc = tok ? sqz_cli_double(cmd, opt, tok, -HUGE_VAL, HUGE_VAL, &v[i]) : sqz_cli_usage(cmd, "out of memory");
+    free(tok);
+    if (rc) {
       free(v);
-      return sqz_cli_usage(cmd, "--param: value %zu ('%.*s') is not a number", i + 1, (int)strcspn(p, ","), p);
+      return rc;
     }
-    if (!isfinite(d) || errno == ERANGE) {
-      free(v);
-      return sqz_cli_usage(cmd, "--param: value %zu ('%.*s') is not a finite number", i + 1, (int)strcspn(p, ","), p);
-    }
-    v[i] = d;
-    p = *end ? end + 1 : end;
+    p += len + (p[len] == ',');
   }
   *out = v;
   *n = cap;
@@ -178,23 +193,19 @@ static int sqz__read_text(const char *cmd, const char *path, char **out) {
   return 0;
 }
 
-/* Parses random:DENSITY:SEED (run) or random:SEED (heat): 1 random, 0 a file, 2 error. */
-static int sqz__stencil_init(const char *cmd, const char *init, int uniform, double *density, uint64_t *seed) {
-  if (strncmp(init, "random", 6) != 0) return 0;
-  const char *p = init + 6;
-  if (*p == 0) return 1;
-  if (*p++ != ':') return sqz_cli_usage(cmd, "--init '%s': expected %s", init, uniform ? "random:SEED" : "random:DENSITY:SEED");
-  if (!uniform) {
-    char *end = NULL;
-    double d = strtod(p, &end);
-    if (end == p || !(d >= 0.0 && d <= 1.0) || (*end && *end != ':'))
-      return sqz_cli_usage(cmd, "--init '%s': density must be a number in [0, 1]", init);
-    *density = d;
-    if (!*end) return 1;
-    p = end + 1;
-  }
-  if (sqz_cli_u64(cmd, "--init seed", p, seed)) return 2;
-  return 1;
+/* What one chunk of steps runs: heat with alpha, or the user's kernel with its parameters. */
+typedef struct {
+  int which;
+  double alpha;
+  const char *source, *name;
+  const double *params;
+  size_t n_params;
+} sqz_stencil_job;
+
+static int sqz__stencil_steps(sqz_field *f, uint64_t steps, void *user) {
+  const sqz_stencil_job *j = user;
+  return j->which == SQZ_HEAT ? sqz_heat_step(f, j->alpha, steps)
+                              : sqz_stencil_step(f, j->source, j->name, j->params, j->n_params, steps);
 }
 
 static int sqz__stencil(int argc, char **argv, int which) {
@@ -208,13 +219,9 @@ static int sqz__stencil(int argc, char **argv, int which) {
   char *source = NULL;
   if (o.type && sqz__parse_type(o.cmd, o.type, which == SQZ_HEAT, &type)) return 2;
   const char *init = o.init ? o.init : which == SQZ_HEAT ? "random:1" : "random:0.5:1";
-  int random = sqz__stencil_init(o.cmd, init, which == SQZ_HEAT, &density, &seed);
+  int random = sqz_cli_random_init(o.cmd, init, which == SQZ_HEAT ? NULL : &density, &seed);
   if (random == 2) return 2;
-  if (o.alpha) {
-    char *end = NULL;
-    alpha = strtod(o.alpha, &end);
-    if (end == o.alpha || *end || !isfinite(alpha)) return sqz_cli_usage(o.cmd, "--alpha '%s' is not a number", o.alpha);
-  }
+  if (o.alpha && sqz_cli_double(o.cmd, "--alpha", o.alpha, -HUGE_VAL, HUGE_VAL, &alpha)) return 2;
   if (which == SQZ_RUN) {
     if (o.backend && strcmp(o.backend, "cpu") == 0)
       return sqz_cli_usage(o.cmd, "--backend cpu cannot run --kernel %s: the kernel is OpenCL C, which needs an OpenCL "
@@ -245,8 +252,14 @@ static int sqz__stencil(int argc, char **argv, int which) {
   if (st == SQZ_OK) st = sqz_field_create(dom, type, o.layout, &f);
   if (st == SQZ_OK && o.map) st = sqz_field_set_map(f, o.map);
   if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
+  char workload[512] = "";
+  uint64_t step0 = 0; /* the step count of a checkpoint --init */
   if (st == SQZ_OK) {
-    if (!random) st = sqz_field_load_npy(f, init);
+    if (!random && !sqz_cli_has_ext(init, ".npy") && !sqz_cli_has_ext(init, ".h5")) {
+      rc = sqz_cli_usage(o.cmd, "--init %s: expected random:..., a .npy state or an .h5 checkpoint", init);
+      goto done;
+    }
+    if (!random) st = sqz_cli_load_state(f, init, workload, sizeof workload, &step0);
     else st = which == SQZ_HEAT ? sqz_field_fill_uniform(f, seed) : sqz_field_fill_random(f, density, seed);
     if (st == SQZ_ERR_IO && !random) { /* an unreadable --init file is bad input */
       sqz_cli_fail(o.cmd, ctx, st);
@@ -255,13 +268,21 @@ static int sqz__stencil(int argc, char **argv, int which) {
     }
   }
   if (st == SQZ_OK && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum0);
+  sqz_stencil_job job = {which, alpha, source, o.kernel, params, n_params};
+  sqz_cli_progress_start(ctx, o.cmd, o.quiet || o.json);
   if (st == SQZ_OK)
-    st = which == SQZ_HEAT ? sqz_heat_step(f, alpha, o.steps) : sqz_stencil_step(f, source, o.kernel, params, n_params, o.steps);
-  if (st == SQZ_OK) sqz_context_timing(ctx, &kernel_s, &wall_s);
+    st = sqz_cli_steps(ctx, f, o.steps, sqz__stencil_steps, &job, o.frames, o.every, o.png_size, &kernel_s, &wall_s);
   if (st == SQZ_OK && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum1);
   if (st == SQZ_OK) st = sqz_field_count(f, &nonzero);
-  if (st == SQZ_OK && o.out) st = sqz_field_save_npy(f, o.out);
-  if (st == SQZ_OK && o.png) st = sqz_field_save_png(f, o.png);
+  const char *out_tmp = NULL, *png_tmp = NULL; /* every output to a temporary, renamed together at the end */
+  if (st == SQZ_OK && ((o.out && (rc = sqz_cli_output(o.cmd, o.out, &out_tmp, NULL)) != 0) ||
+                       (o.png && (rc = sqz_cli_output(o.cmd, o.png, &png_tmp, NULL)) != 0)))
+    goto done;
+  if (which == SQZ_HEAT) snprintf(workload, sizeof workload, "heat alpha %.17g", alpha);
+  else snprintf(workload, sizeof workload, "kernel %s", o.kernel);
+  if (st == SQZ_OK && o.out) st = sqz_cli_save_state(f, o.out, out_tmp, workload, step0 + o.steps);
+  if (st == SQZ_OK && o.png) st = sqz_field_save_png_sized(f, png_tmp, o.png_size);
+  if (st == SQZ_OK && (rc = sqz_cli_outputs_commit(o.cmd)) != 0) goto done;
   if (st != SQZ_OK) {
     rc = sqz_cli_fail(o.cmd, ctx, st);
     goto done;
@@ -274,7 +295,9 @@ static int sqz__stencil(int argc, char **argv, int which) {
     sqz_json_begin(&j, stdout);
     sqz_json_str(&j, "domain", sqz_domain_spec(dom));
     sqz_json_str(&j, "layout", sqz_field_layout(f));
-    sqz_json_str(&j, "map", map);
+    sqz_json_str(&j, "map", sqz_field_map_resolved(f));
+    if (random) sqz_json_u64(&j, "seed", seed);
+    else sqz_json_str(&j, "init", init);
     sqz_json_str(&j, "type", o.type ? o.type : "f64");
     if (which == SQZ_RUN) sqz_json_str(&j, "kernel", o.kernel);
     else sqz_json_num(&j, "alpha", alpha);
@@ -302,6 +325,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
            rate, wall_s, total_s, sqz_context_device_name(ctx), sqz_context_backend(ctx));
   }
 done:
+  sqz_cli_outputs_abort();
   sqz_field_release(f);
   sqz_domain_release(dom);
   sqz_context_release(ctx);

@@ -19,6 +19,7 @@ static void sqz_usage(FILE *out) {
           "  heat DOMAIN --steps K ...    explicit heat diffusion with insulated holes and borders\n"
           "  edm --points FILE --out F    Euclidean distance matrix into packed lower-triangle storage\n"
           "  bench simplex|fractal ...    side-by-side benchmarks (table or --json)\n"
+          "  help CMD                     the options of a command (sqz help bench fractal)\n"
           "\n"
           "domains: triangle:N  tetrahedron:N  fractal:NAME:R  (NAME: sierpinski-triangle, sierpinski-carpet,\n"
           "         vicsek-cross, vicsek-saltire, or a pattern such as '#./##')\n"
@@ -27,12 +28,32 @@ static void sqz_usage(FILE *out) {
           "             SQZ_DEBUG, SQZ_REQUIRE_OPENCL\n");
 }
 
+/* The commands: each takes argc/argv with argv[0] = its name. */
+static const struct {
+  const char *name;
+  int (*fn)(int, char **);
+} sqz_commands[] = {{"devices", sqz_cmd_devices}, {"info", sqz_cmd_info}, {"life", sqz_cmd_life}, {"run", sqz_cmd_run},
+                    {"heat", sqz_cmd_heat},       {"edm", sqz_cmd_edm},   {"bench", sqz_cmd_bench}};
+
+static int sqz_dispatch(const char *cmd, int argc, char **argv) {
+  for (size_t i = 0; i < sizeof sqz_commands / sizeof sqz_commands[0]; i++)
+    if (strcmp(cmd, sqz_commands[i].name) == 0) return sqz_commands[i].fn(argc, argv);
+  fprintf(stderr, "sqz: unknown command '%s'\n", cmd);
+  sqz_usage(stderr);
+  return 2;
+}
+
 int main(int argc, char **argv) {
+  sqz_cli_outputs_init();
   if (argc < 2) {
     sqz_usage(stderr);
     return 2;
   }
   const char *cmd = argv[1];
+  if (strcmp(cmd, "help") == 0 && argc > 2) { /* sqz help CMD [SUB]: the command's --help */
+    char *args[4] = {argv[2], argc > 3 ? argv[3] : "--help", argc > 3 ? "--help" : NULL, NULL};
+    return sqz_dispatch(argv[2], argc > 3 ? 3 : 2, args);
+  }
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
     sqz_usage(stdout);
     return 0;
@@ -41,15 +62,5 @@ int main(int argc, char **argv) {
     printf("sqz %s\n", sqz_version_string());
     return 0;
   }
-  static const struct {
-    const char *name;
-    int (*fn)(int, char **);
-  } table[] = {{"devices", sqz_cmd_devices}, {"info", sqz_cmd_info},   {"life", sqz_cmd_life},
-               {"run", sqz_cmd_run},         {"heat", sqz_cmd_heat},
-               {"edm", sqz_cmd_edm},         {"bench", sqz_cmd_bench}};
-  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-    if (strcmp(cmd, table[i].name) == 0) return table[i].fn(argc - 1, argv + 1);
-  fprintf(stderr, "sqz: unknown command '%s'\n", cmd);
-  sqz_usage(stderr);
-  return 2;
+  return sqz_dispatch(cmd, argc - 1, argv + 1);
 }

@@ -1,4 +1,5 @@
 /* edm.c — sqz_edm: Euclidean distance matrix of 2D points into packed lower-triangle storage (validation, then the backend). */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -19,5 +20,14 @@ int sqz_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, floa
   sqz__op_begin(ctx);
   int st = ctx->ops->edm(ctx, xy, n, map, out);
   sqz__op_end(ctx);
+  /* finite points give an infinite entry only where the distance exceeds FLT_MAX */
+  for (uint64_t y = 0; st == SQZ_OK && y < n; y++)
+    for (uint64_t x = 0; x <= y; x++)
+      if (!isfinite(out[sqz_tri(y) + x]))
+        return sqz__fail(ctx, SQZ_ERR_NON_FINITE,
+                         "sqz_edm: the distance of points %llu and %llu, (%.9g, %.9g) and (%.9g, %.9g), exceeds "
+                         "the largest float, %.9g",
+                         (unsigned long long)x, (unsigned long long)y, xy[2 * x], xy[2 * x + 1], xy[2 * y],
+                         xy[2 * y + 1], FLT_MAX);
   return st;
 }

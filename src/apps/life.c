@@ -145,8 +145,7 @@ int sqz_rule_parse(const char *rule, int dims, uint32_t *birth, uint32_t *surviv
   return SQZ_OK;
 }
 
-int sqz_field_set_map(sqz_field *f, const char *map) {
-  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+static int sqz__set_map(sqz_field *f, const char *map) {
   if (!map || !*map) { f->map[0] = 0; return SQZ_OK; }
   if (f->dom->kind != SQZ_DOMAIN_FRACTAL) {
     int st = sqz__simplex_map_check(f->ctx, f->dom->dims, map);
@@ -173,29 +172,56 @@ int sqz_field_set_map(sqz_field *f, const char *map) {
   return SQZ_OK;
 }
 
+int sqz_field_set_map(sqz_field *f, const char *map) {
+  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+  sqz__lock(f->ctx); /* a step on another thread reads the map */
+  int st = sqz__set_map(f, map);
+  sqz__unlock(f->ctx);
+  return st;
+}
+
 const char *sqz_field_map(const sqz_field *f) { return f->map; }
 
-static int sqz__life(sqz_field *f, sqz_update *u, uint64_t steps) {
+const char *sqz_field_map_resolved(const sqz_field *f) {
+  if (!f) return "";
+  if (f->map[0]) return f->map;
+  if (f->dom->kind != SQZ_DOMAIN_FRACTAL) return sqz_simplex_default_map(f->dom->dims, f->dom->side);
+  if (f->layout == SQZ_LAYOUT_BB) return "bb"; /* the bounding-box launch: no tile map */
+  const char *backend = sqz_context_backend(f->ctx);
+  for (size_t i = 0; i < sqz_map_count(); i++) /* the backend's default tile map */
+    if (sqz_map_is_default(i) && sqz_map_matches(i, SQZ_FAMILY_FRACTAL, 2, backend) && sqz_map_backend(i))
+      return sqz_map_name(i);
+  return "none";
+}
+
+static int sqz__life_type(sqz_field *f) {
   if (f->type != SQZ_U8)
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "life needs a SQZ_U8 field (this one has %zu-byte cells)",
                      sqz_type_size(f->type));
-  return sqz__stencil_run(f, u, steps);
+  return SQZ_OK;
+}
+
+int sqz__life_update(sqz_field *f, const char *rule, sqz_update *u) {
+  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+  memset(u, 0, sizeof *u);
+  u->kind = SQZ_UPDATE_LIFE;
+  char err[256];
+  if (!rule) rule = f->dom->dims == 3 ? "B6/S5,6,7" : "B3/S23"; /* the default rule of each dimension */
+  int st = sqz_rule_parse(rule, f->dom->dims, &u->birth, &u->survive, err, sizeof err);
+  if (st != SQZ_OK) return sqz__fail(f->ctx, st, "%s", err);
+  return sqz__life_type(f);
 }
 
 int sqz_life_step(sqz_field *f, const char *rule, uint64_t steps) {
-  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
-  sqz_update u = {.kind = SQZ_UPDATE_LIFE};
-  char err[256];
-  if (!rule) rule = f->dom->dims == 3 ? "B3/S2,3" : "B3/S23"; /* the 3D list needs commas */
-  int st = sqz_rule_parse(rule, f->dom->dims, &u.birth,
-                          &u.survive, err, sizeof err);
-  if (st != SQZ_OK) return sqz__fail(f->ctx, st, "%s", err);
-  return sqz__life(f, &u, steps);
+  sqz_update u;
+  int st = sqz__life_update(f, rule, &u);
+  return st == SQZ_OK ? sqz__stencil_run(f, &u, steps, NULL) : st;
 }
 
 int sqz_life_step_custom(sqz_field *f, const char *cell_body, uint64_t steps) {
   if (!f || !cell_body || !*cell_body) return SQZ_ERR_INVALID_ARGUMENT;
   sqz_update u = {.kind = SQZ_UPDATE_LIFE_BODY};
   u.source = cell_body;
-  return sqz__life(f, &u, steps);
+  int st = sqz__life_type(f);
+  return st == SQZ_OK ? sqz__stencil_run(f, &u, steps, NULL) : st;
 }

@@ -5,10 +5,47 @@
 #include "apps/stencil.h"
 #include "backends/backend.h"
 
-int sqz__stencil_run(sqz_field *f, const sqz_update *u, uint64_t steps) {
+int sqz_context_set_progress(sqz_context *ctx, sqz_progress_fn fn, void *user_data, double interval_s) {
+  if (!ctx) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_context_set_progress: the context is NULL");
+  if (!(interval_s >= 0.0 && interval_s <= 3600.0))
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "progress interval %g s is not in [0, 3600]", interval_s);
+  ctx->progress = fn;
+  ctx->progress_user = user_data;
+  ctx->progress_interval = interval_s > 0.0 ? interval_s : 0.25;
+  return SQZ_OK;
+}
+
+/* With a progress callback: chunks of steps sized from the time of the previous chunk, so that
+ * one chunk lasts about the callback's interval, the callback between chunks. */
+static int sqz__stencil_chunks(sqz_field *f, const sqz_update *u, uint64_t steps) {
+  sqz_context *ctx = f->ctx;
+  uint64_t done = 0, chunk = 1;
+  double t0 = sqz__now();
+  int st = SQZ_OK;
+  while (st == SQZ_OK && done < steps) {
+    uint64_t n = steps - done < chunk ? steps - done : chunk;
+    double c0 = sqz__now();
+    st = ctx->ops->stencil(f, u, n, NULL);
+    if (st == SQZ_OK) st = sqz__finish(ctx);
+    if (st != SQZ_OK) break;
+    done += n;
+    double now = sqz__now(), dt = now - c0;
+    double rate = now > t0 ? (double)f->dom->cells * (double)done / (now - t0) : 0.0;
+    if (ctx->progress(done, steps, rate, ctx->progress_user) != 0 && done < steps)
+      return sqz__fail(ctx, SQZ_ERR_CANCELLED, "cancelled after %llu of %llu steps", (unsigned long long)done,
+                       (unsigned long long)steps);
+    double want = ctx->progress_interval * (double)n / (dt > 1e-6 ? dt : 1e-6); /* steps per interval */
+    chunk = want < 1.0 ? 1 : want > 2.0 * (double)n + 1.0 ? 2 * n + 1 : (uint64_t)want;
+  }
+  return st;
+}
+
+int sqz__stencil_run(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq) {
   sqz__op_begin(f->ctx);
-  int st = steps ? f->ctx->ops->stencil(f, u, steps) : SQZ_OK;
-  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  int st = SQZ_OK;
+  if (steps && f->ctx->progress && !enq) st = sqz__stencil_chunks(f, u, steps); /* blocking calls report progress */
+  else if (steps || enq) st = f->ctx->ops->stencil(f, u, steps, enq); /* enq: `done` even for 0 steps */
+  if (st == SQZ_OK && !enq) st = sqz__finish(f->ctx);
   sqz__op_end(f->ctx);
   return st;
 }
@@ -26,18 +63,26 @@ static int sqz__check_params(sqz_field *f, const double *param, size_t n_param) 
   return SQZ_OK;
 }
 
-int sqz_stencil_step(sqz_field *f, const char *source, const char *source_name, const double *param, size_t n_param,
-                     uint64_t steps) {
+int sqz__stencil_update(sqz_field *f, const char *source, const char *source_name, const double *param,
+                        size_t n_param, sqz_update *u) {
   if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_stencil_step: the field is NULL");
   if (!source || !*source) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_stencil_step: the update source is empty");
   int st = sqz__check_params(f, param, n_param);
   if (st != SQZ_OK) return st;
-  sqz_update u = {.kind = SQZ_UPDATE_CL};
-  u.source = source;
-  u.source_name = source_name;
-  u.param = param;
-  u.n_param = n_param;
-  return sqz__stencil_run(f, &u, steps);
+  memset(u, 0, sizeof *u);
+  u->kind = SQZ_UPDATE_CL;
+  u->source = source;
+  u->source_name = source_name;
+  u->param = param;
+  u->n_param = n_param;
+  return SQZ_OK;
+}
+
+int sqz_stencil_step(sqz_field *f, const char *source, const char *source_name, const double *param, size_t n_param,
+                     uint64_t steps) {
+  sqz_update u;
+  int st = sqz__stencil_update(f, source, source_name, param, n_param, &u);
+  return st == SQZ_OK ? sqz__stencil_run(f, &u, steps, NULL) : st;
 }
 
 int sqz_stencil_step_fn(sqz_field *f, sqz_update_fn fn, void *user_data, const double *param, size_t n_param,
@@ -51,7 +96,7 @@ int sqz_stencil_step_fn(sqz_field *f, sqz_update_fn fn, void *user_data, const d
   u.user = user_data;
   u.param = param;
   u.n_param = n_param;
-  return sqz__stencil_run(f, &u, steps);
+  return sqz__stencil_run(f, &u, steps, NULL);
 }
 
 double sqz_heat_alpha_max(int dims) { return dims == 3 ? 1.0 / 6.0 : 0.25; }
@@ -68,5 +113,5 @@ int sqz_heat_step(sqz_field *f, double alpha, uint64_t steps) {
   sqz_update u = {.kind = SQZ_UPDATE_HEAT};
   u.param = &alpha;
   u.n_param = 1;
-  return sqz__stencil_run(f, &u, steps);
+  return sqz__stencil_run(f, &u, steps, NULL);
 }

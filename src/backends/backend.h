@@ -24,6 +24,27 @@ typedef struct {
 } sqz_device_info;
 typedef void (*sqz_device_sink)(void *list, const sqz_device_info *device);
 
+/* A non-blocking stencil (sqz_life_enqueue, sqz_stencil_enqueue): the backend enqueues the steps
+ * without waiting, the first launch after the n_wait events of `wait` (cl_event on opencl), and
+ * stores in *done (when not NULL) an event that completes with the last step. Backends without
+ * device queues (cpu, cuda) run an enqueue with neither a wait list nor `done` synchronously and
+ * refuse one with either (SQZ_ERR_UNSUPPORTED, with the reason). */
+typedef struct {
+  uint32_t n_wait;
+  const void *wait; /* n_wait events of the backend's API */
+  void **done;      /* receives an event the caller releases; may be NULL */
+} sqz_enqueue;
+
+/* The check of a backend without device queues: SQZ_OK when enq is NULL or asks for neither a
+ * wait list nor an event (the steps then run synchronously), else SQZ_ERR_UNSUPPORTED. */
+static inline int sqz__enqueue_sync_only(sqz_context *ctx, const sqz_enqueue *enq) {
+  if (!enq || (enq->n_wait == 0 && !enq->done)) return SQZ_OK;
+  return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
+                   "the %s backend has no device queue: an enqueued step takes no wait list and gives no event "
+                   "(the steps did not run; call it with n_wait = 0 and done = NULL to run them synchronously)",
+                   sqz_context_backend(ctx));
+}
+
 typedef struct sqz_backend_ops {
   const char *name; /* "opencl", "cpu", "cuda": what sqz_context_backend returns */
   int fallback;     /* 1: opened when the default backend has no device (the cpu backend) */
@@ -42,8 +63,13 @@ typedef struct sqz_backend_ops {
   int (*download)(sqz_context *ctx, void *dst, sqz_mem src, uint64_t offset, uint64_t bytes);
   int (*zero)(sqz_context *ctx, sqz_mem mem, uint64_t bytes);
   int (*finish)(sqz_context *ctx);
-  /* The stencil engine: `steps` applications of update u to f (ping-pong, f->cur flips). */
-  int (*stencil)(sqz_field *f, const sqz_update *u, uint64_t steps);
+  /* n cells of ts bytes between mem and a host array through storage indices (-1: a cell outside
+   * the domain, read as 0 and never written): bands of the embedding without the whole array. */
+  int (*gather)(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, void *out);
+  int (*scatter)(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, const void *in);
+  /* The stencil engine: `steps` applications of update u to f (ping-pong, f->cur flips).
+   * enq NULL: the caller waits with `finish`; otherwise a non-blocking call (sqz_enqueue). */
+  int (*stencil)(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq);
   /* Random 0/1 cells (sqz_random_cell of the embedded index) into f's current buffer. */
   int (*fill_random)(sqz_field *f, uint64_t threshold, uint64_t seed);
   /* Stage one of a reduction over n elements of `type` in mem (stage two is acc's). */
@@ -62,11 +88,12 @@ typedef struct sqz_backend_ops {
 
 /* Defines `const sqz_backend_ops var` with every entry, in the order of the struct. */
 #define SQZ_BACKEND_TABLE(var, name_, fallback_, host_memory_, open_, close_, list_, accepts_, alloc_, free_, upload_, \
-                          download_, zero_, finish_, stencil_, fill_random_, reduce_, edm_, copy_rate_, touch_,      \
-                          tile_maps_)                                                                                \
-  const sqz_backend_ops var = {name_,   fallback_, host_memory_, open_,    close_,       list_,   accepts_,       \
-                               alloc_,  free_,     upload_,      download_, zero_,       finish_, stencil_,       \
-                               fill_random_, reduce_, edm_, copy_rate_, touch_, tile_maps_}
+                          download_, zero_, finish_, gather_, scatter_, stencil_, fill_random_, reduce_, edm_,       \
+                          copy_rate_, touch_, tile_maps_)                                                            \
+  const sqz_backend_ops var = {name_,   fallback_, host_memory_, open_,    close_,   list_,        accepts_,      \
+                               alloc_,  free_,     upload_,      download_, zero_,   finish_,      gather_,       \
+                               scatter_, stencil_, fill_random_, reduce_,  edm_,     copy_rate_,   touch_,        \
+                               tile_maps_}
 
 /* The backends compiled into the library, the default first; NULL-terminated (src/backends/backends.c). */
 SQZ_INTERNAL extern const sqz_backend_ops *const sqz__backends[];

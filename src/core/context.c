@@ -1,4 +1,4 @@
-/* context.c — context creation: backend choice, device selection and context queries. */
+/* context.c — context creation: backend choice, device selection, reference counting and context queries. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,39 @@ static int sqz__ieq(const char *a, const char *b) {
   for (; *a && *b; a++, b++)
     if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
   return *a == *b;
+}
+
+sqz_context *sqz__context_new(const sqz_backend_ops *ops) {
+  sqz_context *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return NULL;
+  pthread_mutexattr_t attr;
+  int ok = pthread_mutexattr_init(&attr) == 0;
+  ok = ok && pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE) == 0;
+  ok = ok && pthread_mutex_init(&ctx->lock, &attr) == 0;
+  if (ok && pthread_mutex_init(&ctx->detail_lock, NULL) != 0) {
+    pthread_mutex_destroy(&ctx->lock);
+    ok = 0;
+  }
+  pthread_mutexattr_destroy(&attr);
+  if (!ok) {
+    free(ctx);
+    return NULL;
+  }
+  ctx->ops = ops;
+  atomic_init(&ctx->refs, 1u);
+  return ctx;
+}
+
+void sqz__context_free(sqz_context *ctx) {
+  if (!ctx) return;
+  for (sqz_thread_slot *s = ctx->slots, *next; s; s = next) {
+    next = s->next;
+    free(s->detail);
+    free(s);
+  }
+  pthread_mutex_destroy(&ctx->detail_lock);
+  pthread_mutex_destroy(&ctx->lock);
+  free(ctx);
 }
 
 int sqz_context_create(const char *backend, const char *device, sqz_context **out) {
@@ -35,9 +68,8 @@ int sqz_context_create(const char *backend, const char *device, sqz_context **ou
       snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", b == sqz__backends ? "" : ", ", (*b)->name);
     return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "unknown backend '%s' (expected %s)", backend, names);
   }
-  sqz_context *ctx = calloc(1, sizeof *ctx);
+  sqz_context *ctx = sqz__context_new(ops);
   if (!ctx) return sqz__fail(NULL, SQZ_ERR_OUT_OF_MEMORY, "cannot allocate a context");
-  ctx->ops = ops;
   int st = ops->open(ctx, device);
   const char *req = getenv("SQZ_REQUIRE_OPENCL");
   if (st == SQZ_ERR_BACKEND_UNAVAILABLE && !explicit_backend && fallback && fallback != ops &&
@@ -56,11 +88,14 @@ int sqz_context_create(const char *backend, const char *device, sqz_context **ou
   return SQZ_OK;
 }
 
+void sqz_context_retain(sqz_context *ctx) {
+  if (ctx) atomic_fetch_add_explicit(&ctx->refs, 1u, memory_order_relaxed);
+}
+
 void sqz_context_release(sqz_context *ctx) {
-  if (!ctx) return;
-  ctx->ops->close(ctx);
-  free(ctx->detail);
-  free(ctx);
+  if (!ctx || atomic_fetch_sub_explicit(&ctx->refs, 1u, memory_order_acq_rel) != 1u) return;
+  ctx->ops->close(ctx); /* the last reference: no domain or field of ctx is left */
+  sqz__context_free(ctx);
 }
 
 const char *sqz_context_backend(const sqz_context *ctx) { return ctx ? ctx->ops->name : ""; }

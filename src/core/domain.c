@@ -1,4 +1,4 @@
-/* domain.c — parsing domain strings (triangle, tetrahedron, fractal) and domain queries. */
+/* domain.c — parsing domain strings (triangle, tetrahedron, fractal), reference counting and domain queries. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,11 +82,22 @@ int sqz_domain_parse(sqz_context *ctx, const char *spec, sqz_domain **out) {
     free(d);
     return st;
   }
+  atomic_init(&d->refs, 1u);
+  sqz_context_retain(ctx); /* the domain keeps its context alive (NULL: none) */
   *out = d;
   return SQZ_OK;
 }
 
-void sqz_domain_release(sqz_domain *dom) { free(dom); }
+void sqz_domain_retain(sqz_domain *dom) {
+  if (dom) atomic_fetch_add_explicit(&dom->refs, 1u, memory_order_relaxed);
+}
+
+void sqz_domain_release(sqz_domain *dom) {
+  if (!dom || atomic_fetch_sub_explicit(&dom->refs, 1u, memory_order_acq_rel) != 1u) return;
+  sqz_context *ctx = dom->ctx;
+  free(dom);
+  sqz_context_release(ctx);
+}
 sqz_domain_kind sqz_domain_get_kind(const sqz_domain *dom) { return dom->kind; }
 int sqz_domain_dims(const sqz_domain *dom) { return dom->dims; }
 uint64_t sqz_domain_cells(const sqz_domain *dom) { return dom->cells; }

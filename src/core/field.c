@@ -1,4 +1,4 @@
-/* field.c — field creation, storage buffers, and layout-independent host transfers and fills. */
+/* field.c — field creation and reference counting, storage buffers, and layout-independent host transfers and fills. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +13,14 @@ static int sqz__alloc_storage(sqz_field *f, int which) {
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s: storage size overflows 64 bits", f->dom->spec,
                      f->layout_str);
   uint64_t total = bytes * (uint64_t)(which + 1); /* the ping-pong buffer doubles the state */
+  if (ctx->ops->host_memory && which == 0) { /* host buffers: a step needs the pair, so both must fit now */
+    if (bytes > UINT64_MAX / 2)
+      return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s: two state buffers overflow 64 bits", f->dom->spec,
+                       f->layout_str);
+    int st = sqz__host_check(ctx, 2 * bytes, "%s in layout %s (two state buffers of %llu bytes)", f->dom->spec,
+                             f->layout_str, (unsigned long long)bytes);
+    if (st != SQZ_OK) return st;
+  }
   if (bytes <= ctx->max_alloc && total > ctx->global_mem)
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s needs %llu bytes in %d buffers but %s has %llu bytes",
                      f->dom->spec, f->layout_str, (unsigned long long)total, which + 1, ctx->device_name,
@@ -32,6 +40,9 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
   f->dom = dom;
   f->ctx = ctx;
   f->type = type;
+  atomic_init(&f->refs, 1u);
+  sqz_domain_retain(dom); /* the field keeps its domain and its context alive */
+  sqz_context_retain(ctx);
   int st = sqz__parse_layout(ctx, dom, layout, &f->layout, &f->layout_rho);
   if (st == SQZ_OK) st = ctx->ops->accepts(ctx, dom, type, f->layout);
   if (st == SQZ_OK) st = sqz__layout_geometry(dom, f->layout, f->layout_rho, &f->elems, &f->width, &f->height);
@@ -39,9 +50,11 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
     if (f->layout == SQZ_LAYOUT_BLOCK) snprintf(f->layout_str, sizeof f->layout_str, "block:%u", f->layout_rho);
     else snprintf(f->layout_str, sizeof f->layout_str, "%s",
                   f->layout == SQZ_LAYOUT_BB ? "bb" : f->layout == SQZ_LAYOUT_LAMBDA ? "lambda" : "compact");
+    sqz__lock(ctx);
     st = sqz__alloc_storage(f, 0);
+    if (st == SQZ_OK) st = sqz__finish(ctx);
+    sqz__unlock(ctx);
   }
-  if (st == SQZ_OK) st = sqz__finish(ctx);
   if (st != SQZ_OK) {
     sqz_field_release(f);
     return st;
@@ -50,24 +63,39 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
   return SQZ_OK;
 }
 
+void sqz_field_retain(sqz_field *f) {
+  if (f) atomic_fetch_add_explicit(&f->refs, 1u, memory_order_relaxed);
+}
+
 void sqz_field_release(sqz_field *f) {
-  if (!f) return;
+  if (!f || atomic_fetch_sub_explicit(&f->refs, 1u, memory_order_acq_rel) != 1u) return;
+  sqz_context *ctx = f->ctx;
+  sqz_domain *dom = f->dom;
+  sqz__lock(ctx);
   for (int i = 0; i < 2; i++)
-    if (f->mem[i]) f->ctx->ops->free(f->ctx, f->mem[i]);
+    if (f->mem[i]) ctx->ops->free(ctx, f->mem[i]);
+  sqz__unlock(ctx);
   free(f);
+  sqz_domain_release(dom);
+  sqz_context_release(ctx);
 }
 
 sqz_type sqz_field_type(const sqz_field *f) { return f->type; }
+sqz_domain *sqz_field_domain(const sqz_field *f) { return f ? f->dom : NULL; }
 const char *sqz_field_layout(const sqz_field *f) { return f->layout_str; }
 uint64_t sqz_field_bytes(const sqz_field *f) {
+  sqz__lock(f->ctx); /* a step on another thread may be adding the second buffer */
   int n = f->mem[1] ? 2 : 1;
+  sqz__unlock(f->ctx);
   return (uint64_t)n * f->elems * sqz_type_size(f->type);
 }
 
 int sqz_field_set_block(sqz_field *f, uint32_t rho) {
   if (!f) return SQZ_ERR_INVALID_ARGUMENT;
   if (rho > 1024) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "block side %u is larger than 1024", rho);
+  sqz__lock(f->ctx);
   f->block = rho;
+  sqz__unlock(f->ctx);
   return SQZ_OK;
 }
 
@@ -77,13 +105,19 @@ int sqz__field_ensure_pair(sqz_field *f) {
 }
 
 int sqz__field_download(sqz_field *f, void *host) {
+  sqz__lock(f->ctx);
   int st = f->ctx->ops->download(f->ctx, host, f->mem[f->cur], 0, f->elems * sqz_type_size(f->type));
-  return st == SQZ_OK ? sqz__finish(f->ctx) : st;
+  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  sqz__unlock(f->ctx);
+  return st;
 }
 
 int sqz__field_upload(sqz_field *f, const void *host) {
+  sqz__lock(f->ctx);
   int st = f->ctx->ops->upload(f->ctx, f->mem[f->cur], 0, host, f->elems * sqz_type_size(f->type));
-  return st == SQZ_OK ? sqz__finish(f->ctx) : st;
+  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  sqz__unlock(f->ctx);
+  return st;
 }
 
 /* Number of embedded cells (side^dims) and the matching byte count, overflow-checked. */
@@ -134,6 +168,16 @@ static void sqz__split(const sqz_field *f, uint64_t e, uint64_t *x, uint64_t *y,
   *z = f->dom->dims == 3 ? e / (n * n) : 0;
 }
 
+int sqz__outside_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uint64_t z) {
+  char cell[96];
+  if (f->dom->dims == 3)
+    snprintf(cell, sizeof cell, "(%llu, %llu, %llu)", (unsigned long long)x, (unsigned long long)y, (unsigned long long)z);
+  else snprintf(cell, sizeof cell, "(%llu, %llu)", (unsigned long long)x, (unsigned long long)y);
+  return sqz__fail(f->ctx, SQZ_ERR_OUTSIDE_DOMAIN, "%s%s%s: cell %s is set but %s", path ? path : "", path ? ": " : "",
+                   f->dom->spec, cell,
+                   f->dom->kind == SQZ_DOMAIN_FRACTAL ? "is a hole of the fractal" : "lies outside the domain");
+}
+
 int sqz_field_write(sqz_field *f, const void *embedded, size_t bytes) {
   if (!f || !embedded) return SQZ_ERR_INVALID_ARGUMENT;
   uint64_t cells;
@@ -144,18 +188,12 @@ int sqz_field_write(sqz_field *f, const void *embedded, size_t bytes) {
   for (uint64_t e = 0; e < cells; e++) {
     uint64_t x, y, z;
     sqz__split(f, e, &x, &y, &z);
-    if (sqz__is_nonzero(src + e * ts, ts) && !sqz_domain_contains(f->dom, x, y, z)) {
-      if (f->dom->dims == 3)
-        return sqz__fail(f->ctx, SQZ_ERR_OUTSIDE_DOMAIN, "%s: cell (%llu, %llu, %llu) is set but lies outside the domain",
-                         f->dom->spec, (unsigned long long)x, (unsigned long long)y, (unsigned long long)z);
-      return sqz__fail(f->ctx, SQZ_ERR_OUTSIDE_DOMAIN, "%s: cell (%llu, %llu) is set but %s", f->dom->spec,
-                       (unsigned long long)x, (unsigned long long)y,
-                       f->dom->kind == SQZ_DOMAIN_FRACTAL ? "is a hole of the fractal" : "lies outside the domain");
-    }
+    if (sqz__is_nonzero(src + e * ts, ts) && !sqz_domain_contains(f->dom, x, y, z)) return sqz__outside_fail(f, NULL, x, y, z);
   }
+  unsigned char *store = NULL;
+  st = sqz__host_alloc(f->ctx, f->elems * ts, 1, (void **)&store, "%s: the host copy of the state", f->dom->spec);
+  if (st != SQZ_OK) return st;
   sqz__op_begin(f->ctx);
-  unsigned char *store = calloc((size_t)f->elems, ts);
-  if (!store) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   sqz__transfer(f, store, (unsigned char *)src, 1);
   st = sqz__field_upload(f, store);
   free(store);
@@ -169,9 +207,10 @@ int sqz_field_read(sqz_field *f, void *embedded, size_t bytes) {
   int st = sqz__embedded_check(f, bytes, &cells);
   if (st != SQZ_OK) return st;
   size_t ts = sqz_type_size(f->type);
+  unsigned char *store = NULL;
+  st = sqz__host_alloc(f->ctx, f->elems * ts, 0, (void **)&store, "%s: the host copy of the state", f->dom->spec);
+  if (st != SQZ_OK) return st;
   sqz__op_begin(f->ctx);
-  unsigned char *store = malloc((size_t)f->elems * ts);
-  if (!store) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   st = sqz__field_download(f, store);
   if (st == SQZ_OK) {
     memset(embedded, 0, bytes);
@@ -233,13 +272,12 @@ int sqz_field_fill_uniform(sqz_field *f, uint64_t seed) {
   if (f->type != SQZ_F32 && f->type != SQZ_F64)
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "uniform fills need an f32 or f64 field");
   size_t ts = sqz_type_size(f->type);
-  void *store = malloc((size_t)f->elems * ts);
-  if (!store)
-    return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: %llu bytes of host memory for the fill are not available",
-                     f->dom->spec, (unsigned long long)(f->elems * ts));
+  void *store = NULL;
+  int st = sqz__host_alloc(f->ctx, f->elems * ts, 0, &store, "%s: the host fill", f->dom->spec);
+  if (st != SQZ_OK) return st;
   sqz__op_begin(f->ctx);
   sqz__host_fill(f, store, 1, 0, seed);
-  int st = sqz__field_upload(f, store);
+  st = sqz__field_upload(f, store);
   free(store);
   sqz__op_end(f->ctx);
   return st;
@@ -251,8 +289,12 @@ int sqz_field_copy(sqz_field *dst, const sqz_field *src) {
     return sqz__fail(dst->ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_copy: %s and %s differ in domain or type",
                      dst->dom->spec, src->dom->spec);
   size_t ts = sqz_type_size(src->type);
-  unsigned char *a = malloc((size_t)src->elems * ts), *b = calloc((size_t)dst->elems, ts);
-  int st = (a && b) ? sqz__field_download((sqz_field *)src, a) : sqz__fail(dst->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  unsigned char *a = NULL, *b = NULL;
+  int st = sqz__host_check(dst->ctx, (src->elems + dst->elems) * ts, "copying %s: the host copies of both states",
+                           src->dom->spec);
+  if (st == SQZ_OK) st = sqz__host_alloc(dst->ctx, src->elems * ts, 0, (void **)&a, "%s: the host copy of the source", src->dom->spec);
+  if (st == SQZ_OK) st = sqz__host_alloc(dst->ctx, dst->elems * ts, 1, (void **)&b, "%s: the host copy of the target", dst->dom->spec);
+  if (st == SQZ_OK) st = sqz__field_download((sqz_field *)src, a);
   for (uint64_t i = 0; st == SQZ_OK && i < dst->elems; i++) {
     uint64_t x, y, z;
     if (!sqz__layout_coords(dst, i, &x, &y, &z)) continue;

@@ -1,4 +1,4 @@
-/* layout.c — layout strings and the dispatch of storage geometry/index maps to each domain family. */
+/* layout.c — layout strings, the dispatch of storage geometry/index maps to each domain family, and the public index rule. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +25,20 @@ int sqz__parse_layout(sqz_context *ctx, const sqz_domain *dom, const char *layou
   const char *p = strchr(layout, ':'); /* block:RHO */
   if (!p) return sqz__fail(ctx, SQZ_ERR_INTERNAL, "layout '%s' is registered but has no storage", layout);
   p++;
-  char *end = NULL;
-  unsigned long v = (*p >= '0' && *p <= '9') ? strtoul(p, &end, 10) : 0;
-  if (!end || *end || v == 0 || v > 4096)
-    return sqz__fail(ctx, SQZ_ERR_PARSE, "layout '%s': RHO must be a positive integer power of the scale", layout);
+  uint64_t largest = sqz__fractal_block_max(dom), v = 0;
+  const char *q = p;
+  for (; *q >= '0' && *q <= '9' && v <= SQZ_BLOCK_RHO_MAX; q++) v = v * 10 + (uint64_t)(*q - '0');
+  while (*q >= '0' && *q <= '9') q++; /* digits past the limit */
+  if (q == p || *q || v == 0)
+    return sqz__fail(ctx, SQZ_ERR_PARSE,
+                     "layout '%s': RHO '%s' is not a positive integer (block:RHO takes a power of the scale %d, "
+                     "at most %llu on %s)", layout, p, dom->fr.s, (unsigned long long)largest, dom->spec);
+  if (v > SQZ_BLOCK_RHO_MAX)
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT,
+                     "layout '%s': RHO = %s is larger than %u, the largest block side of layout block:RHO; the "
+                     "largest on %s is %llu (a power of the scale %d, at most the side %llu)", layout, p,
+                     SQZ_BLOCK_RHO_MAX, dom->spec, (unsigned long long)largest, dom->fr.s,
+                     (unsigned long long)dom->side);
   *id = SQZ_LAYOUT_BLOCK;
   *rho = (uint32_t)v;
   return SQZ_OK;
@@ -49,6 +59,24 @@ int64_t sqz__layout_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL) return sqz__fractal_index(f, x, y, z);
   return sqz__simplex_index(f, x, y, z);
 }
+
+uint64_t sqz__layout_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index) {
+  if (f->dom->kind == SQZ_DOMAIN_FRACTAL) return sqz__fractal_row(f, y, z, xs, index);
+  return sqz__simplex_row(f, y, z, xs, index);
+}
+
+const char *sqz__layout_rule(const sqz_field *f) {
+  if (f->dom->kind == SQZ_DOMAIN_FRACTAL) return sqz__fractal_rule(f);
+  return sqz__simplex_rule(f);
+}
+
+int sqz_field_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z, int64_t *index) {
+  if (!f || !index) return SQZ_ERR_INVALID_ARGUMENT;
+  *index = sqz__layout_index(f, x, y, f->dom->dims == 2 ? 0 : z); /* z is ignored in 2D */
+  return SQZ_OK;
+}
+
+const char *sqz_field_layout_rule(const sqz_field *f) { return f ? sqz__layout_rule(f) : ""; }
 
 int sqz_domain_layout_cells(const sqz_domain *dom, const char *layout, uint64_t *cells) {
   if (!dom || !cells) return SQZ_ERR_INVALID_ARGUMENT;

@@ -2,9 +2,16 @@
 #ifndef SQZ_INTERNAL_H
 #define SQZ_INTERNAL_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#ifndef __cplusplus
+#include <stdatomic.h>
+typedef atomic_uint sqz_refs; /* reference count of a context, domain or field */
+#else
+typedef unsigned sqz_refs; /* C++ units (tests/cuda_emu) read these structures but never count references */
+#endif
 
 #include "sqz.h"
 #include "sqz_common.h"
@@ -17,7 +24,20 @@ struct sqz_backend_ops; /* src/backends/backend.h */
 /* Device memory of a backend: a cl_mem (opencl), a host pointer (cpu), a CUdeviceptr (cuda). */
 typedef void *sqz_mem;
 
-/* ---- context ----------------------------------------------------------------------------- */
+/* ---- context -----------------------------------------------------------------------------
+ * Threads: ctx->lock (recursive) is held for the whole of every operation that uses the
+ * device, the queue, the program caches or the in-flight timing (sqz__op_begin takes it,
+ * sqz__op_end gives it back; see sqz__lock). The detail and the timing that the API reports
+ * are kept per thread in `slots`, under the short detail_lock, so that a failure in one
+ * thread never overwrites what another thread reads. */
+typedef struct sqz_thread_slot {
+  pthread_t thread;
+  char *detail; /* "" when the thread's last call on ctx succeeded or nothing failed */
+  size_t cap;
+  double kernel_s, wall_s; /* the thread's last timed operation on ctx */
+  struct sqz_thread_slot *next;
+} sqz_thread_slot;
+
 struct sqz_context {
   const struct sqz_backend_ops *ops; /* the backend: every device operation goes through it */
   void *backend;                     /* the backend's own state (opencl: sqz_cl_state, cuda: sqz_cuda) */
@@ -31,11 +51,25 @@ struct sqz_context {
   int is_gpu;
   uint64_t local_mem; /* bytes of local memory per work-group (tests may lower it) */
   int sync; /* SQZ_SYNC=1: finish after every launch and fill, naming the one that fails */
-  /* errors and timing */
-  char *detail;
-  size_t detail_cap;
+  /* progress of long operations (sqz_context_set_progress) */
+  sqz_progress_fn progress;
+  void *progress_user;
+  double progress_interval;
+  /* the operation in flight (under lock): kernel time so far and its start */
   double kernel_s, wall_s, op_start;
+  pthread_mutex_t lock;        /* recursive: serialises every device operation on ctx */
+  pthread_mutex_t detail_lock; /* guards slots */
+  sqz_thread_slot *slots;      /* per-thread detail and timing */
+  sqz_refs refs;               /* the user's reference, plus one per domain and field on ctx */
 };
+
+/* A new context of backend ops (one reference, locks ready, device fields empty); NULL when
+ * out of memory. sqz__context_free frees what sqz__context_new made (after ops->close). */
+SQZ_INTERNAL sqz_context *sqz__context_new(const struct sqz_backend_ops *ops);
+SQZ_INTERNAL void sqz__context_free(sqz_context *ctx);
+/* Takes and gives back ctx's operation lock (recursive; NULL is a no-op). */
+SQZ_INTERNAL void sqz__lock(sqz_context *ctx);
+SQZ_INTERNAL void sqz__unlock(sqz_context *ctx);
 
 /* Records a failure: stores the formatted detail in ctx (or the thread's slot when ctx is
  * NULL) and returns status, so call sites read `return sqz__fail(ctx, SQZ_ERR_PARSE, ...)`.
@@ -48,7 +82,9 @@ SQZ_INTERNAL void sqz__append_detail(sqz_context *ctx, const char *text);
 
 /* Wall clock in seconds (monotonic). */
 SQZ_INTERNAL double sqz__now(void);
-/* Starts an operation: clears timing; sqz__op_end fills wall_s. */
+/* Starts an operation: takes ctx's lock and clears the timing; sqz__op_end records kernel and
+ * wall time for the calling thread (sqz_context_timing) and gives the lock back. Every
+ * sqz__op_begin is paired with one sqz__op_end on every path. */
 SQZ_INTERNAL void sqz__op_begin(sqz_context *ctx);
 SQZ_INTERNAL void sqz__op_end(sqz_context *ctx);
 
@@ -64,21 +100,25 @@ typedef struct {
 } sqz_fractal;
 
 struct sqz_domain {
-  sqz_context *ctx; /* may be NULL */
+  sqz_context *ctx; /* may be NULL; retained */
   sqz_domain_kind kind;
   int dims;
   uint64_t side;  /* N, or s^R */
   uint64_t cells; /* |D| */
   char spec[320];
   sqz_fractal fr; /* fractals only */
+  sqz_refs refs;
 };
 
 /* ---- fields ------------------------------------------------------------------------------- */
+/* The largest tile side RHO of layout block:RHO (any fractal; on one, RHO is also a power of its
+ * scale no larger than its side). */
+#define SQZ_BLOCK_RHO_MAX 4096u
 typedef enum { SQZ_LAYOUT_BB = 0, SQZ_LAYOUT_COMPACT = 1, SQZ_LAYOUT_LAMBDA = 2, SQZ_LAYOUT_BLOCK = 3 } sqz_layout_id;
 
 struct sqz_field {
-  sqz_domain *dom;
-  sqz_context *ctx;
+  sqz_domain *dom;  /* retained */
+  sqz_context *ctx; /* retained */
   sqz_type type;
   sqz_layout_id layout;
   uint32_t layout_rho; /* block:RHO */
@@ -89,6 +129,7 @@ struct sqz_field {
   uint64_t width, height; /* storage as a 2D array (width * height == elems) */
   sqz_mem mem[2];      /* ping-pong buffers of the backend (mem[1] created on first step) */
   int cur;             /* index of the current state */
+  sqz_refs refs;
 };
 
 /* Storage geometry of a layout for a domain (elems, width, height); implemented per family
@@ -101,6 +142,13 @@ SQZ_INTERNAL int sqz__layout_coords(const sqz_field *f, uint64_t index, uint64_t
                                     uint64_t *z);
 /* Embedded coordinates -> storage index, or -1 when the cell is not a domain cell. */
 SQZ_INTERNAL int64_t sqz__layout_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z);
+/* The index map over one embedded row: the domain cells of row y of slice z (z = 0 in 2D) in
+ * increasing x, their columns into xs and their storage indices (sqz__layout_index) into index,
+ * both with room for side entries; returns how many. Costs O(cells of the row), not O(side), on
+ * fractals (holes are skipped a whole sub-square at a time). */
+SQZ_INTERNAL uint64_t sqz__layout_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
+/* The storage order of f's layout in one static sentence (sqz_field_layout_rule). */
+SQZ_INTERNAL const char *sqz__layout_rule(const sqz_field *f);
 
 /* Family implementations behind the three functions above (same contracts). */
 SQZ_INTERNAL int sqz__simplex_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho,
@@ -108,11 +156,18 @@ SQZ_INTERNAL int sqz__simplex_geometry(const sqz_domain *dom, sqz_layout_id layo
 SQZ_INTERNAL int sqz__simplex_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y,
                                      uint64_t *z);
 SQZ_INTERNAL int64_t sqz__simplex_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z);
+SQZ_INTERNAL uint64_t sqz__simplex_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
+SQZ_INTERNAL const char *sqz__simplex_rule(const sqz_field *f);
 SQZ_INTERNAL int sqz__fractal_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho,
                                        uint64_t *elems, uint64_t *width, uint64_t *height);
 SQZ_INTERNAL int sqz__fractal_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y,
                                      uint64_t *z);
 SQZ_INTERNAL int64_t sqz__fractal_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z);
+/* The largest RHO of layout block:RHO on fractal dom: the largest power of its scale within its
+ * side and SQZ_BLOCK_RHO_MAX. */
+SQZ_INTERNAL uint64_t sqz__fractal_block_max(const sqz_domain *dom);
+SQZ_INTERNAL uint64_t sqz__fractal_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
+SQZ_INTERNAL const char *sqz__fractal_rule(const sqz_field *f);
 /* Parses a fractal name or pattern ("sierpinski-carpet", "#./##") at level r into *out
  * (tables, membership, name); SQZ_ERR_PARSE naming the bad part, SQZ_ERR_TOO_LARGE when
  * s^r or k^r does not fit. src/fractal.c */
@@ -133,8 +188,39 @@ SQZ_INTERNAL int sqz__field_ensure_pair(sqz_field *f);
 SQZ_INTERNAL void sqz__host_fill(const sqz_field *f, void *store, int uniform, uint64_t threshold, uint64_t seed);
 /* Waits for the context's enqueued work (ctx->ops->finish). */
 SQZ_INTERNAL int sqz__finish(sqz_context *ctx);
-/* The field as an embedded 0/1 image (PBM/PNG geometry; 3D: N x N*N); caller frees *out. */
-SQZ_INTERNAL int sqz__field_image(sqz_field *f, unsigned char **out, uint64_t *w, uint64_t *h);
+/* Bands of the embedded image through the backend (src/core/field_rows.c): the image has
+ * sqz__field_image_rows rows of side cells (3D: row z*N + y); a band of sqz__field_band_rows rows
+ * holds about 2^20 cells. Reading gives 0 outside the domain; writing skips cells outside it
+ * (the caller checks they are 0). Memory: the band and its storage indices, whatever the level. */
+SQZ_INTERNAL uint64_t sqz__field_image_rows(const sqz_field *f);
+SQZ_INTERNAL uint64_t sqz__field_band_rows(const sqz_field *f);
+SQZ_INTERNAL int sqz__field_read_rows(sqz_field *f, uint64_t r0, uint64_t rows, void *out);
+SQZ_INTERNAL int sqz__field_write_rows(sqz_field *f, uint64_t r0, uint64_t rows, const void *in);
+/* Fails with SQZ_ERR_OUTSIDE_DOMAIN: embedded cell (x, y, z) is set but is no domain cell (a hole or
+ * outside); the detail names the cell, after "path: " when path is not NULL. */
+SQZ_INTERNAL int sqz__outside_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uint64_t z);
+
+/* ---- host memory (src/core/host_memory.c) --------------------------------------------------- */
+/* Requests below this many bytes go to malloc unchecked. */
+#define SQZ_HOST_CHECK_MIN ((uint64_t)1 << 20)
+/* Bytes of host memory this process may still take: MemAvailable of /proc/meminfo, bounded by its
+ * cgroups (v2 memory.max - memory.current, v1 memory.limit_in_bytes - memory.usage_in_bytes, every
+ * level up to the root) and by RLIMIT_AS and RLIMIT_DATA less the address space and data already in
+ * use; sysconf(_SC_AVPHYS_PAGES) where /proc says nothing. Returns 1 when a bound was found, else 0
+ * with *bytes = UINT64_MAX. */
+SQZ_INTERNAL int sqz__host_available(uint64_t *bytes);
+/* The /proc and cgroup part of it, with every file read under root ("" for the real ones; tests
+ * give a folder that mimics them). */
+SQZ_INTERNAL int sqz__host_probe(const char *root, uint64_t *bytes);
+/* SQZ_OK when `bytes` (from SQZ_HOST_CHECK_MIN up) fit in sqz__host_available, else
+ * SQZ_ERR_OUT_OF_MEMORY with the detail "<what> needs N bytes of host memory, A available", what
+ * formatted from fmt. */
+SQZ_INTERNAL int sqz__host_check(sqz_context *ctx, uint64_t bytes, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* sqz__host_check, then malloc (zero: calloc) into *out; a refused allocation gives the same
+ * status and detail. *out is NULL on failure. */
+SQZ_INTERNAL int sqz__host_alloc(sqz_context *ctx, uint64_t bytes, int zero, void **out, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 SQZ_INTERNAL int sqz__parse_layout(sqz_context *ctx, const sqz_domain *dom, const char *layout,
                                    sqz_layout_id *id, uint32_t *rho);

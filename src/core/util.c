@@ -13,19 +13,38 @@ static void sqz__debug_print(const char *text) {
   if (d && *d && strcmp(d, "0") != 0) fprintf(stderr, "sqz: %s\n", text);
 }
 
+/* The calling thread's slot in ctx (created when `create`); NULL when absent or out of
+ * memory. Called with ctx->detail_lock held. */
+static sqz_thread_slot *sqz__slot(sqz_context *ctx, int create) {
+  pthread_t self = pthread_self();
+  for (sqz_thread_slot *s = ctx->slots; s; s = s->next)
+    if (pthread_equal(s->thread, self)) return s;
+  if (!create) return NULL;
+  sqz_thread_slot *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  s->thread = self;
+  s->next = ctx->slots;
+  ctx->slots = s;
+  return s;
+}
+
 static void sqz__set_detail(sqz_context *ctx, const char *text) {
   if (!ctx) {
     snprintf(sqz_thread_detail, sizeof sqz_thread_detail, "%s", text);
     return;
   }
   size_t need = strlen(text) + 1;
-  if (need > ctx->detail_cap) {
-    char *p = realloc(ctx->detail, need);
-    if (!p) return; /* keep the old detail rather than lose the status */
-    ctx->detail = p;
-    ctx->detail_cap = need;
+  pthread_mutex_lock(&ctx->detail_lock);
+  sqz_thread_slot *s = sqz__slot(ctx, 1);
+  if (s && need > s->cap) {
+    char *p = realloc(s->detail, need);
+    if (p) { /* else keep the old detail rather than lose the status */
+      s->detail = p;
+      s->cap = need;
+    }
   }
-  memcpy(ctx->detail, text, need);
+  if (s && need <= s->cap) memcpy(s->detail, text, need);
+  pthread_mutex_unlock(&ctx->detail_lock);
 }
 
 int sqz__fail(sqz_context *ctx, int status, const char *fmt, ...) {
@@ -41,7 +60,7 @@ int sqz__fail(sqz_context *ctx, int status, const char *fmt, ...) {
 
 void sqz__append_detail(sqz_context *ctx, const char *text) {
   if (!text || !*text) return;
-  const char *old = ctx ? (ctx->detail ? ctx->detail : "") : sqz_thread_detail;
+  const char *old = sqz_last_error(ctx); /* the calling thread's: only this thread changes it */
   size_t a = strlen(old), b = strlen(text);
   char *joined = malloc(a + b + 2);
   if (!joined) return;
@@ -53,13 +72,24 @@ void sqz__append_detail(sqz_context *ctx, const char *text) {
 }
 
 void sqz__clear_error(sqz_context *ctx) {
-  if (!ctx) sqz_thread_detail[0] = 0;
-  else if (ctx->detail) ctx->detail[0] = 0;
+  if (!ctx) {
+    sqz_thread_detail[0] = 0;
+    return;
+  }
+  pthread_mutex_lock(&ctx->detail_lock);
+  sqz_thread_slot *s = sqz__slot(ctx, 0);
+  if (s && s->detail) s->detail[0] = 0;
+  pthread_mutex_unlock(&ctx->detail_lock);
 }
 
 const char *sqz_last_error(const sqz_context *ctx) {
   if (!ctx) return sqz_thread_detail;
-  return ctx->detail ? ctx->detail : "";
+  sqz_context *c = (sqz_context *)ctx; /* the slot list, not the context, changes */
+  pthread_mutex_lock(&c->detail_lock);
+  sqz_thread_slot *s = sqz__slot(c, 0);
+  const char *d = s && s->detail ? s->detail : "";
+  pthread_mutex_unlock(&c->detail_lock);
+  return d;
 }
 
 double sqz__now(void) {
@@ -70,21 +100,43 @@ double sqz__now(void) {
 
 int sqz__finish(sqz_context *ctx) { return ctx->ops->finish(ctx); }
 
+void sqz__lock(sqz_context *ctx) {
+  if (ctx) pthread_mutex_lock(&ctx->lock);
+}
+
+void sqz__unlock(sqz_context *ctx) {
+  if (ctx) pthread_mutex_unlock(&ctx->lock);
+}
+
 void sqz__op_begin(sqz_context *ctx) {
   if (!ctx) return;
+  sqz__lock(ctx);
   ctx->kernel_s = 0.0;
   ctx->wall_s = 0.0;
   ctx->op_start = sqz__now();
 }
 
 void sqz__op_end(sqz_context *ctx) {
-  if (ctx) ctx->wall_s = sqz__now() - ctx->op_start;
+  if (!ctx) return;
+  ctx->wall_s = sqz__now() - ctx->op_start;
+  pthread_mutex_lock(&ctx->detail_lock);
+  sqz_thread_slot *s = sqz__slot(ctx, 1);
+  if (s) {
+    s->kernel_s = ctx->kernel_s;
+    s->wall_s = ctx->wall_s;
+  }
+  pthread_mutex_unlock(&ctx->detail_lock);
+  sqz__unlock(ctx);
 }
 
 int sqz_context_timing(const sqz_context *ctx, double *kernel_s, double *wall_s) {
   if (!ctx) return SQZ_ERR_INVALID_ARGUMENT;
-  if (kernel_s) *kernel_s = ctx->kernel_s;
-  if (wall_s) *wall_s = ctx->wall_s;
+  sqz_context *c = (sqz_context *)ctx; /* the slot list, not the context, changes */
+  pthread_mutex_lock(&c->detail_lock);
+  sqz_thread_slot *s = sqz__slot(c, 0);
+  if (kernel_s) *kernel_s = s ? s->kernel_s : 0.0;
+  if (wall_s) *wall_s = s ? s->wall_s : 0.0;
+  pthread_mutex_unlock(&c->detail_lock);
   return SQZ_OK;
 }
 

@@ -21,6 +21,12 @@ int sqz__fractal_rho_level(int s, uint32_t rho) {
   return p == rho ? j : -1;
 }
 
+uint64_t sqz__fractal_block_max(const sqz_domain *dom) {
+  uint64_t lim = dom->side < SQZ_BLOCK_RHO_MAX ? dom->side : SQZ_BLOCK_RHO_MAX, largest = 1;
+  while (dom->fr.s > 1 && largest * (uint64_t)dom->fr.s <= lim) largest *= (uint64_t)dom->fr.s;
+  return largest;
+}
+
 static uint64_t sqz__ipow(uint64_t b, int e) {
   uint64_t p = 1;
   while (e-- > 0) p *= b;
@@ -47,8 +53,9 @@ int sqz__fractal_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t 
     if (j < 0 || j > fr->r)
       return sqz__fail(dom->ctx, SQZ_ERR_INVALID_ARGUMENT,
                        "layout block:%u on %s: RHO must be a power of the scale %d (1, %d, %d, ...) not larger "
-                       "than the side %llu",
-                       rho, dom->spec, fr->s, fr->s, fr->s * fr->s, (unsigned long long)dom->side);
+                       "than the side %llu; the largest block side here is %llu",
+                       rho, dom->spec, fr->s, fr->s, fr->s * fr->s, (unsigned long long)dom->side,
+                       (unsigned long long)sqz__fractal_block_max(dom));
     int rb = fr->r - j; /* k^rb * rho^2 <= s^(2R) < 2^62: no overflow */
     *width = sqz__ipow(k, (rb + 1) / 2) * rho;
     *height = sqz__ipow(k, rb / 2) * rho;
@@ -109,6 +116,62 @@ int64_t sqz__fractal_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t 
   return -1;
 }
 
+/* One embedded row of a fractal field: per level i (0 = the finest), the pattern row of y's digit
+ * and the index weights of the digit tx chosen there: index = base + sum_i (tx * wx[i] +
+ * H_nu[digit] * wb[i] + add[i]). */
+typedef struct {
+  const sqz_fractal *fr;
+  const sqz_i32 *hrow[32]; /* H_nu's row of y's digit at level i */
+  uint64_t sp[32], wx[32], wb[32], add[32];
+  uint64_t *xs, *index, n;
+} sqz_fractal_row_walk;
+
+/* The cells under the level-`level` sub-square at column x0 with index c so far, holes skipped whole. */
+static void sqz__fractal_row_walk(sqz_fractal_row_walk *w, int level, uint64_t x0, uint64_t c) {
+  if (level < 0) {
+    w->xs[w->n] = x0;
+    w->index[w->n++] = c;
+    return;
+  }
+  for (int tx = 0; tx < w->fr->s; tx++) {
+    sqz_i32 b = w->hrow[level][tx];
+    if (b >= 0)
+      sqz__fractal_row_walk(w, level - 1, x0 + (uint64_t)tx * w->sp[level],
+                            c + (uint64_t)tx * w->wx[level] + (uint64_t)b * w->wb[level] + w->add[level]);
+  }
+}
+
+uint64_t sqz__fractal_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index) {
+  const sqz_fractal *fr = &f->dom->fr;
+  if (z != 0 || y >= f->dom->side) return 0;
+  sqz_fractal_row_walk w = {.fr = fr, .xs = xs, .index = index, .n = 0};
+  int j = f->layout == SQZ_LAYOUT_BLOCK ? sqz__fractal_rho_level(fr->s, f->layout_rho) : 0;
+  uint64_t rho = f->layout_rho, base = 0, sp = 1, kp = 1, yd = y;
+  for (int i = 0; i < fr->r; i++, sp *= (uint64_t)fr->s, yd /= (uint64_t)fr->s) {
+    uint64_t dy = yd % (uint64_t)fr->s;
+    w.hrow[i] = fr->hnu + dy * (uint64_t)fr->s;
+    w.sp[i] = sp;
+    w.wx[i] = w.wb[i] = w.add[i] = 0;
+    switch (f->layout) {
+    case SQZ_LAYOUT_BB:
+    case SQZ_LAYOUT_LAMBDA: w.wx[i] = sp; break; /* y * side + x */
+    case SQZ_LAYOUT_COMPACT: w.wb[i] = kp; break; /* digit order */
+    case SQZ_LAYOUT_BLOCK:                        /* tile (digit order above j) * rho^2 + ty * rho + tx */
+      if (i < j) {
+        w.wx[i] = sp;
+        w.add[i] = dy * sp * rho;
+      } else {
+        w.wb[i] = rho * rho * (kp / sqz__ipow((uint64_t)fr->k, j));
+      }
+      break;
+    }
+    kp *= (uint64_t)fr->k;
+  }
+  if (f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA) base = y * f->dom->side;
+  sqz__fractal_row_walk(&w, fr->r - 1, 0, base);
+  return w.n;
+}
+
 /* Default tile level of compact and lambda: the largest j <= R whose tile has at most
  * 1024 cells and whose (s^j + 2)^2 cache fits in 16 KiB (j = 0 when k = 1). */
 #define SQZ__TILE_MAX_CELLS 1024u
@@ -166,4 +229,18 @@ uint32_t *sqz__fractal_tile_table(const sqz_field *f, const sqz_fractal_tiling *
   *n_cells = cells;
   *n_halo = h;
   return table;
+}
+
+const char *sqz__fractal_rule(const sqz_field *f) {
+  switch (f->layout) {
+  case SQZ_LAYOUT_BB: return "bb fractal: side x side row-major, index y*side + x (holes stored as 0)";
+  case SQZ_LAYOUT_LAMBDA: return "lambda fractal: side x side row-major, index y*side + x (holes stored as 0)";
+  case SQZ_LAYOUT_BLOCK:
+    return "block:RHO fractal: tiles of RHO x RHO embedded cells; tile (x / RHO, y / RHO) has compact index b at "
+           "level R - j (RHO = s^j) and is stored at b*RHO^2, its cells row-major: index b*RHO^2 + (y mod RHO)*RHO + "
+           "(x mod RHO) (holes stored as 0)";
+  case SQZ_LAYOUT_COMPACT: break;
+  }
+  return "compact fractal: digit order, index sum over levels i of k^i * H_nu[y_i*s + x_i], where x_i, y_i are the "
+         "base-s digits of x, y (i = 0 least significant) and H_nu numbers the pattern's replicas row-major from 0";
 }

@@ -1,11 +1,46 @@
 /* atomic_file.c — outputs written whole or not at all: mkstemp beside the target, fsync, rename. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/atomic_file.h"
+
+/* ---- the live temporaries, for a signal handler ---------------------------------------------
+ * A fixed table (a handler may not allocate or lock): a slot is free (0), being filled (1) or holds
+ * the path of a live temporary (2). Filling and freeing are atomic stores; the handler only reads
+ * slots in state 2 and unlinks their paths. A path longer than a slot, or a full table, leaves the
+ * temporary unregistered: it is still removed on every failure, only not on a signal. */
+#define SQZ_TEMP_SLOTS 32
+#define SQZ_TEMP_PATH 4096
+static struct {
+  atomic_int state;
+  char path[SQZ_TEMP_PATH];
+} sqz_temps[SQZ_TEMP_SLOTS];
+
+int sqz__temp_register(const char *path) {
+  size_t n = strlen(path);
+  if (n >= SQZ_TEMP_PATH) return -1;
+  for (int i = 0; i < SQZ_TEMP_SLOTS; i++) {
+    int free_slot = 0;
+    if (!atomic_compare_exchange_strong(&sqz_temps[i].state, &free_slot, 1)) continue;
+    memcpy(sqz_temps[i].path, path, n + 1);
+    atomic_store(&sqz_temps[i].state, 2);
+    return i;
+  }
+  return -1;
+}
+
+void sqz__temp_unregister(int slot) {
+  if (slot >= 0 && slot < SQZ_TEMP_SLOTS) atomic_store(&sqz_temps[slot].state, 0);
+}
+
+void sqz_remove_temporaries(void) {
+  for (int i = 0; i < SQZ_TEMP_SLOTS; i++)
+    if (atomic_load(&sqz_temps[i].state) == 2) unlink(sqz_temps[i].path);
+}
 
 /* The process umask without changing it (umask() would race with other threads creating files):
  * Linux reports it in /proc/self/status. Returns 0 and sets *mask when it could be read. */
@@ -39,6 +74,7 @@ int sqz__atomic_open(sqz_context *ctx, const char *path, sqz_atomic_file *af) {
   af->fp = NULL;
   af->tmp = NULL;
   af->path = path;
+  af->slot = -1;
   size_t n = strlen(path);
   char *tmp = malloc(n + 8);
   if (!tmp)
@@ -46,6 +82,7 @@ int sqz__atomic_open(sqz_context *ctx, const char *path, sqz_atomic_file *af) {
   memcpy(tmp, path, n);
   memcpy(tmp + n, ".XXXXXX", 8);
   int fd = mkstemp(tmp);
+  int slot = fd >= 0 ? sqz__temp_register(tmp) : -1;
   if (fd < 0) {
     int e = errno;
     free(tmp);
@@ -57,11 +94,13 @@ int sqz__atomic_open(sqz_context *ctx, const char *path, sqz_atomic_file *af) {
     int e = errno;
     close(fd);
     remove(tmp);
+    sqz__temp_unregister(slot);
     free(tmp);
     return sqz__fail(ctx, SQZ_ERR_IO, "%s: cannot open the temporary file: %s", path, strerror(e));
   }
   af->fp = fp;
   af->tmp = tmp;
+  af->slot = slot;
   return SQZ_OK;
 }
 
@@ -74,10 +113,14 @@ int sqz__atomic_write(sqz_context *ctx, sqz_atomic_file *af, const void *data, s
 
 void sqz__atomic_abort(sqz_atomic_file *af) {
   if (af->fp) fclose(af->fp);
-  if (af->tmp) remove(af->tmp);
+  if (af->tmp) { /* an empty handle ({0}) owns no slot */
+    remove(af->tmp);
+    sqz__temp_unregister(af->slot);
+  }
   free(af->tmp);
   af->fp = NULL;
   af->tmp = NULL;
+  af->slot = -1;
 }
 
 int sqz__atomic_commit(sqz_context *ctx, sqz_atomic_file *af) {
@@ -105,6 +148,8 @@ int sqz__atomic_commit(sqz_context *ctx, sqz_atomic_file *af) {
     sqz__atomic_abort(af);
     return sqz__fail(ctx, SQZ_ERR_IO, "%s: %s failed: %s", af->path, step, strerror(e ? e : EIO));
   }
+  sqz__temp_unregister(af->slot);
+  af->slot = -1;
   free(af->tmp);
   af->tmp = NULL;
   return SQZ_OK;

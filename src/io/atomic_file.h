@@ -11,9 +11,12 @@ typedef struct {
   FILE *fp;         /* the open temporary; NULL when the handle is empty */
   char *tmp;        /* its path "<path>.XXXXXX" (malloc'ed) */
   const char *path; /* the target (the caller's string, which must outlive the handle) */
+  int slot;         /* its entry among the live temporaries (sqz_remove_temporaries), -1 when none */
 } sqz_atomic_file;
 
-/* Creates a unique temporary "<path>.XXXXXX" in the target's directory (mkstemp) and opens it
+/* Creates a unique temporary "<path>.XXXXXX" in the target's directory (mkstemp: O_CREAT|O_EXCL, so
+ * neither an existing file nor a link there is ever opened), registers it among the live
+ * temporaries that sqz_remove_temporaries unlinks, and opens it
  * for binary writing, with the permissions the target would get from fopen (an existing regular
  * target's mode, else 0666 less the umask). On failure returns SQZ_ERR_IO with strerror(errno)
  * in the detail, creates nothing and leaves *af empty. */
@@ -27,5 +30,11 @@ SQZ_INTERNAL int sqz__atomic_write(sqz_context *ctx, sqz_atomic_file *af, const 
 SQZ_INTERNAL int sqz__atomic_commit(sqz_context *ctx, sqz_atomic_file *af);
 /* Closes and removes the temporary; a no-op on an empty handle. */
 SQZ_INTERNAL void sqz__atomic_abort(sqz_atomic_file *af);
+
+/* The table of live temporaries behind sqz_remove_temporaries (include/sqz.h): registers a path
+ * (returns its slot, or -1 when it does not fit: the temporary then goes unregistered) and frees a
+ * slot (-1 is a no-op). */
+SQZ_INTERNAL int sqz__temp_register(const char *path);
+SQZ_INTERNAL void sqz__temp_unregister(int slot);
 
 #endif /* SQZ_ATOMIC_FILE_H */

@@ -1,4 +1,4 @@
-/* npy.c — field states as NumPy .npy files (format 1.0) of the embedding, read whole and written atomically. */
+/* npy.c — field states as NumPy .npy files (format 1.0) of the embedding, streamed row by row and written atomically. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "io/atomic_file.h"
+#include "io/image_rows.h"
 #include "io/npy.h"
 
 /* The embedded array of a field: shape (side, side) or (N, N, N) and its bytes. */
@@ -35,13 +36,6 @@ static int sqz__npy_array(sqz_field *f, const char *path, sqz_npy_array *a) {
                      f->dom->spec, (unsigned long long)b);
   a->ndim = d;
   a->bytes = (size_t)b;
-  return SQZ_OK;
-}
-
-/* The host buffer of the data; SQZ_ERR_OUT_OF_MEMORY naming the bytes. */
-static int sqz__npy_alloc(sqz_context *ctx, const char *path, size_t bytes, unsigned char **out) {
-  *out = malloc(bytes ? bytes : 1);
-  if (!*out) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for the data", path, bytes);
   return SQZ_OK;
 }
 
@@ -93,12 +87,22 @@ static int sqz__npy_read_header(sqz_field *f, FILE *fp, const char *path, const 
   return st;
 }
 
-/* Reads exactly `bytes` of data and makes sure nothing follows. */
-static int sqz__npy_read_data(sqz_context *ctx, FILE *fp, const char *path, unsigned char *data, size_t bytes) {
-  size_t n = fread(data, 1, bytes, fp);
-  if (ferror(fp)) return sqz__fail(ctx, SQZ_ERR_IO, "%s: read failed: %s", path, strerror(errno));
-  if (n < bytes)
-    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: truncated data: %zu of %zu bytes present", path, n, bytes);
+/* Reads the data row by row (one row of the image: side cells) into the storage copy, then makes
+ * sure nothing follows. Set cells outside the domain are remembered, reported by the caller once
+ * the file is known to be well formed. */
+static int sqz__npy_read_data(sqz_context *ctx, FILE *fp, const char *path, sqz_image *im, unsigned char *row,
+                              size_t bytes) {
+  size_t rb = (size_t)im->width * im->ts, done = 0;
+  for (uint64_t y = 0; y < im->height; y++) {
+    size_t n = fread(row, 1, rb, fp);
+    done += n;
+    if (ferror(fp)) return sqz__fail(ctx, SQZ_ERR_IO, "%s: read failed: %s", path, strerror(errno));
+    if (n < rb)
+      return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: truncated data: %zu of %zu bytes present", path, done, bytes);
+    sqz__npy_to_little(row, rb, im->ts);
+    sqz__image_row(im, y);
+    sqz__image_take_row(im, y, row);
+  }
   struct stat st;
   long pos = ftell(fp);
   if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && pos >= 0 && st.st_size > (off_t)pos)
@@ -116,43 +120,45 @@ int sqz_field_load_npy(sqz_field *f, const char *path) {
   sqz_context *ctx = f->ctx;
   FILE *fp = fopen(path, "rb");
   if (!fp) return sqz__fail(ctx, SQZ_ERR_IO, "%s: cannot open for reading: %s", path, strerror(errno));
-  unsigned char *data = NULL;
+  unsigned char *row = NULL;
+  sqz_image im = {0};
   st = sqz__npy_read_header(f, fp, path, a.shape, a.ndim);
-  if (st == SQZ_OK) st = sqz__npy_alloc(ctx, path, a.bytes, &data);
-  if (st == SQZ_OK) st = sqz__npy_read_data(ctx, fp, path, data, a.bytes);
+  if (st == SQZ_OK) st = sqz__image_open(f, path, SQZ_IMAGE_LOAD, &im);
+  if (st == SQZ_OK) st = sqz__host_alloc(ctx, im.width * im.ts, 0, (void **)&row, "%s: one row of the data", path);
+  if (st == SQZ_OK) st = sqz__npy_read_data(ctx, fp, path, &im, row, a.bytes);
   fclose(fp);
-  if (st == SQZ_OK) {
-    sqz__npy_to_little(data, a.bytes, sqz_type_size(f->type));
-    st = sqz_field_write(f, data, a.bytes);
-    if (st == SQZ_ERR_OUTSIDE_DOMAIN) {
-      char msg[1024];
-      snprintf(msg, sizeof msg, "%s: %s", path, sqz_last_error(ctx));
-      sqz__fail(ctx, st, "%s", msg);
-    }
-  }
-  free(data);
+  if (st == SQZ_OK) st = sqz__image_commit(&im);
+  free(row);
+  sqz__image_close(&im);
   return st;
 }
 
+/* The header, then the embedded array row by row from the storage copy (cells outside the domain 0). */
 int sqz_field_save_npy(sqz_field *f, const char *path) {
   sqz_npy_array a;
   int st = sqz__npy_array(f, path, &a);
   if (st != SQZ_OK) return st;
   sqz_context *ctx = f->ctx;
-  unsigned char hdr[1024], *data = NULL;
+  unsigned char hdr[1024], *row = NULL;
   size_t hn = sqz__npy_format_header(f->type, a.ndim, a.shape, hdr, sizeof hdr);
   if (hn == 0) return sqz__fail(ctx, SQZ_ERR_INTERNAL, "%s: cannot format the .npy header", path);
-  if ((st = sqz__npy_alloc(ctx, path, a.bytes, &data)) != SQZ_OK) return st;
-  st = sqz_field_read(f, data, a.bytes);
+  sqz_image im;
+  if ((st = sqz__image_open(f, path, SQZ_IMAGE_SAVE, &im)) != SQZ_OK) return st;
+  size_t ts = im.ts, rb = (size_t)im.width * ts;
   sqz_atomic_file af = {0};
-  if (st == SQZ_OK) {
-    sqz__npy_to_little(data, a.bytes, sqz_type_size(f->type));
-    st = sqz__atomic_open(ctx, path, &af);
-  }
+  st = sqz__host_alloc(ctx, rb, 0, (void **)&row, "%s: one row of the data", path);
+  if (st == SQZ_OK) st = sqz__atomic_open(ctx, path, &af);
   if (st == SQZ_OK) st = sqz__atomic_write(ctx, &af, hdr, hn);
-  if (st == SQZ_OK) st = sqz__atomic_write(ctx, &af, data, a.bytes);
+  for (uint64_t y = 0; st == SQZ_OK && y < im.height; y++) {
+    memset(row, 0, rb);
+    sqz__image_row(&im, y);
+    for (uint64_t j = 0; j < im.count; j++) memcpy(row + im.xs[j] * ts, im.store + im.index[j] * ts, ts);
+    sqz__npy_to_little(row, rb, ts);
+    st = sqz__atomic_write(ctx, &af, row, rb);
+  }
   if (st == SQZ_OK) st = sqz__atomic_commit(ctx, &af);
   else sqz__atomic_abort(&af);
-  free(data);
+  free(row);
+  sqz__image_close(&im);
   return st;
 }

@@ -1,10 +1,11 @@
-/* png.c — writing a field as a PNG picture: u8 fields as live/dead, other types as a colour ramp; outside cells apart. */
+/* png.c — writing a field as a PNG picture row by row: u8 fields as live/dead, other types as a colour ramp; outside cells apart. */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sqz_internal.h"
+#include "io/atomic_file.h"
+#include "io/image_rows.h"
 
 #ifdef SQZ_HAVE_PNG
 #include <png.h>
@@ -20,113 +21,127 @@ static void sqz__ramp(double v, unsigned char *c) {
   for (int k = 0; k < 3; k++) c[k] = (unsigned char)(stops[i][k] + u * (stops[i + 1][k] - stops[i][k]) + 0.5);
 }
 
-/* Non-u8 fields: the embedded values as doubles (side^dims), and their range over the domain. */
-static int sqz__field_values(sqz_field *f, double **out, double *lo, double *hi) {
-  uint64_t n = f->dom->side, cells = n * n * (f->dom->dims == 3 ? n : 1), bytes;
-  size_t ts = sqz_type_size(f->type);
-  *out = NULL;
-  if (!sqz__checked_mul(cells, ts + sizeof(double), &bytes) || bytes > SIZE_MAX / 2)
-    return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE, "%s: the embedded image is too large to draw", f->dom->spec);
-  unsigned char *raw = malloc((size_t)(cells * ts));
-  double *v = malloc((size_t)cells * sizeof *v);
-  int st = raw && v ? sqz_field_read(f, raw, (size_t)(cells * ts))
-                    : sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: %llu bytes of host memory for the picture",
-                                f->dom->spec, (unsigned long long)bytes);
-  *lo = 0;
-  *hi = 0;
-  int first = 1;
-  for (uint64_t i = 0; st == SQZ_OK && i < cells; i++) {
-    if (f->type == SQZ_I32) { int32_t x; memcpy(&x, raw + i * 4, 4); v[i] = x; }
-    else if (f->type == SQZ_F32) { float x; memcpy(&x, raw + i * 4, 4); v[i] = x; }
-    else { memcpy(&v[i], raw + i * 8, 8); }
-    uint64_t x = i % n, y = (i / n) % n, z = i / (n * n);
-    if (!sqz_domain_contains(f->dom, x, y, z) || !isfinite(v[i])) continue;
-    if (first || v[i] < *lo) *lo = v[i];
-    if (first || v[i] > *hi) *hi = v[i];
-    first = 0;
-  }
-  free(raw);
-  if (st != SQZ_OK) {
-    free(v);
-    return st;
-  }
-  *out = v;
-  return SQZ_OK;
+/* The value of storage cell i as a double (non-u8 fields). */
+static double sqz__png_value(const sqz_image *im, uint64_t i) {
+  const unsigned char *p = im->store + i * im->ts;
+  if (im->f->type == SQZ_I32) { int32_t x; memcpy(&x, p, 4); return x; }
+  if (im->f->type == SQZ_F32) { float x; memcpy(&x, p, 4); return x; }
+  double x;
+  memcpy(&x, p, 8);
+  return x;
 }
 
-/* Writes the picture of img (0/1 cells) or val (values in [lo, hi]), w x h, to path. */
-static int sqz__png_write(sqz_field *f, const char *path, const unsigned char *img, const double *val, double lo,
-                          double hi, uint64_t w, uint64_t h) {
+/* The range of the finite values of the domain cells (non-u8 fields), one pass over the rows. */
+static void sqz__png_range(sqz_image *im, double *lo, double *hi) {
+  int first = 1;
+  *lo = *hi = 0;
+  for (uint64_t y = 0; y < im->height; y++) {
+    sqz__image_row(im, y);
+    for (uint64_t j = 0; j < im->count; j++) {
+      double v = sqz__png_value(im, im->index[j]);
+      if (!isfinite(v)) continue;
+      if (first || v < *lo) *lo = v;
+      if (first || v > *hi) *hi = v;
+      first = 0;
+    }
+  }
+}
+
+/* One picture row from image rows y0 .. y0 + block - 1: each pixel covers block x block cells; the
+ * hole colour where none is a domain cell, else the mix of live and dead by the live share (u8) or
+ * the ramp at the mean value (other types). block = 1 draws every cell as it is. */
+static void sqz__png_row(sqz_image *im, uint64_t y0, uint64_t block, uint64_t w_out, double lo, double hi,
+                         double *sum, uint64_t *cnt, unsigned char *row) {
+  memset(sum, 0, w_out * sizeof *sum);
+  memset(cnt, 0, w_out * sizeof *cnt);
+  for (uint64_t y = y0; y < y0 + block && y < im->height; y++) {
+    sqz__image_row(im, y);
+    for (uint64_t j = 0; j < im->count; j++) {
+      uint64_t x = im->xs[j] / block;
+      double v = im->f->type == SQZ_U8 ? (im->store[im->index[j]] != 0) : sqz__png_value(im, im->index[j]);
+      cnt[x]++;
+      if (isfinite(v)) sum[x] += v;
+    }
+  }
+  for (uint64_t x = 0; x < w_out; x++) {
+    unsigned char *c = row + x * 3;
+    if (!cnt[x]) {
+      memcpy(c, sqz_hole, 3);
+    } else if (im->f->type == SQZ_U8) {
+      double live = sum[x] / (double)cnt[x];
+      for (int k = 0; k < 3; k++) c[k] = (unsigned char)(sqz_dead[k] + live * (sqz_live[k] - sqz_dead[k]) + 0.5);
+    } else {
+      double v = sum[x] / (double)cnt[x];
+      sqz__ramp(hi <= lo ? 0.0 : (v - lo) / (hi - lo), c);
+    }
+  }
+}
+
+/* Writes the picture of the image row by row into the open temporary af (libpng's errors longjmp here). */
+static int sqz__png_write(sqz_image *im, sqz_atomic_file *af, uint64_t block, unsigned char *row, double *sum,
+                          uint64_t *cnt, double lo, double hi) {
+  uint64_t w_out = (im->width + block - 1) / block, h_out = (im->height + block - 1) / block;
   volatile int st = SQZ_OK; /* set after the setjmp below */
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *fp = fopen(tmp, "wb");
-  unsigned char *row = malloc((size_t)w * 3);
-  png_structp png = fp ? png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL) : NULL;
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
   png_infop info = png ? png_create_info_struct(png) : NULL;
-  if (!fp || !row || !png || !info) {
-    st = sqz__fail(f->ctx, fp ? SQZ_ERR_OUT_OF_MEMORY : SQZ_ERR_IO, "%s: cannot start the PNG", path);
+  if (!png || !info) {
+    st = sqz__fail(im->f->ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: cannot start the PNG", im->path);
     goto done;
   }
   if (setjmp(png_jmpbuf(png))) {
-    st = sqz__fail(f->ctx, SQZ_ERR_IO, "%s: libpng failed while writing", path);
+    st = sqz__fail(im->f->ctx, SQZ_ERR_IO, "%s: libpng failed while writing", im->path);
     goto done;
   }
-  png_init_io(png, fp);
-  png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+  png_init_io(png, af->fp);
+  png_set_IHDR(png, info, (png_uint_32)w_out, (png_uint_32)h_out, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
-  uint64_t n = f->dom->side;
-  for (uint64_t y = 0; y < h; y++) {
-    for (uint64_t x = 0; x < w; x++) {
-      const unsigned char *c;
-      unsigned char ramp[3];
-      int inside = f->dom->dims == 3 ? sqz_domain_contains(f->dom, x, y % n, y / n) : sqz_domain_contains(f->dom, x, y, 0);
-      if (!inside) c = sqz_hole;
-      else if (val) {
-        double v = val[y * w + x];
-        sqz__ramp(!isfinite(v) || hi <= lo ? 0.0 : (v - lo) / (hi - lo), ramp);
-        c = ramp;
-      } else c = img[y * w + x] ? sqz_live : sqz_dead;
-      row[x * 3] = c[0];
-      row[x * 3 + 1] = c[1];
-      row[x * 3 + 2] = c[2];
-    }
+  for (uint64_t y = 0; y < h_out; y++) {
+    sqz__png_row(im, y * block, block, w_out, lo, hi, sum, cnt, row);
     png_write_row(png, row);
   }
   png_write_end(png, NULL);
 done:
   if (png) png_destroy_write_struct(&png, info ? &info : NULL);
-  int closed = fp ? fclose(fp) == 0 : 0;
-  free(row);
-  if (st == SQZ_OK && closed && rename(tmp, path) == 0) return SQZ_OK;
-  remove(tmp);
-  return st == SQZ_OK ? sqz__fail(f->ctx, SQZ_ERR_IO, "%s: write failed", path) : st;
-}
-
-int sqz_field_save_png(sqz_field *f, const char *path) {
-  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
-  unsigned char *img = NULL;
-  double *val = NULL, lo = 0, hi = 0;
-  uint64_t w = 0, h = 0;
-  int st = f->type == SQZ_U8 ? sqz__field_image(f, &img, &w, &h) : sqz__field_values(f, &val, &lo, &hi);
-  if (st != SQZ_OK) return st;
-  if (val) { /* the embedded picture's geometry: N x N, or N x N*N in 3D (slice z below slice z - 1) */
-    w = f->dom->side;
-    h = f->dom->dims == 3 ? w * w : w;
-  }
-  if (w > 0x7fffffff || h > 0x7fffffff)
-    st = sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE, "%s: %llu x %llu is too large for PNG", path, (unsigned long long)w,
-                   (unsigned long long)h);
-  else
-    st = sqz__png_write(f, path, img, val, lo, hi, w, h);
-  free(img);
-  free(val);
   return st;
 }
+
+int sqz_field_save_png_sized(sqz_field *f, const char *path, uint64_t size) {
+  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  uint64_t w = f->dom->side, h = f->dom->dims == 3 ? w * w : w, big = w > h ? w : h;
+  uint64_t block = size && size < big ? (big + size - 1) / size : 1; /* cells per pixel side */
+  uint64_t w_out = (w + block - 1) / block, h_out = (h + block - 1) / block;
+  if (w_out > 0x7fffffff || h_out > 0x7fffffff)
+    return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE, "%s: %llu x %llu is too large for PNG (--png-size downscales)", path,
+                     (unsigned long long)w_out, (unsigned long long)h_out);
+  sqz_image im;
+  int st = sqz__image_open(f, path, SQZ_IMAGE_SAVE, &im);
+  if (st != SQZ_OK) return st;
+  double lo = 0, hi = 0, *sum = NULL;
+  uint64_t *cnt = NULL;
+  unsigned char *row = NULL;
+  sqz_atomic_file af = {0};
+  st = sqz__host_alloc(f->ctx, (w_out * 3 + 7) / 8 * 8 + w_out * (sizeof *sum + sizeof *cnt), 0, (void **)&row,
+                       "%s: one row of the picture", path);
+  if (st == SQZ_OK) {
+    sum = (double *)(void *)(row + (w_out * 3 + 7) / 8 * 8); /* 8-byte aligned after the pixels */
+    cnt = (uint64_t *)(void *)(sum + w_out);
+  }
+  if (st == SQZ_OK && f->type != SQZ_U8) sqz__png_range(&im, &lo, &hi);
+  if (st == SQZ_OK) st = sqz__atomic_open(f->ctx, path, &af);
+  if (st == SQZ_OK) st = sqz__png_write(&im, &af, block, row, sum, cnt, lo, hi);
+  if (st == SQZ_OK) st = sqz__atomic_commit(f->ctx, &af);
+  else sqz__atomic_abort(&af);
+  free(row);
+  sqz__image_close(&im);
+  return st;
+}
+
+int sqz_field_save_png(sqz_field *f, const char *path) { return sqz_field_save_png_sized(f, path, 0); }
 #else
-int sqz_field_save_png(sqz_field *f, const char *path) {
-  (void)path;
+int sqz_field_save_png_sized(sqz_field *f, const char *path, uint64_t size) {
+  (void)path, (void)size;
   return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_UNSUPPORTED, "this build of sqz has no libpng: PNG output is unavailable");
 }
+int sqz_field_save_png(sqz_field *f, const char *path) { return sqz_field_save_png_sized(f, path, 0); }
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "io/atomic_file.h"
+#include "io/image_rows.h"
 #include "io/rle.h"
 
 #define SQZ_RLE_LINE 70 /* longest pattern line written, as Golly */
@@ -73,16 +74,13 @@ int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, uint64_t *
   return SQZ_OK;
 }
 
-/* Checks that f can hold an RLE state (SQZ_U8, 2D) and sizes its embedded array. */
-static int sqz__rle_field(sqz_field *f, const char *path, uint64_t *bytes) {
+/* Checks that f can hold an RLE state (SQZ_U8, 2D). */
+static int sqz__rle_field(sqz_field *f, const char *path) {
   if (f->type != SQZ_U8)
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT,
                      "%s: RLE states need a SQZ_U8 field (this one has %zu-byte cells)", path, sqz_type_size(f->type));
   if (f->dom->dims != 2)
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: RLE patterns are 2D and %s is 3D (use PBM or .npy)", path,
-                     f->dom->spec);
-  if (!sqz__checked_mul(f->dom->side, f->dom->side, bytes) || *bytes > SIZE_MAX / 2)
-    return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE, "%s: the embedded array of %s is too large for the host", path,
                      f->dom->spec);
   return SQZ_OK;
 }
@@ -91,7 +89,7 @@ static int sqz__rle_field(sqz_field *f, const char *path, uint64_t *bytes) {
 typedef struct {
   sqz_field *f;
   const char *path;
-  unsigned char *img; /* side x side, 0/1 */
+  sqz_image *im; /* the storage copy the live cells go to */
   int64_t at_x, at_y;
 } sqz_rle_place;
 
@@ -112,8 +110,9 @@ static int sqz__rle_place_run(void *user, const sqz_rle_header *h, uint64_t x, u
     int64_t dx = 0, dy = 0; /* x + i < W <= INT64_MAX: the casts are exact */
     int ok = base_ok && sqz__add_i64(bx, (int64_t)(x + i), &dx) && sqz__add_i64(by, (int64_t)y, &dy);
     int inside = ok && dx >= 0 && dy >= 0 && (uint64_t)dx < side && (uint64_t)dy < side;
-    if (inside && sqz_domain_contains(p->f->dom, (uint64_t)dx, (uint64_t)dy, 0)) {
-      p->img[(uint64_t)dy * side + (uint64_t)dx] = 1;
+    int64_t at = inside ? sqz__layout_index(p->f, (uint64_t)dx, (uint64_t)dy, 0) : -1;
+    if (at >= 0) {
+      p->im->store[at] = 1;
       continue;
     }
     if (!ok)
@@ -133,16 +132,15 @@ static int sqz__rle_place_run(void *user, const sqz_rle_header *h, uint64_t x, u
 
 int sqz_field_load_rle(sqz_field *f, const char *path, int64_t at_x, int64_t at_y) {
   if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
-  uint64_t bytes;
-  int st = sqz__rle_field(f, path, &bytes);
+  int st = sqz__rle_field(f, path);
   if (st != SQZ_OK) return st;
-  sqz_rle_place p = {f, path, calloc((size_t)bytes ? (size_t)bytes : 1, 1), at_x, at_y};
-  if (!p.img) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: cannot allocate %llu bytes for the state", path,
-                               (unsigned long long)bytes);
+  sqz_image im;
+  if ((st = sqz__image_open(f, path, SQZ_IMAGE_LOAD, &im)) != SQZ_OK) return st;
+  sqz_rle_place p = {f, path, &im, at_x, at_y};
   sqz_rle_header h;
   st = sqz__rle_load(f->ctx, path, &h, sqz__rle_place_run, &p);
-  if (st == SQZ_OK) st = sqz_field_write(f, p.img, (size_t)bytes);
-  free(p.img);
+  if (st == SQZ_OK) st = sqz__image_commit(&im);
+  sqz__image_close(&im);
   return st;
 }
 
@@ -175,28 +173,33 @@ static int sqz__rle_token(sqz_rle_out *o, uint64_t count, char tag) {
   return SQZ_OK;
 }
 
-/* Bounding box of the live cells of a side x side image; 0 when there are none. */
-static int sqz__rle_bbox(const unsigned char *img, uint64_t side, uint64_t box[4]) {
-  uint64_t x0 = side, y0 = side, x1 = 0, y1 = 0;
-  for (uint64_t y = 0; y < side; y++)
-    for (uint64_t x = 0; x < side; x++)
-      if (img[y * side + x]) {
+/* Bounding box of the live cells of the image, row by row; 0 when there are none. */
+static int sqz__rle_bbox(sqz_image *im, uint64_t box[4]) {
+  uint64_t side = im->width, x0 = side, y0 = side, x1 = 0, y1 = 0;
+  for (uint64_t y = 0; y < im->height; y++) {
+    sqz__image_row(im, y);
+    for (uint64_t j = 0; j < im->count; j++)
+      if (sqz__image_set(im, im->index[j])) {
+        uint64_t x = im->xs[j];
         if (x < x0) x0 = x;
         if (x > x1) x1 = x;
         if (y < y0) y0 = y;
         y1 = y;
       }
+  }
   box[0] = x0, box[1] = y0, box[2] = x1, box[3] = y1;
   return x0 < side;
 }
 
 /* The runs of the box (x0, y0)-(x1, y1): each row's runs without its trailing dead run, rows ended
- * by '$' (consecutive ends counted), '!' at the end. */
-static int sqz__rle_runs_out(sqz_rle_out *o, const unsigned char *img, uint64_t side, const uint64_t box[4]) {
+ * by '$' (consecutive ends counted), '!' at the end. row: room for one image row of 0/1 cells. */
+static int sqz__rle_runs_out(sqz_rle_out *o, sqz_image *im, unsigned char *row, const uint64_t box[4]) {
   uint64_t rows = 0; /* row ends not written yet */
   int st = SQZ_OK;
   for (uint64_t y = box[1]; st == SQZ_OK && y <= box[3]; y++) {
-    const unsigned char *row = img + y * side;
+    memset(row, 0, (size_t)im->width);
+    sqz__image_row(im, y);
+    for (uint64_t j = 0; j < im->count; j++) row[im->xs[j]] = (unsigned char)sqz__image_set(im, im->index[j]);
     uint64_t end = box[2] + 1;
     while (end > box[0] && !row[end - 1]) end--;
     if (end == box[0]) { rows++; continue; }
@@ -215,10 +218,10 @@ static int sqz__rle_runs_out(sqz_rle_out *o, const unsigned char *img, uint64_t 
 
 int sqz_field_save_rle(sqz_field *f, const char *path, const char *rule) {
   if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
-  uint64_t bytes, box[4] = {0, 0, 0, 0};
+  uint64_t box[4] = {0, 0, 0, 0};
   uint32_t birth, survive;
   char err[256], golly[32];
-  int st = sqz__rle_field(f, path, &bytes);
+  int st = sqz__rle_field(f, path);
   if (st != SQZ_OK) return st;
   if ((st = sqz_rule_parse(rule ? rule : "B3/S23", 2, &birth, &survive, err, sizeof err)) != SQZ_OK)
     return sqz__fail(f->ctx, st, "%s: %s", path, err);
@@ -231,10 +234,14 @@ int sqz_field_save_rle(sqz_field *f, const char *path, const char *rule) {
   for (int c = 0; c <= 8; c++)
     if (survive >> c & 1) golly[k++] = (char)('0' + c);
   golly[k] = 0;
-  unsigned char *img = NULL;
-  uint64_t w, h;
-  if ((st = sqz__field_image(f, &img, &w, &h)) != SQZ_OK) return st;
-  int any = sqz__rle_bbox(img, w, box);
+  sqz_image im;
+  unsigned char *row = NULL;
+  if ((st = sqz__image_open(f, path, SQZ_IMAGE_SAVE, &im)) != SQZ_OK) return st;
+  if ((st = sqz__host_alloc(f->ctx, im.width, 0, (void **)&row, "%s: one row of the image", path)) != SQZ_OK) {
+    sqz__image_close(&im);
+    return st;
+  }
+  int any = sqz__rle_bbox(&im, box);
   if (!any) memset(box, 0, sizeof box); /* an empty pattern: x = 0, y = 0 at Pos=0,0 */
   char head[256];
   int hn = snprintf(head, sizeof head, "#CXRLE Pos=%llu,%llu\nx = %llu, y = %llu, rule = %s\n",
@@ -245,10 +252,11 @@ int sqz_field_save_rle(sqz_field *f, const char *path, const char *rule) {
   sqz_rle_out o = {f->ctx, &af, {0}, 0};
   st = sqz__atomic_open(f->ctx, path, &af);
   if (st == SQZ_OK) st = sqz__atomic_write(f->ctx, &af, head, (size_t)hn);
-  if (st == SQZ_OK && any) st = sqz__rle_runs_out(&o, img, w, box);
+  if (st == SQZ_OK && any) st = sqz__rle_runs_out(&o, &im, row, box);
   if (st == SQZ_OK && !any) st = sqz__atomic_write(f->ctx, &af, "!\n", 2);
   if (st == SQZ_OK) st = sqz__atomic_commit(f->ctx, &af);
   else sqz__atomic_abort(&af);
-  free(img);
+  free(row);
+  sqz__image_close(&im);
   return st;
 }

@@ -56,3 +56,25 @@ int64_t sqz__simplex_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t 
   if (dom->dims == 2) return (int64_t)sqz_tri_index(sl, n, (sqz_u32)x, (sqz_u32)y);
   return (int64_t)sqz_tet_index(sl, n, (sqz_u32)x, (sqz_u32)y, (sqz_u32)z);
 }
+
+uint64_t sqz__simplex_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index) {
+  uint64_t n = 0;
+  for (uint64_t x = 0; x < f->dom->side; x++) { /* a simplex row's cells are x = 0 .. its end */
+    int64_t i = sqz__simplex_index(f, x, y, z);
+    if (i < 0) break;
+    xs[n] = x;
+    index[n++] = (uint64_t)i;
+  }
+  return n;
+}
+
+const char *sqz__simplex_rule(const sqz_field *f) {
+  int bb = f->layout == SQZ_LAYOUT_BB;
+  if (f->dom->dims == 2)
+    return bb ? "bb triangle: N x N row-major, index y*N + x for 0 <= x <= y < N (cells x > y stored as 0)"
+              : "compact triangle: rectangle fold, W = ceil(N/2) columns by N + 1 - (N mod 2) rows, e = 1 - (N mod 2); "
+                "cell (x, y) is (u, v) = (x, y + e) when x < W, else (N - e - x, N - 1 - y); index v*W + u";
+  return bb ? "bb tetrahedron: N x N x N, index (z*N + y)*N + x for x + y + z <= N - 1 (other cells stored as 0)"
+            : "compact tetrahedron: packed layers z, rows y, then x: index Te(N) - Te(N - z - 1) - T(N - z - y) + x, "
+              "T(k) = k(k+1)/2, Te(k) = k(k+1)(k+2)/6";
+}

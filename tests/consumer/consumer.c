@@ -1,9 +1,10 @@
-/* consumer.c — a tiny program built against the installed sqz: a random field on the cpu backend, the registry, sqz_bench.h. */
+/* consumer.c — a tiny program built against the installed sqz: a random field on the cpu backend, the registry, sqz_bench.h, sqz_opencl.h. */
 #include <stdio.h>
 #include <string.h>
 
 #include <sqz.h>
 #include <sqz_bench.h>
+#include <sqz_opencl.h>
 
 int main(void) {
   if (sqz_version_number() != SQZ_VERSION_NUMBER || strcmp(sqz_version_string(), SQZ_VERSION_STRING) != 0) {
@@ -24,6 +25,8 @@ int main(void) {
   double bw = 0;
   if (st == SQZ_OK && sqz_map_list(SQZ_FAMILY_SIMPLEX, 2, "cpu", maps, sizeof maps) <= 0) st = SQZ_ERR_INTERNAL;
   if (st == SQZ_OK) st = sqz_bench_copy_bandwidth(ctx, 1 << 16, &bw, NULL);
+  cl_mem mem = NULL; /* the interop header is installed; a cpu field has no cl_mem */
+  if (st == SQZ_OK && sqz_field_cl_mem(f, &mem) != SQZ_ERR_UNSUPPORTED) st = SQZ_ERR_INTERNAL;
   printf("consumer: %s, %llu of %llu cells alive, maps %s, status %s\n", sqz_version_string(), (unsigned long long)live,
          dom ? (unsigned long long)sqz_domain_cells(dom) : 0ULL, st == SQZ_OK ? maps : "-", sqz_status_name(st));
   sqz_field_release(f);

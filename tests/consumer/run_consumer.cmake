@@ -27,5 +27,4 @@ endif()
 separate_arguments(flags UNIX_COMMAND "${flags}")
 file(GLOB libdir LIST_DIRECTORIES true ${prefix}/lib*)
 run(cc -std=c11 -o ${WORK}/consumer_pc ${SQZ_SOURCE}/tests/consumer/consumer.c ${flags})
-set(ENV{LD_LIBRARY_PATH} "${libdir}")
-run(${WORK}/consumer_pc)
+run(${WORK}/consumer_pc) # no LD_LIBRARY_PATH: the rpath from sqz.pc finds libsqz

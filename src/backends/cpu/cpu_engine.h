@@ -5,6 +5,10 @@
 
 #include "backends/backend.h"
 
+/* Which traversal the engine specialises: Life on u8 cells (the rule inlined), another built-in
+ * rule (run in parallel), or the user's function (called from one thread at a time). */
+typedef enum { SQZ_CPU_LIFE, SQZ_CPU_BUILTIN, SQZ_CPU_USER } sqz_cpu_rule;
+
 /* An update as the cpu engine applies it: a C function over cells of ts bytes. */
 typedef struct {
   size_t ts;            /* bytes per cell */
@@ -12,6 +16,7 @@ typedef struct {
   void *user;           /* fn's user data */
   const void *param;    /* parameters as sqz_param_t (float, or double for f64 cells) */
   int want_present;     /* compute the present mask (else 0 is passed) */
+  sqz_cpu_rule rule;
 } sqz_cpu_update;
 
 /* The traversal + gather per family (engine_fractal.c, engine_simplex.c): one step of u from
@@ -20,6 +25,21 @@ SQZ_INTERNAL int sqz__cpu_step_fractal(sqz_field *f, const sqz_cpu_update *u, co
                                        unsigned char *dst);
 SQZ_INTERNAL int sqz__cpu_step_simplex(sqz_field *f, const sqz_cpu_update *u, const unsigned char *src,
                                        unsigned char *dst);
+
+/* Threads of a step over `cells` cells: OpenMP's (OMP_NUM_THREADS) for built-in rules on domains
+ * large enough to pay for waking them (2^15 cells), one for the user's function (it is called
+ * from one thread at a time); 1 without OpenMP. And the calling thread's number. */
+#define SQZ_CPU_PARALLEL_CELLS ((uint64_t)1 << 15)
+#ifdef _OPENMP
+#include <omp.h>
+static inline int sqz__cpu_threads(const sqz_cpu_update *u, uint64_t cells) {
+  return u->rule == SQZ_CPU_USER || cells < SQZ_CPU_PARALLEL_CELLS ? 1 : omp_get_max_threads();
+}
+static inline int sqz__cpu_thread(void) { return omp_get_thread_num(); }
+#else
+static inline int sqz__cpu_threads(const sqz_cpu_update *u, uint64_t cells) { return 1; }
+static inline int sqz__cpu_thread(void) { return 0; }
+#endif
 
 /* Copies one cell of ts bytes (1, 4 or 8). */
 static inline void sqz__cpu_cell_copy(unsigned char *dst, const unsigned char *src, size_t ts) {

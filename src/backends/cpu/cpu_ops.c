@@ -5,10 +5,8 @@
 #include <unistd.h>
 
 #include "backends/cpu/cpu_engine.h"
+#include "backends/cpu/cpu_rules.h"
 #include "simplex/simplex_plan.h"
-#include "sqz_common.h"
-#include "sqz_heat.h"
-#include "sqz_rule.h"
 
 static uint64_t cpu_host_memory(void) {
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
@@ -39,15 +37,16 @@ static void cpu_list(sqz_device_sink sink, void *list) {
 
 static int cpu_accepts(sqz_context *ctx, const sqz_domain *dom, sqz_type type, sqz_layout_id layout) { return SQZ_OK; }
 
+/* A state buffer in host memory, checked against what the host can still give (sqz__host_available:
+ * calloc alone would succeed on an overcommitting system and the process be killed when the pages
+ * are touched). The front end checks the pair before the first buffer (src/core/field.c). */
 static int cpu_alloc(sqz_context *ctx, uint64_t bytes, sqz_mem *out) {
   *out = NULL;
-  if (bytes > ctx->max_alloc || bytes > SIZE_MAX)
+  int st = sqz__host_check(ctx, bytes, "a state buffer of the cpu backend");
+  if (st == SQZ_OK && (bytes > ctx->max_alloc || bytes > SIZE_MAX))
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "a buffer of %llu bytes is needed but the host has %llu bytes",
                      (unsigned long long)bytes, (unsigned long long)ctx->max_alloc);
-  *out = calloc(1, bytes ? (size_t)bytes : 1);
-  if (!*out)
-    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "allocating %llu bytes of host memory failed", (unsigned long long)bytes);
-  return SQZ_OK;
+  return st == SQZ_OK ? sqz__host_alloc(ctx, bytes, 1, out, "a state buffer of the cpu backend") : st;
 }
 
 static void cpu_free(sqz_context *ctx, sqz_mem mem) { free(mem); }
@@ -71,10 +70,10 @@ static int cpu_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) {
 
 /* Best bandwidth of memcpy between two host buffers of n bytes. */
 int sqz__cpu_copy_rate(sqz_context *ctx, uint64_t n, double *best) {
-  unsigned char *a = malloc((size_t)n), *b = malloc((size_t)n);
-  int st = a && b ? SQZ_OK
-                  : sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "two host buffers of %llu bytes for the copy bandwidth",
-                              (unsigned long long)n);
+  unsigned char *a = NULL, *b = NULL;
+  int st = sqz__host_check(ctx, 2 * n, "the copy bandwidth (two host buffers of %llu bytes)", (unsigned long long)n);
+  if (st == SQZ_OK) st = sqz__host_alloc(ctx, n, 0, (void **)&a, "the first buffer of the copy bandwidth");
+  if (st == SQZ_OK) st = sqz__host_alloc(ctx, n, 0, (void **)&b, "the second buffer of the copy bandwidth");
   if (st == SQZ_OK) {
     memset(a, 1, (size_t)n);
     memset(b, 0, (size_t)n);
@@ -101,43 +100,28 @@ static int cpu_tile_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t level
 
 static int cpu_finish(sqz_context *ctx) { return SQZ_OK; }
 
-/* ---- the built-in updates as C functions (the rule arithmetic of cl/sqz_rule.h, cl/sqz_heat.h) ---- */
-typedef struct {
-  uint32_t birth, survive;
-  int nb;
-} cpu_life_rule;
-
-static void cpu_life(const void *self, const void *nb, uint32_t present, const void *param, void *out, void *user) {
-  const cpu_life_rule *r = user;
-  const unsigned char *v = nb;
-  uint32_t live = 0;
-  for (int i = 0; i < r->nb; i++) live += v[i]; /* Life states are 0 and 1: the sum counts (cl/rule_life.cl) */
-  *(unsigned char *)out = (unsigned char)SQZ_APPLY_RULE(*(const unsigned char *)self, live, r->birth, r->survive);
+static int cpu_gather(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, void *out) {
+  const unsigned char *m = mem;
+  unsigned char *o = out;
+  for (uint64_t i = 0; i < n; i++) {
+    if (idx[i] < 0) memset(o + i * ts, 0, ts);
+    else memcpy(o + i * ts, m + (uint64_t)idx[i] * ts, ts);
+  }
+  return SQZ_OK;
 }
 
-SQZ_HEAT_DEFINE(cpu_heat_f32_fn, float)
-SQZ_HEAT_DEFINE(cpu_heat_f64_fn, double)
-
-static void cpu_heat_f32(const void *self, const void *nb, uint32_t present, const void *param, void *out, void *user) {
-  float s, a, v[26], r;
-  memcpy(&s, self, sizeof s);
-  memcpy(&a, param, sizeof a);
-  memcpy(v, nb, (size_t)*(const int *)user * sizeof *v);
-  r = cpu_heat_f32_fn(s, v, present, a, *(const int *)user == 8 ? 2 : 3);
-  memcpy(out, &r, sizeof r);
+static int cpu_scatter(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, const void *in) {
+  unsigned char *m = mem;
+  const unsigned char *v = in;
+  for (uint64_t i = 0; i < n; i++)
+    if (idx[i] >= 0) memcpy(m + (uint64_t)idx[i] * ts, v + i * ts, ts);
+  return SQZ_OK;
 }
 
-static void cpu_heat_f64(const void *self, const void *nb, uint32_t present, const void *param, void *out, void *user) {
-  double s, a, v[26], r;
-  memcpy(&s, self, sizeof s);
-  memcpy(&a, param, sizeof a);
-  memcpy(v, nb, (size_t)*(const int *)user * sizeof *v);
-  r = cpu_heat_f64_fn(s, v, present, a, *(const int *)user == 8 ? 2 : 3);
-  memcpy(out, &r, sizeof r);
-}
-
-static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
+static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq) {
   sqz_context *ctx = f->ctx;
+  int est = sqz__enqueue_sync_only(ctx, enq);
+  if (est != SQZ_OK) return est;
   if (u->kind == SQZ_UPDATE_CL || u->kind == SQZ_UPDATE_LIFE_BODY)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
                      "an OpenCL C update needs an OpenCL device; the cpu backend takes a C function (sqz_stencil_step_fn)");
@@ -148,14 +132,16 @@ static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
     sqz__simplex_plan_free(&plan);
   }
   int nbn = f->dom->dims == 2 ? 8 : 26;
-  cpu_life_rule life = {u->birth, u->survive, nbn};
-  sqz_cpu_update cu = {sqz_type_size(f->type), u->fn, u->user, NULL, sqz__update_wants_present(u)};
+  sqz_cpu_life_rule life = {u->birth, u->survive, nbn};
+  sqz_cpu_update cu = {sqz_type_size(f->type), u->fn, u->user, NULL, sqz__update_wants_present(u), SQZ_CPU_USER};
   if (u->kind == SQZ_UPDATE_LIFE) {
-    cu.fn = cpu_life;
+    cu.fn = sqz__cpu_life;
     cu.user = &life;
+    cu.rule = SQZ_CPU_LIFE;
   } else if (u->kind == SQZ_UPDATE_HEAT) {
-    cu.fn = f->type == SQZ_F64 ? cpu_heat_f64 : cpu_heat_f32;
+    cu.fn = f->type == SQZ_F64 ? sqz__cpu_heat_f64 : sqz__cpu_heat_f32;
     cu.user = &nbn;
+    cu.rule = SQZ_CPU_BUILTIN;
   }
   size_t ps = f->type == SQZ_F64 ? sizeof(double) : sizeof(float);
   unsigned char *param = calloc(u->n_param ? u->n_param : 1, ps);
@@ -186,6 +172,6 @@ static int cpu_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
 }
 
 SQZ_BACKEND_TABLE(sqz__cpu_ops, "cpu", 1, 1, cpu_open, cpu_close, cpu_list, cpu_accepts, cpu_alloc, cpu_free,
-                  cpu_upload, cpu_download, cpu_zero, cpu_finish, cpu_stencil, cpu_fill_random, sqz__cpu_reduce,
+                  cpu_upload, cpu_download, cpu_zero, cpu_finish, cpu_gather, cpu_scatter, cpu_stencil, cpu_fill_random, sqz__cpu_reduce,
                   sqz__cpu_edm, sqz__cpu_copy_rate, cpu_touch,
                   cpu_tile_maps);

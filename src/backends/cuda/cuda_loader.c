@@ -100,6 +100,7 @@ int sqz__cuda_open(sqz_context *ctx, const char *device) {
 void sqz__cuda_close(sqz_context *ctx) {
   sqz_cuda *cu = SQZ_CU(ctx);
   if (!cu) return;
+  if (cu->has_ctx) cu->api.cuCtxSetCurrent(cu->ctx); /* the release may come from another thread */
   sqz__cuda_unload_modules(ctx);
   if (cu->has_ctx) cu->api.cuDevicePrimaryCtxRelease(cu->dev);
   sqz__cuda_api_unload(&cu->api);

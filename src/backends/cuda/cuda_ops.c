@@ -7,16 +7,15 @@
 #include "backends/cuda/cuda_fractal.h"
 
 static void cuda_list(sqz_device_sink sink, void *list) {
-  sqz_context ctx;
-  memset(&ctx, 0, sizeof ctx);
-  ctx.ops = &sqz__cuda_ops;
-  if (sqz__cuda_open(&ctx, NULL) == SQZ_OK) {
-    sqz_device_info d = {"0", ctx.platform_name, ctx.device_name, "GPU", ctx.c_version, ctx.driver_version,
-                         ctx.compute_units, ctx.global_mem, ctx.max_alloc, ctx.max_work_group};
+  sqz_context *ctx = sqz__context_new(&sqz__cuda_ops);
+  if (!ctx) return;
+  if (sqz__cuda_open(ctx, NULL) == SQZ_OK) {
+    sqz_device_info d = {"0", ctx->platform_name, ctx->device_name, "GPU", ctx->c_version, ctx->driver_version,
+                         ctx->compute_units, ctx->global_mem, ctx->max_alloc, ctx->max_work_group};
     sink(list, &d);
   }
-  sqz__cuda_close(&ctx);
-  free(ctx.detail);
+  sqz__cuda_close(ctx);
+  sqz__context_free(ctx);
 }
 
 static int cuda_accepts(sqz_context *ctx, const sqz_domain *dom, sqz_type type, sqz_layout_id layout) {
@@ -25,31 +24,62 @@ static int cuda_accepts(sqz_context *ctx, const sqz_domain *dom, sqz_type type, 
   return SQZ_OK;
 }
 
+/* Makes the context's CUDA context current on the calling thread: a sqz context may be used from
+ * any thread (include/sqz.h), a CUDA context is current per thread. Every entry below calls it. */
+static sqz_context *cuda_bind(sqz_context *ctx) {
+  sqz_cuda *cu = SQZ_CU(ctx);
+  if (cu && cu->has_ctx) cu->api.cuCtxSetCurrent(cu->ctx);
+  return ctx;
+}
+
 static int cuda_alloc(sqz_context *ctx, uint64_t bytes, sqz_mem *out) {
   CUdeviceptr p = 0;
+  cuda_bind(ctx);
   int st = sqz__cu_alloc(ctx, bytes, &p);
   *out = (sqz_mem)(uintptr_t)p;
   return st;
 }
-static void cuda_free(sqz_context *ctx, sqz_mem mem) { sqz__cu_free(ctx, SQZ_CU_PTR(mem)); }
+static void cuda_free(sqz_context *ctx, sqz_mem mem) { sqz__cu_free(cuda_bind(ctx), SQZ_CU_PTR(mem)); }
 static int cuda_upload(sqz_context *ctx, sqz_mem dst, uint64_t offset, const void *src, uint64_t bytes) {
-  return sqz__cu_upload(ctx, SQZ_CU_PTR(dst) + offset, src, bytes);
+  return sqz__cu_upload(cuda_bind(ctx), SQZ_CU_PTR(dst) + offset, src, bytes);
 }
 static int cuda_download(sqz_context *ctx, void *dst, sqz_mem src, uint64_t offset, uint64_t bytes) {
-  return sqz__cu_download(ctx, dst, SQZ_CU_PTR(src) + offset, bytes);
+  return sqz__cu_download(cuda_bind(ctx), dst, SQZ_CU_PTR(src) + offset, bytes);
 }
-static int cuda_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) { return sqz__cu_zero(ctx, SQZ_CU_PTR(mem), bytes); }
+static int cuda_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) { return sqz__cu_zero(cuda_bind(ctx), SQZ_CU_PTR(mem), bytes); }
+
+/* Gather and scatter move one cell per transfer: correct, meant for bands of images, slow for
+ * large ones (no cuda kernel for them is loaded). */
+static int cuda_gather(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, void *out) {
+  int st = SQZ_OK;
+  for (uint64_t i = 0; st == SQZ_OK && i < n; i++) {
+    if (idx[i] < 0) memset((unsigned char *)out + i * ts, 0, ts);
+    else st = cuda_download(ctx, (unsigned char *)out + i * ts, mem, (uint64_t)idx[i] * ts, ts);
+  }
+  return st;
+}
+
+static int cuda_scatter(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, const void *in) {
+  int st = SQZ_OK;
+  for (uint64_t i = 0; st == SQZ_OK && i < n; i++)
+    if (idx[i] >= 0) st = cuda_upload(ctx, mem, (uint64_t)idx[i] * ts, (const unsigned char *)in + i * ts, ts);
+  return st;
+}
 
 static int cuda_finish(sqz_context *ctx) { return SQZ_OK; } /* every cuda operation waits for itself */
 
-static int cuda_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
+static int cuda_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq) {
+  int st = sqz__enqueue_sync_only(f->ctx, enq);
+  if (st != SQZ_OK) return st;
   if (u->kind != SQZ_UPDATE_LIFE)
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
                      "the cuda backend runs Life-like B/S rules only; other updates run on the opencl and cpu backends");
+  cuda_bind(f->ctx);
   return sqz__cuda_life_fractal(f, u->birth, u->survive, steps);
 }
 
 static int cuda_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
+  cuda_bind(f->ctx);
   int st = sqz__cuda_fill_random_fractal(f, threshold, seed);
   if (st != SQZ_ERR_UNSUPPORTED) return st;
   size_t ts = sqz_type_size(f->type); /* other layouts and types: the host fill, uploaded */
@@ -84,10 +114,10 @@ static int cuda_touch(sqz_field *f, int accumulate, uint64_t steps) {
 
 static int cuda_tile_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t level, const char *map, uint64_t tile0,
                           uint64_t count, uint64_t *checksum, double *kernel_s) {
-  return sqz__cuda_maps(ctx, fr, level, strcmp(map, "mma") == 0, tile0, count, NULL, checksum, kernel_s);
+  return sqz__cuda_maps(cuda_bind(ctx), fr, level, strcmp(map, "mma") == 0, tile0, count, NULL, checksum, kernel_s);
 }
 
 /* The copy floor of the cuda rows is the host's memcpy, as it was before the table. */
 SQZ_BACKEND_TABLE(sqz__cuda_ops, "cuda", 0, 0, sqz__cuda_open, sqz__cuda_close, cuda_list, cuda_accepts, cuda_alloc,
-                  cuda_free, cuda_upload, cuda_download, cuda_zero, cuda_finish, cuda_stencil, cuda_fill_random,
+                  cuda_free, cuda_upload, cuda_download, cuda_zero, cuda_finish, cuda_gather, cuda_scatter, cuda_stencil, cuda_fill_random,
                   cuda_reduce, cuda_edm, sqz__cpu_copy_rate, cuda_touch, cuda_tile_maps);

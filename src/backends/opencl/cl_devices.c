@@ -1,9 +1,17 @@
-/* cl_devices.c — OpenCL platform/device enumeration and context/queue set-up. */
+/* cl_devices.c — OpenCL platform/device enumeration, context/queue set-up (ours or the user's), under one process-wide lock. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/opencl/cl_devices.h"
+
+/* ICDs are not all safe when several threads enumerate platforms or create and release contexts
+ * at once (PoCL crashed so): those calls of every sqz context are serialised here. */
+static pthread_mutex_t sqz__cl_global = PTHREAD_MUTEX_INITIALIZER;
+
+void sqz__cl_global_lock(void) { pthread_mutex_lock(&sqz__cl_global); }
+void sqz__cl_global_unlock(void) { pthread_mutex_unlock(&sqz__cl_global); }
 
 static void sqz__dev_str(cl_device_id d, cl_device_info what, char *buf, size_t len) {
   buf[0] = 0;
@@ -80,7 +88,8 @@ done:
   return st;
 }
 
-int sqz__cl_open(sqz_context *ctx, const sqz_cl_device *dev) {
+/* ctx's device fields from dev. */
+static void sqz__cl_device_fields(sqz_context *ctx, const sqz_cl_device *dev) {
   SQZ_CL(ctx)->platform = dev->platform;
   SQZ_CL(ctx)->device = dev->device;
   snprintf(ctx->device_name, sizeof ctx->device_name, "%s", dev->name);
@@ -97,6 +106,11 @@ int sqz__cl_open(sqz_context *ctx, const sqz_cl_device *dev) {
     ctx->local_mem = lmem;
   const char *sync = getenv("SQZ_SYNC");
   ctx->sync = sync && *sync && sync[0] != '0';
+}
+
+int sqz__cl_open(sqz_context *ctx, const sqz_cl_device *dev) {
+  sqz__cl_device_fields(ctx, dev);
+  SQZ_CL(ctx)->profiling = 1;
   cl_int err = CL_SUCCESS;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
   SQZ_CL(ctx)->cl = clCreateContext(props, 1, &dev->device, NULL, NULL, &err);
@@ -108,9 +122,44 @@ int sqz__cl_open(sqz_context *ctx, const sqz_cl_device *dev) {
   return SQZ_OK;
 }
 
+int sqz__cl_adopt(sqz_context *ctx, cl_context context, cl_device_id device, cl_command_queue queue) {
+  cl_context qctx = NULL;
+  cl_device_id qdev = NULL, parent = NULL;
+  cl_platform_id platform = NULL;
+  cl_command_queue_properties props = 0;
+  SQZ_CL_CHECK(ctx, clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL));
+  SQZ_CL_CHECK(ctx, clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof qdev, &qdev, NULL));
+  SQZ_CL_CHECK(ctx, clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL));
+  SQZ_CL_CHECK(ctx, clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL));
+  SQZ_CL_CHECK(ctx, clGetDeviceInfo(device, CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL));
+  if (qctx != context || qdev != device)
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "the command queue belongs to another %s than the one given",
+                     qctx != context ? "cl_context" : "device");
+  if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
+                     "the command queue is out of order: sqz's steps read the state the previous step wrote, so they "
+                     "need an in-order queue");
+  sqz_cl_device dev;
+  sqz__fill_device(&dev, platform, device, 0, 0);
+  sqz__cl_device_fields(ctx, &dev);
+  sqz_cl_state *cl = SQZ_CL(ctx);
+  cl->profiling = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
+  cl->user = 1;
+  SQZ_CL_CHECK(ctx, clRetainContext(context));
+  cl->cl = context;
+  SQZ_CL_CHECK(ctx, clRetainCommandQueue(queue));
+  cl->queue = queue;
+  if (parent) { /* a sub-device has a reference count; a root device does not */
+    SQZ_CL_CHECK(ctx, clRetainDevice(device));
+    cl->own_device = 1;
+  }
+  return SQZ_OK;
+}
+
 void sqz__cl_close(sqz_context *ctx) {
   if (!SQZ_CL(ctx)) return;
-  if (SQZ_CL(ctx)->queue) sqz__cl_finish(ctx);
+  if (SQZ_CL(ctx)->queue && SQZ_CL(ctx)->user) clFlush(SQZ_CL(ctx)->queue); /* the user's work stays theirs */
+  else if (SQZ_CL(ctx)->queue) sqz__cl_finish(ctx);
   free(SQZ_CL(ctx)->pending);
   SQZ_CL(ctx)->pending = NULL;
   SQZ_CL(ctx)->n_pending = SQZ_CL(ctx)->cap_pending = 0;
@@ -122,8 +171,11 @@ void sqz__cl_close(sqz_context *ctx) {
     e = next;
   }
   SQZ_CL(ctx)->programs = NULL;
+  sqz__cl_global_lock();
   if (SQZ_CL(ctx)->queue) clReleaseCommandQueue(SQZ_CL(ctx)->queue);
   if (SQZ_CL(ctx)->cl) clReleaseContext(SQZ_CL(ctx)->cl);
+  if (SQZ_CL(ctx)->own_device) clReleaseDevice(SQZ_CL(ctx)->device);
+  sqz__cl_global_unlock();
   free(ctx->backend);
   ctx->backend = NULL;
 }

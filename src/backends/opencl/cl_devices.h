@@ -18,7 +18,15 @@ typedef struct {
 SQZ_INTERNAL int sqz__cl_enumerate(sqz_context *ctx, sqz_cl_device **out, size_t *n);
 /* Creates the OpenCL context and a profiling queue for dev and fills ctx's device fields. */
 SQZ_INTERNAL int sqz__cl_open(sqz_context *ctx, const sqz_cl_device *dev);
-/* Releases programs, queue and context (safe on a non-OpenCL context). */
+/* Takes the user's context, device and queue (sqz_context_create_opencl): checks that the queue is
+ * an in-order queue of that context and device, retains context and queue (and the device when it
+ * is a sub-device), and fills ctx's device fields. */
+SQZ_INTERNAL int sqz__cl_adopt(sqz_context *ctx, cl_context context, cl_device_id device, cl_command_queue queue);
+/* The process-wide lock around enumeration, context creation and release (cl_open, cl_list,
+ * sqz__cl_adopt, sqz__cl_close). */
+SQZ_INTERNAL void sqz__cl_global_lock(void);
+SQZ_INTERNAL void sqz__cl_global_unlock(void);
+/* Releases programs, queue and context, only sqz's own references (safe on a non-OpenCL context). */
 SQZ_INTERNAL void sqz__cl_close(sqz_context *ctx);
 
 #endif

@@ -1,27 +1,77 @@
-/* cl_engine.c — the opencl backend's stencil and fill entries: the checks common to both families, then the family's engine. */
+/* cl_engine.c — the opencl backend's stencil and fill entries: the checks common to both families, the family's engine, and the end of enqueued steps. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/opencl/cl_engine.h"
 
-int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
+int sqz__cl_has_fp64(const sqz_context *ctx) {
+  cl_device_fp_config cfg = 0;
+  if (clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof cfg, &cfg, NULL) != CL_SUCCESS) return 0;
+  return cfg != 0;
+}
+
+/* The buffers an enqueued stencil kept (sqz__cl_done_with), released by the completion callback
+ * of its last command. */
+typedef struct {
+  cl_mem mem[SQZ_CL_KEEP];
+  int n;
+} sqz__cl_kept;
+
+static void CL_CALLBACK sqz__cl_release_kept(cl_event ev, cl_int status, void *data) {
+  sqz__cl_kept *k = data;
+  for (int i = 0; i < k->n; i++) clReleaseMemObject(k->mem[i]);
+  free(k);
+}
+
+/* Ends a non-blocking stencil whose launches returned status st: the wait list if no launch
+ * took it (0 steps), a marker after the last launch for `done` and for the release of the kept
+ * buffers, and a flush so that the work starts while the caller waits elsewhere. */
+static int sqz__cl_enqueue_end(sqz_context *ctx, int st) {
+  sqz_cl_state *cl = SQZ_CL(ctx);
+  cl_event marker = NULL;
+  cl_int err = CL_SUCCESS;
+  if (st == SQZ_OK) st = sqz__cl_gate(ctx);
+  if (st == SQZ_OK && (cl->enq->done || cl->n_keep) &&
+      (err = clEnqueueMarkerWithWaitList(cl->queue, 0, NULL, &marker)) != CL_SUCCESS)
+    st = sqz__fail(ctx, err, "clEnqueueMarkerWithWaitList after the enqueued steps failed: %s", sqz_status_name(err));
+  sqz__cl_kept *kept = cl->n_keep ? malloc(sizeof *kept) : NULL;
+  if (kept) {
+    kept->n = cl->n_keep;
+    memcpy(kept->mem, cl->keep, sizeof cl->keep);
+  }
+  if (!kept || !marker || clSetEventCallback(marker, CL_COMPLETE, sqz__cl_release_kept, kept) != CL_SUCCESS) {
+    for (int i = 0; i < cl->n_keep; i++) clReleaseMemObject(cl->keep[i]); /* deleted once unused (OpenCL 5.4.1) */
+    free(kept);
+  }
+  cl->n_keep = 0;
+  clFlush(cl->queue);
+  if (st == SQZ_OK && cl->enq->done) *cl->enq->done = marker;
+  else if (marker) clReleaseEvent(marker);
+  return st;
+}
+
+int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq) {
   if (u->kind == SQZ_UPDATE_FN)
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
                      "a C update function runs on the cpu backend; on opencl the update is OpenCL C (sqz_stencil_step)");
-  cl_device_fp_config fp64 = 0;
-  if (f->type == SQZ_F64 &&
-      (clGetDeviceInfo(SQZ_CL(f->ctx)->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL) != CL_SUCCESS ||
-       fp64 == 0))
+  if (f->type == SQZ_F64 && !sqz__cl_has_fp64(f->ctx))
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "f64 cells need cl_khr_fp64, which %s lacks", f->ctx->device_name);
-  return f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__cl_stencil_fractal(f, u, steps) : sqz__cl_stencil_simplex(f, u, steps);
+  sqz_cl_state *cl = SQZ_CL(f->ctx);
+  cl->enq = enq; /* under the context's lock until the end of this call */
+  cl->gated = 0;
+  cl->n_keep = 0;
+  int st = f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__cl_stencil_fractal(f, u, steps) : sqz__cl_stencil_simplex(f, u, steps);
+  if (enq) st = sqz__cl_enqueue_end(f->ctx, st);
+  cl->enq = NULL;
+  return st;
 }
 
 int sqz__cl_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
   if (f->type != SQZ_U8) { /* other types: the host fill through the layout, uploaded */
     size_t ts = sqz_type_size(f->type);
-    void *store = calloc((size_t)f->elems, ts);
-    if (!store) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %llu bytes",
-                                 (unsigned long long)(f->elems * ts));
+    void *store = NULL;
+    int st = sqz__host_alloc(f->ctx, f->elems * ts, 1, &store, "%s: the host fill", f->dom->spec);
+    if (st != SQZ_OK) return st;
     sqz__host_fill(f, store, 0, threshold, seed);
     cl_int err = clEnqueueWriteBuffer(SQZ_CL(f->ctx)->queue, (cl_mem)f->mem[f->cur], CL_TRUE, 0, (size_t)(f->elems * ts),
                                       store, 0, NULL, NULL);

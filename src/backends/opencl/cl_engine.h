@@ -21,15 +21,22 @@ SQZ_INTERNAL int sqz__cl_update_params(sqz_context *ctx, const sqz_field *f, con
 /* The engine per family (engine_fractal.c, engine_simplex.c), and the ops-table entry that picks one. */
 SQZ_INTERNAL int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps);
 SQZ_INTERNAL int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps);
-SQZ_INTERNAL int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps);
+SQZ_INTERNAL int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq);
 
 /* Random 0/1 fills of u8 fields by kernel (other types: the host fill, uploaded). */
 SQZ_INTERNAL int sqz__cl_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed);
 SQZ_INTERNAL int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed);
 SQZ_INTERNAL int sqz__cl_fill_random_simplex(sqz_field *f, uint64_t threshold, uint64_t seed);
 
+/* 1 when the context's device has double precision (cl_khr_fp64). */
+SQZ_INTERNAL int sqz__cl_has_fp64(const sqz_context *ctx);
+
 /* Stage one of the reductions (reduce_cl.c), and the distance matrix (edm_cl.c). */
 SQZ_INTERNAL int sqz__cl_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n,
                                 int acc_mode, sqz_red_acc *acc);
+/* Cells between the buffer mem and host arrays through storage indices (-1: none): gather_cl.c. */
+SQZ_INTERNAL int sqz__cl_gather(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, void *out);
+SQZ_INTERNAL int sqz__cl_scatter(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n,
+                                 const void *in);
 SQZ_INTERNAL int sqz__cl_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out);
 #endif

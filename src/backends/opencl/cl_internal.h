@@ -15,15 +15,27 @@ typedef struct sqz_program_entry {
   struct sqz_program_entry *next;
 } sqz_program_entry;
 
-/* ctx->backend of an opencl context. */
+#define SQZ_CL_KEEP 4 /* buffers an enqueued stencil keeps alive until its work completes */
+
+/* ctx->backend of an opencl context. Everything here is used under the context's lock
+ * (sqz__lock): the queue's pending events, the program cache, the enqueue in progress. */
 typedef struct {
   cl_platform_id platform;
   cl_device_id device;
   cl_context cl;
   cl_command_queue queue;
+  int user;       /* context and queue are the user's (sqz_context_create_opencl), retained once */
+  int own_device; /* the device was retained (the user's sub-device) */
+  int profiling;  /* the queue has CL_QUEUE_PROFILING_ENABLE; else kernel time is host time */
   sqz_program_entry *programs; /* in-memory program cache */
-  cl_event *pending;           /* kernels enqueued since the last finish */
+  cl_event *pending;           /* kernels enqueued since the last finish (profiling queues) */
   size_t n_pending, cap_pending;
+  double host_t0; /* no profiling: when the first launch since the last finish was enqueued (0: none) */
+  /* the non-blocking stencil in progress (sqz__cl_stencil with an sqz_enqueue), else enq NULL */
+  const sqz_enqueue *enq;
+  int gated;                  /* its wait list is enqueued */
+  cl_mem keep[SQZ_CL_KEEP];   /* buffers its launches read, released when they complete */
+  int n_keep;
 } sqz_cl_state;
 
 #define SQZ_CL(ctx) ((sqz_cl_state *)(ctx)->backend)
@@ -44,13 +56,24 @@ SQZ_INTERNAL int sqz__kernel(sqz_context *ctx, cl_program program, const char *n
  * waiting; its event time is added to ctx->kernel_s by sqz__cl_finish. */
 SQZ_INTERNAL int sqz__run(sqz_context *ctx, cl_kernel k, cl_uint dims, const size_t *global,
                           const size_t *local);
-/* Waits for every enqueued command and adds the pending kernels' event times to kernel_s. */
+/* Waits for every enqueued command and adds the pending kernels' event times to kernel_s
+ * (host time from the first launch to the end of the wait on a queue without profiling). */
 SQZ_INTERNAL int sqz__cl_finish(sqz_context *ctx);
+/* In a non-blocking stencil, enqueues its wait list as a barrier before the first launch (once);
+ * SQZ_OK otherwise. sqz__run calls it. */
+SQZ_INTERNAL int sqz__cl_gate(sqz_context *ctx);
+/* Gives back the buffers a + b (either may be NULL) that the launches just enqueued read: a
+ * blocking call waits for them (sqz__cl_finish, whose status it returns) and releases them; a
+ * non-blocking call keeps them until its work completes (released by an event callback). */
+SQZ_INTERNAL int sqz__cl_done_with(sqz_context *ctx, cl_mem a, cl_mem b);
 /* Sets kernel arguments in order from a list of (size, pointer) pairs ended by 0. */
 SQZ_INTERNAL int sqz__args(sqz_context *ctx, cl_kernel k, ...);
 /* Allocates a device buffer, checking the device's max single allocation first
  * (SQZ_ERR_TOO_LARGE with both byte counts). */
 SQZ_INTERNAL int sqz__buffer(sqz_context *ctx, uint64_t bytes, cl_mem_flags flags, cl_mem *out);
+/* A read-only buffer holding a copy of `bytes` of host memory, made at creation (no queue
+ * command: safe while the queue waits on events, and the host copy may go at once). */
+SQZ_INTERNAL int sqz__const_buffer(sqz_context *ctx, uint64_t bytes, const void *host, cl_mem *out);
 /* Enqueues zeroing of bytes [0, bytes) of buf (fills and copies that every driver accepts). */
 SQZ_INTERNAL int sqz__zero_buffer(sqz_context *ctx, cl_mem buf, uint64_t bytes);
 /* Checks an OpenCL status and records which call failed. */

@@ -49,8 +49,10 @@ static int cl_pick_device(sqz_context *ctx, const sqz_cl_device *devs, size_t n,
 static int cl_open(sqz_context *ctx, const char *spec) {
   sqz_cl_device *devs = NULL;
   size_t n = 0;
+  sqz__cl_global_lock();
   int st = sqz__cl_enumerate(ctx, &devs, &n);
   if (st != SQZ_OK || n == 0) {
+    sqz__cl_global_unlock();
     free(devs);
     return sqz__fail(ctx, SQZ_ERR_BACKEND_UNAVAILABLE,
                      "OpenCL backend unavailable: the ICD loader found no platform with a device "
@@ -61,6 +63,7 @@ static int cl_open(sqz_context *ctx, const char *spec) {
   if (st == SQZ_OK && !(ctx->backend = calloc(1, sizeof(sqz_cl_state))))
     st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   if (st == SQZ_OK) st = sqz__cl_open(ctx, &devs[pick]);
+  sqz__cl_global_unlock();
   free(devs);
   return st;
 }
@@ -68,7 +71,9 @@ static int cl_open(sqz_context *ctx, const char *spec) {
 static void cl_list(sqz_device_sink sink, void *list) {
   sqz_cl_device *devs = NULL;
   size_t n = 0;
+  sqz__cl_global_lock();
   sqz__cl_enumerate(NULL, &devs, &n);
+  sqz__cl_global_unlock();
   for (size_t i = 0; i < n; i++) {
     char id[32];
     snprintf(id, sizeof id, "%u:%u", devs[i].platform_index, devs[i].device_index);
@@ -123,10 +128,15 @@ static int cl_copy_rate(sqz_context *ctx, uint64_t n, double *best) {
   SQZ_CL_GOTO(ctx, st, done, clEnqueueFillBuffer(SQZ_CL(ctx)->queue, a, &one, 1, 0, (size_t)n, 0, NULL, NULL));
   for (int rep = 0; rep < SQZ_COPY_REPS; rep++) {
     cl_ulong t0 = 0, t1 = 0;
+    double h0 = sqz__now();
     SQZ_CL_GOTO(ctx, st, done, clEnqueueCopyBuffer(SQZ_CL(ctx)->queue, a, b, 0, 0, (size_t)n, 0, NULL, &ev));
     SQZ_CL_GOTO(ctx, st, done, clWaitForEvents(1, &ev));
-    SQZ_CL_GOTO(ctx, st, done, clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL));
-    SQZ_CL_GOTO(ctx, st, done, clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL));
+    if (SQZ_CL(ctx)->profiling) {
+      SQZ_CL_GOTO(ctx, st, done, clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL));
+      SQZ_CL_GOTO(ctx, st, done, clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL));
+    } else { /* the user's queue without profiling: host time */
+      t1 = (cl_ulong)((sqz__now() - h0) * 1e9);
+    }
     clReleaseEvent(ev);
     ev = NULL;
     double bw = t1 > t0 ? 2.0 * (double)n / (1e-9 * (double)(t1 - t0)) : 0.0;
@@ -147,6 +157,6 @@ static int cl_tile_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t level,
 static int cl_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) { return sqz__zero_buffer(ctx, (cl_mem)mem, bytes); }
 
 SQZ_BACKEND_TABLE(sqz__opencl_ops, "opencl", 0, 0, cl_open, sqz__cl_close, cl_list, cl_accepts, cl_alloc, cl_free,
-                  cl_upload, cl_download, cl_zero, sqz__cl_finish, sqz__cl_stencil, sqz__cl_fill_random,
+                  cl_upload, cl_download, cl_zero, sqz__cl_finish, sqz__cl_gather, sqz__cl_scatter, sqz__cl_stencil, sqz__cl_fill_random,
                   sqz__cl_reduce, sqz__cl_edm, cl_copy_rate, sqz__simplex_touch,
                   cl_tile_maps);

@@ -39,9 +39,10 @@ char *sqz__cl_update_prelude(sqz_context *ctx, const sqz_field *f, const sqz_upd
   }
   int f64 = f->type == SQZ_F64, dims = f->dom->dims;
   size_t at = (size_t)snprintf(p, cap,
-                               "%s#pragma OPENCL FP_CONTRACT OFF\n#define SQZ_DIMS %d\n#define SQZ_NB %d\n"
+                               "%s#pragma OPENCL FP_CONTRACT OFF\n#define SQZ_DIMS %d\n#define SQZ_NB %d\n#define SQZ_CELL_BYTES %d\n"
                                "typedef %s sqz_cell_t;\ntypedef %s sqz_param_t;\n%s",
                                f64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", dims, dims == 2 ? 8 : 26,
+                               (int)sqz_type_size(f->type),
                                cl_cell_name(f->type), f64 ? "double" : "float",
                                sqz__update_wants_present(u) ? "#define SQZ_WANT_PRESENT 1\n" : "");
   if (u->kind == SQZ_UPDATE_LIFE_BODY)
@@ -77,11 +78,7 @@ int sqz__cl_update_params(sqz_context *ctx, const sqz_field *f, const sqz_update
       memcpy(host + i * ps, &v, ps);
     }
   }
-  int st = sqz__buffer(ctx, n * ps, CL_MEM_READ_ONLY, param);
-  if (st == SQZ_OK) {
-    cl_int err = clEnqueueWriteBuffer(SQZ_CL(ctx)->queue, *param, CL_TRUE, 0, n * ps, host, 0, NULL, NULL);
-    if (err != CL_SUCCESS) st = sqz__fail(ctx, err, "writing the update's parameters failed: %s", sqz_status_name(err));
-  }
+  int st = sqz__const_buffer(ctx, n * ps, host, param); /* no queue command: enqueued steps may wait */
   free(host);
   if (st != SQZ_OK && *param) {
     clReleaseMemObject(*param);

@@ -1,4 +1,7 @@
 /* edm_cl.c (opencl) — the Euclidean distance matrix through a triangle thread map (cl/edm.cl). */
+#include <stdlib.h>
+#include <string.h>
+
 #include "backends/opencl/cl_engine.h"
 #include "backends/opencl/cl_simplex.h"
 
@@ -6,12 +9,17 @@
 enum { EA_LAUNCH = 4 };
 
 int sqz__cl_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out) {
-  static const char *const files[] = {"sqz_common.h", "sqz_simplex.h", "edm.cl", NULL};
+  static const char *const files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_edm.h", "edm.cl", NULL};
+  /* double arithmetic where the device has it (as the cpu backend), else the scaled float form;
+   * SQZ_EDM_FP32=1 takes the float form anyway (tests compile and check it on any device) */
+  const char *force32 = getenv("SQZ_EDM_FP32");
+  int fp64 = sqz__cl_has_fp64(ctx) && !(force32 && *force32 && strcmp(force32, "0") != 0);
+  const char *extra = fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define SQZ_EDM_FP64 1\n" : NULL;
   sqz_simplex_plan plan;
   cl_kernel k = NULL;
   cl_mem pts = NULL, res = NULL;
   uint64_t entries = sqz_tri(n);
-  int st = sqz__simplex_kernel(ctx, 2, n, map, 0, SQZ_SL_COMPACT, NULL, files, "sqz_edm", &plan, &k);
+  int st = sqz__simplex_kernel(ctx, 2, n, map, 0, SQZ_SL_COMPACT, extra, files, "sqz_edm", &plan, &k);
   if (st != SQZ_OK) return st;
   st = sqz__buffer(ctx, 2 * n * sizeof(float), CL_MEM_READ_ONLY, &pts);
   if (st == SQZ_OK) st = sqz__buffer(ctx, entries * sizeof(float), CL_MEM_WRITE_ONLY, &res);

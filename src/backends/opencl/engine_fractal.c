@@ -123,7 +123,7 @@ static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, int group, sqz
   p->lanes = (cl_uint)(p->t.tile_elems < wg ? p->t.tile_elems : wg);
   p->per_group = (cl_uint)(wg / p->lanes);
   uint64_t ts = sqz_type_size(f->type);
-  uint64_t cache = cached == 1 ? ((((uint64_t)(p->t.rho + 2) * (p->t.rho + 2) + 3) & ~(uint64_t)3) * ts) : 4;
+  uint64_t cache = cached == 1 ? ((((uint64_t)(p->t.rho + 2) * (p->t.rho + 2) + 3) & ~(uint64_t)3) * ts) : 8;
   uint64_t per_tile = cached ? cache + SQZ__NBR_BYTES : 8;
   uint64_t rb = (uint64_t)f->dom->fr.r - p->t.j, terms = group ? 8 * (rb < p->lanes ? (rb ? rb : 1) : p->lanes) : 0;
   uint64_t unused = group ? 0 : 8; /* the sequential kernels' `terms` */
@@ -242,11 +242,7 @@ static int sqz__table_buffer(sqz_field *f, const sqz__tile_launch *p, cl_mem *ou
   uint32_t *table = sqz__fractal_tile_table(f, &p->t, n_cells, n_halo);
   if (!table) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   size_t bytes = ((size_t)*n_cells + 2u * *n_halo) * sizeof *table;
-  int st = sqz__buffer(f->ctx, bytes, CL_MEM_READ_ONLY, out);
-  if (st == SQZ_OK) {
-    cl_int err = clEnqueueWriteBuffer(SQZ_CL(f->ctx)->queue, *out, CL_TRUE, 0, bytes, table, 0, NULL, NULL);
-    if (err != CL_SUCCESS) st = sqz__fail(f->ctx, err, "writing the tile table failed: %s", sqz_status_name(err));
-  }
+  int st = sqz__const_buffer(f->ctx, bytes, table, out); /* no queue command: enqueued steps may wait */
   free(table);
   return st;
 }
@@ -282,12 +278,8 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
                  : sqz__run_rows(ctx, k, FA_BB_ROW0, (uint32_t)f->dom->side);
     if (st == SQZ_OK) f->cur = 1 - f->cur;
   }
-  if (table || param) {
-    int fin = sqz__cl_finish(ctx); /* the table and parameters must outlive the launches that read them */
-    if (st == SQZ_OK) st = fin;
-  }
-  if (table) clReleaseMemObject(table);
-  if (param) clReleaseMemObject(param);
+  int fin = sqz__cl_done_with(ctx, table, param); /* they must outlive the launches that read them */
+  if (st == SQZ_OK) st = fin;
   if (k) clReleaseKernel(k);
   return st;
 }

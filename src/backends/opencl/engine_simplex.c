@@ -60,11 +60,8 @@ int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
                          : sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the arguments of a simplex step failed");
     if (st == SQZ_OK) f->cur = 1 - f->cur;
   }
-  if (param) {
-    int fin = sqz__cl_finish(ctx); /* the parameters must outlive the launches that read them */
-    if (st == SQZ_OK) st = fin;
-    clReleaseMemObject(param);
-  }
+  int fin = sqz__cl_done_with(ctx, param, NULL); /* the parameters must outlive the launches that read them */
+  if (st == SQZ_OK) st = fin;
   clReleaseKernel(k);
   sqz__simplex_plan_free(&plan);
   return st;

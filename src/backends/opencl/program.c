@@ -1,5 +1,6 @@
 /* program.c — builds OpenCL programs from a prelude + embedded sources, with memory and disk caches. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,13 +20,19 @@ static uint64_t sqz__fnv(uint64_t h, const char *s, size_t n) {
   return h;
 }
 
+/* The parts of a program's cache key: source, options, device, platform, driver, OpenCL C version, sqz. */
+enum { SQZ_KEY_PARTS = 7 };
+static void sqz__key_parts(const sqz_context *ctx, const char *src, const char *opts, const char *parts[SQZ_KEY_PARTS]) {
+  const char *p[SQZ_KEY_PARTS] = {src, opts, ctx->device_name, ctx->platform_name, ctx->driver_version,
+                                  ctx->c_version, SQZ_VERSION_STRING};
+  memcpy(parts, p, sizeof p);
+}
+
 /* Two independent 64-bit hashes over every part of the key. */
-static void sqz__key(const sqz_context *ctx, const char *src, const char *opts, uint64_t k[2]) {
-  const char *parts[] = {src, opts, ctx->device_name, ctx->platform_name, ctx->driver_version,
-                         ctx->c_version, SQZ_VERSION_STRING};
+static void sqz__key(const char *const parts[SQZ_KEY_PARTS], uint64_t k[2]) {
   k[0] = 0xcbf29ce484222325ULL;
   k[1] = 0x84222325cbf29ce4ULL;
-  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+  for (size_t i = 0; i < SQZ_KEY_PARTS; i++) {
     size_t n = strlen(parts[i]) + 1; /* include the terminator as a separator */
     k[0] = sqz__fnv(k[0], parts[i], n);
     k[1] = sqz__fnv(k[1] ^ 0x9e3779b97f4a7c15ULL, parts[i], n);
@@ -53,31 +60,106 @@ static int sqz__cache_dir(char *buf, size_t len) {
   return mkdir(buf, 0755) == 0 || errno == EEXIST;
 }
 
-static char *sqz__read_all(const char *path, size_t *len) {
+/* ---- the disk cache -------------------------------------------------------------------------
+ * One file per key, <dir>/<key0><key1>.bin (hex), holding a header, the full key and the driver's
+ * binary; all integers little-endian:
+ *    0  "SQZCLBIN"              8  u32 format version     12  u32 number of key parts (7)
+ *   16  u64 payload bytes      24  u64 payload hash       32  u64 key hash 0     40  u64 key hash 1
+ *   48  each key part as u64 length + its bytes, then the payload (the binary).
+ * A file is handed to the driver only when every field matches this key and the payload's length
+ * and hash; anything else (short, foreign, damaged, another format) is removed and rebuilt. Files
+ * are written to a mkstemp temporary in the cache directory, fsynced and renamed into place. */
+#define SQZ_CACHE_MAGIC "SQZCLBIN"
+enum { SQZ_CACHE_VERSION = 1, SQZ_CACHE_HEADER = 48 };
+
+static uint64_t sqz__payload_hash(const unsigned char *p, size_t n) {
+  return sqz__fnv(0x6a09e667f3bcc909ULL, (const char *)p, n);
+}
+
+static void sqz__put64(unsigned char *p, uint64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t sqz__get64(const unsigned char *p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+
+/* The whole file in a malloc'ed buffer; NULL when it cannot be read (absent, unreadable, empty). */
+static unsigned char *sqz__read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
-  char *buf = NULL;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    long n = ftell(f);
-    if (n > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n)) != NULL) {
-      if (fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-      else *len = (size_t)n;
+  unsigned char *buf = NULL;
+  struct stat sb;
+  if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 && (uint64_t)sb.st_size < SIZE_MAX &&
+      (buf = malloc((size_t)sb.st_size + 1)) != NULL) {
+    *len = fread(buf, 1, (size_t)sb.st_size + 1, f); /* one byte more: a file that grew is not taken */
+    if (*len != (size_t)sb.st_size || ferror(f)) {
+      free(buf);
+      buf = NULL;
     }
   }
   fclose(f);
   return buf;
 }
 
-/* Writes atomically: a temporary file in the same directory, then rename. */
-static void sqz__write_atomic(const char *path, const void *data, size_t len) {
-  char tmp[4300];
-  if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) return;
-  FILE *f = fopen(tmp, "wb");
-  if (!f) return;
-  int ok = fwrite(data, 1, len, f) == len;
-  ok = (fclose(f) == 0) && ok;
-  if (ok && rename(tmp, path) == 0) return;
-  remove(tmp);
+/* The payload of cache file `file` when it holds exactly this key and an intact payload, else NULL. */
+static const unsigned char *sqz__cache_payload(const unsigned char *file, size_t len, const uint64_t k[2],
+                                               const char *const parts[SQZ_KEY_PARTS], size_t *payload_len) {
+  if (len < SQZ_CACHE_HEADER || memcmp(file, SQZ_CACHE_MAGIC, 8) != 0) return NULL;
+  uint64_t version = sqz__get64(file + 8);
+  if ((uint32_t)version != SQZ_CACHE_VERSION || (version >> 32) != SQZ_KEY_PARTS) return NULL;
+  if (sqz__get64(file + 32) != k[0] || sqz__get64(file + 40) != k[1]) return NULL;
+  size_t at = SQZ_CACHE_HEADER;
+  for (size_t i = 0; i < SQZ_KEY_PARTS; i++) {
+    size_t n = strlen(parts[i]);
+    if (len - at < 8 || sqz__get64(file + at) != n || len - at - 8 < n || memcmp(file + at + 8, parts[i], n) != 0)
+      return NULL;
+    at += 8 + n;
+  }
+  uint64_t want = sqz__get64(file + 16);
+  if (want == 0 || want != len - at || sqz__payload_hash(file + at, len - at) != sqz__get64(file + 24)) return NULL;
+  *payload_len = len - at;
+  return file + at;
+}
+
+/* Writes the cache file atomically (temporary, fsync, rename); a failure leaves no file behind and
+ * is not an error: the next run builds again. */
+static void sqz__write_cache(const char *dir, const char *path, const uint64_t k[2],
+                             const char *const parts[SQZ_KEY_PARTS], const unsigned char *bin, size_t bin_len) {
+  size_t len = SQZ_CACHE_HEADER + bin_len;
+  for (size_t i = 0; i < SQZ_KEY_PARTS; i++) len += 8 + strlen(parts[i]);
+  unsigned char *file = malloc(len);
+  if (!file) return;
+  memcpy(file, SQZ_CACHE_MAGIC, 8);
+  sqz__put64(file + 8, (uint64_t)SQZ_CACHE_VERSION | ((uint64_t)SQZ_KEY_PARTS << 32));
+  sqz__put64(file + 16, bin_len);
+  sqz__put64(file + 24, sqz__payload_hash(bin, bin_len));
+  sqz__put64(file + 32, k[0]);
+  sqz__put64(file + 40, k[1]);
+  size_t at = SQZ_CACHE_HEADER;
+  for (size_t i = 0; i < SQZ_KEY_PARTS; i++) {
+    size_t n = strlen(parts[i]);
+    sqz__put64(file + at, n);
+    memcpy(file + at + 8, parts[i], n);
+    at += 8 + n;
+  }
+  memcpy(file + at, bin, bin_len);
+  char tmp[4200];
+  int fd = -1;
+  if (snprintf(tmp, sizeof tmp, "%s/.sqz-cache-XXXXXX", dir) < (int)sizeof tmp) fd = mkstemp(tmp);
+  int ok = fd >= 0;
+  for (size_t done = 0; ok && done < len;) {
+    ssize_t w = write(fd, file + done, len - done);
+    if (w < 0 && errno == EINTR) continue;
+    ok = w > 0;
+    if (ok) done += (size_t)w;
+  }
+  ok = ok && fsync(fd) == 0;
+  if (fd >= 0) ok = (close(fd) == 0) && ok;
+  if (fd >= 0 && !(ok && rename(tmp, path) == 0)) unlink(tmp);
+  free(file);
 }
 
 static void sqz__dump(const char *dir, const uint64_t k[2], const char *suffix, const char *opts,
@@ -91,7 +173,67 @@ static void sqz__dump(const char *dir, const uint64_t k[2], const char *suffix, 
   fclose(f);
 }
 
-static int sqz__build_log(sqz_context *ctx, cl_program prog, const char *opts, cl_int err) {
+/* The file and line that physical line `line` (from 1) of src belongs to, following its `#line N
+ * "file"` directives; 0 before the first one. */
+static int sqz__logical_line(const char *src, unsigned long line, char *file, size_t file_len, unsigned long *out) {
+  unsigned long phys = 1, base = 0, start = 0;
+  int found = 0;
+  for (const char *p = src; *p && phys <= line; phys++) {
+    unsigned long n = 0;
+    char name[256];
+    if (sscanf(p, "#line %lu \"%255[^\"]\"", &n, name) == 2) { /* the next physical line is line n of name */
+      snprintf(file, file_len, "%s", name);
+      base = n;
+      start = phys + 1;
+      found = 1;
+    }
+    const char *nl = strchr(p, '\n');
+    if (!nl) break;
+    p = nl + 1;
+  }
+  if (!found || line < start) return 0;
+  *out = base + (line - start);
+  return 1;
+}
+
+/* Some compilers (NVIDIA's) report physical lines of the whole program as "<kernel>:LINE:" and
+ * ignore #line: rewrite those references to the file and line the directives name, so a user's
+ * error points into the user's file. Other logs come back unchanged. malloc'ed. */
+static char *sqz__map_log(const char *src, const char *log) {
+  static const char tag[] = "<kernel>:";
+  size_t cap = strlen(log) * 2 + 64, at = 0;
+  char *out = malloc(cap);
+  if (!out) return NULL;
+  for (const char *p = log; *p;) {
+    const char *q = strstr(p, tag);
+    size_t keep = q ? (size_t)(q - p) : strlen(p);
+    if (at + keep + 320 >= cap) {
+      char *bigger = realloc(out, cap = 2 * cap + keep + 320);
+      if (!bigger) {
+        free(out);
+        return NULL;
+      }
+      out = bigger;
+    }
+    memcpy(out + at, p, keep);
+    at += keep;
+    if (!q) break;
+    char *end = NULL, file[256];
+    unsigned long line = strtoul(q + sizeof tag - 1, &end, 10), logical = 0;
+    if (end != q + sizeof tag - 1 && sqz__logical_line(src, line, file, sizeof file, &logical)) {
+      at += (size_t)snprintf(out + at, cap - at, "%s:%lu", file, logical);
+      p = end;
+    } else {
+      memcpy(out + at, tag, sizeof tag - 1);
+      at += sizeof tag - 1;
+      p = q + sizeof tag - 1;
+    }
+  }
+  out[at] = 0;
+  return out;
+}
+
+static int sqz__build_log(sqz_context *ctx, cl_program prog, const char *opts, cl_int err, const char *src) {
   size_t n = 0;
   clGetProgramBuildInfo(prog, SQZ_CL(ctx)->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
   char *log = malloc(n + 1);
@@ -102,39 +244,56 @@ static int sqz__build_log(sqz_context *ctx, cl_program prog, const char *opts, c
   }
   sqz__fail(ctx, SQZ_ERR_BUILD_FAILED, "kernel build failed (%s) on %s (%s) with options '%s'; build log:",
             sqz_status_name(err), ctx->device_name, ctx->driver_version, opts);
-  sqz__append_detail(ctx, log && *log ? log : "(empty build log)");
+  char *mapped = log && src ? sqz__map_log(src, log) : NULL;
+  sqz__append_detail(ctx, mapped && *mapped ? mapped : log && *log ? log : "(empty build log)");
+  free(mapped);
   free(log);
   return SQZ_ERR_BUILD_FAILED;
 }
 
-static int sqz__try_binary(sqz_context *ctx, const char *path, const char *opts, cl_program *out) {
-  size_t len = 0;
-  unsigned char *bin = (unsigned char *)sqz__read_all(path, &len);
-  if (!bin) return 0;
-  cl_int err = CL_SUCCESS, bstatus = CL_SUCCESS;
-  const unsigned char *bins[1] = {bin};
-  cl_program p = clCreateProgramWithBinary(SQZ_CL(ctx)->cl, 1, &SQZ_CL(ctx)->device, &len, bins, &bstatus, &err);
-  free(bin);
-  if (err != CL_SUCCESS || bstatus != CL_SUCCESS) {
-    if (p) clReleaseProgram(p);
+/* Loads and builds the cached binary of key k from path. 0 when there is none or it cannot be used:
+ * a file that is not exactly this key's intact binary, or that the driver refuses or cannot build,
+ * is removed (the caller builds from source and writes it again). */
+static int sqz__try_binary(sqz_context *ctx, const char *path, const uint64_t k[2],
+                           const char *const parts[SQZ_KEY_PARTS], const char *opts, cl_program *out) {
+  size_t len = 0, bin_len = 0;
+  unsigned char *file = sqz__read_file(path, &len);
+  if (!file) {
+    if (access(path, F_OK) == 0) unlink(path); /* empty or unreadable */
     return 0;
   }
-  if (clBuildProgram(p, 1, &SQZ_CL(ctx)->device, opts, NULL, NULL) != CL_SUCCESS) {
-    clReleaseProgram(p);
+  const unsigned char *bin = sqz__cache_payload(file, len, k, parts, &bin_len);
+  cl_program p = NULL;
+  if (bin) {
+    cl_int err = CL_SUCCESS, bstatus = CL_SUCCESS;
+    p = clCreateProgramWithBinary(SQZ_CL(ctx)->cl, 1, &SQZ_CL(ctx)->device, &bin_len, &bin, &bstatus, &err);
+    if ((err != CL_SUCCESS || bstatus != CL_SUCCESS) && p) {
+      clReleaseProgram(p);
+      p = NULL;
+    }
+    if (p && clBuildProgram(p, 1, &SQZ_CL(ctx)->device, opts, NULL, NULL) != CL_SUCCESS) {
+      clReleaseProgram(p);
+      p = NULL;
+    }
+  }
+  free(file);
+  if (!p) {
+    unlink(path);
     return 0;
   }
   *out = p;
   return 1;
 }
 
-static void sqz__save_binary(sqz_context *ctx, cl_program p, const char *path) {
+static void sqz__save_binary(cl_program p, const char *dir, const char *path, const uint64_t k[2],
+                             const char *const parts[SQZ_KEY_PARTS]) {
   size_t len = 0;
   if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS || len == 0) return;
   unsigned char *bin = malloc(len);
   if (!bin) return;
   unsigned char *bins[1] = {bin};
   if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS)
-    sqz__write_atomic(path, bin, len);
+    sqz__write_cache(dir, path, k, parts, bin, len);
   free(bin);
 }
 
@@ -148,8 +307,10 @@ int sqz__program_source(sqz_context *ctx, const char *src, const char *options, 
   char *opts = malloc(olen);
   if (!opts) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   snprintf(opts, olen, "%s%s%s", options ? options : "", (extra && *extra) ? " " : "", extra ? extra : "");
+  const char *parts[SQZ_KEY_PARTS];
+  sqz__key_parts(ctx, src, opts, parts);
   uint64_t k[2];
-  sqz__key(ctx, src, opts, k);
+  sqz__key(parts, k);
 
   for (sqz_program_entry *e = SQZ_CL(ctx)->programs; e; e = e->next)
     if (e->key == k[0]) { *out = e->program; free(opts); return SQZ_OK; }
@@ -163,7 +324,7 @@ int sqz__program_source(sqz_context *ctx, const char *src, const char *options, 
     snprintf(path, sizeof path, "%s/%016llx%016llx.bin", dir, (unsigned long long)k[0], (unsigned long long)k[1]);
   cl_program p = NULL;
   int st = SQZ_OK;
-  if (!(use_disk && sqz__try_binary(ctx, path, opts, &p))) {
+  if (!(use_disk && sqz__try_binary(ctx, path, k, parts, opts, &p))) {
     cl_int err = CL_SUCCESS;
     p = clCreateProgramWithSource(SQZ_CL(ctx)->cl, 1, &src, NULL, &err);
     if (err != CL_SUCCESS) {
@@ -172,13 +333,13 @@ int sqz__program_source(sqz_context *ctx, const char *src, const char *options, 
     }
     err = clBuildProgram(p, 1, &SQZ_CL(ctx)->device, opts, NULL, NULL);
     if (err != CL_SUCCESS) {
-      st = sqz__build_log(ctx, p, opts, err);
+      st = sqz__build_log(ctx, p, opts, err, src);
       if (dump && *dump) sqz__dump(dump, k, "_failed", opts, src);
       clReleaseProgram(p);
       p = NULL;
       goto done;
     }
-    if (use_disk) sqz__save_binary(ctx, p, path);
+    if (use_disk) sqz__save_binary(p, dir, path, k, parts);
   }
   sqz_program_entry *e = malloc(sizeof *e);
   if (!e) { clReleaseProgram(p); st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory"); goto done; }

@@ -8,12 +8,6 @@
 #define SQZ_RED_MAX_GROUPS 1024 /* groups of a float reduction, so stage two stays small */
 #define SQZ_RED_PER_ITEM 8      /* at least this many elements per work-item before adding groups */
 
-static int red_device_fp64(const sqz_context *ctx) {
-  cl_device_fp_config cfg = 0;
-  if (clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof cfg, &cfg, NULL) != CL_SUCCESS) return 0;
-  return cfg != 0;
-}
-
 /* OpenCL C spellings of an element type and of the unsigned type of its width. */
 static void red_type_names(sqz_type type, const char **t, const char **bits) {
   switch (type) {
@@ -78,7 +72,7 @@ int sqz__cl_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, 
                     sqz_red_acc *acc) {
   cl_mem buf = (cl_mem)mem;
   if (n == 0) return SQZ_OK;
-  const int fp64 = red_device_fp64(ctx);
+  const int fp64 = sqz__cl_has_fp64(ctx);
   if (type == SQZ_F64 && op != SQZ_RED_COUNT && !fp64)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "summing float64 data needs cl_khr_fp64, which %s lacks",
                      ctx->device_name);

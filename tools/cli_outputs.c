@@ -1,0 +1,145 @@
+/* cli_outputs.c — a command's output files committed together: unique temporaries beside the targets, renamed all at once or all removed. */
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_common.h"
+
+/* One output of the running command. The signal handler reads `live` and the two paths, so an
+ * entry's paths are set before live becomes 1 and freed only after it is 0 again (the CLI is one
+ * thread; the library's threads never touch this table). */
+typedef struct {
+  const char *target;
+  char *tmp; /* "<target>.XXXXXX", made by mkstemp */
+  FILE *fp;  /* the stream the command writes (sqz_cli_output with fp), else NULL */
+  volatile sig_atomic_t live;
+} sqz_cli_out;
+
+static sqz_cli_out sqz_cli_outs[SQZ_CLI_MAX_OUTPUTS];
+static volatile sig_atomic_t sqz_cli_nouts;
+static mode_t sqz_cli_umask = 022;
+
+/* Removes every temporary still registered, the library's too, then dies of the
+ * signal (the default action, so the parent sees how the command ended). Async-signal-safe:
+ * unlink, sqz_remove_temporaries, signal and raise only. */
+static void sqz__cli_on_signal(int sig) {
+  for (int i = 0; i < sqz_cli_nouts; i++) {
+    if (sqz_cli_outs[i].live) unlink(sqz_cli_outs[i].tmp);
+  }
+  sqz_remove_temporaries();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void sqz_cli_outputs_init(void) {
+  sqz_cli_umask = umask(0); /* read once, before any thread exists, and put back */
+  umask(sqz_cli_umask);
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = sqz__cli_on_signal;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue; /* nohup: stay ignored */
+    sigaction(sigs[i], &sa, NULL);
+  }
+}
+
+/* "<path>.XXXXXX" made unique by mkstemp in path's folder (O_EXCL: never an existing name or a link),
+ * with the mode the target would get from fopen (an existing regular file's mode, else 0666 less
+ * the umask). Returns the open fd, or -1 with errno set; *out is the malloc'ed name. */
+static int sqz__cli_mkstemp(const char *path, char **out) {
+  size_t n = strlen(path);
+  char *name = malloc(n + 8);
+  *out = NULL;
+  if (!name) return errno = ENOMEM, -1;
+  memcpy(name, path, n);
+  memcpy(name + n, ".XXXXXX", 8);
+  int fd = mkstemp(name);
+  if (fd < 0) {
+    free(name);
+    return -1;
+  }
+  struct stat st;
+  (void)fchmod(fd, lstat(path, &st) == 0 && S_ISREG(st.st_mode) ? st.st_mode & 07777 : 0666 & ~sqz_cli_umask);
+  *out = name;
+  return fd;
+}
+
+int sqz_cli_output(const char *cmd, const char *target, const char **tmp, FILE **fp) {
+  struct stat st;
+  if (sqz_cli_nouts == SQZ_CLI_MAX_OUTPUTS)
+    return sqz_cli_error(cmd, SQZ_ERR_INTERNAL, "more than %d outputs", SQZ_CLI_MAX_OUTPUTS);
+  if (lstat(target, &st) == 0 && S_ISDIR(st.st_mode)) /* rename would fail at the end: say so now */
+    return sqz_cli_error(cmd, SQZ_ERR_IO, "%s: cannot write: is a directory", target);
+  sqz_cli_out *o = &sqz_cli_outs[sqz_cli_nouts];
+  memset(o, 0, sizeof *o);
+  o->target = target;
+  int fd = sqz__cli_mkstemp(target, &o->tmp);
+  if (fd < 0)
+    return sqz_cli_error(cmd, SQZ_ERR_IO, "%s: cannot create a temporary file beside it: %s", target, strerror(errno));
+  atomic_signal_fence(memory_order_seq_cst); /* the handler sees the name before `live` */
+  o->live = 1;
+  sqz_cli_nouts++;
+  if (fp && !(o->fp = fdopen(fd, "wb"))) {
+    int e = errno;
+    close(fd);
+    return sqz_cli_error(cmd, SQZ_ERR_IO, "%s: cannot open the temporary file: %s", target, strerror(e));
+  }
+  if (!fp) close(fd); /* the library's save replaces it whole (a temporary of its own, renamed over it) */
+  *tmp = o->tmp;
+  if (fp) *fp = o->fp;
+  return 0;
+}
+
+/* Flushes, fsyncs and closes an output the command wrote itself; 0 or errno. */
+static int sqz__cli_close(sqz_cli_out *o) {
+  if (!o->fp) return 0;
+  int e = 0;
+  errno = 0;
+  if (fflush(o->fp) != 0 || fsync(fileno(o->fp)) != 0) e = errno ? errno : EIO;
+  if (fclose(o->fp) != 0 && !e) e = errno ? errno : EIO;
+  o->fp = NULL;
+  return e;
+}
+
+int sqz_cli_outputs_commit(const char *cmd) {
+  int n = sqz_cli_nouts, e = 0, i = 0;
+  for (; i < n && !e; i++) e = sqz__cli_close(&sqz_cli_outs[i]);
+  if (e) {
+    const char *bad = sqz_cli_outs[i - 1].target;
+    sqz_cli_outputs_abort();
+    return sqz_cli_error(cmd, SQZ_ERR_IO, "%s: write failed: %s; no output was written", bad, strerror(e));
+  }
+  /* Every output is complete and on disk: the renames follow back to back. sqz_cli_output refused
+   * targets that are folders, the one case where rename fails in a folder we could create files in. */
+  for (i = 0; i < n && !e; i++)
+    if (rename(sqz_cli_outs[i].tmp, sqz_cli_outs[i].target) != 0) e = errno;
+    else sqz_cli_outs[i].live = 0;
+  if (e) {
+    const char *bad = sqz_cli_outs[i - 1].target;
+    sqz_cli_outputs_abort();
+    return sqz_cli_error(cmd, SQZ_ERR_IO, "%s: rename over the target failed: %s (%d of %d outputs were replaced)", bad,
+                         strerror(e), i - 1, n);
+  }
+  sqz_cli_outputs_abort(); /* frees the names */
+  return 0;
+}
+
+void sqz_cli_outputs_abort(void) {
+  for (int i = sqz_cli_nouts - 1; i >= 0; i--) {
+    sqz_cli_out *o = &sqz_cli_outs[i];
+    if (o->fp) fclose(o->fp);
+    o->fp = NULL;
+    if (o->live) unlink(o->tmp);
+    o->live = 0;
+    sqz_cli_nouts = i;
+    atomic_signal_fence(memory_order_seq_cst); /* ... and stops looking before the name goes */
+    free(o->tmp);
+    o->tmp = NULL;
+  }
+}
