@@ -22,7 +22,7 @@ static int sqz__compact_begin(sqz_field *f, uint64_t count, const void *values, 
                      (unsigned long long)f->dom->cells, (unsigned long long)count);
   if (f->layout == SQZ_LAYOUT_COMPACT) return SQZ_OK; /* the storage is the compact order */
   uint64_t bytes = f->elems * sqz_type_size(f->type);
-  if (bytes > SIZE_MAX || !(*store = malloc((size_t)bytes)))
+  if (bytes > SIZE_MAX || !(*store = sqz__malloc((size_t)bytes)))
     return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "%s in layout %s: %llu bytes of host memory for its storage",
                      f->dom->spec, f->layout_str, (unsigned long long)bytes);
   return SQZ_OK;

@@ -29,7 +29,7 @@ static int sqz__band(sqz_field *f, uint64_t r0, uint64_t rows, void *out, const 
   if (r0 + rows > sqz__field_image_rows(f) || cells / (rows ? rows : 1) != f->dom->side)
     return sqz__fail(f->ctx, SQZ_ERR_INTERNAL, "rows %llu .. %llu are outside the image of %s",
                      (unsigned long long)r0, (unsigned long long)(r0 + rows), f->dom->spec);
-  int64_t *idx = cells <= SIZE_MAX / sizeof *idx ? malloc((size_t)cells * sizeof *idx) : NULL;
+  int64_t *idx = cells <= SIZE_MAX / sizeof *idx ? sqz__malloc((size_t)cells * sizeof *idx) : NULL;
   if (!idx)
     return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: %llu bytes of host memory for a band of rows", f->dom->spec,
                      (unsigned long long)(cells * sizeof *idx));

@@ -74,7 +74,7 @@ static int sqz__h5_get_str(hid_t obj, const char *name, char *buf, size_t len) {
   int ok = 0;
   if (t >= 0 && H5Tget_class(t) == H5T_STRING && !H5Tis_variable_str(t)) {
     size_t n = H5Tget_size(t);
-    char *tmp = calloc(n + 1, 1);
+    char *tmp = sqz__calloc(n + 1, 1);
     m = H5Tcopy(H5T_C_S1);
     if (tmp && m >= 0 && H5Tset_size(m, n) >= 0 && H5Aread(a, m, tmp) >= 0) {
       snprintf(buf, len, "%s", tmp);
@@ -95,25 +95,16 @@ static int sqz__h5_get_u64(hid_t obj, const char *name, uint64_t *value) {
   return ok;
 }
 
-int sqz_field_save_h5(sqz_field *f, const char *path, const char *workload, uint64_t step) {
-  if (!f || !path) return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_save_h5: NULL argument");
-  sqz_context *ctx = f->ctx;
-  uint64_t cells = f->dom->cells, bytes = cells * sqz_type_size(f->type);
-  void *values = bytes <= SIZE_MAX ? malloc(bytes ? (size_t)bytes : 1) : NULL;
-  if (!values)
-    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: %llu bytes of host memory for the compact state", path,
-                     (unsigned long long)bytes);
-  int st = sqz_field_read_compact(f, values, cells);
-  sqz_atomic_file af = {0};
-  if (st == SQZ_OK) st = sqz__atomic_open(ctx, path, &af);
-  if (st != SQZ_OK) {
-    free(values);
-    return st;
-  }
-  sqz_h5_quiet q;
-  sqz__h5_quiet(&q);
+/* The checkpoint as an HDF5 file image in memory (the core driver: HDF5 never touches the disk, so
+ * a full disk or a failing write is the atomic file's error, with the system's reason, and never a
+ * half-closed HDF5 file). *image is malloc'ed; 0 on any HDF5 failure. */
+static int sqz__h5_image(const sqz_field *f, const void *values, const char *workload, uint64_t step, void **image,
+                         size_t *len) {
+  uint64_t cells = f->dom->cells;
   hsize_t dims[1] = {cells}, chunk[1] = {cells < SQZ_H5_CHUNK ? (cells ? cells : 1) : SQZ_H5_CHUNK};
-  hid_t file = H5Fcreate(af.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file = -1;
+  if (fapl >= 0 && H5Pset_fapl_core(fapl, (size_t)1 << 20, 0) >= 0)
+    file = H5Fcreate("sqz-checkpoint", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   hid_t space = H5Screate_simple(1, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE), ds = -1;
   int ok = file >= 0 && space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, chunk) >= 0 && H5Pset_shuffle(dcpl) >= 0 &&
            H5Pset_deflate(dcpl, 4) >= 0 && H5Pset_fletcher32(dcpl) >= 0 &&
@@ -128,12 +119,40 @@ int sqz_field_save_h5(sqz_field *f, const char *path, const char *workload, uint
   if (ds >= 0) H5Dclose(ds);
   if (dcpl >= 0) H5Pclose(dcpl);
   if (space >= 0) H5Sclose(space);
+  ssize_t n = ok && H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0 ? H5Fget_file_image(file, NULL, 0) : -1;
+  *image = n > 0 ? sqz__malloc((size_t)n) : NULL;
+  ok = *image && H5Fget_file_image(file, *image, (size_t)n) == n;
   if (file >= 0 && H5Fclose(file) < 0) ok = 0;
-  sqz__h5_loud(&q);
+  if (fapl >= 0) H5Pclose(fapl);
+  *len = ok ? (size_t)n : 0;
+  return ok;
+}
+
+int sqz_field_save_h5(sqz_field *f, const char *path, const char *workload, uint64_t step) {
+  if (!f || !path) return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_save_h5: NULL argument");
+  sqz_context *ctx = f->ctx;
+  uint64_t cells = f->dom->cells, bytes = cells * sqz_type_size(f->type);
+  void *values = bytes <= SIZE_MAX ? sqz__malloc(bytes ? (size_t)bytes : 1) : NULL, *image = NULL;
+  if (!values)
+    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: %llu bytes of host memory for the compact state", path,
+                     (unsigned long long)bytes);
+  int st = sqz_field_read_compact(f, values, cells);
+  size_t len = 0;
+  if (st == SQZ_OK) {
+    sqz_h5_quiet q;
+    sqz__h5_quiet(&q);
+    int ok = sqz__h5_image(f, values, workload, step, &image, &len);
+    sqz__h5_loud(&q);
+    if (!ok) st = sqz__fail(ctx, SQZ_ERR_IO, "%s: building the HDF5 checkpoint failed (out of memory?)", path);
+  }
   free(values);
-  if (!ok) {
+  sqz_atomic_file af = {0};
+  if (st == SQZ_OK) st = sqz__atomic_open(ctx, path, &af);
+  if (st == SQZ_OK) st = sqz__atomic_write(ctx, &af, image, len);
+  free(image);
+  if (st != SQZ_OK) {
     sqz__atomic_abort(&af);
-    return sqz__fail(ctx, SQZ_ERR_IO, "%s: writing the HDF5 checkpoint failed", path);
+    return st;
   }
   return sqz__atomic_commit(ctx, &af);
 }
@@ -179,7 +198,7 @@ int sqz_field_load_h5(sqz_field *f, const char *path, char *workload, size_t wor
     goto done;
   }
   uint64_t bytes = dims[0] * sqz_type_size(f->type);
-  if (bytes > SIZE_MAX || !(values = malloc(bytes ? (size_t)bytes : 1))) {
+  if (bytes > SIZE_MAX || !(values = sqz__malloc(bytes ? (size_t)bytes : 1))) {
     st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: %llu bytes of host memory for the compact state", path,
                    (unsigned long long)bytes);
     goto done;

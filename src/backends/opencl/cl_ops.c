@@ -60,7 +60,7 @@ static int cl_open(sqz_context *ctx, const char *spec) {
   }
   size_t pick = 0;
   st = cl_pick_device(ctx, devs, n, spec, &pick);
-  if (st == SQZ_OK && !(ctx->backend = calloc(1, sizeof(sqz_cl_state))))
+  if (st == SQZ_OK && !(ctx->backend = sqz__calloc(1, sizeof(sqz_cl_state))))
     st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   if (st == SQZ_OK) st = sqz__cl_open(ctx, &devs[pick]);
   sqz__cl_global_unlock();
