@@ -67,7 +67,8 @@ static int sqz__h5_put_u64(hid_t obj, const char *name, uint64_t value) {
   if (sp >= 0) H5Sclose(sp);
   return ok;
 }
-/* A string attribute into buf (len bytes, truncated, always terminated); 0 when absent or not a string. */
+/* A string attribute into buf (len bytes, truncated, always terminated): 1, or 0 when absent or not a
+ * fixed-length string, or -1 when the host memory to read it was refused. */
 static int sqz__h5_get_str(hid_t obj, const char *name, char *buf, size_t len) {
   if (H5Aexists(obj, name) <= 0) return 0;
   hid_t a = H5Aopen(obj, name, H5P_DEFAULT), t = a >= 0 ? H5Aget_type(a) : -1, m = -1;
@@ -76,7 +77,8 @@ static int sqz__h5_get_str(hid_t obj, const char *name, char *buf, size_t len) {
     size_t n = H5Tget_size(t);
     char *tmp = sqz__calloc(n + 1, 1);
     m = H5Tcopy(H5T_C_S1);
-    if (tmp && m >= 0 && H5Tset_size(m, n) >= 0 && H5Aread(a, m, tmp) >= 0) {
+    if (!tmp) ok = -1;
+    else if (m >= 0 && H5Tset_size(m, n) >= 0 && H5Aread(a, m, tmp) >= 0) {
       snprintf(buf, len, "%s", tmp);
       ok = 1;
     }
@@ -179,7 +181,14 @@ int sqz_field_load_h5(sqz_field *f, const char *path, char *workload, size_t wor
     st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: dataset 'state' is not one-dimensional", path);
     goto done;
   }
-  if (!sqz__h5_get_str(ds, "domain", dom, sizeof dom) || !sqz__h5_get_str(ds, "cell_type", type, sizeof type)) {
+  int has_dom = sqz__h5_get_str(ds, "domain", dom, sizeof dom);
+  int has_type = sqz__h5_get_str(ds, "cell_type", type, sizeof type);
+  int has_work = workload && workload_len ? sqz__h5_get_str(ds, "workload", workload, workload_len) : 1;
+  if (has_dom < 0 || has_type < 0 || has_work < 0) {
+    st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: no host memory to read the attributes", path);
+    goto done;
+  }
+  if (!has_dom || !has_type) {
     st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: attribute 'domain' or 'cell_type' missing", path);
     goto done;
   }
@@ -207,7 +216,7 @@ int sqz_field_load_h5(sqz_field *f, const char *path, char *workload, size_t wor
     st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: reading the state failed (damaged data or checksum mismatch)", path);
     goto done;
   }
-  if (workload && workload_len && !sqz__h5_get_str(ds, "workload", workload, workload_len)) workload[0] = 0;
+  if (!has_work) workload[0] = 0;
   if (step && !sqz__h5_get_u64(ds, "step", step)) *step = 0;
 done:
   if (space >= 0) H5Sclose(space);
