@@ -255,7 +255,7 @@ int sqz_cmd_bench_fractal(int argc, char **argv) {
   size_t n_maps = o.maps ? strlen(o.maps) / 4 + 1 : 1;
   rows = sqz_cli_calloc((strlen(layouts) / 2 + 2) * n_maps, sizeof *rows);
   if (!rows) {
-    rc = 1;
+    rc = sqz_cli_error("bench fractal", SQZ_ERR_OUT_OF_MEMORY, "%zu result rows", (strlen(layouts) / 2 + 2) * n_maps);
     goto done;
   }
   for (char *save = NULL, *tok = strtok_r(layouts, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
