@@ -38,26 +38,39 @@ clean_failure() { # clean_failure RC ERRFILE
   return 0
 }
 
-# ---- allocation failures: VAR=N for N = 1, 2, ... until the command succeeds ------------------------------------
-# sweep VAR OUTPUTS -- ARGS...: OUTPUTS is a comma-separated list of the command's --out/--png files (may be empty);
-# FILES in the folder besides them are inputs. Every failing run exits 1 (or 2: see the message check) and leaves
-# each output precious; the successful one replaces them all.
+# ---- allocation failures: VAR=N for N = 1, 2, ... until the command has succeeded 8 times in a row -------------------
+# (a few failures are absorbed, e.g. the slot of a thread's error detail, so one success does not mean that N has
+# passed the last allocation). sweep VAR OUTPUTS -- ARGS...: OUTPUTS is a comma-separated list of the command's
+# --out/--png files (may be empty); the other files in the folder are inputs. Every failing run exits 1 (or 2: see the
+# message check) and leaves each output precious; each successful one replaces them all.
 sweep() {
-  local var="$1" outs="$2" n rc failed=0 ones=0 twos=0 o
+  local var="$1" outs="$2" n rc failed=0 ones=0 twos=0 ok=0 streak=0 o
   shift 3
   local -a out=()
   [ -n "$outs" ] && IFS=, read -r -a out <<<"$outs"
   local inputs
   inputs=$(ls -A | grep -vxF -f <(printf '%s\n' "${out[@]}" "") | tr '\n' ' ')
+  # what a run without a fault writes: a run that absorbed a failure must write the same (.h5 holds timestamps)
+  "$sqz" "$@" >/dev/null 2>&1 || fail "sqz $* fails without a fault"
+  for o in "${out[@]}"; do mv "$o" "$work/ref.$o"; done
   for ((n = 1; n <= 3000; n++)); do
     [ ${#out[@]} -gt 0 ] && precious "${out[@]}"
     env "$var=$n" "$sqz" "$@" >"$work/stdout" 2>"$work/stderr"
     rc=$?
     if [ $rc -eq 0 ]; then
-      for o in "${out[@]}"; do intact "$o" >/dev/null 2>&1 && { fail "$var=$n: sqz $* succeeded but left $o unwritten"; }; done
-      echo "ok: $var: $((n - 1)) allocations failed in turn ($ones exit 1, $twos exit 2), then success: sqz $*"
-      return 0
+      for o in "${out[@]}"; do
+        [[ $o == *.h5 ]] && ! intact "$o" >/dev/null 2>&1 && continue
+        cmp -s "$o" "$work/ref.$o" || fail "$var=$n: sqz $* succeeded but $o differs from a run without a fault"
+      done
+      ok=$((ok + 1))
+      streak=$((streak + 1))
+      if [ $streak -eq 8 ]; then
+        echo "ok: $var: N = 1..$((n - 8)): $ones runs exit 1, $twos exit 2, $((ok - 8)) absorbed the failure: sqz $*"
+        return 0
+      fi
+      continue
     fi
+    streak=0
     local why
     if ! why=$(clean_failure $rc "$work/stderr") || ! why=$(intact "${out[@]}") ||
       ! why=$(only $inputs "${out[@]}"); then

@@ -51,6 +51,10 @@ static int cl_open(sqz_context *ctx, const char *spec) {
   size_t n = 0;
   sqz__cl_global_lock();
   int st = sqz__cl_enumerate(ctx, &devs, &n);
+  if (st == SQZ_ERR_OUT_OF_MEMORY) { /* not "no device": no fallback to the cpu backend */
+    sqz__cl_global_unlock();
+    return st;
+  }
   if (st != SQZ_OK || n == 0) {
     sqz__cl_global_unlock();
     free(devs);
