@@ -104,8 +104,11 @@ static int sqz__h5_image(const sqz_field *f, const void *values, const char *wor
                          size_t *len) {
   uint64_t cells = f->dom->cells;
   hsize_t dims[1] = {cells}, chunk[1] = {cells < SQZ_H5_CHUNK ? (cells ? cells : 1) : SQZ_H5_CHUNK};
+  /* the image grows by an eighth of the raw state at a time (1 MiB to 256 MiB): few reallocations */
+  uint64_t raw = cells * sqz_type_size(f->type), grow = raw / 8;
+  grow = grow < ((uint64_t)1 << 20) ? (uint64_t)1 << 20 : grow > ((uint64_t)1 << 28) ? (uint64_t)1 << 28 : grow;
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file = -1;
-  if (fapl >= 0 && H5Pset_fapl_core(fapl, (size_t)1 << 20, 0) >= 0)
+  if (fapl >= 0 && H5Pset_fapl_core(fapl, (size_t)grow, 0) >= 0)
     file = H5Fcreate("sqz-checkpoint", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   hid_t space = H5Screate_simple(1, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE), ds = -1;
   int ok = file >= 0 && space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, chunk) >= 0 && H5Pset_shuffle(dcpl) >= 0 &&
