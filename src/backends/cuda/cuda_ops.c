@@ -5,6 +5,7 @@
 
 #include "backends/cpu/cpu_engine.h"
 #include "backends/cuda/cuda_fractal.h"
+#include "core/gather_staged.h"
 
 static void cuda_list(sqz_device_sink sink, void *list) {
   sqz_context *ctx = sqz__context_new(&sqz__cuda_ops);
@@ -48,22 +49,18 @@ static int cuda_download(sqz_context *ctx, void *dst, sqz_mem src, uint64_t offs
 }
 static int cuda_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) { return sqz__cu_zero(cuda_bind(ctx), SQZ_CU_PTR(mem), bytes); }
 
-/* Gather and scatter move one cell per transfer: correct, meant for bands of images, slow for
- * large ones (no cuda kernel for them is loaded). */
+/* Gather and scatter without a kernel: the band's span in one transfer when dense, else run by run
+ * (src/core/gather_staged.c). */
+static int cuda_span(sqz_context *ctx, sqz_mem mem, uint64_t offset, void *host, uint64_t bytes, int to_host) {
+  return to_host ? cuda_download(ctx, host, mem, offset, bytes) : cuda_upload(ctx, mem, offset, host, bytes);
+}
+
 static int cuda_gather(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, void *out) {
-  int st = SQZ_OK;
-  for (uint64_t i = 0; st == SQZ_OK && i < n; i++) {
-    if (idx[i] < 0) memset((unsigned char *)out + i * ts, 0, ts);
-    else st = cuda_download(ctx, (unsigned char *)out + i * ts, mem, (uint64_t)idx[i] * ts, ts);
-  }
-  return st;
+  return sqz__gather_staged(ctx, mem, ts, idx, n, out, 0, cuda_span);
 }
 
 static int cuda_scatter(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, const void *in) {
-  int st = SQZ_OK;
-  for (uint64_t i = 0; st == SQZ_OK && i < n; i++)
-    if (idx[i] >= 0) st = cuda_upload(ctx, mem, (uint64_t)idx[i] * ts, (const unsigned char *)in + i * ts, ts);
-  return st;
+  return sqz__gather_staged(ctx, mem, ts, idx, n, (void *)in, 1, cuda_span);
 }
 
 static int cuda_finish(sqz_context *ctx) { return SQZ_OK; } /* every cuda operation waits for itself */
@@ -83,7 +80,7 @@ static int cuda_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
   int st = sqz__cuda_fill_random_fractal(f, threshold, seed);
   if (st != SQZ_ERR_UNSUPPORTED) return st;
   size_t ts = sqz_type_size(f->type); /* other layouts and types: the host fill, uploaded */
-  void *store = calloc((size_t)f->elems, ts);
+  void *store = sqz__calloc((size_t)f->elems, ts);
   if (!store)
     return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %llu bytes", (unsigned long long)(f->elems * ts));
   sqz__host_fill(f, store, 0, threshold, seed);
@@ -96,7 +93,7 @@ static int cuda_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
 static int cuda_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n, int acc_mode,
                        sqz_red_acc *acc) {
   size_t bytes = (size_t)(n * sqz_type_size(type));
-  void *copy = malloc(bytes ? bytes : 1);
+  void *copy = sqz__malloc(bytes ? bytes : 1);
   if (!copy) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for a %zu-byte copy of the field", bytes);
   int st = cuda_download(ctx, copy, mem, 0, bytes);
   if (st == SQZ_OK) st = sqz__cpu_reduce(ctx, op, type, copy, n, acc_mode, acc);
