@@ -38,7 +38,7 @@ static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, uint32_t seg, s
   uint32_t segs = (sh->rho + sh->seg - 1) / sh->seg, w = sh->rho + 2;
   sh->halo_at = (sh->te + 1) / 2;
   uint32_t halo_max = 4 * sh->rho + 4;
-  sh->tab = calloc((size_t)sh->halo_at + 2 * halo_max + ((size_t)cols * segs + 1) / 2 + 1, sizeof *sh->tab);
+  sh->tab = sqz__calloc((size_t)sh->halo_at + 2 * halo_max + ((size_t)cols * segs + 1) / 2 + 1, sizeof *sh->tab);
   if (!sh->tab) return SQZ_ERR_OUT_OF_MEMORY;
   uint16_t *pos = (uint16_t *)sh->tab;
   for (uint32_t l = 0; l < sh->te; l++) {
