@@ -2,15 +2,19 @@
 # gpu_bench_engine.sh — on an NVIDIA GPU machine: the bandwidth-issue benchmark rows (fast fractal Life step against the generic
 # engine, OpenCL block step against CUDA, triangle/tetrahedron Life), each with its share of the copy floor, and a summary.
 #
-# usage: scripts/gpu_bench_engine.sh [BUILD_DIR]     (default build-bench; run as root from anywhere in the repository)
+# usage: scripts/gpu_bench_engine.sh [BUILD_DIR [PART...]]   (default build-bench and all parts; run as root)
+#        PART: compact (fractal compact R = 18, 20, 22 and the tile sides), block (OpenCL vs CUDA block:16/32),
+#        simplex (triangle:46341, tetrahedron:2048); a later call with other parts reuses the build (about 5 min
+#        for all parts on an H200 after the build; split them to stay under a 10-minute limit per call)
 # env:   OUT=DIR       where the logs and JSON go (default BUILD_DIR/bench-out)
 #        SQZ_BENCH_QUICK=1  R = 18 only for the fractal rows (no R = 20, 22), fewer steps
 # What it does:
 #   1. registers NVIDIA's OpenCL driver with the ICD loader (/etc/OpenCL/vendors/nvidia.icd) if missing;
 #   2. configures a Release build with the CUDA backend and without the Check tests, and builds it;
-#   3. runs each `sqz bench` command below twice for the fractal rows: with SQZ_ENGINE=generic (the per-cell
-#      engine kernels, the state before the fast step) and without (the fast u8 Life step, cl/engine_fractal_swar.cl);
-#   4. prints every table as `sqz bench` prints it, then a summary: per row kernel ms/step, Gcells/s and the
+#   3. runs each `sqz bench` command below twice: with SQZ_ENGINE=generic (the per-cell engine kernels, the state
+#      before the fast steps) and without (the fast u8 Life steps, cl/engine_fractal_swar.cl, cl/engine_simplex_swar.cl),
+#      each once, with --json (the JSON goes to $OUT/LABEL.ENGINE.json);
+#   4. prints a summary from the JSON: per row kernel ms/step, Gcells/s and the
 #      share of the floor (2 bytes per cell at the device-to-device copy bandwidth measured in the same run),
 #      the fast/generic speed-up, and OpenCL block:RHO against the CUDA ALU and MMA steps of the same layout.
 # Every row also prints its live-cell count: all rows of one domain must agree (the script flags a mismatch).
@@ -19,6 +23,9 @@
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${1:-build-bench}
+shift $(($# > 0 ? 1 : 0))
+PARTS=${*:-compact block simplex}
+want() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 OUT=${OUT:-$BUILD/bench-out}
 mkdir -p "$BUILD" "$OUT"
 export CUDA_PATH=${CUDA_PATH:-/usr/local/cuda}
@@ -39,20 +46,18 @@ git log -1 --format='commit %H %s' 2>/dev/null | tee "$OUT/commit.txt"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | tee -a "$OUT/devices.txt"
 
 N=0
-# run LABEL ENGINE sqz-args...: one `sqz bench` run, table to the terminal, JSON to $OUT/LABEL.ENGINE.json
+# run LABEL ENGINE sqz-args...: one `sqz bench ... --json` run into $OUT/LABEL.ENGINE.json (stderr to errors.log)
 run() {
-  local label=$1 engine=$2
+  local label=$1 engine=$2 t0=$SECONDS
   shift 2
   N=$((N + 1))
-  echo
-  echo "== [$N] $label ($engine): sqz $*"
+  echo "== [$N] $label ($engine): sqz $* --json"
   if [ "$engine" = generic ]; then
-    SQZ_ENGINE=generic timeout 1500 "$S" "$@" | tee "$OUT/$label.$engine.txt"
-    SQZ_ENGINE=generic timeout 1500 "$S" "$@" --json >"$OUT/$label.$engine.json" 2>>"$OUT/errors.log"
+    SQZ_ENGINE=generic timeout 900 "$S" "$@" --json >"$OUT/$label.$engine.json" 2>>"$OUT/errors.log"
   else
-    timeout 1500 "$S" "$@" | tee "$OUT/$label.$engine.txt"
-    timeout 1500 "$S" "$@" --json >"$OUT/$label.$engine.json" 2>>"$OUT/errors.log"
+    timeout 900 "$S" "$@" --json >"$OUT/$label.$engine.json" 2>>"$OUT/errors.log"
   fi
+  echo "   exit $?, $((SECONDS - t0)) s"
 }
 
 STEPS=10
@@ -61,7 +66,7 @@ LEVELS="18 20 22"
 [ "${SQZ_BENCH_QUICK:-0}" = 1 ] && LEVELS=18
 
 # ---- fractal Life, compact, R = 18, 20, 22 (1 byte per cell; R = 22: 3.1e10 cells, 2 x 31 GB) ----------
-for R in $LEVELS; do
+want compact && for R in $LEVELS; do
   st=$STEPS
   [ "$R" -ge 22 ] && st=3
   for e in generic fast; do
@@ -69,12 +74,12 @@ for R in $LEVELS; do
   done
 done
 # compact at fixed tile sides (the automatic level is the cost model's pick; these show the alternatives)
-for b in 32 64 128; do
+want compact && for b in 32 64 128; do
   run "fractal20-compact-block$b" fast bench fractal --domain fractal:sierpinski-triangle:20 --steps $STEPS --layouts compact --block $b
 done
 
 # ---- OpenCL block:RHO against CUDA (ALU and MMA tile maps) on the same layout ---------------------------
-for R in 16 18; do
+want block && for R in 16 18; do
   for e in generic fast; do
     run "fractal$R-block" $e bench fractal --domain fractal:sierpinski-triangle:$R --steps $STEPS --layouts block:16,block:32 --backend all
   done
@@ -83,10 +88,10 @@ done
 # ---- simplex Life: triangle:46341 (had and every map), tetrahedron:2048 (had3 and the 3D maps), compact ----
 # (the fast simplex steps walk storage words whatever the map: with them every map row runs the same kernel;
 #  the generic rows are the thread maps' own times)
-for e in generic fast; do
+want simplex && for e in generic fast; do
   run "triangle46341" $e bench simplex --domain triangle:46341 --workload life --steps 20 --layouts compact,bb
 done
-for e in generic fast; do
+want simplex && for e in generic fast; do
   run "tetrahedron2048" $e bench simplex --domain tetrahedron:2048 --workload life --steps 10 --layouts compact,bb --maps bb,ltm3,had3,rec3
 done
 
