@@ -10,6 +10,9 @@
  * with the prelude SQZ_DIMS, SQZ_KIND_MASK, SQZ_SLAYOUT, SQZ_IDX32 (when the storage of
  * layout slayout has at most 2^32 cells, unless $SQZ_INDEX64 is set to 1) followed by
  * `extra` (may be NULL). On success the caller frees the plan and releases the kernel. */
+/* The checks of sqz__simplex_kernel without the kernel: SQZ_OK when `map` has a plan for this
+ * block (0 = automatic) on the device, else its error (for steps that walk storage instead). */
+SQZ_INTERNAL int sqz__simplex_check(sqz_context *ctx, int dims, uint64_t n, const char *map, uint32_t block);
 SQZ_INTERNAL int sqz__simplex_kernel(sqz_context *ctx, int dims, uint64_t n, const char *map, uint32_t block,
                                      int slayout, const char *extra, const char *const *files, const char *kname,
                                      sqz_simplex_plan *plan, cl_kernel *kernel);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "backends/opencl/cl_engine.h"
+#include "backends/opencl/cl_simplex.h"
 #include "sqz_simplex.h"
 
 #define SQZ__SWAR_LOCAL 256u      /* work-items per group */
@@ -23,8 +24,10 @@ int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   cl_program prog = NULL;
   cl_kernel k = NULL;
-  int st = sqz__field_ensure_pair(f);
   int dims = f->dom->dims;
+  /* the step walks storage, but the field's map and block must still be valid ones (same errors as the map kernels) */
+  int st = sqz__simplex_check(ctx, dims, f->dom->side, f->map, f->block);
+  if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
   if (st == SQZ_OK) st = sqz__program(ctx, dims == 2 ? "#define SQZ_DIMS 2\n" : "#define SQZ_DIMS 3\n", files, "", &prog);
   if (st == SQZ_OK) st = sqz__kernel(ctx, prog, dims == 2 ? "engine_simplex_swar2" : "engine_simplex_swar3", &k);
   if (st != SQZ_OK) return st;

@@ -30,6 +30,25 @@ static int sqz__simplex_build(sqz_context *ctx, const sqz_simplex_plan *plan, in
   return SQZ_OK;
 }
 
+/* The plan of `map` for rho = *rho (block 0: halved until rho^dims work-items fit in limit),
+ * SQZ_ERR_INVALID_ARGUMENT naming rho and the limit when they do not. */
+static int sqz__simplex_plan_within(sqz_context *ctx, int dims, uint64_t n, const char *map, uint32_t block,
+                                    size_t limit, uint32_t *rho, sqz_simplex_plan *plan) {
+  while (!block && *rho > 1u && sqz__group(dims, *rho) > limit) *rho /= 2u;
+  if (sqz__group(dims, *rho) > limit)
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "block side rho = %u needs %llu work-items per group but %s allows %zu",
+                     *rho, (unsigned long long)sqz__group(dims, *rho), ctx->device_name, limit);
+  return sqz__simplex_plan(ctx, dims, n, map, *rho, 0, plan);
+}
+
+int sqz__simplex_check(sqz_context *ctx, int dims, uint64_t n, const char *map, uint32_t block) {
+  uint32_t rho = block ? block : sqz__simplex_default_rho(dims);
+  sqz_simplex_plan plan;
+  int st = sqz__simplex_plan_within(ctx, dims, n, map, block, ctx->max_work_group, &rho, &plan);
+  if (st == SQZ_OK) sqz__simplex_plan_free(&plan);
+  return st;
+}
+
 int sqz__simplex_kernel(sqz_context *ctx, int dims, uint64_t n, const char *map, uint32_t block, int slayout,
                         const char *extra, const char *const *files, const char *kname, sqz_simplex_plan *plan,
                         cl_kernel *kernel) {
@@ -40,11 +59,7 @@ int sqz__simplex_kernel(sqz_context *ctx, int dims, uint64_t n, const char *map,
   uint32_t rho = block ? block : sqz__simplex_default_rho(dims);
   size_t limit = ctx->max_work_group;
   for (;;) {
-    while (!block && rho > 1u && sqz__group(dims, rho) > limit) rho /= 2u;
-    if (sqz__group(dims, rho) > limit)
-      return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "block side rho = %u needs %llu work-items per group but %s allows %zu",
-                       rho, (unsigned long long)sqz__group(dims, rho), ctx->device_name, limit);
-    int st = sqz__simplex_plan(ctx, dims, n, map, rho, 0, plan);
+    int st = sqz__simplex_plan_within(ctx, dims, n, map, block, limit, &rho, plan);
     if (st != SQZ_OK) return st;
     size_t kwg = 0;
     st = sqz__simplex_build(ctx, plan, slayout, idx32, extra, files, kname, kernel, &kwg);
