@@ -4,8 +4,10 @@
 #
 # usage: scripts/gpu_bench_engine.sh [BUILD_DIR [PART...]]   (default build-bench and all parts; run as root)
 #        PART: compact (fractal compact R = 18, 20, 22 and the tile sides), block (OpenCL vs CUDA block:16/32),
-#        simplex (triangle:46341, tetrahedron:2048); a later call with other parts reuses the build (about 5 min
-#        for all parts on an H200 after the build; split them to stay under a 10-minute limit per call)
+#        simplex (triangle:46341, tetrahedron:2048); a later call with other parts reuses the build and adds its JSON
+#        to the same OUT, and every summary covers all JSON there. Where a call may last 10 minutes at most, split:
+#          OUT=$PWD/bench-out scripts/gpu_bench_engine.sh build-bench compact
+#          OUT=$PWD/bench-out scripts/gpu_bench_engine.sh build-bench block simplex
 # env:   OUT=DIR       where the logs and JSON go (default BUILD_DIR/bench-out)
 #        SQZ_BENCH_QUICK=1  R = 18 only for the fractal rows (no R = 20, 22), fewer steps
 # What it does:
