@@ -14,7 +14,7 @@
  *     cache position of tile cell l, shared by every tile: tiles of a level have one shape;
  *     a hole of the block layout has pos = wrow, column 0 of cache row 1, which the step
  *     never reads, so that its output position, column 0 of output row 0, is never written
- *     and stays 0);
+ *     and stays 0; block tiles with rows % 4 == 0 move whole words instead, holes masked);
  *  3. halo: the halo table (cache position | direction << 24, offset in that tile) read from
  *     the neighbour tiles, 0 where the neighbour tile is absent;
  *  4. the step: one work-item per task (word column c, row segment of `seg` rows; the task
@@ -34,14 +34,20 @@
  * A word inside the range and inside one tile moves as one 32-bit access without branches;
  * the words at the range's ends or across a tile boundary byte by byte. */
 static inline void fr_swar_move(const int load, __global const uchar *src, __global uchar *dst,
-                                __global const ushort *restrict pos, __local uchar *cache, uint tile_bytes,
-                                uint out_offset, ulong q0, ulong q1, uint te) {
+                                __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
+                                __local uchar *cache, uint tile_bytes, uint out_offset, ulong q0, ulong q1, uint te) {
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0);
   if (!load) cache += out_offset;
   for (ulong w = (q0 >> 2) + lid; w < (q1 + 3u) >> 2; w += g) {
     ulong q = w << 2, first = q < q0 ? q0 : q;
     uint rel = (uint)(first - q0), t = rel / te, l = rel - t * te;
     __local uchar *c = cache + t * tile_bytes;
+    if (rowmajor) { /* block, rho % 4 == 0: every word is 4 cells of one tile row, one aligned cache word */
+      __local uint *cw = (__local uint *)(c + pos[l]);
+      if (load) *cw = ((__global const uint *)src)[w];
+      else ((__global uint *)dst)[w] = *cw & mask[l >> 2];
+      continue;
+    }
     if (q >= q0 && q + 4u <= q1 && l + 4u <= te) {
       uint p0 = pos[l], p1 = pos[l + 1u], p2 = pos[l + 2u], p3 = pos[l + 3u];
       if (load) {
@@ -67,13 +73,16 @@ static inline void fr_swar_move(const int load, __global const uchar *src, __glo
 }
 
 /* tab: the shared tables, pos (ushort) from word 0, halo pairs from word halo_at, tasks (ushort:
- * word column | segment << 8) from word task_at. */
+ * word column | segment << 8) from word task_at, and with rowmajor (block layout, rows % 4 == 0:
+ * tiles and their rows are whole words, so storage words move to cache words as they are, holes
+ * included, their pos being their true cache byte) the hole mask per tile word from mask_at. */
 __kernel void engine_fractal_swar(__global const uchar *restrict src, __global uchar *restrict dst, uint rule,
-                                  __global const uint *restrict tab, uint halo_at, uint task_at, uint levels, uint te,
+                                  __global const uint *restrict tab, uint halo_at, uint task_at, uint mask_at,
+                                  uint rowmajor, uint levels, uint te,
                                   uint n_halo, uint n_tasks, uint rows, uint wrow, uint seg, uint per_iter, ulong tiles,
                                   __local uint *cache, __local long *nbr) {
   __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
-  __global const uint *halo = tab + halo_at;
+  __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2;
   uint tile_words = (2u * rows + 2u) * w4, tile_bytes = 4u * tile_words, out_offset = (rows + 2u) * wrow;
   __local uchar *cb = (__local uchar *)cache;
@@ -88,7 +97,7 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     ulong q0 = b0 * te, q1 = q0 + (ulong)nt * te;
-    fr_swar_move(1, src, dst, pos, cb, tile_bytes, out_offset, q0, q1, te);
+    fr_swar_move(1, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset, q0, q1, te);
     for (uint i = lid; i < nt * n_halo; i += g) {
       uint t = i / n_halo, h = i - t * n_halo, e = halo[2u * h];
       long tb = nbr[9u * t + (e >> 24)];
@@ -112,7 +121,7 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    fr_swar_move(0, src, dst, pos, cb, tile_bytes, out_offset - wrow, q0, q1, te);
+    fr_swar_move(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset - wrow, q0, q1, te);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

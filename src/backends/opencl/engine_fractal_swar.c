@@ -14,7 +14,8 @@
 /* One tile level's shape for the kernel: the tables every tile shares, packed in words
  * (pos as ushort from word 0, halo pairs from word halo_at, tasks as ushort from task_at). */
 typedef struct {
-  uint32_t j, rho, te, wrow, seg, n_halo, n_tasks, halo_at, task_at, words;
+  uint32_t j, rho, te, wrow, seg, n_halo, n_tasks, halo_at, task_at, mask_at, words;
+  uint32_t rowmajor; /* block layout with rho % 4 == 0: tile words are cache words (holes masked by the mask table) */
   uint64_t tiles, tile_bytes; /* local bytes per tile: cache, output area, 9 neighbour indices */
   uint32_t *tab;
 } sqz__swar_shape;
@@ -38,7 +39,10 @@ static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, uint32_t seg, s
   uint32_t segs = (sh->rho + sh->seg - 1) / sh->seg, w = sh->rho + 2;
   sh->halo_at = (sh->te + 1) / 2;
   uint32_t halo_max = 4 * sh->rho + 4;
-  sh->tab = sqz__calloc((size_t)sh->halo_at + 2 * halo_max + ((size_t)cols * segs + 1) / 2 + 1, sizeof *sh->tab);
+  sh->rowmajor = !compact && sh->rho % 4 == 0;
+  sh->tab = sqz__calloc((size_t)sh->halo_at + 2 * halo_max + ((size_t)cols * segs + 1) / 2 + 1 +
+                            (sh->rowmajor ? sh->te / 4 : 0),
+                        sizeof *sh->tab);
   if (!sh->tab) return SQZ_ERR_OUT_OF_MEMORY;
   uint16_t *pos = (uint16_t *)sh->tab;
   for (uint32_t l = 0; l < sh->te; l++) {
@@ -49,7 +53,8 @@ static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, uint32_t seg, s
       ty = l / sh->rho;
     }
     int cell = compact || sqz_fr_contains(s, fr->hnu, j, tx, ty);
-    pos[l] = (uint16_t)(cell ? (ty + 1) * sh->wrow + tx + 4 : sh->wrow); /* holes: a cache byte no step reads */
+    /* holes: a cache byte no step reads, except in whole-word moves (rowmajor: masked on the way out) */
+    pos[l] = (uint16_t)(cell || sh->rowmajor ? (ty + 1) * sh->wrow + tx + 4 : sh->wrow);
   }
   uint32_t *halo = sh->tab + sh->halo_at;
   for (sqz_u32 p = 0; p < w * w; p++) {
@@ -69,7 +74,10 @@ static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, uint32_t seg, s
         for (uint32_t x = 4 * c - 4; x < 4 * c && x < sh->rho && !any; x++) any = (int)sqz_fr_contains(s, fr->hnu, j, x, y);
       if (any) tasks[sh->n_tasks++] = (uint16_t)(c | sg << 8);
     }
-  sh->words = sh->task_at + (sh->n_tasks + 1) / 2;
+  sh->mask_at = sh->task_at + (sh->n_tasks + 1) / 2;
+  for (uint32_t l = 0; sh->rowmajor && l < sh->te; l++) /* byte l % 4 of mask word l / 4: 0xff on a cell */
+    if (sqz_fr_contains(s, fr->hnu, j, l % sh->rho, l / sh->rho)) sh->tab[sh->mask_at + l / 4] |= 0xffu << (8 * (l % 4));
+  sh->words = sh->mask_at + (sh->rowmajor ? sh->te / 4 : 0);
   return SQZ_OK;
 }
 
@@ -113,8 +121,8 @@ static int sqz__swar_pick(const sqz_field *f, uint64_t lmem, sqz__swar_shape *be
   return best->tab ? SQZ_OK : SQZ_ERR_UNSUPPORTED;
 }
 
-/* The local arguments of engine_fractal_swar, after its 15 value arguments. */
-enum { SW_CACHE = 15, SW_NBR };
+/* The local arguments of engine_fractal_swar, after its 17 value arguments. */
+enum { SW_CACHE = 17, SW_NBR };
 
 int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_program prog, uint64_t steps) {
   sqz_context *ctx = f->ctx;
@@ -145,7 +153,8 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_program prog, uin
   for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
     cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
     st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof rule, &rule, sizeof tab, &tab, sizeof sh.halo_at,
-                   &sh.halo_at, sizeof sh.task_at, &sh.task_at, sizeof levels, &levels, sizeof sh.te, &sh.te,
+                   &sh.halo_at, sizeof sh.task_at, &sh.task_at, sizeof sh.mask_at, &sh.mask_at, sizeof sh.rowmajor,
+                   &sh.rowmajor, sizeof levels, &levels, sizeof sh.te, &sh.te,
                    sizeof sh.n_halo, &sh.n_halo, sizeof sh.n_tasks, &sh.n_tasks, sizeof sh.rho, &sh.rho,
                    sizeof sh.wrow, &sh.wrow, sizeof sh.seg, &sh.seg, sizeof per_iter, &per_iter, sizeof tiles, &tiles,
                    (size_t)0);
