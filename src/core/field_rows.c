@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "core/bits.h"
 
 /* Row r of the embedded image: (y, z) = (r, 0) in 2D, (r % side, r / side) in 3D — the row order of
  * sqz_field_read's array, of PBM images (3D: slice z in rows z*N .. z*N+N-1) and of .npy files. */
@@ -35,8 +36,9 @@ static int sqz__band(sqz_field *f, uint64_t r0, uint64_t rows, void *out, const 
                      (unsigned long long)(cells * sizeof *idx));
   sqz__band_index(f, r0, rows, idx);
   size_t ts = sqz_type_size(f->type);
-  int st = out ? f->ctx->ops->gather(f->ctx, f->mem[f->cur], ts, idx, cells, out)
-               : f->ctx->ops->scatter(f->ctx, f->mem[f->cur], ts, idx, cells, in);
+  int st = f->layout == SQZ_LAYOUT_BITS ? sqz__bits_band(f, idx, cells, out, in)
+           : out                          ? f->ctx->ops->gather(f->ctx, f->mem[f->cur], ts, idx, cells, out)
+                                          : f->ctx->ops->scatter(f->ctx, f->mem[f->cur], ts, idx, cells, in);
   free(idx);
   return st;
 }

@@ -115,6 +115,9 @@ struct sqz_domain {
  * scale no larger than its side). */
 #define SQZ_BLOCK_RHO_MAX 4096u
 typedef enum { SQZ_LAYOUT_BB = 0, SQZ_LAYOUT_COMPACT = 1, SQZ_LAYOUT_LAMBDA = 2, SQZ_LAYOUT_BLOCK = 3 } sqz_layout_id;
+/* Layout bits (1 bit per cell, src/core/bits.h): every layout function and engine dispatches it
+ * before its family's switch, so it is a value of sqz_layout_id outside the enumeration. */
+#define SQZ_LAYOUT_BITS ((sqz_layout_id)4)
 
 struct sqz_field {
   sqz_domain *dom;  /* retained */

@@ -14,7 +14,7 @@ int sqz__image_open(sqz_field *f, const char *path, int mode, sqz_image *im) {
   int ok = (d->dims == 2 || sqz__checked_mul(d->side, d->side, &height)) &&
            sqz__checked_mul(f->elems, ts, &store_bytes) && sqz__checked_mul(d->side, 2 * sizeof(uint64_t), &list_bytes);
   if (!ok) return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s: %s: the image is too large for this host", path, d->spec);
-  int host = mode == SQZ_IMAGE_SAVE && ctx->ops->host_memory;
+  int host = mode == SQZ_IMAGE_SAVE && ctx->ops->host_memory && f->layout != SQZ_LAYOUT_BITS; /* bits: a byte view */
   int st = sqz__host_check(ctx, (host ? 0 : store_bytes) + list_bytes,
                            "%s: %s: the state's storage copy (%llu bytes) and one row of the image", path, d->spec,
                            (unsigned long long)store_bytes);
