@@ -12,8 +12,8 @@
 /* The domains: fractals (a user pattern of scale 3 among them), triangles and tetrahedra of odd
  * sides and sides that are not multiples of 32, some longer than one word per row. */
 static const char *const bits_domains[] = {
-    "fractal:sierpinski-triangle:9", "fractal:sierpinski-carpet:4", "fractal:vicsek-cross:3",
-    "fractal:##./#.#/.##:4",         "fractal:sierpinski-triangle:1", "triangle:1",
+    "fractal:sierpinski-triangle:9", "fractal:sierpinski-carpet:6", "fractal:vicsek-cross:3",
+    "fractal:##./#.#/.##:6",         "fractal:sierpinski-triangle:1", "triangle:1",
     "triangle:37",                   "triangle:100",                  "tetrahedron:1",
     "tetrahedron:13",                "tetrahedron:41",
 };

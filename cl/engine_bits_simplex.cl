@@ -1,0 +1,31 @@
+/* engine_bits_simplex.cl — layout bits on triangles and tetrahedra: one work-item per row word (32 cells), Life-like steps and random fills. */
+/* Needs sqz_common.h and sqz_bits.h. The NDRange is (words of the longest row, rows r0 .. r0 +
+ * count - 1), row r = z * n + y (z = 0 in 2D); items past a row's words or with y + z >= n return. */
+
+/* Row (y, z) of item r, its first word and its length; 0 when the row or the word does not exist. */
+static int bits_row(ulong n, uint dims, ulong r, ulong j, ulong *y, ulong *z, ulong *first, ulong *len) {
+  *y = r % n;
+  *z = r / n;
+  if (*y + *z >= n) return 0;
+  *len = dims == 2u ? *y + 1u : n - *y - *z;
+  *first = dims == 2u ? sqz_bits_tri_row(*y) : sqz_bits_tet_row(n, *y, *z);
+  return j < sqz_bits_words(*len);
+}
+
+__kernel void sqz_bits_simplex_step(__global const uint *src, __global uint *dst, ulong n, uint dims, uint birth,
+                                    uint survive, ulong r0) {
+  ulong j = get_global_id(0), r = r0 + get_global_id(1), y, z, first, len;
+  if (!bits_row(n, dims, r, j, &y, &z, &first, &len)) return;
+  dst[first + j] = dims == 2u ? sqz_bits_tri_step(src, n, y, j, birth, survive)
+                              : sqz_bits_tet_step(src, n, y, z, j, birth, survive);
+}
+
+/* Cell (x, y, z) is alive iff sqz_random_cell(seed, (z n + y) n + x) says so (every layout's fill). */
+__kernel void sqz_bits_simplex_fill(__global uint *dst, ulong n, uint dims, ulong seed, ulong threshold, ulong r0) {
+  ulong j = get_global_id(0), r = r0 + get_global_id(1), y, z, first, len;
+  if (!bits_row(n, dims, r, j, &y, &z, &first, &len)) return;
+  uint v = 0u;
+  for (uint b = 0u; b < 32u && 32u * j + b < len; b++)
+    v |= sqz_random_cell(seed, (z * n + y) * n + 32u * j + b, threshold) << b;
+  dst[first + j] = v;
+}
