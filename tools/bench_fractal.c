@@ -85,7 +85,9 @@ static void sqz__print_json(sqz_context *ctx, sqz_domain *dom, const char *rule,
       sqz_json_u64(&j, "bytes", r->bytes);
       sqz_json_num(&j, "mrf", 2.0 * (double)bb_cells / (double)r->bytes);
       if (bb) sqz_json_num(&j, "speedup_vs_bb", bb->kernel_s / r->kernel_s);
-      if (bw > 0) sqz_json_num(&j, "floor_share", 2.0 * (double)cells * (double)steps / bw / r->kernel_s);
+      if (bw > 0) /* 2 bytes per cell (layout bits: 2 bits) at the copy bandwidth */
+        sqz_json_num(&j, "floor_share",
+                     2.0 * sqz_cli_cell_scale(dom, r->layout) * (double)cells * (double)steps / bw / r->kernel_s);
       sqz_json_u64(&j, "live", r->live);
     }
     fputc('}', mem); /* sqz_json_end would put a newline inside the array */
@@ -142,11 +144,11 @@ static void sqz__print_table(sqz_context *ctx, sqz_domain *dom, const char *rule
     if (bb) snprintf(vs, sizeof vs, "%.1fx", bb->kernel_s / r->kernel_s);
     printf("%-16s %12.4f %12.4f %10.3f %14llu %8.1f %8s %7.1f%% %12llu\n", r->layout, 1e3 * k,
            1e3 * r->wall_s / (double)steps, 1e-9 * (double)cells / k, (unsigned long long)r->bytes,
-           2.0 * (double)bb_cells / (double)r->bytes, vs, k > 0 ? 100.0 * floor_s / k : 0.0,
+           2.0 * (double)bb_cells / (double)r->bytes, vs, k > 0 ? 100.0 * floor_s * sqz_cli_cell_scale(dom, r->layout) / k : 0.0,
            (unsigned long long)r->live);
   }
   printf("\nkernel/e2e ms: per step; MRF: bb bytes / layout bytes (two buffers each); floor: share of the\n"
-         "2-byte-per-cell copy floor reached; live: live cells after the run (equal in every layout).\n");
+         "2-byte-per-cell (bits: 2-bit) copy floor reached; live: live cells after the run (equal in every layout).\n");
 }
 
 typedef struct {

@@ -167,7 +167,9 @@ static void sqz__row_json(FILE *out, int i, void *user) {
     sqz_json_num(&j, "cells_per_s", cells / r->kernel_s);
     sqz_json_u64(&j, "bytes", r->bytes);
     if (bb) sqz_json_num(&j, "speedup_vs_bb", bb->kernel_s / r->kernel_s);
-    if (bw > 0) sqz_json_num(&j, "floor_share", sqz_workload_bytes[b->w] * cells / bw / r->kernel_s);
+    if (bw > 0) /* layout bits moves a bit where the others move a byte */
+      sqz_json_num(&j, "floor_share",
+                   sqz_workload_bytes[b->w] * sqz_cli_cell_scale(b->dom, r->layout) * cells / bw / r->kernel_s);
     sqz_json_u64(&j, "result", r->result);
     sqz_json_raw(&j, "agree", agree ? "true" : "false");
   }
@@ -229,7 +231,8 @@ static void sqz__report(const sqz_sbench *b, const sqz_srow_result *rows, int n,
            r->stats.rho, (unsigned long long)r->stats.launches, (unsigned long long)r->stats.launched,
            (unsigned long long)r->stats.useful, 100.0 * r->stats.waste, 1e3 * r->kernel_s / (double)b->steps,
            1e3 * r->wall_s / (double)b->steps, cells / r->kernel_s * 1e-9,
-           bw > 0 ? 100.0 * sqz_workload_bytes[b->w] * cells / bw / r->kernel_s : 0.0,
+           bw > 0 ? 100.0 * sqz_workload_bytes[b->w] * sqz_cli_cell_scale(b->dom, r->layout) * cells / bw / r->kernel_s
+                  : 0.0,
            vs, (unsigned long long)r->bytes,
            first && r->result == first->result ? "yes" : "NO");
   }

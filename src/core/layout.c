@@ -94,3 +94,9 @@ int sqz_domain_layout_cells(const sqz_domain *dom, const char *layout, uint64_t 
   uint64_t w = 0, h = 0;
   return sqz__layout_geometry(dom, id, rho, cells, &w, &h);
 }
+
+int sqz_domain_layout_bytes(const sqz_domain *dom, const char *layout, uint64_t *bytes) {
+  int st = sqz_domain_layout_cells(dom, layout, bytes);
+  if (st == SQZ_OK && layout && strcmp(layout, "bits") == 0) *bytes /= 8u; /* whole 32-bit words */
+  return st;
+}
