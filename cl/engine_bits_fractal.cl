@@ -9,6 +9,10 @@ __kernel void sqz_bits_fractal_step(__global const uint *src, __global uint *dst
                                     __local uint *dense, __local uint *res) {
   __local long nb[9];
   __global const int *nu = (__global const int *)(lam + kt);
+#ifdef SQZ_BITS_B /* the rule as constants: the compiler unrolls the rule's count tests */
+  birth = SQZ_BITS_B;
+  survive = SQZ_BITS_S;
+#endif
   ulong b = tile0 + get_group_id(0);
   uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0), rw = (side + 33u) / 32u;
   if (lid < 9u) {

@@ -16,6 +16,10 @@ __kernel void sqz_bits_simplex_step(__global const uint *src, __global uint *dst
                                     uint survive, ulong r0) {
   ulong j = get_global_id(0), r = r0 + get_global_id(1), y, z, first, len;
   if (!bits_row(n, dims, r, j, &y, &z, &first, &len)) return;
+#ifdef SQZ_BITS_B /* the rule as constants: the compiler unrolls the rule's count tests */
+  birth = SQZ_BITS_B;
+  survive = SQZ_BITS_S;
+#endif
   dst[first + j] = dims == 2u ? sqz_bits_tri_step(src, n, y, j, birth, survive)
                               : sqz_bits_tet_step(src, n, y, z, j, birth, survive);
 }

@@ -11,12 +11,15 @@
 #define SQZ__BITS_GROUPS ((uint64_t)1 << 20) /* tiles (work-groups) per fractal launch */
 #define SQZ__BITS_LOCAL 64u                  /* simplex work-items per group along the words */
 
-static int sqz__bits_program(sqz_context *ctx, int fractal, const char *kernel, cl_kernel *k) {
+/* The program of a family; u (steps only) makes its rule compile-time constants. */
+static int sqz__bits_program(sqz_context *ctx, int fractal, const sqz_update *u, const char *kernel, cl_kernel *k) {
   static const char *const simplex_files[] = {"sqz_common.h", "sqz_bits.h", "engine_bits_simplex.cl", NULL};
   static const char *const fractal_files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_bits.h", "engine_bits_fractal.cl",
                                               NULL};
   cl_program prog = NULL;
-  int st = sqz__program(ctx, "", fractal ? fractal_files : simplex_files, "", &prog);
+  char pre[64] = "";
+  if (u) snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n", u->birth, u->survive);
+  int st = sqz__program(ctx, pre, fractal ? fractal_files : simplex_files, "", &prog);
   return st == SQZ_OK ? sqz__kernel(ctx, prog, kernel, k) : st;
 }
 
@@ -98,7 +101,7 @@ int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
   cl_kernel k = NULL;
   int st = sqz__bits_check_update(f, u);
   if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
-  if (st == SQZ_OK) st = sqz__bits_program(ctx, fractal, fractal ? "sqz_bits_fractal_step" : "sqz_bits_simplex_step", &k);
+  if (st == SQZ_OK) st = sqz__bits_program(ctx, fractal, u, fractal ? "sqz_bits_fractal_step" : "sqz_bits_simplex_step", &k);
   if (st != SQZ_OK) return st;
   if (fractal) {
     sqz_bits_tiling bt;
@@ -127,7 +130,7 @@ int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed) {
   sqz_context *ctx = f->ctx;
   int fractal = f->dom->kind == SQZ_DOMAIN_FRACTAL;
   cl_kernel k = NULL;
-  int st = sqz__bits_program(ctx, fractal, fractal ? "sqz_bits_fractal_fill" : "sqz_bits_simplex_fill", &k);
+  int st = sqz__bits_program(ctx, fractal, NULL, fractal ? "sqz_bits_fractal_fill" : "sqz_bits_simplex_fill", &k);
   if (st != SQZ_OK) return st;
   cl_mem dst = (cl_mem)f->mem[f->cur];
   cl_ulong n = f->dom->side, sd = seed, th = threshold, zero = 0;
