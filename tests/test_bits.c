@@ -165,8 +165,7 @@ int main(void) {
   static const char *const names[] = {"geometry", "cpu", "opencl", "io"};
   const TTest *tests[] = {test_geometry, test_cpu, test_opencl, test_io};
   for (int i = 0; i < 4; i++) {
-    TCase *tc = tcase_create(names[i]);
-    tcase_set_timeout(tc, 300);
+    TCase *tc = tcase_create(names[i]); /* timeout: CK_DEFAULT_TIMEOUT (ctest sets it) */
     tcase_add_test(tc, tests[i]);
     suite_add_tcase(s, tc);
   }
