@@ -75,7 +75,11 @@ static int sqz__bits_fractal_step(sqz_field *f, cl_kernel k, const sqz_bits_tili
   if (lmem + 9u * 8u > ctx->local_mem)
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "a bits tile of side %u needs %zu bytes of local memory, %s has %llu", side,
                      lmem + 72u, ctx->device_name, (unsigned long long)ctx->local_mem);
-  size_t local = ctx->max_work_group < 256u ? ctx->max_work_group : 256u;
+  size_t local = 256u, kwg = 0; /* at most what the kernel allows on this device */
+  if (clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS &&
+      kwg > 0 && kwg < local)
+    local = kwg;
+  if (ctx->max_work_group < local) local = ctx->max_work_group;
   int st = SQZ_OK;
   for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
     cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
