@@ -1,14 +1,16 @@
 /* engine_bits_fractal.cl — layout bits on fractals: one work-group per tile, its bits and halo expanded into a dense bitmap in local memory, bit-sliced Life, packed back. */
 /* Needs sqz_common.h, sqz_fractal.h and sqz_bits.h. Tile b (digit order at level rb = R - t)
  * holds k^t cells in wt words from word b * wt; lam[l] = x | y << 16 is tile cell l's place
- * and nu[y * side + x] (stored after lam) its index (-1: a hole); fr = H_λ (2k entries) then H_ν (s^2). The dense
+ * and nu[y * side + x] (stored after lam) its index (-1: a hole), then the nw dense words
+ * q = (y - 1) * rw + j that hold a cell; fr = H_λ (2k entries) then H_ν (s^2). The dense
  * bitmap has side + 2 rows of rw words, tile cell (x, y) at bit x + 1 of row y + 1. */
 __kernel void sqz_bits_fractal_step(__global const uint *src, __global uint *dst, __global const uint *lam,
                                     __constant int *fr, uint s, uint k, uint rb, uint side,
-                                    uint kt, uint wt, uint birth, uint survive, ulong tile0,
+                                    uint kt, uint wt, uint nw, uint birth, uint survive, ulong tile0,
                                     __local uint *dense, __local uint *res) {
   __local long nb[9];
   __global const int *nu = (__global const int *)(lam + kt);
+  __global const uint *wl = lam + kt + side * side;
 #ifdef SQZ_BITS_B /* the rule as constants: the compiler unrolls the rule's count tests */
   birth = SQZ_BITS_B;
   survive = SQZ_BITS_S;
@@ -35,9 +37,9 @@ __kernel void sqz_bits_fractal_step(__global const uint *src, __global uint *dst
       atomic_or(&dense[cy * rw + (cx >> 5)], 1u << (cx & 31u));
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint q = lid; q < side * rw; q += ls) {
-    uint y = q / rw + 1u, j = q % rw;
-    SQZ_BITS_DENSE_STEP(dense, rw, y, j, birth, survive, res[q]);
+  for (uint i = lid; i < nw; i += ls) { /* the dense words that hold cells */
+    uint q = wl[i];
+    SQZ_BITS_DENSE_STEP(dense, rw, q / rw + 1u, q % rw, birth, survive, res[q]);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint w = lid; w < wt; w += ls) {

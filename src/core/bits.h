@@ -15,10 +15,18 @@ typedef struct {
   uint64_t tiles;
 } sqz_bits_tiling;
 SQZ_INTERNAL void sqz__bits_tiling(const sqz_domain *dom, sqz_bits_tiling *bt);
-/* The tile tables of a fractal (malloc'ed, NULL when out of memory): lam[l] = x | y << 16 of
- * tile cell l (digit order at level t), nu[y * side + x] = l or -1 on a hole. */
-SQZ_INTERNAL int sqz__bits_tables(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t **lam,
-                                  int32_t **nu);
+/* The tile tables of a fractal, one malloc'ed array `all` of `words` words: lam[l] = x | y << 16
+ * of tile cell l (digit order at level t), nu[y * side + x] = l or -1 on a hole, and wl, the nw
+ * words q = (y - 1) * rw + j of the dense bitmap (rows of rw = (side + 33) / 32 words, cell
+ * (x, y) at bit x + 1 of row y + 1) that hold a cell: the step computes only those. */
+typedef struct {
+  uint32_t *all, *lam, *wl;
+  int32_t *nu;
+  uint32_t nw;
+  size_t words;
+} sqz_bits_tables;
+SQZ_INTERNAL int sqz__bits_tables(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt,
+                                  sqz_bits_tables *tab);
 
 /* The family-independent contracts of sqz_internal.h's layout functions, for layout bits. */
 SQZ_INTERNAL int sqz__bits_geometry(const sqz_domain *dom, uint64_t *elems, uint64_t *width, uint64_t *height);

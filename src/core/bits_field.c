@@ -131,25 +131,27 @@ void sqz__bits_host_fill(const sqz_field *f, uint32_t *words, uint64_t threshold
   }
 }
 
-int sqz__bits_tables(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t **lam,
-                     int32_t **nu) {
+int sqz__bits_tables(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, sqz_bits_tables *tab) {
   const sqz_fractal *fr = &dom->fr;
-  uint64_t area = (uint64_t)bt->side * bt->side;
-  *lam = malloc((size_t)bt->kt * sizeof **lam);
-  *nu = malloc((size_t)area * sizeof **nu);
-  if (!*lam || !*nu) {
-    free(*lam);
-    free(*nu);
-    *lam = NULL;
-    *nu = NULL;
-    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for the bits tile tables of %s", dom->spec);
-  }
-  for (uint64_t p = 0; p < area; p++) (*nu)[p] = -1;
+  size_t area = (size_t)bt->side * bt->side, rw = (bt->side + 33u) / 32u, dense = (size_t)bt->side * rw;
+  memset(tab, 0, sizeof *tab);
+  tab->words = bt->kt + area + dense;
+  uint32_t *all = calloc(tab->words + dense, sizeof *all); /* + the occupancy of the dense words */
+  if (!all) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for the bits tile tables of %s", dom->spec);
+  uint32_t *occupied = all + tab->words;
+  tab->all = tab->lam = all;
+  tab->nu = (int32_t *)(all + bt->kt);
+  tab->wl = all + bt->kt + area;
+  for (size_t p = 0; p < area; p++) tab->nu[p] = -1;
   for (uint32_t l = 0; l < bt->kt; l++) {
     sqz_u32 x, y;
     sqz_fr_lambda((sqz_u32)fr->s, (sqz_u32)fr->k, fr->hl, bt->t, l, &x, &y);
-    (*lam)[l] = x | y << 16;
-    (*nu)[(uint64_t)y * bt->side + x] = (int32_t)l;
+    tab->lam[l] = x | y << 16;
+    tab->nu[(size_t)y * bt->side + x] = (int32_t)l;
+    occupied[(size_t)y * rw + (x + 1u) / 32u] = 1u;
   }
+  for (size_t q = 0; q < dense; q++)
+    if (occupied[q]) tab->wl[tab->nw++] = (uint32_t)q;
+  tab->words = bt->kt + area + tab->nw;
   return SQZ_OK;
 }

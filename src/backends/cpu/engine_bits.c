@@ -46,10 +46,12 @@ static size_t sqz__cpu_bits_scratch(const sqz_bits_tiling *bt) {
 /* One step of a fractal, a tile at a time: its bits and a one-cell halo from its 8 neighbours
  * expanded into a dense bitmap (cell (x, y) at bit x + 1 of row y + 1, rows of rw words),
  * the dense step, and the result packed back in digit order. */
-static void sqz__cpu_bits_fractal(const sqz_field *f, const sqz_bits_tiling *bt, const uint32_t *lam,
-                                  const int32_t *nu, uint32_t *scratch, const uint32_t *src, uint32_t *dst,
+static void sqz__cpu_bits_fractal(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_tables *tab,
+                                  uint32_t *scratch, const uint32_t *src, uint32_t *dst,
                                   uint32_t birth, uint32_t survive) {
   const sqz_fractal *fr = &f->dom->fr;
+  const uint32_t *lam = tab->lam;
+  const int32_t *nu = tab->nu;
   sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rb = (sqz_u32)fr->r - bt->t, side = bt->side, rw = (side + 33u) / 32u;
 #pragma omp parallel if (f->dom->cells >= SQZ_CPU_PARALLEL_CELLS)
   {
@@ -74,8 +76,10 @@ static void sqz__cpu_bits_fractal(const sqz_field *f, const sqz_bits_tiling *bt,
         if (l >= 0 && ((src[(uint64_t)nb[d] * bt->wt + ((uint32_t)l >> 5)] >> (l & 31)) & 1u))
           dense[cy * rw + (cx >> 5)] |= 1u << (cx & 31u);
       }
-      for (uint32_t y = 1; y <= side; y++)
-        for (uint32_t j = 0; j < rw; j++) SQZ_BITS_DENSE_STEP(dense, rw, y, j, birth, survive, res[(y - 1u) * rw + j]);
+      for (uint32_t i = 0; i < tab->nw; i++) { /* the dense words that hold cells */
+        uint32_t q = tab->wl[i];
+        SQZ_BITS_DENSE_STEP(dense, rw, q / rw + 1u, q % rw, birth, survive, res[q]);
+      }
       for (uint32_t w = 0; w < bt->wt; w++) {
         uint32_t v = 0;
         for (uint32_t i = 0, l = w * 32u; i < 32u && l < bt->kt; i++, l++) {
@@ -93,11 +97,11 @@ int sqz__cpu_bits_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
   if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
   if (st != SQZ_OK) return st;
   sqz_bits_tiling bt = {0};
-  uint32_t *lam = NULL, *scratch = NULL;
-  int32_t *nu = NULL;
+  sqz_bits_tables tab = {0};
+  uint32_t *scratch = NULL;
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL) {
     sqz__bits_tiling(f->dom, &bt);
-    st = sqz__bits_tables(f->ctx, f->dom, &bt, &lam, &nu);
+    st = sqz__bits_tables(f->ctx, f->dom, &bt, &tab);
     size_t threads = (size_t)sqz__cpu_max_threads();
     if (st == SQZ_OK && !(scratch = malloc(threads * sqz__cpu_bits_scratch(&bt) * sizeof *scratch)))
       st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %zu dense tiles of side %u", threads,
@@ -107,13 +111,12 @@ int sqz__cpu_bits_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
   for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
     const uint32_t *src = f->mem[f->cur];
     uint32_t *dst = f->mem[1 - f->cur];
-    if (f->dom->kind == SQZ_DOMAIN_FRACTAL) sqz__cpu_bits_fractal(f, &bt, lam, nu, scratch, src, dst, u->birth, u->survive);
+    if (f->dom->kind == SQZ_DOMAIN_FRACTAL) sqz__cpu_bits_fractal(f, &bt, &tab, scratch, src, dst, u->birth, u->survive);
     else sqz__cpu_bits_simplex(f, src, dst, u->birth, u->survive);
     f->cur = 1 - f->cur;
   }
   f->ctx->kernel_s += sqz__now() - t0;
-  free(lam);
-  free(nu);
+  free(tab.all);
   free(scratch);
   return st;
 }

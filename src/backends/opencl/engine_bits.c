@@ -38,35 +38,29 @@ static int sqz__bits_simplex_run(sqz_context *ctx, cl_kernel k, cl_uint r0_arg, 
   return st;
 }
 
-/* The fractal's tables on the device: lam + nu in one buffer (tab), H_λ + H_ν in another (fr). */
-static int sqz__bits_fractal_tables(sqz_field *f, sqz_bits_tiling *bt, cl_mem *tab, cl_mem *fr) {
+/* The fractal's tables on the device: lam, nu and the dense word list in one buffer (tab, its
+ * count in bt->nw), H_λ + H_ν in another (fr). */
+static int sqz__bits_fractal_tables(sqz_field *f, sqz_bits_tiling *bt, cl_mem *tab, cl_mem *fr, cl_uint *nw) {
   sqz_context *ctx = f->ctx;
   const sqz_fractal *d = &f->dom->fr;
-  uint32_t *lam = NULL;
-  int32_t *nu = NULL;
+  sqz_bits_tables t;
   *tab = *fr = NULL;
   sqz__bits_tiling(f->dom, bt);
-  int st = sqz__bits_tables(ctx, f->dom, bt, &lam, &nu);
-  size_t nlam = bt->kt, nnu = (size_t)bt->side * bt->side, nfr = 2u * (size_t)d->k + (size_t)d->s * (size_t)d->s;
-  uint32_t *both = st == SQZ_OK ? malloc((nlam + nnu) * sizeof *both) : NULL;
+  int st = sqz__bits_tables(ctx, f->dom, bt, &t);
+  if (st != SQZ_OK) return st;
   int32_t frt[2 * SQZ_MAX_SCALE * SQZ_MAX_SCALE + SQZ_MAX_SCALE * SQZ_MAX_SCALE];
-  if (st == SQZ_OK && !both) st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for the bits tile tables");
-  if (st == SQZ_OK) {
-    memcpy(both, lam, nlam * sizeof *both);
-    memcpy(both + nlam, nu, nnu * sizeof *both);
-    memcpy(frt, d->hl, 2u * (size_t)d->k * sizeof *frt);
-    memcpy(frt + 2 * d->k, d->hnu, (size_t)d->s * (size_t)d->s * sizeof *frt);
-    st = sqz__const_buffer(ctx, (nlam + nnu) * sizeof *both, both, tab);
-  }
+  size_t nfr = 2u * (size_t)d->k + (size_t)d->s * (size_t)d->s;
+  memcpy(frt, d->hl, 2u * (size_t)d->k * sizeof *frt);
+  memcpy(frt + 2 * d->k, d->hnu, (size_t)d->s * (size_t)d->s * sizeof *frt);
+  *nw = t.nw;
+  st = sqz__const_buffer(ctx, t.words * sizeof *t.all, t.all, tab);
   if (st == SQZ_OK) st = sqz__const_buffer(ctx, nfr * sizeof *frt, frt, fr);
-  free(lam);
-  free(nu);
-  free(both);
+  free(t.all);
   return st;
 }
 
 static int sqz__bits_fractal_step(sqz_field *f, cl_kernel k, const sqz_bits_tiling *bt, cl_mem tab, cl_mem fr,
-                                  const sqz_update *u, uint64_t steps) {
+                                  cl_uint nw, const sqz_update *u, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k, rb = (cl_uint)f->dom->fr.r - bt->t, side = bt->side,
           kt = bt->kt, wt = bt->wt, rw = (side + 33u) / 32u;
@@ -88,9 +82,9 @@ static int sqz__bits_fractal_step(sqz_field *f, cl_kernel k, const sqz_bits_tili
       size_t global = (size_t)groups * local;
       st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof tab, &tab, sizeof fr, &fr,
                      sizeof s, &s, sizeof kk, &kk, sizeof rb, &rb, sizeof side, &side, sizeof kt, &kt, sizeof wt, &wt,
-                     sizeof u->birth, &u->birth, sizeof u->survive, &u->survive, sizeof t0, &t0, (size_t)0);
-      if (st == SQZ_OK && ((err = clSetKernelArg(k, 13, (size_t)(side + 2u) * rw * 4u, NULL)) != CL_SUCCESS ||
-                           (err = clSetKernelArg(k, 14, (size_t)side * rw * 4u, NULL)) != CL_SUCCESS))
+                     sizeof nw, &nw, sizeof u->birth, &u->birth, sizeof u->survive, &u->survive, sizeof t0, &t0, (size_t)0);
+      if (st == SQZ_OK && ((err = clSetKernelArg(k, 14, (size_t)(side + 2u) * rw * 4u, NULL)) != CL_SUCCESS ||
+                           (err = clSetKernelArg(k, 15, (size_t)side * rw * 4u, NULL)) != CL_SUCCESS))
         st = sqz__fail(ctx, err, "setting the local memory of a bits step failed: %s", sqz_status_name(err));
       if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
     }
@@ -110,8 +104,9 @@ int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
   if (fractal) {
     sqz_bits_tiling bt;
     cl_mem tab = NULL, fr = NULL;
-    st = sqz__bits_fractal_tables(f, &bt, &tab, &fr);
-    if (st == SQZ_OK) st = sqz__bits_fractal_step(f, k, &bt, tab, fr, u, steps);
+    cl_uint nw = 0;
+    st = sqz__bits_fractal_tables(f, &bt, &tab, &fr, &nw);
+    if (st == SQZ_OK) st = sqz__bits_fractal_step(f, k, &bt, tab, fr, nw, u, steps);
     int fin = sqz__cl_done_with(ctx, tab, fr);
     if (st == SQZ_OK) st = fin;
   } else {
@@ -141,7 +136,8 @@ int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed) {
   if (fractal) {
     sqz_bits_tiling bt;
     cl_mem tab = NULL, fr = NULL;
-    st = sqz__bits_fractal_tables(f, &bt, &tab, &fr);
+    cl_uint nw = 0;
+    st = sqz__bits_fractal_tables(f, &bt, &tab, &fr, &nw);
     cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k, rb = (cl_uint)f->dom->fr.r - bt.t, side = bt.side,
             kt = bt.kt, wt = bt.wt;
     cl_ulong items = f->elems / SQZ_BITS_W;
