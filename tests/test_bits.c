@@ -68,15 +68,16 @@ static void check_same(sqz_context *ctx, const char *spec, const char *rule, dou
   unsigned char *vc = malloc(n), *vb = malloc(n);
   SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(c, density, 11));
   SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(b, density, 11));
-  for (int run = 0; run < 3; run++) {
+  for (int run = 0; run < 4; run++) { /* compared after 0, 1, 3 and 6 steps */
     SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(c, vc, n));
     SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(b, vb, n));
-    ck_assert_msg(memcmp(vc, vb, n) == 0, "%s %s %s: bits and compact differ after %d runs", sqz_context_backend(ctx),
+    ck_assert_msg(memcmp(vc, vb, n) == 0, "%s %s %s: bits and compact differ after run %d", sqz_context_backend(ctx),
                   spec, rule, run);
     uint64_t lc = 0, lb = 0;
     SQZ_OK_OR_FAIL(ctx, sqz_field_count(c, &lc));
     SQZ_OK_OR_FAIL(ctx, sqz_field_count(b, &lb));
     ck_assert_uint_eq(lc, lb);
+    if (run == 3) break;
     SQZ_OK_OR_FAIL(ctx, sqz_life_step(c, rule, (uint64_t)run + 1));
     SQZ_OK_OR_FAIL(ctx, sqz_life_step(b, rule, (uint64_t)run + 1));
   }
