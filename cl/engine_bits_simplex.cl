@@ -1,9 +1,11 @@
 /* engine_bits_simplex.cl — layout bits on triangles and tetrahedra: one work-item per row word (32 cells), Life-like steps and random fills. */
-/* Needs sqz_common.h and sqz_bits.h. The NDRange is (words of the longest row, rows r0 .. r0 +
- * count - 1), row r = z * n + y (z = 0 in 2D); items past a row's words or with y + z >= n return. */
+/* Needs sqz_common.h and sqz_bits.h. Item i of a launch is word j = i mod w (w: the words of the
+ * longest row) of row r = r0 + i / w, row r = z * n + y (z = 0 in 2D); items past a row's words
+ * or with y + z >= n return. */
 
 /* Row (y, z) of item r, its first word and its length; 0 when the row or the word does not exist. */
 static int bits_row(ulong n, uint dims, ulong r, ulong j, ulong *y, ulong *z, ulong *first, ulong *len) {
+  if (r >= (dims == 2u ? n : n * n)) return 0;
   *y = r % n;
   *z = r / n;
   if (*y + *z >= n) return 0;
@@ -13,8 +15,9 @@ static int bits_row(ulong n, uint dims, ulong r, ulong j, ulong *y, ulong *z, ul
 }
 
 __kernel void sqz_bits_simplex_step(__global const uint *src, __global uint *dst, ulong n, uint dims, uint birth,
-                                    uint survive, ulong r0) {
-  ulong j = get_global_id(0), r = r0 + get_global_id(1), y, z, first, len;
+                                    uint survive, ulong r0, uint w) {
+  uint i = (uint)get_global_id(0);
+  ulong j = i % w, r = r0 + i / w, y, z, first, len;
   if (!bits_row(n, dims, r, j, &y, &z, &first, &len)) return;
 #ifdef SQZ_BITS_B /* the rule as constants: the compiler unrolls the rule's count tests */
   birth = SQZ_BITS_B;
@@ -25,8 +28,10 @@ __kernel void sqz_bits_simplex_step(__global const uint *src, __global uint *dst
 }
 
 /* Cell (x, y, z) is alive iff sqz_random_cell(seed, (z n + y) n + x) says so (every layout's fill). */
-__kernel void sqz_bits_simplex_fill(__global uint *dst, ulong n, uint dims, ulong seed, ulong threshold, ulong r0) {
-  ulong j = get_global_id(0), r = r0 + get_global_id(1), y, z, first, len;
+__kernel void sqz_bits_simplex_fill(__global uint *dst, ulong n, uint dims, ulong seed, ulong threshold, ulong r0,
+                                    uint w) {
+  uint i = (uint)get_global_id(0);
+  ulong j = i % w, r = r0 + i / w, y, z, first, len;
   if (!bits_row(n, dims, r, j, &y, &z, &first, &len)) return;
   uint v = 0u;
   for (uint b = 0u; b < 32u && 32u * j + b < len; b++)

@@ -7,9 +7,9 @@
 #include "core/bits.h"
 #include "sqz_bits.h"
 
-#define SQZ__BITS_ROWS ((uint64_t)1 << 15)   /* rows per simplex launch (NDRange dimension 1) */
+#define SQZ__BITS_ITEMS ((uint64_t)1 << 30)  /* work-items per simplex launch (row words) */
 #define SQZ__BITS_GROUPS ((uint64_t)1 << 20) /* tiles (work-groups) per fractal launch */
-#define SQZ__BITS_LOCAL 64u                  /* simplex work-items per group along the words */
+#define SQZ__BITS_LOCAL 64u                  /* simplex work-items per group */
 
 /* The program of a family; u (steps only) makes its rule compile-time constants. */
 static int sqz__bits_program(sqz_context *ctx, int fractal, const sqz_update *u, const char *kernel, cl_kernel *k) {
@@ -23,17 +23,20 @@ static int sqz__bits_program(sqz_context *ctx, int fractal, const sqz_update *u,
   return st == SQZ_OK ? sqz__kernel(ctx, prog, kernel, k) : st;
 }
 
-/* The simplex NDRange over rows r0 .. r0 + rows - 1 and the words of the longest row (n cells). */
+/* The simplex launches over rows 0 .. rows - 1, each item a word of a row (w words a row, those
+ * of the longest row, n cells), at most SQZ__BITS_ITEMS items a launch; the row offset and w are
+ * the kernel's last two arguments, from r0_arg. */
 static int sqz__bits_simplex_run(sqz_context *ctx, cl_kernel k, cl_uint r0_arg, uint64_t n, uint64_t rows) {
-  size_t local[2] = {SQZ__BITS_LOCAL, 1};
-  size_t words = (size_t)sqz_bits_words(n), global[2] = {(words + SQZ__BITS_LOCAL - 1) / SQZ__BITS_LOCAL * SQZ__BITS_LOCAL, 0};
-  if (ctx->max_work_group < SQZ__BITS_LOCAL) local[0] = 1;
+  cl_uint w = (cl_uint)sqz_bits_words(n);
+  uint64_t per = SQZ__BITS_ITEMS / w; /* rows a launch */
+  size_t local = ctx->max_work_group < SQZ__BITS_LOCAL ? 1 : SQZ__BITS_LOCAL;
   int st = SQZ_OK;
-  for (cl_ulong r0 = 0; st == SQZ_OK && r0 < rows; r0 += SQZ__BITS_ROWS) {
-    global[1] = (size_t)(rows - r0 < SQZ__BITS_ROWS ? rows - r0 : SQZ__BITS_ROWS);
-    cl_int e = clSetKernelArg(k, r0_arg, sizeof r0, &r0);
-    st = e == CL_SUCCESS ? sqz__run(ctx, k, 2, global, local)
-                         : sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the row of a bits launch failed");
+  for (cl_ulong r0 = 0; st == SQZ_OK && r0 < rows; r0 += per) {
+    uint64_t items = (rows - r0 < per ? rows - r0 : per) * w;
+    size_t global = (size_t)((items + local - 1) / local * local);
+    cl_int e = clSetKernelArg(k, r0_arg, sizeof r0, &r0) | clSetKernelArg(k, r0_arg + 1, sizeof w, &w);
+    st = e == CL_SUCCESS ? sqz__run(ctx, k, 1, &global, &local)
+                         : sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the rows of a bits launch failed");
   }
   return st;
 }
@@ -111,12 +114,12 @@ int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
     if (st == SQZ_OK) st = fin;
   } else {
     cl_ulong n = f->dom->side, r0 = 0;
-    cl_uint dims = (cl_uint)f->dom->dims;
+    cl_uint dims = (cl_uint)f->dom->dims, w = 0; /* r0 and w: set per launch */
     uint64_t rows = dims == 2 ? n : n * n;
     for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
       cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
       st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof dims, &dims, sizeof u->birth,
-                     &u->birth, sizeof u->survive, &u->survive, sizeof r0, &r0, (size_t)0);
+                     &u->birth, sizeof u->survive, &u->survive, sizeof r0, &r0, sizeof w, &w, (size_t)0);
       if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 6, n, rows);
       if (st == SQZ_OK) f->cur = 1 - f->cur;
     }
@@ -155,8 +158,9 @@ int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed) {
     if (fr) clReleaseMemObject(fr);
   } else {
     cl_uint dims = (cl_uint)f->dom->dims;
+    cl_uint w = 0;
     st = sqz__args(ctx, k, sizeof dst, &dst, sizeof n, &n, sizeof dims, &dims, sizeof sd, &sd, sizeof th, &th,
-                   sizeof zero, &zero, (size_t)0);
+                   sizeof zero, &zero, sizeof w, &w, (size_t)0);
     if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 5, n, dims == 2 ? n : n * n);
   }
   clReleaseKernel(k);
