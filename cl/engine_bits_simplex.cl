@@ -1,13 +1,11 @@
 /* engine_bits_simplex.cl — layout bits on triangles and tetrahedra: one work-item per row word (32 cells), Life-like steps and random fills. */
-/* Needs sqz_common.h and sqz_bits.h. Item i of a launch is word j = i mod w (w: the words of the
- * longest row) of row r = r0 + i / w, row r = z * n + y (z = 0 in 2D); items past a row's words
- * or with y + z >= n return. */
+/* Needs sqz_common.h and sqz_bits.h. The NDRange is (words of the longest row, rows y0 + ..,
+ * planes z0 + ..) (one plane in 2D); items past a row's words or with y + z >= n return. */
 
-/* Row (y, z) of item r, its first word and its length; 0 when the row or the word does not exist. */
-static int bits_row(ulong n, uint dims, ulong r, ulong j, ulong *y, ulong *z, ulong *first, ulong *len) {
-  if (r >= (dims == 2u ? n : n * n)) return 0;
-  *y = r % n;
-  *z = r / n;
+/* Row (y, z) of the item, its first word and its length; 0 when the row or the word does not exist. */
+static int bits_row(ulong n, uint dims, ulong y0, ulong z0, ulong j, ulong *y, ulong *z, ulong *first, ulong *len) {
+  *y = y0 + get_global_id(1);
+  *z = z0 + get_global_id(2);
   if (*y + *z >= n) return 0;
   *len = dims == 2u ? *y + 1u : n - *y - *z;
   *first = dims == 2u ? sqz_bits_tri_row(*y) : sqz_bits_tet_row(n, *y, *z);
@@ -15,10 +13,9 @@ static int bits_row(ulong n, uint dims, ulong r, ulong j, ulong *y, ulong *z, ul
 }
 
 __kernel void sqz_bits_simplex_step(__global const uint *src, __global uint *dst, ulong n, uint dims, uint birth,
-                                    uint survive, ulong r0, uint w) {
-  uint i = (uint)get_global_id(0);
-  ulong j = i % w, r = r0 + i / w, y, z, first, len;
-  if (!bits_row(n, dims, r, j, &y, &z, &first, &len)) return;
+                                    uint survive, ulong y0, ulong z0) {
+  ulong j = get_global_id(0), y, z, first, len;
+  if (!bits_row(n, dims, y0, z0, j, &y, &z, &first, &len)) return;
 #ifdef SQZ_BITS_B /* the rule as constants: the compiler unrolls the rule's count tests */
   birth = SQZ_BITS_B;
   survive = SQZ_BITS_S;
@@ -28,11 +25,10 @@ __kernel void sqz_bits_simplex_step(__global const uint *src, __global uint *dst
 }
 
 /* Cell (x, y, z) is alive iff sqz_random_cell(seed, (z n + y) n + x) says so (every layout's fill). */
-__kernel void sqz_bits_simplex_fill(__global uint *dst, ulong n, uint dims, ulong seed, ulong threshold, ulong r0,
-                                    uint w) {
-  uint i = (uint)get_global_id(0);
-  ulong j = i % w, r = r0 + i / w, y, z, first, len;
-  if (!bits_row(n, dims, r, j, &y, &z, &first, &len)) return;
+__kernel void sqz_bits_simplex_fill(__global uint *dst, ulong n, uint dims, ulong seed, ulong threshold, ulong y0,
+                                    ulong z0) {
+  ulong j = get_global_id(0), y, z, first, len;
+  if (!bits_row(n, dims, y0, z0, j, &y, &z, &first, &len)) return;
   uint v = 0u;
   for (uint b = 0u; b < 32u && 32u * j + b < len; b++)
     v |= sqz_random_cell(seed, (z * n + y) * n + 32u * j + b, threshold) << b;

@@ -7,7 +7,7 @@
 #include "core/bits.h"
 #include "sqz_bits.h"
 
-#define SQZ__BITS_ITEMS ((uint64_t)1 << 30)  /* work-items per simplex launch (row words) */
+#define SQZ__BITS_SPAN ((uint64_t)32768)     /* rows and planes per simplex launch */
 #define SQZ__BITS_GROUPS ((uint64_t)1 << 20) /* tiles (work-groups) per fractal launch */
 #define SQZ__BITS_LOCAL 64u                  /* simplex work-items per group */
 
@@ -23,21 +23,21 @@ static int sqz__bits_program(sqz_context *ctx, int fractal, const sqz_update *u,
   return st == SQZ_OK ? sqz__kernel(ctx, prog, kernel, k) : st;
 }
 
-/* The simplex launches over rows 0 .. rows - 1, each item a word of a row (w words a row, those
- * of the longest row, n cells), at most SQZ__BITS_ITEMS items a launch; the row offset and w are
- * the kernel's last two arguments, from r0_arg. */
-static int sqz__bits_simplex_run(sqz_context *ctx, cl_kernel k, cl_uint r0_arg, uint64_t n, uint64_t rows) {
-  cl_uint w = (cl_uint)sqz_bits_words(n);
-  uint64_t per = SQZ__BITS_ITEMS / w; /* rows a launch */
-  size_t local = ctx->max_work_group < SQZ__BITS_LOCAL ? 1 : SQZ__BITS_LOCAL;
+/* The simplex launches: (words of the longest row, n cells) x rows y x planes z (one in 2D), in
+ * chunks of SQZ__BITS_SPAN rows and planes (a grid dimension's limit on some devices); y0 and z0
+ * are the kernel's last two arguments, from arg. */
+static int sqz__bits_simplex_run(sqz_context *ctx, cl_kernel k, cl_uint arg, uint64_t n, int dims) {
+  size_t local[3] = {ctx->max_work_group < SQZ__BITS_LOCAL ? 1 : SQZ__BITS_LOCAL, 1, 1};
+  size_t words = (size_t)sqz_bits_words(n), global[3] = {(words + local[0] - 1) / local[0] * local[0], 0, 1};
   int st = SQZ_OK;
-  for (cl_ulong r0 = 0; st == SQZ_OK && r0 < rows; r0 += per) {
-    uint64_t items = (rows - r0 < per ? rows - r0 : per) * w;
-    size_t global = (size_t)((items + local - 1) / local * local);
-    cl_int e = clSetKernelArg(k, r0_arg, sizeof r0, &r0) | clSetKernelArg(k, r0_arg + 1, sizeof w, &w);
-    st = e == CL_SUCCESS ? sqz__run(ctx, k, 1, &global, &local)
-                         : sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the rows of a bits launch failed");
-  }
+  for (cl_ulong z0 = 0; st == SQZ_OK && z0 < (dims == 3 ? n : 1); z0 += SQZ__BITS_SPAN)
+    for (cl_ulong y0 = 0; st == SQZ_OK && y0 + z0 < n; y0 += SQZ__BITS_SPAN) {
+      global[1] = (size_t)(n - y0 - z0 < SQZ__BITS_SPAN ? n - y0 - z0 : SQZ__BITS_SPAN);
+      if (dims == 3) global[2] = (size_t)(n - z0 < SQZ__BITS_SPAN ? n - z0 : SQZ__BITS_SPAN);
+      cl_int e = clSetKernelArg(k, arg, sizeof y0, &y0) | clSetKernelArg(k, arg + 1, sizeof z0, &z0);
+      st = e == CL_SUCCESS ? sqz__run(ctx, k, 3, global, local)
+                           : sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the rows of a bits launch failed");
+    }
   return st;
 }
 
@@ -113,14 +113,13 @@ int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
     int fin = sqz__cl_done_with(ctx, tab, fr);
     if (st == SQZ_OK) st = fin;
   } else {
-    cl_ulong n = f->dom->side, r0 = 0;
-    cl_uint dims = (cl_uint)f->dom->dims, w = 0; /* r0 and w: set per launch */
-    uint64_t rows = dims == 2 ? n : n * n;
+    cl_ulong n = f->dom->side, zero = 0; /* y0 and z0: set per launch */
+    cl_uint dims = (cl_uint)f->dom->dims;
     for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
       cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
       st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof dims, &dims, sizeof u->birth,
-                     &u->birth, sizeof u->survive, &u->survive, sizeof r0, &r0, sizeof w, &w, (size_t)0);
-      if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 6, n, rows);
+                     &u->birth, sizeof u->survive, &u->survive, sizeof zero, &zero, sizeof zero, &zero, (size_t)0);
+      if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 6, n, (int)dims);
       if (st == SQZ_OK) f->cur = 1 - f->cur;
     }
   }
@@ -158,10 +157,9 @@ int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed) {
     if (fr) clReleaseMemObject(fr);
   } else {
     cl_uint dims = (cl_uint)f->dom->dims;
-    cl_uint w = 0;
     st = sqz__args(ctx, k, sizeof dst, &dst, sizeof n, &n, sizeof dims, &dims, sizeof sd, &sd, sizeof th, &th,
-                   sizeof zero, &zero, sizeof w, &w, (size_t)0);
-    if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 5, n, dims == 2 ? n : n * n);
+                   sizeof zero, &zero, sizeof zero, &zero, (size_t)0);
+    if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 5, n, (int)dims);
   }
   clReleaseKernel(k);
   return st;
