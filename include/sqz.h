@@ -223,6 +223,32 @@ SQZ_API int sqz_domain_map_stats(const sqz_domain *dom, const char *map, uint32_
 SQZ_API int sqz_simplex_max_side(int dims, const char *layout, uint64_t cell_bytes, uint64_t buffers,
                                  uint64_t max_alloc, uint64_t global_mem, uint64_t *side);
 
+/* ---- parts: a field split into P parts with exact halos (host analysis) -------------------
+ * The compact order (layout compact) is cut into P contiguous ranges. Fractals: by replicas at
+ * the smallest level j with k^j >= P (k^j copies of the level R - j fractal, grouped into P
+ * balanced runs). Triangles and tetrahedra: bands of |D| / P storage indices. A part's halo is
+ * the set of cells of other parts that its cells read as Moore neighbours (8 in 2D, 26 in 3D),
+ * exchanged before every step. sqz_parts_info fills values[0 .. n_values - 1] (indices below);
+ * counts are exact and computed from the structure, not by enumerating cells. A count of 0 or
+ * above SQZ_PARTS_MAX_COUNT is SQZ_ERR_INVALID_ARGUMENT naming the largest valid count. */
+typedef enum {
+  SQZ_PARTS_KIND = 0,          /* 1: fractal replicas, 2: bands of the compact storage */
+  SQZ_PARTS_LEVEL,             /* fractals: the replica level j; simplices: 0 */
+  SQZ_PARTS_REPLICA_COUNT,     /* fractals: k^j replicas; simplices: 0 */
+  SQZ_PARTS_CELLS_MIN,         /* cells per part */
+  SQZ_PARTS_CELLS_MAX,
+  SQZ_PARTS_HALO_MIN,          /* halo cells per part (received per step) */
+  SQZ_PARTS_HALO_MAX,
+  SQZ_PARTS_HALO_TOTAL,
+  SQZ_PARTS_BIT_BYTES_MAX,     /* bytes per step at 1 bit per cell, one message per source part */
+  SQZ_PARTS_BIT_BYTES_TOTAL,
+  SQZ_PARTS_SOURCES_MAX,       /* the most parts one part receives from */
+  SQZ_PARTS_MESSAGES,          /* (part, source part) pairs: messages per step */
+  SQZ_PARTS_MAX_COUNT,         /* the largest valid P: min(|D|, 2^20) */
+  SQZ_PARTS_VALUES
+} sqz_parts_value;
+SQZ_API int sqz_parts_info(const sqz_domain *dom, uint64_t parts, uint64_t *values, size_t n_values);
+
 /* ---- fields ---------------------------------------------------------------------------------
  * A field holds one value per domain cell, stored in a layout: "bb", "compact" (all domains),
  * "lambda" and "block:RHO" (fractals). NULL means "compact". Cells outside the domain always
@@ -268,7 +294,9 @@ SQZ_API int sqz_field_read(sqz_field *field, void *embedded, size_t bytes);
 /* The state in compact order, count = sqz_domain_cells values of the field's type, whatever the
  * layout and without a bounding-box array: fractals in the digit order of λ (value c belongs to
  * embedded cell λ(c), MAPS.md 4.2), triangles and tetrahedra in the storage order of layout
- * compact (the rectangle fold; layers, rows). A field in layout compact transfers directly. */
+ * compact (the rectangle fold; layers, rows). A field in layout compact transfers directly; other
+ * layouts move bands of 2^17 cells through their storage indices (host memory: the caller's array
+ * and 1 MiB of indices, never a copy of the storage). */
 SQZ_API int sqz_field_read_compact(sqz_field *field, void *values, uint64_t count);
 SQZ_API int sqz_field_write_compact(sqz_field *field, const void *values, uint64_t count);
 /* Each domain cell is 1 with probability density, from a counter-based hash of (seed,
@@ -403,21 +431,27 @@ SQZ_API int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, ui
  * checksummed) and attributes domain, cell_type ("u8", "i32", "f32", "f64"), workload (the rule
  * or kernel, free text), step, sqz_version and order. Loading checks domain, type and size
  * (SQZ_ERR_PARSE naming both sides) and the checksum; workload (may be NULL) and step (may be
- * NULL) get the file's. A run of K steps equals J steps, a checkpoint and K - J more, bit for bit. */
+ * NULL) get the file's. A run of K steps equals J steps, a checkpoint and K - J more, bit for bit.
+ * The state moves one chunk (2^20 cells) at a time: host memory is a chunk, whatever the level. A
+ * load fills the field's second buffer and makes it current only when every chunk was read and
+ * passed its checksum, so a damaged file leaves the field as it was. */
 SQZ_API int sqz_field_save_h5(sqz_field *field, const char *path, const char *workload, uint64_t step);
 SQZ_API int sqz_field_load_h5(sqz_field *field, const char *path, char *workload, size_t workload_len, uint64_t *step);
 /* PNG picture: live, dead, and outside-domain cells in three colours (needs libpng). */
 SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
 /* The same picture downscaled so that its longer side is at most size pixels (0: every cell a
  * pixel): a pixel covers a square of cells, drawn by the share of live cells (u8) or the mean
- * value, the hole colour where none is a domain cell. Memory: one row, whatever the level. */
+ * value, the hole colour where none is a domain cell. Memory: one band of rows, whatever the level. */
 SQZ_API int sqz_field_save_png_sized(sqz_field *field, const char *path, uint64_t size);
 
 /* Every file sqz writes (PBM, .npy, RLE, PNG) goes to a unique temporary "<path>.XXXXXX" beside the
  * target, made with mkstemp (never through an existing name or a link), fsynced and renamed over
  * the target only when complete: a failed save leaves the target as it was and no temporary. PBM,
- * .npy and PNG are produced and read row by row from one host copy of the field's storage (its
- * compact size), never as the whole bounding-box image. Large host buffers are checked against the
+ * .npy, PNG and RLE are produced and read row by row, in bands of at most 2^17 domain cells (or one
+ * row when a row has more) gathered from or scattered to the device: host memory is a few MiB,
+ * whatever the level, never the storage or the bounding-box image. A load builds the state in the
+ * field's second buffer and makes it current only when the whole file was read and found good (a
+ * bad file leaves the field as it was; sqz_field_cl_mem changes). Large host buffers are checked against the
  * memory the host can give (MemAvailable, the cgroup's limit, RLIMIT_AS / RLIMIT_DATA) before they
  * are allocated: SQZ_ERR_OUT_OF_MEMORY with "needs N bytes of host memory, A available".
  *

@@ -34,9 +34,10 @@ SQZ_API int sqz_context_opencl(const sqz_context *ctx, cl_context *context, cl_d
 /* ---- a field's device memory --------------------------------------------------------------
  * The buffer holding the field's current state: elements of the field's type in the order of
  * sqz_field_index (storage index i at byte i * sqz_type_size), sqz_domain_layout_cells elements.
- * Not retained. A step writes the other buffer of the pair and makes it current, so the handle is
- * valid until the next step (or sqz_field_release); ask again after each one. Cells outside the
- * domain, holes and padding must stay 0. SQZ_ERR_UNSUPPORTED on a non-OpenCL field. */
+ * Not retained. A step writes the other buffer of the pair and makes it current, and so does a load
+ * of a PBM, .npy, RLE or HDF5 file, so the handle is valid until the next step, such load or
+ * sqz_field_release; ask again after each one. Cells outside the domain, holes and padding must
+ * stay 0. SQZ_ERR_UNSUPPORTED on a non-OpenCL field. */
 SQZ_API int sqz_field_cl_mem(const sqz_field *field, cl_mem *current);
 
 /* ---- non-blocking steps ---------------------------------------------------------------------

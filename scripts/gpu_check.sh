@@ -72,6 +72,12 @@ if [ -x "$BUILD/tests/test_cuda" ]; then
 else
   info "test_cuda not built (no Check on this machine): the CLI comparisons below stand in"
 fi
+if [ -x "$BUILD/tests/test_rows" ]; then
+  say "test_rows with SQZ_TEST_CUDA=1 (image bands, files and compact order through the cuda backend's gather/scatter)"
+  if SQZ_TEST_CUDA=1 "$BUILD/tests/test_rows" 2>&1 | tee -a "$LOG" | tail -5 | grep -q '100%: Checks'; then
+    pass "test_rows: cuda bands, files and compact order equal the cpu backend's"
+  else fail "test_rows with SQZ_TEST_CUDA=1"; fi
+fi
 
 # ---- 4. CLI comparisons: same random state, same steps, every method ---------------------------------
 # fractal R RHO rule steps cpu(1 = compare with the CPU reference too)

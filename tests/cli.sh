@@ -43,6 +43,14 @@ expect 2 "'12x'" -- "$sqz" info triangle:12x
 expect 2 "unknown kind 'square'" -- "$sqz" info square:4
 expect 2 "no OpenCL device matches 'no-such-gpu'" -- "$sqz" info triangle:4 --device no-such-gpu
 expect 2 "unknown option '--bogus'" -- "$sqz" info triangle:4 --bogus
+# info --parts: the decomposition (no device), bad counts named, the largest valid count given
+expect 0 "replicas at level 10 \(59049 replicas of 4782969 cells, 57 to 58 per part" -- "$sqz" info fractal:sierpinski-triangle:24 --parts 1024
+expect 0 '"kind":"bands".*"halo_total":[0-9]+' -- "$sqz" info triangle:1001 --parts 3 --layout compact --json
+expect 2 "--parts 0 is outside 1\.\." -- "$sqz" info triangle:5 --parts 0
+expect 2 "--parts '4x' is not a non-negative integer" -- "$sqz" info triangle:5 --parts 4x
+expect 2 "16 parts of triangle:5: the count must be 1 \.\. 15" -- "$sqz" info triangle:5 --parts 16
+expect 2 "must be 1 \.\. 1048576" -- "$sqz" info fractal:sierpinski-triangle:30 --parts 2000000
+expect 2 "--parts splits layout compact, not 'bb'" -- "$sqz" info triangle:5 --parts 2 --layout bb
 
 # life: usage errors name the bad value and write nothing
 expect 2 "missing --steps" -- "$sqz" life triangle:8
@@ -288,6 +296,15 @@ od -An -tx1 -j16 -N8 "$work/frames/frame_00000006.png" | tr -d ' \n' | grep -q '
 expect 2 "needs --every" -- "$sqz" life triangle:9 --steps 1 --frames "$work/frames"
 expect 2 "not a directory|No such file" -- "$sqz" heat triangle:9 --steps 1 --frames "$work/nodir" --every 1
 expect 2 "--png-size applies" -- "$sqz" life triangle:9 --steps 1 --png-size 10
+
+# the progress bar on a terminal (script gives sqz a pty; timeout stops the run after 1.5 s): it
+# counts the whole run, not the --every chunk; --quiet shows none
+if command -v script >/dev/null && command -v timeout >/dev/null; then
+  bar() { OMP_NUM_THREADS=1 script -qec "timeout 1.5 '$sqz' life triangle:64 --backend cpu --steps 4000000000 --frames '$work/frames' --every 1000000000 $*" /dev/null 2>&1 | tr '\r' '\n'; }
+  bar | grep -Eq "^life \[#* *\] +[0-9]+% [0-9]+/4000000000 steps, [0-9.e+]+ cells/s, ETA [0-9]+ s" ||
+    { echo "FAIL: no progress bar on a terminal: $(bar | tail -2)"; fails=$((fails + 1)); }
+  bar --quiet | grep -q "ETA" && { echo "FAIL: --quiet showed a progress bar"; fails=$((fails + 1)); }
+fi
 
 # bench without the copy-bandwidth run; the default rule of 3D is B6/S5,6,7
 expect 0 "\"copy_bandwidth_bytes_per_s\":0," -- "$sqz" bench fractal --domain fractal:sierpinski-triangle:5 --steps 1 --no-copy-test --json

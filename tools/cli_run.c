@@ -36,11 +36,13 @@ typedef struct {
   const char *label;
   double t0;
   int shown;
+  uint64_t base, steps; /* the run's steps before the current call (--frames: chunks of K) and in all */
 } sqz_cli_bar;
 static sqz_cli_bar sqz_bar;
 
-static int sqz__bar(uint64_t done, uint64_t total, double cells_per_s, void *user) {
+static int sqz__bar(uint64_t done_call, uint64_t total_call, double cells_per_s, void *user) {
   sqz_cli_bar *b = user;
+  uint64_t done = b->base + done_call, total = b->steps > total_call ? b->steps : total_call;
   double t = sqz_cli_clock() - b->t0;
   if (t < 1.0 && done < total) return 0;
   if (!b->shown && done == total) return 0; /* finished within the first second: no bar at all */
@@ -60,6 +62,7 @@ void sqz_cli_progress_start(sqz_context *ctx, const char *label, int quiet) {
   sqz_bar.label = label;
   sqz_bar.t0 = sqz_cli_clock();
   sqz_bar.shown = 0;
+  sqz_bar.base = sqz_bar.steps = 0;
   sqz_context_set_progress(ctx, sqz__bar, &sqz_bar, 0.25);
 }
 
@@ -88,6 +91,8 @@ int sqz_cli_steps(sqz_context *ctx, sqz_field *f, uint64_t steps, sqz_cli_step_f
   while (st == SQZ_OK && (done < steps || (steps == 0 && !frames && done == 0))) {
     uint64_t n = steps - done < chunk ? steps - done : chunk;
     double k = 0, w = 0;
+    sqz_bar.base = done; /* the bar counts the whole run, not the chunk */
+    sqz_bar.steps = steps;
     st = step(f, n, user);
     if (st == SQZ_OK) sqz_context_timing(ctx, &k, &w);
     *kernel_s += k;

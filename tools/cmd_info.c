@@ -9,6 +9,7 @@
 
 static const char *sqz_info_help =
     "usage: sqz info DOMAIN [--layout L] [--map M] [--block RHO] [--backend B] [--device D] [--json]\n"
+    "       sqz info DOMAIN --parts P [--layout compact] [--json]\n"
     "       sqz info simplex --m M [--r R] [--beta B] [--n N] [--json]\n"
     "\n"
     "Prints the domain's cells, the bytes of one state buffer (1 byte per cell; layout bits 1 bit) in each layout,\n"
@@ -17,7 +18,11 @@ static const char *sqz_info_help =
     "For simplices it also prints, per thread map (or for --map M), the threads launched, the\n"
     "useful threads and the waste, and the largest N whose bb / compact state fits the device.\n"
     "`sqz info simplex` prints the m-simplex volume analysis: recursive orthotope set of scale R\n"
-    "(default 1/2) and arity B (default 2) against the simplex, its extra volume and limit.\n";
+    "(default 1/2) and arity B (default 2) against the simplex, its extra volume and limit.\n"
+    "With --parts P it prints the field in P parts of layout compact instead (no device is opened):\n"
+    "fractals by replicas at the smallest level j with k^j >= P, simplices by bands of the storage\n"
+    "order; cells per part, and the exact halo each part receives per step (cells, bytes at 1 byte\n"
+    "and at 1 bit per cell, messages).\n";
 
 /* `sqz info simplex --m M [--r R --beta B --n N]`: the m-simplex volume analysis. */
 static int sqz__info_msimplex(int argc, char **argv) {
@@ -131,8 +136,8 @@ static uint64_t sqz__info_max_side(sqz_domain *dom, const char *layout, uint64_t
 
 int sqz_cmd_info(int argc, char **argv) {
   const char *domain = NULL, *layout = NULL, *backend = NULL, *device = NULL, *map = NULL;
-  uint64_t rho = 0;
-  int json = 0;
+  uint64_t rho = 0, parts = 0;
+  int json = 0, have_parts = 0;
   if (argc > 1 && strcmp(argv[1], "simplex") == 0) return sqz__info_msimplex(argc, argv);
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
@@ -154,6 +159,10 @@ int sqz_cmd_info(int argc, char **argv) {
     } else if ((m = sqz_cli_opt(argc, argv, &i, "--block", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage("info", "--block needs a value");
       if (sqz_cli_u64_range("info", "--block", v, 0, SQZ_CLI_BLOCK_MAX, &rho)) return 2;
+    } else if ((m = sqz_cli_opt(argc, argv, &i, "--parts", 1, &v)) != 0) {
+      if (m < 0) return sqz_cli_usage("info", "--parts needs a value");
+      if (sqz_cli_u64_range("info", "--parts", v, 1, UINT64_MAX, &parts)) return 2;
+      have_parts = 1;
     } else if ((m = sqz_cli_opt(argc, argv, &i, "--backend", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage("info", "--backend needs a value");
       backend = v;
@@ -171,10 +180,19 @@ int sqz_cmd_info(int argc, char **argv) {
     }
   }
   if (!domain) return sqz_cli_usage("info", "missing DOMAIN (e.g. triangle:1024 or fractal:sierpinski-triangle:16)");
+  if (have_parts && layout && strcmp(layout, "compact") != 0)
+    return sqz_cli_usage("info", "--parts splits layout compact, not '%s'", layout);
+  if (have_parts && (map || rho))
+    return sqz_cli_usage("info", "--parts takes no --map or --block: parts cut the compact storage");
 
   sqz_domain *dom = NULL;
   int st = sqz_domain_parse(NULL, domain, &dom);
   if (st != SQZ_OK) return sqz_cli_fail("info", NULL, st);
+  if (have_parts) {
+    int prc = sqz_info_parts(dom, parts, json);
+    sqz_domain_release(dom);
+    return prc;
+  }
   int simplex = sqz_domain_get_kind(dom) != SQZ_DOMAIN_FRACTAL;
   if (map && !simplex) {
     sqz_domain_release(dom);

@@ -88,6 +88,13 @@ PROTOTYPES = {
     "sqz_field_load_npy": (_i, [FieldP, _s]),
     "sqz_field_save_npy": (_i, [FieldP, _s]),
     "sqz_field_save_png": (_i, [FieldP, _s]),
+    "sqz_field_save_png_sized": (_i, [FieldP, _s, _u64]),
+    "sqz_field_read_compact": (_i, [FieldP, _vp, _u64]),
+    "sqz_field_write_compact": (_i, [FieldP, _vp, _u64]),
+    "sqz_field_save_h5": (_i, [FieldP, _s, _s, _u64]),
+    "sqz_field_load_h5": (_i, [FieldP, _s, _vp, _sz, _P(_u64)]),
+    "sqz_field_save_rle": (_i, [FieldP, _s, _s]),
+    "sqz_field_load_rle": (_i, [FieldP, _s, ctypes.c_int64, ctypes.c_int64]),
     "sqz_edm": (_i, [ContextP, _P(ctypes.c_float), _u64, _s, _P(ctypes.c_float)]),
 }
 

@@ -463,9 +463,53 @@ class Field(_Handle):
         self._check(lib.sqz_field_load_pbm(self._handle(), _fspath(path)))
         return self
 
-    def save_png(self, path):
-        """Write a PNG picture (needs a libsqz built with libpng, else SqzError SQZ_ERR_UNSUPPORTED)."""
-        self._check(lib.sqz_field_save_png(self._handle(), _fspath(path)))
+    def save_png(self, path, size=None):
+        """Write a PNG picture, downscaled so its longer side is at most size pixels when size is given
+        (needs a libsqz built with libpng, else SqzError SQZ_ERR_UNSUPPORTED)."""
+        self._check(lib.sqz_field_save_png_sized(self._handle(), _fspath(path), 0 if size is None else _u64(size, "size")))
+        return self
+
+    def read_compact(self):
+        """The state in compact order (sqz_field_read_compact): a new 1-D NumPy array of
+        ``domain.cells`` values, the same order whatever the layout, no bounding-box array."""
+        a = np.zeros(self.domain.cells, self.dtype)
+        self._check(lib.sqz_field_read_compact(self._handle(), a.ctypes.data, a.size))
+        return a
+
+    def write_compact(self, values):
+        """Set the state from ``domain.cells`` values in compact order (same dtype, no casting)."""
+        a = np.ascontiguousarray(values)
+        if a.dtype != self.dtype or a.ndim != 1:
+            raise invalid("write_compact: need a 1-D array of dtype %s, got %s of shape %s"
+                          % (self.dtype, a.dtype, a.shape))
+        self._check(lib.sqz_field_write_compact(self._handle(), a.ctypes.data, a.size))
+        return self
+
+    def save_h5(self, path, workload=None, step=0):
+        """Write an HDF5 checkpoint: the compact state (chunked, deflated, Fletcher-32) and the
+        attributes domain, cell_type, workload (free text: the rule or kernel), step, sqz_version,
+        order (needs a libsqz built with libhdf5, else SqzError SQZ_ERR_UNSUPPORTED)."""
+        self._check(lib.sqz_field_save_h5(self._handle(), _fspath(path), _cstr(workload, "workload"),
+                                          _u64(step, "step")))
+        return self
+
+    def load_h5(self, path):
+        """Read an HDF5 checkpoint of this domain and dtype; returns (workload, step) from the file."""
+        buf, step = ctypes.create_string_buffer(4096), ctypes.c_uint64()
+        self._check(lib.sqz_field_load_h5(self._handle(), _fspath(path), buf, len(buf), ctypes.byref(step)))
+        return buf.value.decode(), step.value
+
+    def save_rle(self, path, rule=None):
+        """Write the live cells' bounding box as a Golly RLE file (2D u8 fields); rule in any form
+        rule_parse takes (None: B3/S23), written as B3/S23."""
+        self._check(lib.sqz_field_save_rle(self._handle(), _fspath(path), None if rule is None else _cstr(rule, "rule")))
+        return self
+
+    def load_rle(self, path, at=(0, 0)):
+        """Read a Golly RLE pattern with its top-left at ``at`` = (x, y) (plus the file's #CXRLE Pos);
+        every other cell becomes 0. A live cell on a hole or outside raises InputError."""
+        x, y = at
+        self._check(lib.sqz_field_load_rle(self._handle(), _fspath(path), int(x), int(y)))
         return self
 
     def __repr__(self):

@@ -66,36 +66,77 @@ int sqz__bits_upload(sqz_field *f, const unsigned char *host) {
   return st;
 }
 
-int sqz__bits_band(sqz_field *f, const int64_t *idx, uint64_t n, unsigned char *out, const unsigned char *in) {
-  uint64_t lo = UINT64_MAX, hi = 0;
-  for (uint64_t i = 0; i < n; i++)
-    if (idx[i] >= 0) {
-      uint64_t w = (uint64_t)idx[i] >> 5;
-      lo = w < lo ? w : lo;
-      hi = w > hi ? w : hi;
-    }
+/* The words a band of cells touches, as runs of consecutive words (gaps of up to SQZ__BITS_GAP
+ * words joined): start word, length, and offset in the host copy. */
+#define SQZ__BITS_GAP 256u
+typedef struct {
+  uint64_t start, len, at;
+} sqz_bits_run;
+
+static int sqz__u64_cmp(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Index of the run holding word w (runs sorted by start, w inside one of them). */
+static size_t sqz__bits_run_of(const sqz_bits_run *r, size_t nr, uint64_t w) {
+  size_t lo = 0, hi = nr;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (r[mid].start <= w) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+int sqz__bits_band(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, unsigned char *out,
+                   const unsigned char *in) {
+  sqz_context *ctx = f->ctx;
   if (out) memset(out, 0, (size_t)n);
-  if (lo > hi) return SQZ_OK; /* no domain cell in the band */
-  uint64_t words = hi - lo + 1;
-  uint32_t *w = NULL;
-  int st = sqz__host_alloc(f->ctx, words * 4u, 0, (void **)&w, "%s: the words of a band", f->dom->spec);
-  if (st == SQZ_OK) st = f->ctx->ops->download(f->ctx, w, f->mem[f->cur], lo * 4u, words * 4u);
-  if (st == SQZ_OK) st = sqz__finish(f->ctx);
-  for (uint64_t i = 0; st == SQZ_OK && i < n; i++) {
-    if (idx[i] < 0) continue;
-    uint64_t b = (uint64_t)idx[i] - lo * SQZ_BITS_W;
-    if (out) {
-      out[i] = (unsigned char)((w[b >> 5] >> (b & 31u)) & 1u);
-    } else if (in[i] > 1u) {
-      st = sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "layout bits holds cells 0 and 1; %s gets the value %u",
-                     f->dom->spec, in[i]);
+  uint64_t *ws = NULL, m = 0;
+  int st = sqz__host_alloc(ctx, (n ? n : 1) * sizeof *ws, 0, (void **)&ws, "%s: the words of a band", f->dom->spec);
+  if (st != SQZ_OK) return st;
+  for (uint64_t i = 0; i < n; i++)
+    if (idx[i] >= 0) ws[m++] = (uint64_t)idx[i] >> 5;
+  qsort(ws, (size_t)m, sizeof *ws, sqz__u64_cmp);
+  size_t nr = 0;
+  uint64_t total = 0;
+  sqz_bits_run *runs = m ? malloc((size_t)m * sizeof *runs) : NULL; /* at most one run a word */
+  if (m && !runs) st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: out of host memory for a band", f->dom->spec);
+  for (uint64_t i = 0; st == SQZ_OK && i < m; i++) {
+    if (nr && ws[i] <= runs[nr - 1].start + runs[nr - 1].len - 1 + SQZ__BITS_GAP) {
+      runs[nr - 1].len = ws[i] - runs[nr - 1].start + 1;
     } else {
-      w[b >> 5] = (w[b >> 5] & ~(1u << (b & 31u))) | (uint32_t)in[i] << (b & 31u);
+      runs[nr++] = (sqz_bits_run){ws[i], 1, 0};
     }
   }
-  if (st == SQZ_OK && in) st = f->ctx->ops->upload(f->ctx, f->mem[f->cur], lo * 4u, w, words * 4u);
-  if (st == SQZ_OK && in) st = sqz__finish(f->ctx);
+  for (size_t r = 0; r < nr; r++) {
+    runs[r].at = total;
+    total += runs[r].len;
+  }
+  free(ws);
+  uint32_t *w = NULL;
+  if (st == SQZ_OK && total)
+    st = sqz__host_alloc(ctx, total * 4u, 0, (void **)&w, "%s: the words of a band", f->dom->spec);
+  for (size_t r = 0; st == SQZ_OK && r < nr; r++)
+    st = ctx->ops->download(ctx, w + runs[r].at, mem, runs[r].start * 4u, runs[r].len * 4u);
+  if (st == SQZ_OK && nr) st = sqz__finish(ctx);
+  for (uint64_t i = 0; st == SQZ_OK && i < n; i++) {
+    if (idx[i] < 0) continue;
+    uint64_t word = (uint64_t)idx[i] >> 5, bit = (uint64_t)idx[i] & 31u;
+    const sqz_bits_run *run = &runs[sqz__bits_run_of(runs, nr, word)];
+    uint32_t *p = w + run->at + (word - run->start);
+    if (out) out[i] = (unsigned char)((*p >> bit) & 1u);
+    else if (in[i] > 1u)
+      st = sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "layout bits holds cells 0 and 1; %s gets the value %u",
+                     f->dom->spec, in[i]);
+    else *p = (*p & ~(1u << bit)) | (uint32_t)in[i] << bit;
+  }
+  for (size_t r = 0; st == SQZ_OK && in && r < nr; r++)
+    st = ctx->ops->upload(ctx, mem, runs[r].start * 4u, w + runs[r].at, runs[r].len * 4u);
+  if (st == SQZ_OK && in && nr) st = sqz__finish(ctx);
   free(w);
+  free(runs);
   return st;
 }
 

@@ -92,7 +92,7 @@ uint64_t sqz_field_bytes(const sqz_field *f) {
   sqz__lock(f->ctx); /* a step on another thread may be adding the second buffer */
   int n = f->mem[1] ? 2 : 1;
   sqz__unlock(f->ctx);
-  return (uint64_t)n * (f->layout == SQZ_LAYOUT_BITS ? sqz__bits_bytes(f) : f->elems * sqz_type_size(f->type));
+  return (uint64_t)n * sqz__field_storage_bytes(f);
 }
 
 int sqz_field_set_block(sqz_field *f, uint32_t rho) {
@@ -107,6 +107,20 @@ int sqz_field_set_block(sqz_field *f, uint32_t rho) {
 int sqz__field_ensure_pair(sqz_field *f) {
   if (f->mem[1]) return SQZ_OK;
   return sqz__alloc_storage(f, 1);
+}
+
+uint64_t sqz__field_storage_bytes(const sqz_field *f) {
+  return f->layout == SQZ_LAYOUT_BITS ? sqz__bits_bytes(f) : f->elems * sqz_type_size(f->type);
+}
+
+int sqz__field_gather(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, void *out) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, mem, idx, n, out, NULL);
+  return f->ctx->ops->gather(f->ctx, mem, sqz_type_size(f->type), idx, n, out);
+}
+
+int sqz__field_scatter(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, const void *in) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, mem, idx, n, NULL, in);
+  return f->ctx->ops->scatter(f->ctx, mem, sqz_type_size(f->type), idx, n, in);
 }
 
 int sqz__field_download(sqz_field *f, void *host) {
@@ -162,7 +176,7 @@ static void sqz__transfer(const sqz_field *f, unsigned char *store, unsigned cha
   }
 }
 
-static int sqz__is_nonzero(const unsigned char *p, size_t size) {
+int sqz__is_nonzero(const unsigned char *p, size_t size) {
   for (size_t i = 0; i < size; i++)
     if (p[i]) return 1;
   return 0;

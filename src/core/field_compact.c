@@ -13,67 +13,82 @@ static void sqz__compact_view(const sqz_field *f, sqz_field *view) {
   view->elems = f->dom->cells;
 }
 
-/* Checks count and allocates the download of f's storage (f->elems cells). */
-static int sqz__compact_begin(sqz_field *f, uint64_t count, const void *values, unsigned char **store) {
-  *store = NULL;
-  if (!values) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "compact values: the array is NULL");
+int sqz__compact_open(sqz_field *f, int mode, const char *what, sqz_compact_io *io) {
+  memset(io, 0, sizeof *io);
+  sqz_context *ctx = f->ctx;
+  int st = SQZ_OK;
+  if (f->layout != SQZ_LAYOUT_COMPACT)
+    st = sqz__host_alloc(ctx, SQZ_COMPACT_BAND * sizeof *io->idx, 0, (void **)&io->idx,
+                         "%s: %s: a band of %llu storage indices", what, f->dom->spec,
+                         (unsigned long long)SQZ_COMPACT_BAND);
+  if (st != SQZ_OK) return st;
+  io->f = f;
+  io->mode = mode;
+  sqz__compact_view(f, &io->view);
+  sqz__op_begin(ctx); /* released by sqz__compact_close */
+  io->locked = 1;
+  if (mode == SQZ_COMPACT_LOAD) st = sqz__field_ensure_pair(f);
+  io->mem = f->mem[mode == SQZ_COMPACT_LOAD ? f->cur ^ 1 : f->cur];
+  if (st == SQZ_OK && mode != SQZ_COMPACT_READ && io->idx) /* holes and padding of the layout stay 0 */
+    st = ctx->ops->zero(ctx, io->mem, sqz__field_storage_bytes(f));
+  if (st != SQZ_OK) sqz__compact_close(io);
+  return st;
+}
+
+int sqz__compact_band(sqz_compact_io *io, uint64_t c0, uint64_t n, void *values) {
+  sqz_field *f = io->f;
+  sqz_context *ctx = f->ctx;
+  size_t ts = sqz_type_size(f->type);
+  unsigned char *v = values;
+  if (!io->idx) /* layout compact: the storage is the compact order */
+    return io->mode == SQZ_COMPACT_READ ? ctx->ops->download(ctx, v, io->mem, c0 * ts, n * ts)
+                                        : ctx->ops->upload(ctx, io->mem, c0 * ts, v, n * ts);
+  int st = SQZ_OK;
+  for (uint64_t done = 0; st == SQZ_OK && done < n; done += SQZ_COMPACT_BAND) {
+    uint64_t k = n - done < SQZ_COMPACT_BAND ? n - done : SQZ_COMPACT_BAND;
+    for (uint64_t i = 0; i < k; i++) {
+      uint64_t x, y, z;
+      sqz__layout_coords(&io->view, c0 + done + i, &x, &y, &z);
+      io->idx[i] = sqz__layout_index(f, x, y, z); /* every domain cell is stored */
+    }
+    st = io->mode == SQZ_COMPACT_READ ? sqz__field_gather(f, io->mem, io->idx, k, v + done * ts)
+                                      : sqz__field_scatter(f, io->mem, io->idx, k, v + done * ts);
+  }
+  return st;
+}
+
+int sqz__compact_commit(sqz_compact_io *io) {
+  int st = sqz__finish(io->f->ctx);
+  if (st == SQZ_OK && io->mode == SQZ_COMPACT_LOAD) io->f->cur ^= 1;
+  return st;
+}
+
+void sqz__compact_close(sqz_compact_io *io) {
+  if (io->locked) sqz__op_end(io->f->ctx);
+  free(io->idx);
+  memset(io, 0, sizeof *io);
+}
+
+/* The whole state between f and values (count checked) through one band call: host memory is the
+ * caller's array and one band of indices, never a copy of the storage. */
+static int sqz__compact_all(sqz_field *f, void *values, uint64_t count, int mode, const char *what) {
+  if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "%s: the field is NULL", what);
+  if (!values) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: the array is NULL", what);
   if (count != f->dom->cells)
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s has %llu cells in compact order, not %llu", f->dom->spec,
                      (unsigned long long)f->dom->cells, (unsigned long long)count);
-  if (f->layout == SQZ_LAYOUT_COMPACT) return SQZ_OK; /* the storage is the compact order */
-  uint64_t bytes = f->elems * sqz_type_size(f->type);
-  if (bytes > SIZE_MAX || !(*store = malloc((size_t)bytes)))
-    return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "%s in layout %s: %llu bytes of host memory for its storage",
-                     f->dom->spec, f->layout_str, (unsigned long long)bytes);
-  return SQZ_OK;
+  sqz_compact_io io;
+  int st = sqz__compact_open(f, mode, what, &io);
+  if (st == SQZ_OK) st = sqz__compact_band(&io, 0, count, values);
+  if (st == SQZ_OK) st = sqz__compact_commit(&io);
+  sqz__compact_close(&io);
+  return st;
 }
 
 int sqz_field_read_compact(sqz_field *f, void *values, uint64_t count) {
-  if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_read_compact: the field is NULL");
-  unsigned char *store = NULL;
-  int st = sqz__compact_begin(f, count, values, &store);
-  if (st != SQZ_OK) return st;
-  sqz__op_begin(f->ctx);
-  if (!store) {
-    st = sqz__field_download(f, values);
-  } else if ((st = sqz__field_download(f, store)) == SQZ_OK) {
-    sqz_field view;
-    sqz__compact_view(f, &view);
-    size_t ts = sqz_type_size(f->type);
-    for (uint64_t c = 0; c < count; c++) {
-      uint64_t x, y, z;
-      sqz__layout_coords(&view, c, &x, &y, &z);
-      int64_t i = sqz__layout_index(f, x, y, z);
-      memcpy((unsigned char *)values + c * ts, store + (uint64_t)i * ts, ts); /* every domain cell is stored */
-    }
-  }
-  free(store);
-  sqz__op_end(f->ctx);
-  return st;
+  return sqz__compact_all(f, values, count, SQZ_COMPACT_READ, "sqz_field_read_compact");
 }
 
 int sqz_field_write_compact(sqz_field *f, const void *values, uint64_t count) {
-  if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_write_compact: the field is NULL");
-  unsigned char *store = NULL;
-  int st = sqz__compact_begin(f, count, values, &store);
-  if (st != SQZ_OK) return st;
-  sqz__op_begin(f->ctx);
-  if (!store) {
-    st = sqz__field_upload(f, values);
-  } else {
-    sqz_field view;
-    sqz__compact_view(f, &view);
-    size_t ts = sqz_type_size(f->type);
-    memset(store, 0, (size_t)(f->elems * ts)); /* holes and padding of the layout stay 0 */
-    for (uint64_t c = 0; c < count; c++) {
-      uint64_t x, y, z;
-      sqz__layout_coords(&view, c, &x, &y, &z);
-      int64_t i = sqz__layout_index(f, x, y, z);
-      memcpy(store + (uint64_t)i * ts, (const unsigned char *)values + c * ts, ts);
-    }
-    st = sqz__field_upload(f, store);
-  }
-  free(store);
-  sqz__op_end(f->ctx);
-  return st;
+  return sqz__compact_all(f, (void *)values, count, SQZ_COMPACT_WRITE, "sqz_field_write_compact");
 }

@@ -185,20 +185,39 @@ SQZ_INTERNAL int sqz__fractal_member(const sqz_fractal *fr, uint64_t x, uint64_t
 SQZ_INTERNAL int sqz__field_download(sqz_field *f, void *host);
 SQZ_INTERNAL int sqz__field_upload(sqz_field *f, const void *host);
 SQZ_INTERNAL int sqz__field_ensure_pair(sqz_field *f);
+/* Bytes of one state buffer of f (layout bits: a bit per storage cell). */
+SQZ_INTERNAL uint64_t sqz__field_storage_bytes(const sqz_field *f);
+/* The backend's gather/scatter of n cells of f's type through storage indices (-1: none) of
+ * buffer mem, or their bit form in layout bits. */
+SQZ_INTERNAL int sqz__field_gather(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, void *out);
+SQZ_INTERNAL int sqz__field_scatter(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, const void *in);
 /* Host fill of a storage array of f->elems elements: cell value(seed, embedded index) for every
  * domain cell, 0 elsewhere; uniform = 0: 1 with probability threshold / 2^32, uniform = 1:
  * a uniform value in [0, 1) (float types). */
 SQZ_INTERNAL void sqz__host_fill(const sqz_field *f, void *store, int uniform, uint64_t threshold, uint64_t seed);
 /* Waits for the context's enqueued work (ctx->ops->finish). */
 SQZ_INTERNAL int sqz__finish(sqz_context *ctx);
-/* Bands of the embedded image through the backend (src/core/field_rows.c): the image has
- * sqz__field_image_rows rows of side cells (3D: row z*N + y); a band of sqz__field_band_rows rows
- * holds about 2^20 cells. Reading gives 0 outside the domain; writing skips cells outside it
- * (the caller checks they are 0). Memory: the band and its storage indices, whatever the level. */
-SQZ_INTERNAL uint64_t sqz__field_image_rows(const sqz_field *f);
-SQZ_INTERNAL uint64_t sqz__field_band_rows(const sqz_field *f);
-SQZ_INTERNAL int sqz__field_read_rows(sqz_field *f, uint64_t r0, uint64_t rows, void *out);
-SQZ_INTERNAL int sqz__field_write_rows(sqz_field *f, uint64_t r0, uint64_t rows, const void *in);
+/* Compact order in bands (src/core/field_compact.c): READ gathers from the current buffer, WRITE
+ * scatters into it, LOAD scatters into the second buffer, which sqz__compact_commit makes current
+ * (a failed load leaves the field as it was). Layouts other than compact zero the target first
+ * and move SQZ_COMPACT_BAND cells per backend call through their storage indices; the context
+ * stays locked from open to close. */
+#define SQZ_COMPACT_BAND ((uint64_t)1 << 17)
+enum { SQZ_COMPACT_READ = 0, SQZ_COMPACT_WRITE = 1, SQZ_COMPACT_LOAD = 2 };
+typedef struct {
+  sqz_field *f;
+  sqz_field view; /* f seen in layout compact */
+  sqz_mem mem;    /* the buffer read or written */
+  int mode, locked;
+  int64_t *idx;   /* SQZ_COMPACT_BAND storage indices; NULL in layout compact */
+} sqz_compact_io;
+SQZ_INTERNAL int sqz__compact_open(sqz_field *f, int mode, const char *what, sqz_compact_io *io);
+/* Compact cells c0 .. c0 + n - 1 between the buffer and values (n values of the field's type). */
+SQZ_INTERNAL int sqz__compact_band(sqz_compact_io *io, uint64_t c0, uint64_t n, void *values);
+SQZ_INTERNAL int sqz__compact_commit(sqz_compact_io *io);
+SQZ_INTERNAL void sqz__compact_close(sqz_compact_io *io);
+/* 1 when any of the size bytes at p is non-zero: a set cell of any type. */
+SQZ_INTERNAL int sqz__is_nonzero(const unsigned char *p, size_t size);
 /* Fails with SQZ_ERR_OUTSIDE_DOMAIN: embedded cell (x, y, z) is set but is no domain cell (a hole or
  * outside); the detail names the cell, after "path: " when path is not NULL. */
 SQZ_INTERNAL int sqz__outside_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uint64_t z);

@@ -95,30 +95,47 @@ static int sqz__h5_get_u64(hid_t obj, const char *name, uint64_t *value) {
   return ok;
 }
 
+/* One band of the dataset: cells c0 .. c0 + n - 1 between the file and values (read = 1: into values). */
+static int sqz__h5_band(hid_t ds, hid_t space, sqz_type t, hsize_t c0, hsize_t n, void *values, int read) {
+  hid_t mem = H5Screate_simple(1, &n, NULL);
+  int ok = mem >= 0 && H5Sselect_hyperslab(space, H5S_SELECT_SET, &c0, NULL, &n, NULL) >= 0 &&
+           (read ? H5Dread(ds, sqz__h5_mem_type(t), mem, space, H5P_DEFAULT, values)
+                 : H5Dwrite(ds, sqz__h5_mem_type(t), mem, space, H5P_DEFAULT, values)) >= 0;
+  if (mem >= 0) H5Sclose(mem);
+  return ok;
+}
+
+/* The state moves one chunk of the dataset at a time (sqz__compact_band): host memory is one chunk,
+ * never the compact state or a copy of the storage. */
 int sqz_field_save_h5(sqz_field *f, const char *path, const char *workload, uint64_t step) {
   if (!f || !path) return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_save_h5: NULL argument");
   sqz_context *ctx = f->ctx;
-  uint64_t cells = f->dom->cells, bytes = cells * sqz_type_size(f->type);
-  void *values = bytes <= SIZE_MAX ? malloc(bytes ? (size_t)bytes : 1) : NULL;
-  if (!values)
-    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: %llu bytes of host memory for the compact state", path,
-                     (unsigned long long)bytes);
-  int st = sqz_field_read_compact(f, values, cells);
+  uint64_t cells = f->dom->cells, band = cells < SQZ_H5_CHUNK ? (cells ? cells : 1) : SQZ_H5_CHUNK;
+  void *values = NULL;
+  sqz_compact_io io;
   sqz_atomic_file af = {0};
-  if (st == SQZ_OK) st = sqz__atomic_open(ctx, path, &af);
+  int st = sqz__host_alloc(ctx, band * sqz_type_size(f->type), 0, &values, "%s: a chunk of the compact state", path);
+  if (st == SQZ_OK) st = sqz__compact_open(f, SQZ_COMPACT_READ, path, &io);
+  if (st == SQZ_OK && (st = sqz__atomic_open(ctx, path, &af)) != SQZ_OK) sqz__compact_close(&io);
   if (st != SQZ_OK) {
     free(values);
     return st;
   }
   sqz_h5_quiet q;
   sqz__h5_quiet(&q);
-  hsize_t dims[1] = {cells}, chunk[1] = {cells < SQZ_H5_CHUNK ? (cells ? cells : 1) : SQZ_H5_CHUNK};
+  hsize_t dims[1] = {cells}, chunk[1] = {band};
   hid_t file = H5Fcreate(af.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   hid_t space = H5Screate_simple(1, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE), ds = -1;
   int ok = file >= 0 && space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, chunk) >= 0 && H5Pset_shuffle(dcpl) >= 0 &&
            H5Pset_deflate(dcpl, 4) >= 0 && H5Pset_fletcher32(dcpl) >= 0 &&
-           (ds = H5Dcreate2(file, "state", sqz__h5_file_type(f->type), space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) >= 0 &&
-           H5Dwrite(ds, sqz__h5_mem_type(f->type), H5S_ALL, H5S_ALL, H5P_DEFAULT, values) >= 0;
+           (ds = H5Dcreate2(file, "state", sqz__h5_file_type(f->type), space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) >= 0;
+  for (uint64_t c0 = 0; ok && st == SQZ_OK && c0 < cells; c0 += band) {
+    uint64_t n = cells - c0 < band ? cells - c0 : band;
+    st = sqz__compact_band(&io, c0, n, values);
+    if (st == SQZ_OK) st = sqz__finish(ctx);
+    ok = st != SQZ_OK || sqz__h5_band(ds, space, f->type, c0, n, values, 0);
+  }
+  sqz__compact_close(&io);
   ok = ok && sqz__h5_put_str(ds, "domain", f->dom->spec) && sqz__h5_put_str(ds, "cell_type", sqz__type_name(f->type)) &&
        sqz__h5_put_str(ds, "workload", workload ? workload : "") && sqz__h5_put_u64(ds, "step", step) &&
        sqz__h5_put_str(ds, "sqz_version", SQZ_VERSION_STRING) &&
@@ -131,9 +148,9 @@ int sqz_field_save_h5(sqz_field *f, const char *path, const char *workload, uint
   if (file >= 0 && H5Fclose(file) < 0) ok = 0;
   sqz__h5_loud(&q);
   free(values);
-  if (!ok) {
+  if (st != SQZ_OK || !ok) {
     sqz__atomic_abort(&af);
-    return sqz__fail(ctx, SQZ_ERR_IO, "%s: writing the HDF5 checkpoint failed", path);
+    return st != SQZ_OK ? st : sqz__fail(ctx, SQZ_ERR_IO, "%s: writing the HDF5 checkpoint failed", path);
   }
   return sqz__atomic_commit(ctx, &af);
 }
@@ -149,6 +166,7 @@ int sqz_field_load_h5(sqz_field *f, const char *path, char *workload, size_t wor
   int st = SQZ_OK;
   char dom[320] = "", type[16] = "";
   void *values = NULL;
+  sqz_compact_io io = {0};
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), ds = -1, space = -1;
   hsize_t dims[1] = {0};
   if (file < 0 || (ds = H5Dopen2(file, "state", H5P_DEFAULT)) < 0) {
@@ -178,24 +196,28 @@ int sqz_field_load_h5(sqz_field *f, const char *path, char *workload, size_t wor
                    (unsigned long long)dims[0], dom, (unsigned long long)f->dom->cells);
     goto done;
   }
-  uint64_t bytes = dims[0] * sqz_type_size(f->type);
-  if (bytes > SIZE_MAX || !(values = malloc(bytes ? (size_t)bytes : 1))) {
-    st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: %llu bytes of host memory for the compact state", path,
-                   (unsigned long long)bytes);
+  uint64_t cells = dims[0], band = cells < SQZ_H5_CHUNK ? (cells ? cells : 1) : SQZ_H5_CHUNK;
+  if ((st = sqz__host_alloc(ctx, band * sqz_type_size(f->type), 0, &values, "%s: a chunk of the compact state",
+                            path)) != SQZ_OK ||
+      (st = sqz__compact_open(f, SQZ_COMPACT_LOAD, path, &io)) != SQZ_OK)
     goto done;
+  for (uint64_t c0 = 0; st == SQZ_OK && c0 < cells; c0 += band) { /* into the second buffer */
+    uint64_t n = cells - c0 < band ? cells - c0 : band;
+    if (!sqz__h5_band(ds, space, f->type, c0, n, values, 1))
+      st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: reading the state failed (damaged data or checksum mismatch)", path);
+    else st = sqz__compact_band(&io, c0, n, values);
+    if (st == SQZ_OK) st = sqz__finish(ctx); /* values is reused by the next band */
   }
-  if (H5Dread(ds, sqz__h5_mem_type(f->type), H5S_ALL, H5S_ALL, H5P_DEFAULT, values) < 0) {
-    st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: reading the state failed (damaged data or checksum mismatch)", path);
-    goto done;
-  }
-  if (workload && workload_len && !sqz__h5_get_str(ds, "workload", workload, workload_len)) workload[0] = 0;
-  if (step && !sqz__h5_get_u64(ds, "step", step)) *step = 0;
+  if (st == SQZ_OK) st = sqz__compact_commit(&io); /* the whole file was good: its state becomes current */
+  if (st == SQZ_OK && workload && workload_len && !sqz__h5_get_str(ds, "workload", workload, workload_len))
+    workload[0] = 0;
+  if (st == SQZ_OK && step && !sqz__h5_get_u64(ds, "step", step)) *step = 0;
 done:
+  sqz__compact_close(&io);
   if (space >= 0) H5Sclose(space);
   if (ds >= 0) H5Dclose(ds);
   if (file >= 0) H5Fclose(file);
   sqz__h5_loud(&q);
-  if (st == SQZ_OK) st = sqz_field_write_compact(f, values, dims[0]);
   free(values);
   return st;
 }

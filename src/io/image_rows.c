@@ -1,90 +1,136 @@
-/* image_rows.c — a field's embedded image row by row for the PBM, .npy and PNG files: storage copy + one row, never side^2. */
+/* image_rows.c — a field's embedded image in bands of rows: domain cells gathered from or scattered to the backend, host memory bounded by the band. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/backend.h"
 #include "io/image_rows.h"
 
-int sqz__image_open(sqz_field *f, const char *path, int mode, sqz_image *im) {
+int sqz__image_open_band(sqz_field *f, const char *path, int mode, uint64_t band, sqz_image *im) {
   memset(im, 0, sizeof *im);
   sqz_context *ctx = f->ctx;
   const sqz_domain *d = f->dom;
-  uint64_t height = d->side, store_bytes = 0, list_bytes = 0;
   size_t ts = sqz_type_size(f->type);
-  int ok = (d->dims == 2 || sqz__checked_mul(d->side, d->side, &height)) &&
-           sqz__checked_mul(f->elems, ts, &store_bytes) && sqz__checked_mul(d->side, 2 * sizeof(uint64_t), &list_bytes);
+  uint64_t height = d->side, cap = band > d->side ? band : d->side, bytes = 0;
+  /* per cell: column, storage index and row start (8 bytes each) and the value */
+  int ok = (d->dims == 2 || sqz__checked_mul(d->side, d->side, &height)) && cap < UINT64_MAX &&
+           sqz__checked_mul(cap + 1, 3 * sizeof(uint64_t) + ts, &bytes);
   if (!ok) return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s: %s: the image is too large for this host", path, d->spec);
-  int host = mode == SQZ_IMAGE_SAVE && ctx->ops->host_memory && f->layout != SQZ_LAYOUT_BITS; /* bits: a byte view */
-  int st = sqz__host_check(ctx, (host ? 0 : store_bytes) + list_bytes,
-                           "%s: %s: the state's storage copy (%llu bytes) and one row of the image", path, d->spec,
-                           (unsigned long long)store_bytes);
-  void *lists = NULL, *store = host ? f->mem[f->cur] : NULL;
-  if (st == SQZ_OK) st = sqz__host_alloc(ctx, list_bytes, 0, &lists, "%s: one row of the image", path);
-  if (st == SQZ_OK && !host)
-    st = sqz__host_alloc(ctx, store_bytes, mode == SQZ_IMAGE_LOAD, &store, "%s: %s: the storage copy of the state", path,
-                         d->spec);
-  if (st == SQZ_OK && mode == SQZ_IMAGE_SAVE) st = host ? sqz__finish(ctx) : sqz__field_download(f, store);
-  if (st != SQZ_OK) {
-    free(lists);
-    if (!host) free(store);
-    return st;
-  }
+  void *mem = NULL;
+  int st = sqz__host_alloc(ctx, bytes, 0, &mem, "%s: %s: a band of %llu cells of the image", path, d->spec,
+                           (unsigned long long)cap);
+  if (st != SQZ_OK) return st;
   im->f = f;
   im->path = path;
-  im->store = store;
-  im->owned = !host;
+  im->mode = mode;
   im->ts = ts;
   im->width = d->side;
   im->height = height;
-  im->xs = lists;
-  im->index = im->xs + d->side;
+  im->cap = cap;
+  im->xs = mem;
+  im->index = im->xs + cap;
+  im->start = im->index + cap;
+  im->vals = (unsigned char *)(im->start + cap + 1);
+  sqz__op_begin(ctx); /* released by sqz__image_close */
+  im->locked = 1;
+  if (mode == SQZ_IMAGE_LOAD) { /* the state is built in the second buffer, from zeros */
+    st = sqz__field_ensure_pair(f);
+    if (st == SQZ_OK) st = ctx->ops->zero(ctx, f->mem[f->cur ^ 1], sqz__field_storage_bytes(f));
+  }
+  if (st != SQZ_OK) sqz__image_close(im);
+  return st;
+}
+
+int sqz__image_open(sqz_field *f, const char *path, int mode, sqz_image *im) {
+  return sqz__image_open_band(f, path, mode, SQZ_IMAGE_BAND, im);
+}
+
+/* The domain cells of image row `row` into xs and index; their count. */
+static uint64_t sqz__image_cells(const sqz_image *im, uint64_t row, uint64_t *xs, uint64_t *index) {
+  uint64_t n = im->width;
+  int flat = im->f->dom->dims == 2;
+  return sqz__layout_row(im->f, flat ? row : row % n, flat ? 0 : row / n, xs, index);
+}
+
+/* Writers: the band of rows from y0 on, as many as fit, gathered from the current buffer. */
+static int sqz__image_band(sqz_image *im, uint64_t y0) {
+  im->r0 = y0;
+  im->rows = 0;
+  im->used = 0;
+  im->start[0] = 0;
+  while (y0 + im->rows < im->height && im->rows < im->cap && im->used + im->width <= im->cap) {
+    im->used += sqz__image_cells(im, y0 + im->rows, im->xs + im->used, im->index + im->used);
+    im->start[++im->rows] = im->used;
+  }
+  /* domain storage indices are below 2^63: the int64_t view is exact */
+  int st = sqz__field_gather(im->f, im->f->mem[im->f->cur], (const int64_t *)im->index, im->used, im->vals);
+  if (st != SQZ_OK) im->rows = 0;
+  return st;
+}
+
+int sqz__image_row(sqz_image *im, uint64_t y) {
+  if (y < im->r0 || y - im->r0 >= im->rows) {
+    int st = sqz__image_band(im, y);
+    if (st != SQZ_OK) return st;
+  }
+  uint64_t r = y - im->r0, a = im->start[r];
+  im->row_xs = im->xs + a;
+  im->row_vals = im->vals + a * im->ts;
+  im->count = im->start[r + 1] - a;
   return SQZ_OK;
 }
 
-void sqz__image_row(sqz_image *im, uint64_t row) {
-  uint64_t n = im->f->dom->side;
-  int flat = im->f->dom->dims == 2;
-  im->count = sqz__layout_row(im->f, flat ? row : row % n, flat ? 0 : row / n, im->xs, im->index);
+int sqz__image_set(const sqz_image *im, uint64_t j) { return sqz__is_nonzero(im->row_vals + j * im->ts, im->ts); }
+
+/* Readers: the band's cells into the second buffer. */
+static int sqz__image_flush(sqz_image *im) {
+  int st = sqz__field_scatter(im->f, im->f->mem[im->f->cur ^ 1], (const int64_t *)im->index, im->used, im->vals);
+  im->used = 0;
+  return st;
 }
 
-int sqz__image_set(const sqz_image *im, uint64_t i) {
-  const unsigned char *p = im->store + i * im->ts;
-  for (size_t b = 0; b < im->ts; b++)
-    if (p[b]) return 1;
-  return 0;
-}
-
-void sqz__image_take_row(sqz_image *im, uint64_t row, const unsigned char *data) {
+int sqz__image_take_row(sqz_image *im, uint64_t y, const unsigned char *data) {
+  if (im->used + im->width > im->cap) {
+    int st = sqz__image_flush(im);
+    if (st != SQZ_OK) return st;
+  }
   size_t ts = im->ts;
-  uint64_t j = 0, n = im->f->dom->side;
+  uint64_t *xs = im->xs + im->used, j = 0, n = im->f->dom->side;
+  uint64_t count = sqz__image_cells(im, y, xs, im->index + im->used);
   for (uint64_t x = 0; x < im->width; x++) {
     const unsigned char *v = data + x * ts;
-    if (j < im->count && im->xs[j] == x) {
-      memcpy(im->store + im->index[j++] * ts, v, ts);
-      continue;
+    if (j < count && xs[j] == x) {
+      memcpy(im->vals + (im->used + j++) * ts, v, ts);
+    } else if (!im->outside && sqz__is_nonzero(v, ts)) {
+      im->outside = 1;
+      im->out_x = x;
+      im->out_y = im->f->dom->dims == 2 ? y : y % n;
+      im->out_z = im->f->dom->dims == 2 ? 0 : y / n;
     }
-    if (im->outside) continue;
-    for (size_t b = 0; b < ts; b++)
-      if (v[b]) {
-        im->outside = 1;
-        im->out_x = x;
-        im->out_y = im->f->dom->dims == 2 ? row : row % n;
-        im->out_z = im->f->dom->dims == 2 ? 0 : row / n;
-        break;
-      }
   }
+  im->used += count;
+  return SQZ_OK;
+}
+
+int sqz__image_put(sqz_image *im, uint64_t index, const void *value) {
+  if (im->used == im->cap) {
+    int st = sqz__image_flush(im);
+    if (st != SQZ_OK) return st;
+  }
+  im->index[im->used] = index;
+  memcpy(im->vals + im->used++ * im->ts, value, im->ts);
+  return SQZ_OK;
 }
 
 int sqz__image_commit(sqz_image *im) {
   if (im->outside) return sqz__outside_fail(im->f, im->path, im->out_x, im->out_y, im->out_z);
-  sqz__op_begin(im->f->ctx);
-  int st = sqz__field_upload(im->f, im->store);
-  sqz__op_end(im->f->ctx);
+  int st = sqz__image_flush(im);
+  if (st == SQZ_OK) st = sqz__finish(im->f->ctx);
+  if (st == SQZ_OK) im->f->cur ^= 1;
   return st;
 }
 
 void sqz__image_close(sqz_image *im) {
-  if (im->owned) free(im->store);
+  if (im->locked) sqz__op_end(im->f->ctx);
   free(im->xs);
   memset(im, 0, sizeof *im);
 }

@@ -1,4 +1,4 @@
-/* image_rows.h — a field's embedded image taken and given row by row, through one host copy of its storage. */
+/* image_rows.h — a field's embedded image taken and given in bands of rows gathered from / scattered to the backend: host memory bounded, whatever the level. */
 #ifndef SQZ_IMAGE_ROWS_H
 #define SQZ_IMAGE_ROWS_H
 
@@ -7,40 +7,61 @@
 
 #include "core/sqz_internal.h"
 
+/* Domain cells a band holds by default (more when one image row has more): with their columns,
+ * storage indices, row starts and values, at most 2^17 * (24 + 8) bytes = 4 MiB of host memory. */
+#define SQZ_IMAGE_BAND ((uint64_t)1 << 17)
+
 /* The embedded image of a field: width = side and height = side (2D) or N * N (3D: slice z in rows
- * z*N .. z*N+N-1), the geometry of PBM, PNG and, row for row, of .npy. Its memory is one host copy
- * of the field's storage (f->elems cells, the compact size, never the bounding box) plus one row's
- * cell list; the rows are produced through the layout's index map (sqz__layout_row). */
+ * z*N .. z*N+N-1), the geometry of PBM, PNG, RLE and, row for row, of .npy. Only domain cells move:
+ * writers gather a band of consecutive rows from the field's current buffer (ops->gather), readers
+ * scatter the cells they were given into the second buffer (ops->scatter), which becomes the
+ * current one when the whole file was read and found good (sqz__image_commit), so a bad file leaves
+ * the field as it was. Host memory: cap cells of a band, never the storage or the bounding box. The
+ * context stays locked from open to close (no step may flip the buffers in between). */
 typedef struct {
   sqz_field *f;
   const char *path;     /* the file, for messages */
-  unsigned char *store; /* f->elems cells of ts bytes */
-  int owned;            /* 1: store is a copy this handle frees; 0: the backend's own host buffer */
+  int mode;             /* SQZ_IMAGE_SAVE or SQZ_IMAGE_LOAD */
   size_t ts;
   uint64_t width, height;
-  uint64_t *xs, *index; /* the current row's domain cells: columns and storage indices */
+  uint64_t cap;         /* cells the band holds: max(band, width) */
+  uint64_t *xs, *index; /* the band's domain cells, row after row in increasing x: column and storage index */
+  uint64_t *start;      /* writers: cells of band row r at start[r] .. start[r + 1] - 1 */
+  unsigned char *vals;  /* their values, ts bytes each */
+  uint64_t r0, rows;    /* writers: the band holds image rows r0 .. r0 + rows - 1 */
+  uint64_t used;        /* cells in the band */
+  /* Writers, after sqz__image_row: the row's domain cells (xs[j], value at vals + j * ts). */
+  const uint64_t *row_xs;
+  const unsigned char *row_vals;
   uint64_t count;
   int outside;          /* readers: a set cell that is no domain cell was given; the first is kept */
   uint64_t out_x, out_y, out_z;
+  int locked;
 } sqz_image;
 
 enum { SQZ_IMAGE_SAVE = 0, SQZ_IMAGE_LOAD = 1 };
 
-/* Opens the image of f for a writer (SQZ_IMAGE_SAVE: the field's state, read where a host-memory
- * backend keeps it, else downloaded once) or for a reader (SQZ_IMAGE_LOAD: zeros to fill). Every
- * buffer is checked against the host's memory first (SQZ_ERR_OUT_OF_MEMORY naming bytes needed and
- * available). On failure *im is empty (closing it is a no-op). */
+/* Opens the image of f for a writer (SQZ_IMAGE_SAVE: the field's state) or a reader
+ * (SQZ_IMAGE_LOAD: a zero state to fill, in the second buffer), with bands of `band` cells
+ * (SQZ_IMAGE_BAND; tests give small ones). Every buffer is checked against the host's memory first
+ * (SQZ_ERR_OUT_OF_MEMORY naming bytes needed and available). On failure *im is closed. */
+SQZ_INTERNAL int sqz__image_open_band(sqz_field *f, const char *path, int mode, uint64_t band, sqz_image *im);
 SQZ_INTERNAL int sqz__image_open(sqz_field *f, const char *path, int mode, sqz_image *im);
-/* The domain cells of image row `row` (< height) into xs, index and count, in increasing x. */
-SQZ_INTERNAL void sqz__image_row(sqz_image *im, uint64_t row);
-/* Readers: takes image row `row` (after sqz__image_row), `data` holding width cells of ts bytes:
- * the domain cells go to the storage copy; the first non-zero cell elsewhere is remembered. */
-SQZ_INTERNAL void sqz__image_take_row(sqz_image *im, uint64_t row, const unsigned char *data);
+/* Writers: the domain cells of image row y (< height) into row_xs, row_vals and count, in
+ * increasing x; a new band is gathered from y on when y is not in the current one. */
+SQZ_INTERNAL int sqz__image_row(sqz_image *im, uint64_t y);
+/* Writers, after sqz__image_row: 1 when the row's cell j holds a non-zero value. */
+SQZ_INTERNAL int sqz__image_set(const sqz_image *im, uint64_t j);
+/* Readers, rows in increasing order: image row y, `data` holding width cells of ts bytes; its domain
+ * cells join the band (scattered when full), the first non-zero cell elsewhere is remembered. */
+SQZ_INTERNAL int sqz__image_take_row(sqz_image *im, uint64_t y, const unsigned char *data);
+/* Readers: one cell by storage index (a domain cell), `value` of ts bytes. */
+SQZ_INTERNAL int sqz__image_put(sqz_image *im, uint64_t index, const void *value);
 /* Readers, once the whole file was read and found well formed: SQZ_ERR_OUTSIDE_DOMAIN naming the
- * file and the first set cell outside the domain, else the state is uploaded into the field. */
+ * file and the first set cell outside the domain, else the last band is scattered and the state
+ * becomes the field's current one. */
 SQZ_INTERNAL int sqz__image_commit(sqz_image *im);
-/* 1 when storage cell i holds a non-zero value. */
-SQZ_INTERNAL int sqz__image_set(const sqz_image *im, uint64_t i);
+/* Frees the bands and unlocks the context; a no-op on a closed image. */
 SQZ_INTERNAL void sqz__image_close(sqz_image *im);
 
 #endif /* SQZ_IMAGE_ROWS_H */

@@ -87,7 +87,7 @@ static int sqz__npy_read_header(sqz_field *f, FILE *fp, const char *path, const 
   return st;
 }
 
-/* Reads the data row by row (one row of the image: side cells) into the storage copy, then makes
+/* Reads the data row by row (one row of the image: side cells) into bands of the state, then makes
  * sure nothing follows. Set cells outside the domain are remembered, reported by the caller once
  * the file is known to be well formed. */
 static int sqz__npy_read_data(sqz_context *ctx, FILE *fp, const char *path, sqz_image *im, unsigned char *row,
@@ -100,8 +100,8 @@ static int sqz__npy_read_data(sqz_context *ctx, FILE *fp, const char *path, sqz_
     if (n < rb)
       return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: truncated data: %zu of %zu bytes present", path, done, bytes);
     sqz__npy_to_little(row, rb, im->ts);
-    sqz__image_row(im, y);
-    sqz__image_take_row(im, y, row);
+    int st = sqz__image_take_row(im, y, row);
+    if (st != SQZ_OK) return st;
   }
   struct stat st;
   long pos = ftell(fp);
@@ -133,7 +133,7 @@ int sqz_field_load_npy(sqz_field *f, const char *path) {
   return st;
 }
 
-/* The header, then the embedded array row by row from the storage copy (cells outside the domain 0). */
+/* The header, then the embedded array row by row from bands of domain cells (cells outside the domain 0). */
 int sqz_field_save_npy(sqz_field *f, const char *path) {
   sqz_npy_array a;
   int st = sqz__npy_array(f, path, &a);
@@ -151,8 +151,8 @@ int sqz_field_save_npy(sqz_field *f, const char *path) {
   if (st == SQZ_OK) st = sqz__atomic_write(ctx, &af, hdr, hn);
   for (uint64_t y = 0; st == SQZ_OK && y < im.height; y++) {
     memset(row, 0, rb);
-    sqz__image_row(&im, y);
-    for (uint64_t j = 0; j < im.count; j++) memcpy(row + im.xs[j] * ts, im.store + im.index[j] * ts, ts);
+    if ((st = sqz__image_row(&im, y)) != SQZ_OK) break;
+    for (uint64_t j = 0; j < im.count; j++) memcpy(row + im.row_xs[j] * ts, im.row_vals + j * ts, ts);
     sqz__npy_to_little(row, rb, ts);
     st = sqz__atomic_write(ctx, &af, row, rb);
   }

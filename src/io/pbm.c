@@ -67,8 +67,7 @@ static int sqz__pbm_read(sqz_field *f, FILE *fp, const char *path, sqz_image *im
                    ? st : sqz__fail(ctx, SQZ_ERR_PARSE, "%s: truncated P4 data at row %llu of %llu", path,
                                     (unsigned long long)y, (unsigned long long)h);
       for (uint64_t x = 0; x < w; x++) cells[x] = (buf[x >> 3] >> (7 - (x & 7))) & 1;
-      sqz__image_row(im, y);
-      sqz__image_take_row(im, y, cells);
+      if ((st = sqz__image_take_row(im, y, cells)) != SQZ_OK) return st;
     }
     uint64_t extra = 0; /* the image ends the file */
     while (fgetc(fp) != EOF) extra++;
@@ -86,16 +85,13 @@ static int sqz__pbm_read(sqz_field *f, FILE *fp, const char *path, sqz_image *im
                        c == EOF ? "premature end" : "a character other than 0/1", (unsigned long long)i,
                        (unsigned long long)(i / w), (unsigned long long)(i % w));
     cells[i % w] = (unsigned char)(c - '0');
-    if (i % w == w - 1) {
-      sqz__image_row(im, i / w);
-      sqz__image_take_row(im, i / w, cells);
-    }
+    if (i % w == w - 1 && (st = sqz__image_take_row(im, i / w, cells)) != SQZ_OK) return st;
   }
   return SQZ_OK;
 }
 
-/* Reads the image row by row into a storage copy of the state; cells outside the domain are checked
- * as they come, and the first set one is reported once the whole file was read. */
+/* Reads the image row by row into bands of the state; cells outside the domain are checked as they
+ * come, and the first set one is reported once the whole file was read. */
 int sqz_field_load_pbm(sqz_field *f, const char *path) {
   if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
   if (f->type != SQZ_U8) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "PBM states load into SQZ_U8 fields");
@@ -114,7 +110,7 @@ int sqz_field_load_pbm(sqz_field *f, const char *path) {
   return st;
 }
 
-/* P4, produced row by row from the storage copy through the layout's index map. */
+/* P4, produced row by row from bands of domain cells gathered through the layout's index map. */
 int sqz_field_save_pbm(sqz_field *f, const char *path) {
   if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
   sqz_image im;
@@ -130,9 +126,9 @@ int sqz_field_save_pbm(sqz_field *f, const char *path) {
   if (st == SQZ_OK) st = sqz__atomic_write(f->ctx, &af, head, (size_t)hn);
   for (uint64_t y = 0; st == SQZ_OK && y < im.height; y++) {
     memset(buf, 0, row);
-    sqz__image_row(&im, y);
+    if ((st = sqz__image_row(&im, y)) != SQZ_OK) break;
     for (uint64_t j = 0; j < im.count; j++)
-      if (sqz__image_set(&im, im.index[j])) buf[im.xs[j] >> 3] |= (unsigned char)(0x80u >> (im.xs[j] & 7));
+      if (sqz__image_set(&im, j)) buf[im.row_xs[j] >> 3] |= (unsigned char)(0x80u >> (im.row_xs[j] & 7));
     st = sqz__atomic_write(f->ctx, &af, buf, row);
   }
   if (st == SQZ_OK) st = sqz__atomic_commit(f->ctx, &af);

@@ -21,9 +21,9 @@ static void sqz__ramp(double v, unsigned char *c) {
   for (int k = 0; k < 3; k++) c[k] = (unsigned char)(stops[i][k] + u * (stops[i + 1][k] - stops[i][k]) + 0.5);
 }
 
-/* The value of storage cell i as a double (non-u8 fields). */
-static double sqz__png_value(const sqz_image *im, uint64_t i) {
-  const unsigned char *p = im->store + i * im->ts;
+/* The value of the current row's cell j as a double (non-u8 fields). */
+static double sqz__png_value(const sqz_image *im, uint64_t j) {
+  const unsigned char *p = im->row_vals + j * im->ts;
   if (im->f->type == SQZ_I32) { int32_t x; memcpy(&x, p, 4); return x; }
   if (im->f->type == SQZ_F32) { float x; memcpy(&x, p, 4); return x; }
   double x;
@@ -32,33 +32,35 @@ static double sqz__png_value(const sqz_image *im, uint64_t i) {
 }
 
 /* The range of the finite values of the domain cells (non-u8 fields), one pass over the rows. */
-static void sqz__png_range(sqz_image *im, double *lo, double *hi) {
-  int first = 1;
+static int sqz__png_range(sqz_image *im, double *lo, double *hi) {
+  int first = 1, st = SQZ_OK;
   *lo = *hi = 0;
   for (uint64_t y = 0; y < im->height; y++) {
-    sqz__image_row(im, y);
+    if ((st = sqz__image_row(im, y)) != SQZ_OK) return st;
     for (uint64_t j = 0; j < im->count; j++) {
-      double v = sqz__png_value(im, im->index[j]);
+      double v = sqz__png_value(im, j);
       if (!isfinite(v)) continue;
       if (first || v < *lo) *lo = v;
       if (first || v > *hi) *hi = v;
       first = 0;
     }
   }
+  return st;
 }
 
 /* One picture row from image rows y0 .. y0 + block - 1: each pixel covers block x block cells; the
  * hole colour where none is a domain cell, else the mix of live and dead by the live share (u8) or
  * the ramp at the mean value (other types). block = 1 draws every cell as it is. */
-static void sqz__png_row(sqz_image *im, uint64_t y0, uint64_t block, uint64_t w_out, double lo, double hi,
-                         double *sum, uint64_t *cnt, unsigned char *row) {
+static int sqz__png_row(sqz_image *im, uint64_t y0, uint64_t block, uint64_t w_out, double lo, double hi,
+                        double *sum, uint64_t *cnt, unsigned char *row) {
   memset(sum, 0, w_out * sizeof *sum);
   memset(cnt, 0, w_out * sizeof *cnt);
   for (uint64_t y = y0; y < y0 + block && y < im->height; y++) {
-    sqz__image_row(im, y);
+    int st = sqz__image_row(im, y);
+    if (st != SQZ_OK) return st;
     for (uint64_t j = 0; j < im->count; j++) {
-      uint64_t x = im->xs[j] / block;
-      double v = im->f->type == SQZ_U8 ? (im->store[im->index[j]] != 0) : sqz__png_value(im, im->index[j]);
+      uint64_t x = im->row_xs[j] / block;
+      double v = im->f->type == SQZ_U8 ? (im->row_vals[j] != 0) : sqz__png_value(im, j);
       cnt[x]++;
       if (isfinite(v)) sum[x] += v;
     }
@@ -75,6 +77,7 @@ static void sqz__png_row(sqz_image *im, uint64_t y0, uint64_t block, uint64_t w_
       sqz__ramp(hi <= lo ? 0.0 : (v - lo) / (hi - lo), c);
     }
   }
+  return SQZ_OK;
 }
 
 /* Writes the picture of the image row by row into the open temporary af (libpng's errors longjmp here). */
@@ -97,7 +100,11 @@ static int sqz__png_write(sqz_image *im, sqz_atomic_file *af, uint64_t block, un
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
   for (uint64_t y = 0; y < h_out; y++) {
-    sqz__png_row(im, y * block, block, w_out, lo, hi, sum, cnt, row);
+    int rst = sqz__png_row(im, y * block, block, w_out, lo, hi, sum, cnt, row);
+    if (rst != SQZ_OK) {
+      st = rst;
+      goto done;
+    }
     png_write_row(png, row);
   }
   png_write_end(png, NULL);
@@ -127,7 +134,7 @@ int sqz_field_save_png_sized(sqz_field *f, const char *path, uint64_t size) {
     sum = (double *)(void *)(row + (w_out * 3 + 7) / 8 * 8); /* 8-byte aligned after the pixels */
     cnt = (uint64_t *)(void *)(sum + w_out);
   }
-  if (st == SQZ_OK && f->type != SQZ_U8) sqz__png_range(&im, &lo, &hi);
+  if (st == SQZ_OK && f->type != SQZ_U8) st = sqz__png_range(&im, &lo, &hi);
   if (st == SQZ_OK) st = sqz__atomic_open(f->ctx, path, &af);
   if (st == SQZ_OK) st = sqz__png_write(&im, &af, block, row, sum, cnt, lo, hi);
   if (st == SQZ_OK) st = sqz__atomic_commit(f->ctx, &af);

@@ -89,7 +89,7 @@ static int sqz__rle_field(sqz_field *f, const char *path) {
 typedef struct {
   sqz_field *f;
   const char *path;
-  sqz_image *im; /* the storage copy the live cells go to */
+  sqz_image *im; /* the state the live cells go to */
   int64_t at_x, at_y;
 } sqz_rle_place;
 
@@ -112,7 +112,9 @@ static int sqz__rle_place_run(void *user, const sqz_rle_header *h, uint64_t x, u
     int inside = ok && dx >= 0 && dy >= 0 && (uint64_t)dx < side && (uint64_t)dy < side;
     int64_t at = inside ? sqz__layout_index(p->f, (uint64_t)dx, (uint64_t)dy, 0) : -1;
     if (at >= 0) {
-      p->im->store[at] = 1;
+      static const unsigned char live = 1;
+      int st = sqz__image_put(p->im, (uint64_t)at, &live);
+      if (st != SQZ_OK) return st;
       continue;
     }
     if (!ok)
@@ -173,14 +175,15 @@ static int sqz__rle_token(sqz_rle_out *o, uint64_t count, char tag) {
   return SQZ_OK;
 }
 
-/* Bounding box of the live cells of the image, row by row; 0 when there are none. */
-static int sqz__rle_bbox(sqz_image *im, uint64_t box[4]) {
+/* Bounding box of the live cells of the image, row by row; *any = 0 when there are none. */
+static int sqz__rle_bbox(sqz_image *im, uint64_t box[4], int *any) {
   uint64_t side = im->width, x0 = side, y0 = side, x1 = 0, y1 = 0;
   for (uint64_t y = 0; y < im->height; y++) {
-    sqz__image_row(im, y);
+    int st = sqz__image_row(im, y);
+    if (st != SQZ_OK) return st;
     for (uint64_t j = 0; j < im->count; j++)
-      if (sqz__image_set(im, im->index[j])) {
-        uint64_t x = im->xs[j];
+      if (sqz__image_set(im, j)) {
+        uint64_t x = im->row_xs[j];
         if (x < x0) x0 = x;
         if (x > x1) x1 = x;
         if (y < y0) y0 = y;
@@ -188,7 +191,8 @@ static int sqz__rle_bbox(sqz_image *im, uint64_t box[4]) {
       }
   }
   box[0] = x0, box[1] = y0, box[2] = x1, box[3] = y1;
-  return x0 < side;
+  *any = x0 < side;
+  return SQZ_OK;
 }
 
 /* The runs of the box (x0, y0)-(x1, y1): each row's runs without its trailing dead run, rows ended
@@ -198,8 +202,8 @@ static int sqz__rle_runs_out(sqz_rle_out *o, sqz_image *im, unsigned char *row, 
   int st = SQZ_OK;
   for (uint64_t y = box[1]; st == SQZ_OK && y <= box[3]; y++) {
     memset(row, 0, (size_t)im->width);
-    sqz__image_row(im, y);
-    for (uint64_t j = 0; j < im->count; j++) row[im->xs[j]] = (unsigned char)sqz__image_set(im, im->index[j]);
+    if ((st = sqz__image_row(im, y)) != SQZ_OK) break;
+    for (uint64_t j = 0; j < im->count; j++) row[im->row_xs[j]] = (unsigned char)sqz__image_set(im, j);
     uint64_t end = box[2] + 1;
     while (end > box[0] && !row[end - 1]) end--;
     if (end == box[0]) { rows++; continue; }
@@ -241,7 +245,12 @@ int sqz_field_save_rle(sqz_field *f, const char *path, const char *rule) {
     sqz__image_close(&im);
     return st;
   }
-  int any = sqz__rle_bbox(&im, box);
+  int any = 0;
+  if ((st = sqz__rle_bbox(&im, box, &any)) != SQZ_OK) {
+    free(row);
+    sqz__image_close(&im);
+    return st;
+  }
   if (!any) memset(box, 0, sizeof box); /* an empty pattern: x = 0, y = 0 at Pos=0,0 */
   char head[256];
   int hn = snprintf(head, sizeof head, "#CXRLE Pos=%llu,%llu\nx = %llu, y = %llu, rule = %s\n",

@@ -5,6 +5,7 @@
 
 #include "backends/cpu/cpu_engine.h"
 #include "backends/cuda/cuda_fractal.h"
+#include "core/gather_staged.h"
 
 static void cuda_list(sqz_device_sink sink, void *list) {
   sqz_context *ctx = sqz__context_new(&sqz__cuda_ops);
@@ -50,22 +51,18 @@ static int cuda_download(sqz_context *ctx, void *dst, sqz_mem src, uint64_t offs
 }
 static int cuda_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) { return sqz__cu_zero(cuda_bind(ctx), SQZ_CU_PTR(mem), bytes); }
 
-/* Gather and scatter move one cell per transfer: correct, meant for bands of images, slow for
- * large ones (no cuda kernel for them is loaded). */
+/* Gather and scatter without a kernel: the band's span in one transfer when dense, else run by run
+ * (src/core/gather_staged.c). */
+static int cuda_span(sqz_context *ctx, sqz_mem mem, uint64_t offset, void *host, uint64_t bytes, int to_host) {
+  return to_host ? cuda_download(ctx, host, mem, offset, bytes) : cuda_upload(ctx, mem, offset, host, bytes);
+}
+
 static int cuda_gather(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, void *out) {
-  int st = SQZ_OK;
-  for (uint64_t i = 0; st == SQZ_OK && i < n; i++) {
-    if (idx[i] < 0) memset((unsigned char *)out + i * ts, 0, ts);
-    else st = cuda_download(ctx, (unsigned char *)out + i * ts, mem, (uint64_t)idx[i] * ts, ts);
-  }
-  return st;
+  return sqz__gather_staged(ctx, mem, ts, idx, n, out, 0, cuda_span);
 }
 
 static int cuda_scatter(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, const void *in) {
-  int st = SQZ_OK;
-  for (uint64_t i = 0; st == SQZ_OK && i < n; i++)
-    if (idx[i] >= 0) st = cuda_upload(ctx, mem, (uint64_t)idx[i] * ts, (const unsigned char *)in + i * ts, ts);
-  return st;
+  return sqz__gather_staged(ctx, mem, ts, idx, n, (void *)in, 1, cuda_span);
 }
 
 static int cuda_finish(sqz_context *ctx) { return SQZ_OK; } /* every cuda operation waits for itself */
