@@ -67,7 +67,7 @@ static void sqz__print_json(sqz_context *ctx, sqz_domain *dom, const char *rule,
   sqz_domain_layout_cells(dom, "bb", &bb_cells);
   char *text = NULL;
   size_t len = 0;
-  FILE *mem = open_memstream(&text, &len);
+  FILE *mem = sqz_cli_memstream(&text, &len);
   if (!mem) return;
   fputc('[', mem);
   for (int i = 0; i < n; i++) {
@@ -255,9 +255,9 @@ int sqz_cmd_bench_fractal(int argc, char **argv) {
   else sqz_cli_layouts(dom, SQZ_CLI_LAYOUTS_BENCH, layouts, sizeof layouts);
   int n = 0;
   size_t n_maps = o.maps ? strlen(o.maps) / 4 + 1 : 1;
-  rows = calloc((strlen(layouts) / 2 + 2) * n_maps, sizeof *rows);
+  rows = sqz_cli_calloc((strlen(layouts) / 2 + 2) * n_maps, sizeof *rows);
   if (!rows) {
-    rc = 1;
+    rc = sqz_cli_error("bench fractal", SQZ_ERR_OUT_OF_MEMORY, "%zu result rows", (strlen(layouts) / 2 + 2) * n_maps);
     goto done;
   }
   for (char *save = NULL, *tok = strtok_r(layouts, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {

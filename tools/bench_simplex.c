@@ -67,7 +67,7 @@ static uint64_t sqz__fnv64(const void *p, size_t n) {
 
 static int sqz__bench_edm(sqz_sbench *b, sqz_srow_result *r) {
   uint64_t n = sqz_domain_side(b->dom), entries = n * (n + 1) / 2;
-  float *out = malloc((size_t)entries * sizeof *out);
+  float *out = sqz_cli_malloc((size_t)entries * sizeof *out);
   if (!out) {
     snprintf(r->error, sizeof r->error, "%s: %llu distances do not fit in host memory",
              sqz_status_name(SQZ_ERR_OUT_OF_MEMORY), (unsigned long long)entries);
@@ -309,7 +309,7 @@ int sqz_cmd_bench_simplex(int argc, char **argv) {
     uint64_t np = sqz_domain_side(b.dom);
     nlayouts = 1;
     snprintf(layout_list[0], 16, "packed");
-    b.xy = malloc((size_t)(2 * np) * sizeof *b.xy);
+    b.xy = sqz_cli_malloc((size_t)(2 * np) * sizeof *b.xy);
     if (b.xy) sqz_bench_random_points(np, b.seed, b.xy);
     if (!b.xy) {
       rc = 1;

@@ -1,5 +1,7 @@
 /* cli_common.c — shared helpers of the sqz commands: options, errors, contexts, JSON. */
 #include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -9,6 +11,31 @@
 #include <unistd.h>
 
 #include "cli_common.h"
+
+static pthread_once_t sqz_cli_fault_once = PTHREAD_ONCE_INIT;
+static unsigned long long sqz_cli_fault_at;
+static atomic_ullong sqz_cli_fault_calls;
+
+static void sqz__cli_fault_read(void) {
+  const char *v = getenv("SQZ_FAULT_ALLOC_CLI");
+  char *end = NULL;
+  errno = 0;
+  unsigned long long n = v && *v >= '0' && *v <= '9' ? strtoull(v, &end, 10) : 0;
+  sqz_cli_fault_at = end && *end == 0 && errno == 0 ? n : 0;
+}
+
+/* 1 when this allocation is the one SQZ_FAULT_ALLOC_CLI names (ENOMEM set, as malloc would). */
+static int sqz__cli_fault(void) {
+  pthread_once(&sqz_cli_fault_once, sqz__cli_fault_read);
+  int hit = sqz_cli_fault_at && atomic_fetch_add(&sqz_cli_fault_calls, 1u) + 1u == sqz_cli_fault_at;
+  if (hit) errno = ENOMEM;
+  return hit;
+}
+
+void *sqz_cli_malloc(size_t bytes) { return sqz__cli_fault() ? NULL : malloc(bytes); }
+void *sqz_cli_calloc(size_t count, size_t size) { return sqz__cli_fault() ? NULL : calloc(count, size); }
+void *sqz_cli_realloc(void *p, size_t bytes) { return sqz__cli_fault() ? NULL : realloc(p, bytes); }
+FILE *sqz_cli_memstream(char **text, size_t *len) { return sqz__cli_fault() ? NULL : open_memstream(text, len); }
 
 int sqz_cli_usage(const char *cmd, const char *fmt, ...) {
   va_list ap;
@@ -221,7 +248,7 @@ void sqz_json_end(sqz_json *j) { fputs("}\n", j->out); }
 char *sqz_json_rows(int n, void (*row)(FILE *out, int i, void *user), void *user) {
   char *text = NULL;
   size_t len = 0;
-  FILE *mem = open_memstream(&text, &len);
+  FILE *mem = sqz_cli_memstream(&text, &len);
   if (!mem) return NULL;
   fputc('[', mem);
   for (int i = 0; i < n; i++) {

@@ -30,6 +30,13 @@ int sqz_cli_double(const char *cmd, const char *opt, const char *text, double mi
  * random:DENSITY[:SEED] (DENSITY in [0, 1]); without, random:SEED. *density and *seed keep their
  * values where the spec leaves them out. */
 int sqz_cli_random_init(const char *cmd, const char *init, double *density, uint64_t *seed);
+/* Every host allocation of the CLI (free() releases them), and open_memstream (which allocates): the
+ * test hook SQZ_FAULT_ALLOC_CLI=N makes the Nth of these calls in the process fail as if memory ran
+ * out (SQZ_FAULT_ALLOC=N does the same for the library's; tests/fault.sh). */
+void *sqz_cli_malloc(size_t bytes);
+void *sqz_cli_calloc(size_t count, size_t size);
+void *sqz_cli_realloc(void *p, size_t bytes);
+FILE *sqz_cli_memstream(char **text, size_t *len);
 /* Opens a context for --backend/--device; on failure prints why (and the device list for an
  * unknown device) and returns the exit status; 0 on success. */
 int sqz_cli_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx);
@@ -47,7 +54,8 @@ double sqz_cli_clock(void);
  * stay as they were. SIGINT, SIGTERM and SIGHUP remove the temporaries (the CLI's and the library's,
  * sqz_remove_temporaries) before the process dies of the signal. */
 #define SQZ_CLI_MAX_OUTPUTS 8
-/* Reads the umask and installs the signal handler; main calls it first, before any thread exists. */
+/* Reads the umask, installs the signal handler and ignores SIGXFSZ (a write past RLIMIT_FSIZE then
+ * fails with EFBIG); main calls it first, before any thread exists. */
 void sqz_cli_outputs_init(void);
 /* Creates the temporary for target; *tmp is its path (valid until commit or abort), to give to a
  * library save function, which replaces it whole. With fp != NULL *fp is an open stream on it for

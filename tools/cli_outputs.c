@@ -38,6 +38,9 @@ static void sqz__cli_on_signal(int sig) {
 void sqz_cli_outputs_init(void) {
   sqz_cli_umask = umask(0); /* read once, before any thread exists, and put back */
   umask(sqz_cli_umask);
+  /* A write past RLIMIT_FSIZE (a full quota, `ulimit -f`) fails with EFBIG, reported with the
+   * system's reason and the temporaries removed, instead of killing the process with SIGXFSZ. */
+  signal(SIGXFSZ, SIG_IGN);
   static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
     struct sigaction sa, old;
@@ -54,7 +57,7 @@ void sqz_cli_outputs_init(void) {
  * the umask). Returns the open fd, or -1 with errno set; *out is the malloc'ed name. */
 static int sqz__cli_mkstemp(const char *path, char **out) {
   size_t n = strlen(path);
-  char *name = malloc(n + 8);
+  char *name = sqz_cli_malloc(n + 8);
   *out = NULL;
   if (!name) return errno = ENOMEM, -1;
   memcpy(name, path, n);

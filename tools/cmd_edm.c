@@ -21,7 +21,7 @@ static int sqz__read_points(const char *path, float **xy, uint64_t *n) {
   FILE *f = fopen(path, "r");
   if (!f) return sqz_cli_usage("edm", "cannot open points file '%s': %s", path, strerror(errno));
   size_t cap = 1024, count = 0;
-  float *pts = malloc(cap * 2 * sizeof *pts);
+  float *pts = sqz_cli_malloc(cap * 2 * sizeof *pts);
   char line[4096];
   unsigned long lineno = 0;
   int rc = pts ? 0 : (fprintf(stderr, "sqz edm: out of memory\n"), 1);
@@ -53,7 +53,7 @@ static int sqz__read_points(const char *path, float **xy, uint64_t *n) {
       break;
     }
     if (count == cap) {
-      float *more = realloc(pts, cap * 4 * sizeof *pts);
+      float *more = sqz_cli_realloc(pts, cap * 4 * sizeof *pts);
       if (!more) {
         fprintf(stderr, "sqz edm: out of memory after %zu points\n", count);
         rc = 1;
@@ -130,7 +130,7 @@ int sqz_cmd_edm(int argc, char **argv) {
   sqz_context *ctx = NULL;
   if ((rc = sqz_cli_open("edm", backend, device, &ctx)) != 0) goto done;
   uint64_t entries = n * (n + 1) / 2;
-  res = malloc((size_t)entries * sizeof *res);
+  res = sqz_cli_malloc((size_t)entries * sizeof *res);
   if (!res) {
     fprintf(stderr, "sqz edm: %llu points need %llu bytes of host memory\n", (unsigned long long)n,
             (unsigned long long)(entries * sizeof *res));

@@ -90,7 +90,7 @@ static int sqz__info_maps(sqz_domain *dom, const char *map, uint32_t rho, int js
     uint64_t launches = 0, launched = 0, useful = 0;
     int st = sqz_domain_map_stats(dom, maps[i], rho, &rho_used, &launches, &launched, &useful);
     if (st != SQZ_OK) {
-      if (map) return sqz_cli_fail("info", NULL, st);
+      if (map || st == SQZ_ERR_OUT_OF_MEMORY) return sqz_cli_fail("info", NULL, st); /* else a map that does not apply */
       if (!json) printf("%-10s %s\n", maps[i], sqz_last_error(NULL));
       continue;
     }

@@ -141,20 +141,28 @@ static int sqz__parse_params(const char *cmd, const char *text, double **out, si
   if (!text) return 0;
   size_t cap = 1;
   for (const char *p = text; *p; p++) cap += *p == ',';
-  double *v = malloc(cap * sizeof *v);
-  if (!v) return sqz_cli_usage(cmd, "out of memory for %zu parameters", cap);
-  const char *p = text;
-  for (size_t i = 0; i < cap; i++) {
-    size_t len = strcspn(p, ",");
-    char opt[48], *tok = strndup(p, len);
-    snprintf(opt, sizeof opt, "--param value %zu", i + 1);
-    int rc = tok ? sqz_cli_double(cmd, opt, tok, -HUGE_VAL, HUGE_VAL, &v[i]) : sqz_cli_usage(cmd, "out of memory");
+  double *v = sqz_cli_malloc(cap * sizeof *v);
+  char *tok = sqz_cli_malloc(strlen(text) + 1);
+  if (!v || !tok) {
+    free(v);
     free(tok);
-    if (rc) {
-      free(v);
-      return rc;
-    }
+    return sqz_cli_error(cmd, SQZ_ERR_OUT_OF_MEMORY, "--param: %zu values", cap);
+  }
+  const char *p = text;
+  int rc = 0;
+  for (size_t i = 0; i < cap && rc == 0; i++) {
+    size_t len = strcspn(p, ",");
+    char opt[48];
+    memcpy(tok, p, len);
+    tok[len] = 0;
+    snprintf(opt, sizeof opt, "--param value %zu", i + 1);
+    rc = sqz_cli_double(cmd, opt, tok, -HUGE_VAL, HUGE_VAL, &v[i]);
     p += len + (p[len] == ',');
+  }
+  free(tok);
+  if (rc) {
+    free(v);
+    return rc;
   }
   *out = v;
   *n = cap;
@@ -166,11 +174,11 @@ static int sqz__read_text(const char *cmd, const char *path, char **out) {
   FILE *fp = fopen(path, "rb");
   if (!fp) return sqz_cli_usage(cmd, "--kernel %s: %s", path, strerror(errno));
   size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
+  char *buf = sqz_cli_malloc(cap);
   for (size_t got; buf && (got = fread(buf + n, 1, cap - n - 1, fp)) > 0;) {
     n += got;
     if (n + 1 == cap) {
-      char *b = realloc(buf, cap *= 2);
+      char *b = sqz_cli_realloc(buf, cap *= 2);
       if (!b) {
         free(buf);
         buf = NULL;
@@ -180,7 +188,8 @@ static int sqz__read_text(const char *cmd, const char *path, char **out) {
   }
   int bad = ferror(fp);
   fclose(fp);
-  if (!buf || bad) {
+  if (!buf) return sqz_cli_error(cmd, SQZ_ERR_OUT_OF_MEMORY, "--kernel %s: %zu bytes", path, cap);
+  if (bad) {
     free(buf);
     return sqz_cli_usage(cmd, "--kernel %s: cannot read the file", path);
   }

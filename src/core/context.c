@@ -13,7 +13,7 @@ static int sqz__ieq(const char *a, const char *b) {
 }
 
 sqz_context *sqz__context_new(const sqz_backend_ops *ops) {
-  sqz_context *ctx = calloc(1, sizeof *ctx);
+  sqz_context *ctx = sqz__calloc(1, sizeof *ctx);
   if (!ctx) return NULL;
   pthread_mutexattr_t attr;
   int ok = pthread_mutexattr_init(&attr) == 0;

@@ -16,7 +16,7 @@ struct sqz_device_list {
 };
 
 static sqz_device_row *sqz__row(sqz_device_list *l) {
-  sqz_device_row *r = realloc(l->rows, (l->n + 1) * sizeof *r);
+  sqz_device_row *r = sqz__realloc(l->rows, (l->n + 1) * sizeof *r);
   if (!r) return NULL;
   l->rows = r;
   memset(&r[l->n], 0, sizeof r[l->n]);
@@ -49,7 +49,7 @@ static void sqz__add_device(void *data, const sqz_device_info *d) {
 int sqz_device_list_create(sqz_device_list **out) {
   if (!out) return SQZ_ERR_INVALID_ARGUMENT;
   *out = NULL;
-  sqz_device_list *l = calloc(1, sizeof *l);
+  sqz_device_list *l = sqz__calloc(1, sizeof *l);
   if (!l) return sqz__fail(NULL, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   for (const sqz_backend_ops *const *b = sqz__backends; *b; b++) {
     sqz__device_sink_data sd = {l, (*b)->name};

@@ -45,7 +45,7 @@ int sqz_domain_parse(sqz_context *ctx, const char *spec, sqz_domain **out) {
   *out = NULL;
   if (!spec || !*spec) return sqz__fail(ctx, SQZ_ERR_PARSE, "empty domain string");
   if (strlen(spec) >= 300) return sqz__fail(ctx, SQZ_ERR_PARSE, "domain string too long (%zu characters)", strlen(spec));
-  sqz_domain *d = calloc(1, sizeof *d);
+  sqz_domain *d = sqz__calloc(1, sizeof *d);
   if (!d) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   d->ctx = ctx;
   int st;

@@ -36,7 +36,7 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
   sqz_context *ctx = dom->ctx;
   if (!ctx) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "fields need a domain parsed with a context");
   if (sqz_type_size(type) == 0) return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "unknown field type %d", (int)type);
-  sqz_field *f = calloc(1, sizeof *f);
+  sqz_field *f = sqz__calloc(1, sizeof *f);
   if (!f) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   f->dom = dom;
   f->ctx = ctx;

@@ -34,7 +34,7 @@ int sqz__gather_staged(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *
     return SQZ_OK;
   }
   uint64_t span = (uint64_t)(hi - lo) + 1, limit = 4 * n * ts < ((uint64_t)1 << 20) ? (uint64_t)1 << 20 : 4 * n * ts;
-  unsigned char *buf = span * ts <= limit ? malloc((size_t)(span * ts)) : NULL;
+  unsigned char *buf = span * ts <= limit ? sqz__malloc((size_t)(span * ts)) : NULL;
   if (!buf) return sqz__runs(ctx, mem, ts, idx, n, h, scatter, io); /* sparse (or no memory): run by run */
   uint64_t off = (uint64_t)lo * ts;
   int st = io(ctx, mem, off, buf, span * ts, 1);

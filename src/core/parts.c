@@ -25,8 +25,8 @@ int sqz__parts_plan(const sqz_domain *dom, uint64_t parts, sqz_parts_plan **out)
                      "%llu parts of %s: the count must be 1 .. %llu (the largest valid count: %s)",
                      (unsigned long long)parts, dom->spec, (unsigned long long)most,
                      most == dom->cells ? "one cell per part" : "the most parts sqz plans");
-  sqz_parts_plan *pl = calloc(1, sizeof *pl);
-  if (pl) pl->start = malloc((size_t)(parts + 1) * sizeof *pl->start);
+  sqz_parts_plan *pl = sqz__calloc(1, sizeof *pl);
+  if (pl) pl->start = sqz__malloc((size_t)(parts + 1) * sizeof *pl->start);
   if (!pl || !pl->start) {
     free(pl);
     return sqz__fail(dom->ctx, SQZ_ERR_OUT_OF_MEMORY, "the plan of %llu parts", (unsigned long long)parts);
@@ -97,7 +97,7 @@ static int sqz__count_add(sqz_count_sink *c, uint64_t part, uint64_t cells) {
     }
   if (c->n == c->cap) {
     uint64_t cap = c->cap ? 2 * c->cap : 16;
-    void *grown = realloc(c->src, (size_t)cap * sizeof *c->src);
+    void *grown = sqz__realloc(c->src, (size_t)cap * sizeof *c->src);
     if (!grown) return sqz__fail(c->plan->dom->ctx, SQZ_ERR_OUT_OF_MEMORY, "the halo's source parts");
     c->src = grown;
     c->cap = cap;
@@ -166,7 +166,7 @@ static int sqz__list_add(void *user, uint64_t i) {
   sqz_list_sink *l = user;
   if (l->n == l->cap) {
     uint64_t cap = l->cap ? 2 * l->cap : 256;
-    void *grown = realloc(l->index, (size_t)cap * sizeof *l->index);
+    void *grown = sqz__realloc(l->index, (size_t)cap * sizeof *l->index);
     if (!grown) return sqz__fail(l->plan->dom->ctx, SQZ_ERR_OUT_OF_MEMORY, "a halo list of %llu cells",
                                  (unsigned long long)cap);
     l->index = grown;
@@ -197,7 +197,7 @@ int sqz__u64_cmp(const void *a, const void *b) {
 static int sqz__halo_finish(const sqz_parts_plan *plan, sqz_list_sink *l, int shift, sqz_halo *h) {
   uint64_t n = 0;
   if (l->n) qsort(l->index, (size_t)l->n, sizeof *l->index, sqz__u64_cmp);
-  h->depth = malloc((size_t)(l->n ? l->n : 1));
+  h->depth = sqz__malloc((size_t)(l->n ? l->n : 1));
   h->index = l->index;
   for (uint64_t i = 0; h->depth && i < l->n; i++) {
     uint64_t idx = l->index[i] >> shift;
@@ -206,7 +206,7 @@ static int sqz__halo_finish(const sqz_parts_plan *plan, sqz_list_sink *l, int sh
     l->index[n++] = idx;
   }
   h->n = n;
-  h->owner = malloc((size_t)(n ? n : 1) * sizeof *h->owner);
+  h->owner = sqz__malloc((size_t)(n ? n : 1) * sizeof *h->owner);
   if (!h->owner || !h->depth) {
     sqz__halo_free(h);
     return sqz__fail(plan->dom->ctx, SQZ_ERR_OUT_OF_MEMORY, "a halo list of %llu cells", (unsigned long long)n);

@@ -39,11 +39,11 @@ static int sqz__part_init(sqz_parted *pf, uint64_t p, const unsigned char *value
   int st = pf->width == 1 ? sqz__parts_halo(plan, p, &q->halo) : sqz__parts_halo_wide(plan, p, pf->width, &q->halo);
   if (st != SQZ_OK) return st;
   uint64_t slots = q->cells + q->halo.n;
-  q->buf[0] = calloc((size_t)slots, pf->ts);
-  q->buf[1] = calloc((size_t)slots, pf->ts);
-  q->local = malloc((size_t)slots * sizeof *q->local);
-  q->depth = malloc((size_t)slots);
-  q->nbr = malloc((size_t)slots * (size_t)pf->nb * sizeof *q->nbr);
+  q->buf[0] = sqz__calloc((size_t)slots, pf->ts);
+  q->buf[1] = sqz__calloc((size_t)slots, pf->ts);
+  q->local = sqz__malloc((size_t)slots * sizeof *q->local);
+  q->depth = sqz__malloc((size_t)slots);
+  q->nbr = sqz__malloc((size_t)slots * (size_t)pf->nb * sizeof *q->nbr);
   if (!q->buf[0] || !q->buf[1] || !q->local || !q->depth || !q->nbr)
     return sqz__fail(dom->ctx, SQZ_ERR_OUT_OF_MEMORY, "part %llu of %s: %llu cells with their halo",
                      (unsigned long long)p, dom->spec, (unsigned long long)slots);
@@ -90,13 +90,13 @@ int sqz__parted_create(const sqz_domain *dom, uint64_t parts, unsigned width, si
   if (width < 1 || width > 255 || (ts != 1 && ts != 4 && ts != 8))
     return sqz__fail(dom->ctx, SQZ_ERR_INVALID_ARGUMENT, "parts: halo width %u (1 .. 255), cell size %zu (1, 4, 8)",
                      width, ts);
-  sqz_parted *pf = calloc(1, sizeof *pf);
+  sqz_parted *pf = sqz__calloc(1, sizeof *pf);
   if (!pf) return sqz__fail(dom->ctx, SQZ_ERR_OUT_OF_MEMORY, "a parted field");
   int st = sqz__parts_plan(dom, parts, &pf->plan);
   pf->width = width;
   pf->ts = ts;
   pf->nb = dom->dims == 2 ? 8 : 26;
-  if (st == SQZ_OK && !(pf->part = calloc((size_t)parts, sizeof *pf->part)))
+  if (st == SQZ_OK && !(pf->part = sqz__calloc((size_t)parts, sizeof *pf->part)))
     st = sqz__fail(dom->ctx, SQZ_ERR_OUT_OF_MEMORY, "%llu parts", (unsigned long long)parts);
   for (uint64_t p = 0; st == SQZ_OK && p < parts; p++) st = sqz__part_init(pf, p, values);
   if (st != SQZ_OK) {

@@ -223,6 +223,11 @@ SQZ_INTERNAL int sqz__is_nonzero(const unsigned char *p, size_t size);
 SQZ_INTERNAL int sqz__outside_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uint64_t z);
 
 /* ---- host memory (src/core/host_memory.c) --------------------------------------------------- */
+/* malloc, calloc and realloc for every host allocation of the library (free() releases them): the
+ * test hook SQZ_FAULT_ALLOC=N makes the Nth of these calls in the process return NULL. */
+SQZ_INTERNAL void *sqz__malloc(size_t bytes);
+SQZ_INTERNAL void *sqz__calloc(size_t count, size_t size);
+SQZ_INTERNAL void *sqz__realloc(void *p, size_t bytes);
 /* Requests below this many bytes go to malloc unchecked. */
 #define SQZ_HOST_CHECK_MIN ((uint64_t)1 << 20)
 /* Bytes of host memory this process may still take: MemAvailable of /proc/meminfo, bounded by its

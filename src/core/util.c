@@ -20,7 +20,7 @@ static sqz_thread_slot *sqz__slot(sqz_context *ctx, int create) {
   for (sqz_thread_slot *s = ctx->slots; s; s = s->next)
     if (pthread_equal(s->thread, self)) return s;
   if (!create) return NULL;
-  sqz_thread_slot *s = calloc(1, sizeof *s);
+  sqz_thread_slot *s = sqz__calloc(1, sizeof *s);
   if (!s) return NULL;
   s->thread = self;
   s->next = ctx->slots;
@@ -37,7 +37,7 @@ static void sqz__set_detail(sqz_context *ctx, const char *text) {
   pthread_mutex_lock(&ctx->detail_lock);
   sqz_thread_slot *s = sqz__slot(ctx, 1);
   if (s && need > s->cap) {
-    char *p = realloc(s->detail, need);
+    char *p = sqz__realloc(s->detail, need);
     if (p) { /* else keep the old detail rather than lose the status */
       s->detail = p;
       s->cap = need;
@@ -62,7 +62,7 @@ void sqz__append_detail(sqz_context *ctx, const char *text) {
   if (!text || !*text) return;
   const char *old = sqz_last_error(ctx); /* the calling thread's: only this thread changes it */
   size_t a = strlen(old), b = strlen(text);
-  char *joined = malloc(a + b + 2);
+  char *joined = sqz__malloc(a + b + 2);
   if (!joined) return;
   memcpy(joined, old, a);
   joined[a] = '\n';

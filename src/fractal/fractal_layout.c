@@ -208,7 +208,7 @@ uint32_t *sqz__fractal_tile_table(const sqz_field *f, const sqz_fractal_tiling *
   const sqz_fractal *fr = &f->dom->fr;
   sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rho = t->rho, w = rho + 2;
   uint32_t cells = (uint32_t)sqz__ipow((uint64_t)fr->k, (int)t->j), compact = f->layout == SQZ_LAYOUT_COMPACT;
-  uint32_t *table = malloc(((size_t)cells + 2u * (4u * rho + 4u)) * sizeof *table);
+  uint32_t *table = sqz__malloc(((size_t)cells + 2u * (4u * rho + 4u)) * sizeof *table);
   if (!table) return NULL;
   for (uint32_t l = 0; l < cells; l++) {
     sqz_u32 tx, ty;

@@ -118,7 +118,7 @@ int sqz__fractal_parts_halo(const sqz_parts_plan *plan, uint64_t p, sqz_halo_sin
   sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, j = (sqz_u32)plan->level;
   uint64_t r0 = plan->start[p] / plan->replica_cells, r1 = plan->start[p + 1] / plan->replica_cells;
   uint64_t cap = 8 * (r1 - r0), n = 0;
-  uint64_t (*nb)[2] = malloc((size_t)(cap ? cap : 1) * sizeof *nb); /* (replica, direction mask) */
+  uint64_t (*nb)[2] = sqz__malloc((size_t)(cap ? cap : 1) * sizeof *nb); /* (replica, direction mask) */
   if (!nb) return sqz__fail(plan->dom->ctx, SQZ_ERR_OUT_OF_MEMORY, "the neighbours of part %llu", (unsigned long long)p);
   for (uint64_t b = r0; b < r1; b++) {
     sqz_u32 bx, by;

@@ -76,7 +76,7 @@ int sqz__atomic_open(sqz_context *ctx, const char *path, sqz_atomic_file *af) {
   af->path = path;
   af->slot = -1;
   size_t n = strlen(path);
-  char *tmp = malloc(n + 8);
+  char *tmp = sqz__malloc(n + 8);
   if (!tmp)
     return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for a temporary name", path, n + 8);
   memcpy(tmp, path, n);

@@ -67,16 +67,18 @@ static int sqz__h5_put_u64(hid_t obj, const char *name, uint64_t value) {
   if (sp >= 0) H5Sclose(sp);
   return ok;
 }
-/* A string attribute into buf (len bytes, truncated, always terminated); 0 when absent or not a string. */
+/* A string attribute into buf (len bytes, truncated, always terminated): 1, or 0 when absent or not a
+ * fixed-length string, or -1 when the host memory to read it was refused. */
 static int sqz__h5_get_str(hid_t obj, const char *name, char *buf, size_t len) {
   if (H5Aexists(obj, name) <= 0) return 0;
   hid_t a = H5Aopen(obj, name, H5P_DEFAULT), t = a >= 0 ? H5Aget_type(a) : -1, m = -1;
   int ok = 0;
   if (t >= 0 && H5Tget_class(t) == H5T_STRING && !H5Tis_variable_str(t)) {
     size_t n = H5Tget_size(t);
-    char *tmp = calloc(n + 1, 1);
+    char *tmp = sqz__calloc(n + 1, 1);
     m = H5Tcopy(H5T_C_S1);
-    if (tmp && m >= 0 && H5Tset_size(m, n) >= 0 && H5Aread(a, m, tmp) >= 0) {
+    if (!tmp) ok = -1;
+    else if (m >= 0 && H5Tset_size(m, n) >= 0 && H5Aread(a, m, tmp) >= 0) {
       snprintf(buf, len, "%s", tmp);
       ok = 1;
     }
@@ -105,38 +107,32 @@ static int sqz__h5_band(hid_t ds, hid_t space, sqz_type t, hsize_t c0, hsize_t n
   return ok;
 }
 
-/* The state moves one chunk of the dataset at a time (sqz__compact_band): host memory is one chunk,
- * never the compact state or a copy of the storage. */
-int sqz_field_save_h5(sqz_field *f, const char *path, const char *workload, uint64_t step) {
-  if (!f || !path) return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_save_h5: NULL argument");
-  sqz_context *ctx = f->ctx;
-  uint64_t cells = f->dom->cells, band = cells < SQZ_H5_CHUNK ? (cells ? cells : 1) : SQZ_H5_CHUNK;
-  void *values = NULL;
-  sqz_compact_io io;
-  sqz_atomic_file af = {0};
-  int st = sqz__host_alloc(ctx, band * sqz_type_size(f->type), 0, &values, "%s: a chunk of the compact state", path);
-  if (st == SQZ_OK) st = sqz__compact_open(f, SQZ_COMPACT_READ, path, &io);
-  if (st == SQZ_OK && (st = sqz__atomic_open(ctx, path, &af)) != SQZ_OK) sqz__compact_close(&io);
-  if (st != SQZ_OK) {
-    free(values);
-    return st;
-  }
-  sqz_h5_quiet q;
-  sqz__h5_quiet(&q);
+/* The checkpoint as an HDF5 file image in memory (the core driver: HDF5 never touches the disk, so a full disk or a
+ * failing write is the atomic file's error, with the system's reason, and never a half-closed HDF5 file). The state
+ * moves into it one chunk at a time (sqz__compact_band): host memory is the compressed image plus one chunk, never
+ * the raw compact state or a copy of the storage. *image is malloc'ed; 0 on an HDF5 failure (st stays SQZ_OK). */
+static int sqz__h5_image(sqz_field *f, sqz_compact_io *io, void *values, uint64_t band, const char *workload,
+                         uint64_t step, void **image, size_t *len, int *st) {
+  uint64_t cells = f->dom->cells;
   hsize_t dims[1] = {cells}, chunk[1] = {band};
-  hid_t file = H5Fcreate(af.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  /* the image grows by an eighth of the raw state at a time (1 MiB to 256 MiB): few reallocations */
+  uint64_t raw = cells * sqz_type_size(f->type), grow = raw / 8;
+  grow = grow < ((uint64_t)1 << 20) ? (uint64_t)1 << 20 : grow > ((uint64_t)1 << 28) ? (uint64_t)1 << 28 : grow;
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file = -1;
+  if (fapl >= 0 && H5Pset_fapl_core(fapl, (size_t)grow, 0) >= 0)
+    file = H5Fcreate("sqz-checkpoint", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   hid_t space = H5Screate_simple(1, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE), ds = -1;
   int ok = file >= 0 && space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, chunk) >= 0 && H5Pset_shuffle(dcpl) >= 0 &&
            H5Pset_deflate(dcpl, 4) >= 0 && H5Pset_fletcher32(dcpl) >= 0 &&
            (ds = H5Dcreate2(file, "state", sqz__h5_file_type(f->type), space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) >= 0;
-  for (uint64_t c0 = 0; ok && st == SQZ_OK && c0 < cells; c0 += band) {
+  for (uint64_t c0 = 0; ok && *st == SQZ_OK && c0 < cells; c0 += band) {
     uint64_t n = cells - c0 < band ? cells - c0 : band;
-    st = sqz__compact_band(&io, c0, n, values);
-    if (st == SQZ_OK) st = sqz__finish(ctx);
-    ok = st != SQZ_OK || sqz__h5_band(ds, space, f->type, c0, n, values, 0);
+    *st = sqz__compact_band(io, c0, n, values);
+    if (*st == SQZ_OK) *st = sqz__finish(f->ctx);
+    ok = *st != SQZ_OK || sqz__h5_band(ds, space, f->type, c0, n, values, 0);
   }
-  sqz__compact_close(&io);
-  ok = ok && sqz__h5_put_str(ds, "domain", f->dom->spec) && sqz__h5_put_str(ds, "cell_type", sqz__type_name(f->type)) &&
+  ok = ok && *st == SQZ_OK && sqz__h5_put_str(ds, "domain", f->dom->spec) &&
+       sqz__h5_put_str(ds, "cell_type", sqz__type_name(f->type)) &&
        sqz__h5_put_str(ds, "workload", workload ? workload : "") && sqz__h5_put_u64(ds, "step", step) &&
        sqz__h5_put_str(ds, "sqz_version", SQZ_VERSION_STRING) &&
        sqz__h5_put_str(ds, "order", f->dom->kind == SQZ_DOMAIN_FRACTAL
@@ -145,12 +141,40 @@ int sqz_field_save_h5(sqz_field *f, const char *path, const char *workload, uint
   if (ds >= 0) H5Dclose(ds);
   if (dcpl >= 0) H5Pclose(dcpl);
   if (space >= 0) H5Sclose(space);
+  ssize_t n = ok && H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0 ? H5Fget_file_image(file, NULL, 0) : -1;
+  *image = n > 0 ? sqz__malloc((size_t)n) : NULL;
+  ok = *image && H5Fget_file_image(file, *image, (size_t)n) == n;
   if (file >= 0 && H5Fclose(file) < 0) ok = 0;
-  sqz__h5_loud(&q);
+  if (fapl >= 0) H5Pclose(fapl);
+  *len = ok ? (size_t)n : 0;
+  return ok;
+}
+
+int sqz_field_save_h5(sqz_field *f, const char *path, const char *workload, uint64_t step) {
+  if (!f || !path) return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_save_h5: NULL argument");
+  sqz_context *ctx = f->ctx;
+  uint64_t cells = f->dom->cells, band = cells < SQZ_H5_CHUNK ? (cells ? cells : 1) : SQZ_H5_CHUNK;
+  void *values = NULL, *image = NULL;
+  size_t len = 0;
+  sqz_compact_io io;
+  int st = sqz__host_alloc(ctx, band * sqz_type_size(f->type), 0, &values, "%s: a chunk of the compact state", path);
+  if (st == SQZ_OK && (st = sqz__compact_open(f, SQZ_COMPACT_READ, path, &io)) == SQZ_OK) {
+    sqz_h5_quiet q;
+    sqz__h5_quiet(&q);
+    int ok = sqz__h5_image(f, &io, values, band, workload, step, &image, &len, &st);
+    sqz__h5_loud(&q);
+    sqz__compact_close(&io);
+    if (st == SQZ_OK && !ok)
+      st = sqz__fail(ctx, SQZ_ERR_IO, "%s: building the HDF5 checkpoint failed (out of memory?)", path);
+  }
   free(values);
-  if (st != SQZ_OK || !ok) {
+  sqz_atomic_file af = {0};
+  if (st == SQZ_OK) st = sqz__atomic_open(ctx, path, &af);
+  if (st == SQZ_OK) st = sqz__atomic_write(ctx, &af, image, len);
+  free(image);
+  if (st != SQZ_OK) {
     sqz__atomic_abort(&af);
-    return st != SQZ_OK ? st : sqz__fail(ctx, SQZ_ERR_IO, "%s: writing the HDF5 checkpoint failed", path);
+    return st;
   }
   return sqz__atomic_commit(ctx, &af);
 }
@@ -178,7 +202,13 @@ int sqz_field_load_h5(sqz_field *f, const char *path, char *workload, size_t wor
     st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: dataset 'state' is not one-dimensional", path);
     goto done;
   }
-  if (!sqz__h5_get_str(ds, "domain", dom, sizeof dom) || !sqz__h5_get_str(ds, "cell_type", type, sizeof type)) {
+  int has_dom = sqz__h5_get_str(ds, "domain", dom, sizeof dom);
+  int has_type = sqz__h5_get_str(ds, "cell_type", type, sizeof type);
+  if (has_dom < 0 || has_type < 0) {
+    st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: no host memory to read the attributes", path);
+    goto done;
+  }
+  if (!has_dom || !has_type) {
     st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: attribute 'domain' or 'cell_type' missing", path);
     goto done;
   }
@@ -208,9 +238,11 @@ int sqz_field_load_h5(sqz_field *f, const char *path, char *workload, size_t wor
     else st = sqz__compact_band(&io, c0, n, values);
     if (st == SQZ_OK) st = sqz__finish(ctx); /* values is reused by the next band */
   }
+  int has_work = st == SQZ_OK && workload && workload_len ? sqz__h5_get_str(ds, "workload", workload, workload_len) : 1;
+  if (has_work < 0)
+    st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: no host memory to read the attribute 'workload'", path);
   if (st == SQZ_OK) st = sqz__compact_commit(&io); /* the whole file was good: its state becomes current */
-  if (st == SQZ_OK && workload && workload_len && !sqz__h5_get_str(ds, "workload", workload, workload_len))
-    workload[0] = 0;
+  if (st == SQZ_OK && !has_work) workload[0] = 0;
   if (st == SQZ_OK && step && !sqz__h5_get_u64(ds, "step", step)) *step = 0;
 done:
   sqz__compact_close(&io);

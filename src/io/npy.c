@@ -64,7 +64,7 @@ static void sqz__npy_to_little(unsigned char *data, size_t bytes, size_t ts) {
 static int sqz__npy_read_header(sqz_field *f, FILE *fp, const char *path, const uint64_t *shape, int ndim) {
   sqz_context *ctx = f->ctx;
   size_t cap = SQZ_NPY_PREAMBLE + 0xffff;
-  unsigned char *buf = malloc(cap);
+  unsigned char *buf = sqz__malloc(cap);
   if (!buf) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for the header", path, cap);
   size_t got = fread(buf, 1, SQZ_NPY_PREAMBLE, fp);
   size_t need = sqz__npy_header_size(buf, got);

@@ -17,10 +17,10 @@ static int sqz__rle_read(sqz_context *ctx, const char *path, char **out, size_t 
   FILE *fp = fopen(path, "rb");
   if (!fp) return sqz__fail(ctx, SQZ_ERR_IO, "%s: cannot open for reading: %s", path, strerror(errno));
   size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
+  char *buf = sqz__malloc(cap);
   for (size_t got = 1; buf && got > 0;) {
     if (n == cap) {
-      char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+      char *bigger = cap <= SIZE_MAX / 2 ? sqz__realloc(buf, cap * 2) : NULL;
       if (!bigger) {
         free(buf);
         buf = NULL;

@@ -23,7 +23,7 @@ static void sqz__add(sqz_plan_builder *b, uint32_t kind, const uint32_t p[3], co
   if (b->oom) return;
   if (pl->count == b->cap) {
     size_t cap = b->cap ? 2 * b->cap : 8;
-    sqz_simplex_launch *l = realloc(pl->launch, cap * sizeof *l);
+    sqz_simplex_launch *l = sqz__realloc(pl->launch, cap * sizeof *l);
     if (!l) {
       b->oom = 1;
       return;

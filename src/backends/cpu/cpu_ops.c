@@ -146,7 +146,7 @@ static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const 
     cu.rule = SQZ_CPU_BUILTIN;
   }
   size_t ps = f->type == SQZ_F64 ? sizeof(double) : sizeof(float);
-  unsigned char *param = calloc(u->n_param ? u->n_param : 1, ps);
+  unsigned char *param = sqz__calloc(u->n_param ? u->n_param : 1, ps);
   if (!param) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   for (size_t i = 0; i < u->n_param; i++) {
     float v = (float)u->param[i];

@@ -92,7 +92,7 @@ static int cpu_step(sqz_field *f, const sqz_cpu_update *u, const unsigned char *
   int threads = sqz__cpu_threads(u, f->dom->cells);
   uint32_t n_cells = 0, n_halo = 0;
   uint32_t *table = embedded ? NULL : sqz__fractal_tile_table(f, &t, &n_cells, &n_halo);
-  unsigned char *caches = embedded ? NULL : malloc(cache_bytes * (size_t)threads); /* one tile cache per thread */
+  unsigned char *caches = embedded ? NULL : sqz__malloc(cache_bytes * (size_t)threads); /* one tile cache per thread */
   if (!embedded && (!caches || !table)) {
     free(caches);
     free(table);

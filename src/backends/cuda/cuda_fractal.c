@@ -59,7 +59,7 @@ int sqz__cu_plan(sqz_context *ctx, const sqz_fractal *fr, uint32_t rb, uint32_t 
   if (st == SQZ_OK) st = sqz__cu_upload(ctx, plan->dtab, &plan->tab, sizeof plan->tab);
   if (st == SQZ_OK && with_mask) {
     uint32_t rho = plan->tab.rho;
-    unsigned char *mask = malloc((size_t)rho * rho);
+    unsigned char *mask = sqz__malloc((size_t)rho * rho);
     if (!mask) st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for a %u x %u tile mask", rho, rho);
     for (uint32_t q = 0; mask && q < rho * rho; q++)
       mask[q] = sqz_fr_contains((sqz_u32)fr->s, fr->hnu, j, q % rho, q / rho) ? 0xff : 0;

@@ -45,7 +45,7 @@ int sqz__cuda_open(sqz_context *ctx, const char *device) {
   if (!sqz__cuda_ptx_available())
     return sqz__fail(ctx, SQZ_ERR_BACKEND_UNAVAILABLE,
                      "CUDA backend unavailable: this build of sqz has no PTX (built without nvcc or with SQZ_WITH_CUDA=OFF)");
-  sqz_cuda *cu = calloc(1, sizeof *cu);
+  sqz_cuda *cu = sqz__calloc(1, sizeof *cu);
   if (!cu) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   ctx->backend = cu;
   char why[512];

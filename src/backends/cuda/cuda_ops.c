@@ -82,7 +82,7 @@ static int cuda_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
   int st = sqz__cuda_fill_random_fractal(f, threshold, seed);
   if (st != SQZ_ERR_UNSUPPORTED) return st;
   size_t ts = sqz_type_size(f->type); /* other layouts and types: the host fill, uploaded */
-  void *store = calloc((size_t)f->elems, ts);
+  void *store = sqz__calloc((size_t)f->elems, ts);
   if (!store)
     return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %llu bytes", (unsigned long long)(f->elems * ts));
   sqz__host_fill(f, store, 0, threshold, seed);
@@ -95,7 +95,7 @@ static int cuda_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
 static int cuda_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n, int acc_mode,
                        sqz_red_acc *acc) {
   size_t bytes = (size_t)(n * sqz_type_size(type));
-  void *copy = malloc(bytes ? bytes : 1);
+  void *copy = sqz__malloc(bytes ? bytes : 1);
   if (!copy) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for a %zu-byte copy of the field", bytes);
   int st = cuda_download(ctx, copy, mem, 0, bytes);
   if (st == SQZ_OK) st = sqz__cpu_reduce(ctx, op, type, copy, n, acc_mode, acc);

@@ -59,7 +59,7 @@ int sqz__cl_enumerate(sqz_context *ctx, sqz_cl_device **out, size_t *n) {
   cl_int err = clGetPlatformIDs(0, NULL, &np);
   if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || np == 0) return SQZ_OK;
   SQZ_CL_CHECK(ctx, err);
-  cl_platform_id *plats = calloc(np, sizeof *plats);
+  cl_platform_id *plats = sqz__calloc(np, sizeof *plats);
   if (!plats) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "cannot list %u platforms", np);
   int st = SQZ_OK;
   SQZ_CL_GOTO(ctx, st, done, clGetPlatformIDs(np, plats, NULL));
@@ -67,13 +67,13 @@ int sqz__cl_enumerate(sqz_context *ctx, sqz_cl_device **out, size_t *n) {
   for (cl_uint p = 0; p < np; p++) {
     cl_uint nd = 0;
     if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) != CL_SUCCESS || nd == 0) continue;
-    cl_device_id *ds = calloc(nd, sizeof *ds);
+    cl_device_id *ds = sqz__calloc(nd, sizeof *ds);
     if (!ds) { st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "cannot list devices"); goto done; }
     if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, ds, NULL) == CL_SUCCESS) {
       for (cl_uint d = 0; d < nd; d++) {
         if (*n == cap) {
           cap = cap ? 2 * cap : 8;
-          sqz_cl_device *grown = realloc(*out, cap * sizeof **out);
+          sqz_cl_device *grown = sqz__realloc(*out, cap * sizeof **out);
           if (!grown) { free(ds); st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "cannot list devices"); goto done; }
           *out = grown;
         }

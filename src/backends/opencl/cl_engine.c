@@ -35,7 +35,7 @@ static int sqz__cl_enqueue_end(sqz_context *ctx, int st) {
   if (st == SQZ_OK && (cl->enq->done || cl->n_keep) &&
       (err = clEnqueueMarkerWithWaitList(cl->queue, 0, NULL, &marker)) != CL_SUCCESS)
     st = sqz__fail(ctx, err, "clEnqueueMarkerWithWaitList after the enqueued steps failed: %s", sqz_status_name(err));
-  sqz__cl_kept *kept = cl->n_keep ? malloc(sizeof *kept) : NULL;
+  sqz__cl_kept *kept = cl->n_keep ? sqz__malloc(sizeof *kept) : NULL;
   if (kept) {
     kept->n = cl->n_keep;
     memcpy(kept->mem, cl->keep, sizeof cl->keep);

@@ -51,6 +51,10 @@ static int cl_open(sqz_context *ctx, const char *spec) {
   size_t n = 0;
   sqz__cl_global_lock();
   int st = sqz__cl_enumerate(ctx, &devs, &n);
+  if (st == SQZ_ERR_OUT_OF_MEMORY) { /* not "no device": no fallback to the cpu backend */
+    sqz__cl_global_unlock();
+    return st;
+  }
   if (st != SQZ_OK || n == 0) {
     sqz__cl_global_unlock();
     free(devs);
@@ -60,7 +64,7 @@ static int cl_open(sqz_context *ctx, const char *spec) {
   }
   size_t pick = 0;
   st = cl_pick_device(ctx, devs, n, spec, &pick);
-  if (st == SQZ_OK && !(ctx->backend = calloc(1, sizeof(sqz_cl_state))))
+  if (st == SQZ_OK && !(ctx->backend = sqz__calloc(1, sizeof(sqz_cl_state))))
     st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   if (st == SQZ_OK) st = sqz__cl_open(ctx, &devs[pick]);
   sqz__cl_global_unlock();

@@ -32,7 +32,7 @@ char *sqz__cl_update_prelude(sqz_context *ctx, const sqz_field *f, const sqz_upd
   const char *src = u->kind == SQZ_UPDATE_CL || u->kind == SQZ_UPDATE_LIFE_BODY ? u->source : "";
   const char *name = u->source_name && *u->source_name ? u->source_name : "update.cl";
   size_t cap = strlen(src) + strlen(name) + 1024;
-  char *p = malloc(cap);
+  char *p = sqz__malloc(cap);
   if (!p) {
     sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
     return NULL;
@@ -69,7 +69,7 @@ int sqz__cl_update_params(sqz_context *ctx, const sqz_field *f, const sqz_update
   if (limit && n * ps > limit)
     return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%zu parameters need %zu bytes of constant memory but %s allows %llu (%llu parameters)",
                      u->n_param, n * ps, ctx->device_name, (unsigned long long)limit, (unsigned long long)(limit / ps));
-  unsigned char *host = calloc(n, ps);
+  unsigned char *host = sqz__calloc(n, ps);
   if (!host) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   for (size_t i = 0; i < u->n_param; i++) {
     if (ps == sizeof(double)) memcpy(host + i * ps, &u->param[i], ps);

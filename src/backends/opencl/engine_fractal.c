@@ -14,7 +14,7 @@
 static int sqz__device_extension(sqz_context *ctx, const char *name) {
   size_t len = 0, n = strlen(name);
   if (clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_EXTENSIONS, 0, NULL, &len) != CL_SUCCESS || len == 0) return 0;
-  char *ext = malloc(len + 1);
+  char *ext = sqz__malloc(len + 1);
   int found = 0;
   if (ext && clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_EXTENSIONS, len, ext, NULL) == CL_SUCCESS) {
     ext[len] = 0;
@@ -72,7 +72,7 @@ static int sqz__fractal_program(sqz_field *f, const sqz_update *u, int group, cl
   if (u && !upre) return SQZ_ERR_OUT_OF_MEMORY;
   const char *sub = group ? sqz__subgroup_prelude(f->ctx, opts, sizeof opts) : "";
   size_t cap = (upre ? strlen(upre) : 0) + strlen(sub) + 12u * 3u * SQZ_MAX_SCALE * SQZ_MAX_SCALE + 2048u, at = 0;
-  char *pre = malloc(cap);
+  char *pre = sqz__malloc(cap);
   int st = SQZ_OK;
   if (!pre) {
     st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");

@@ -37,7 +37,7 @@ int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
   char *upre = sqz__cl_update_prelude(ctx, f, u);
   if (!upre) return SQZ_ERR_OUT_OF_MEMORY;
   size_t len = strlen(upre) + 48;
-  char *pre = malloc(len);
+  char *pre = sqz__malloc(len);
   if (!pre) {
     free(upre);
     return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");

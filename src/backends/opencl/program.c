@@ -93,7 +93,7 @@ static unsigned char *sqz__read_file(const char *path, size_t *len) {
   unsigned char *buf = NULL;
   struct stat sb;
   if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 && (uint64_t)sb.st_size < SIZE_MAX &&
-      (buf = malloc((size_t)sb.st_size + 1)) != NULL) {
+      (buf = sqz__malloc((size_t)sb.st_size + 1)) != NULL) {
     *len = fread(buf, 1, (size_t)sb.st_size + 1, f); /* one byte more: a file that grew is not taken */
     if (*len != (size_t)sb.st_size || ferror(f)) {
       free(buf);
@@ -130,7 +130,7 @@ static void sqz__write_cache(const char *dir, const char *path, const uint64_t k
                              const char *const parts[SQZ_KEY_PARTS], const unsigned char *bin, size_t bin_len) {
   size_t len = SQZ_CACHE_HEADER + bin_len;
   for (size_t i = 0; i < SQZ_KEY_PARTS; i++) len += 8 + strlen(parts[i]);
-  unsigned char *file = malloc(len);
+  unsigned char *file = sqz__malloc(len);
   if (!file) return;
   memcpy(file, SQZ_CACHE_MAGIC, 8);
   sqz__put64(file + 8, (uint64_t)SQZ_CACHE_VERSION | ((uint64_t)SQZ_KEY_PARTS << 32));
@@ -202,13 +202,13 @@ static int sqz__logical_line(const char *src, unsigned long line, char *file, si
 static char *sqz__map_log(const char *src, const char *log) {
   static const char tag[] = "<kernel>:";
   size_t cap = strlen(log) * 2 + 64, at = 0;
-  char *out = malloc(cap);
+  char *out = sqz__malloc(cap);
   if (!out) return NULL;
   for (const char *p = log; *p;) {
     const char *q = strstr(p, tag);
     size_t keep = q ? (size_t)(q - p) : strlen(p);
     if (at + keep + 320 >= cap) {
-      char *bigger = realloc(out, cap = 2 * cap + keep + 320);
+      char *bigger = sqz__realloc(out, cap = 2 * cap + keep + 320);
       if (!bigger) {
         free(out);
         return NULL;
@@ -236,7 +236,7 @@ static char *sqz__map_log(const char *src, const char *log) {
 static int sqz__build_log(sqz_context *ctx, cl_program prog, const char *opts, cl_int err, const char *src) {
   size_t n = 0;
   clGetProgramBuildInfo(prog, SQZ_CL(ctx)->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
-  char *log = malloc(n + 1);
+  char *log = sqz__malloc(n + 1);
   if (log) {
     log[0] = 0;
     clGetProgramBuildInfo(prog, SQZ_CL(ctx)->device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
@@ -289,7 +289,7 @@ static void sqz__save_binary(cl_program p, const char *dir, const char *path, co
                              const char *const parts[SQZ_KEY_PARTS]) {
   size_t len = 0;
   if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS || len == 0) return;
-  unsigned char *bin = malloc(len);
+  unsigned char *bin = sqz__malloc(len);
   if (!bin) return;
   unsigned char *bins[1] = {bin};
   if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS)
@@ -304,7 +304,7 @@ int sqz__program_source(sqz_context *ctx, const char *src, const char *options, 
                      sqz_context_backend(ctx));
   const char *extra = getenv("SQZ_BUILD_OPTIONS");
   size_t olen = strlen(options ? options : "") + strlen(extra ? extra : "") + 2;
-  char *opts = malloc(olen);
+  char *opts = sqz__malloc(olen);
   if (!opts) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   snprintf(opts, olen, "%s%s%s", options ? options : "", (extra && *extra) ? " " : "", extra ? extra : "");
   const char *parts[SQZ_KEY_PARTS];
@@ -341,7 +341,7 @@ int sqz__program_source(sqz_context *ctx, const char *src, const char *options, 
     }
     if (use_disk) sqz__save_binary(p, dir, path, k, parts);
   }
-  sqz_program_entry *e = malloc(sizeof *e);
+  sqz_program_entry *e = sqz__malloc(sizeof *e);
   if (!e) { clReleaseProgram(p); st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory"); goto done; }
   e->key = k[0];
   e->program = p;
@@ -361,7 +361,7 @@ int sqz__program(sqz_context *ctx, const char *prelude, const char *const *files
     if (!e) return sqz__fail(ctx, SQZ_ERR_INTERNAL, "no embedded kernel source named '%s'", *f);
     total += e->size + strlen(*f) + 32;
   }
-  char *src = malloc(total);
+  char *src = sqz__malloc(total);
   if (!src) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   size_t at = (size_t)snprintf(src, total, "/* sqz %s */\n%s\n", SQZ_VERSION_STRING, prelude ? prelude : "");
   for (const char *const *f = files; f && *f; f++) {

@@ -127,7 +127,7 @@ int sqz__cl_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, 
   if (st == SQZ_OK) st = sqz__cl_finish(ctx);
   if (st != SQZ_OK) goto done;
 
-  host = malloc(groups * pbytes);
+  host = sqz__malloc(groups * pbytes);
   if (!host) {
     st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %llu partial sums", (unsigned long long)groups);
     goto done;

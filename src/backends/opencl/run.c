@@ -89,7 +89,7 @@ int sqz__run(sqz_context *ctx, cl_kernel k, cl_uint dims, const size_t *global, 
       if (st != SQZ_OK) return st;
     } else {
       size_t cap = SQZ_CL(ctx)->cap_pending ? 2 * SQZ_CL(ctx)->cap_pending : 64;
-      cl_event *p = realloc(SQZ_CL(ctx)->pending, cap * sizeof *p);
+      cl_event *p = sqz__realloc(SQZ_CL(ctx)->pending, cap * sizeof *p);
       if (!p) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
       SQZ_CL(ctx)->pending = p;
       SQZ_CL(ctx)->cap_pending = cap;

@@ -46,7 +46,7 @@ int sqz__simplex_cover(sqz_context *ctx, int dims, uint64_t n, const char *map, 
   int st = sqz__simplex_kernel(ctx, dims, n, map, rho, slayout, NULL, sqz_cover_files,
                                dims == 2 ? "sqz_cover2" : "sqz_cover3", &plan, &k);
   if (st != SQZ_OK) return st;
-  host = malloc((size_t)words * sizeof *host);
+  host = sqz__malloc((size_t)words * sizeof *host);
   if (!host) {
     st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "coverage needs %llu bytes of host memory",
                    (unsigned long long)(words * sizeof *host));

@@ -12,7 +12,7 @@ static int sqz__simplex_build(sqz_context *ctx, const sqz_simplex_plan *plan, in
                               const char *extra, const char *const *files, const char *kname, cl_kernel *kernel,
                               size_t *kwg) {
   size_t cap = (extra ? strlen(extra) : 0) + 160;
-  char *pre = malloc(cap);
+  char *pre = sqz__malloc(cap);
   if (!pre) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   snprintf(pre, cap, "#define SQZ_DIMS %d\n#define SQZ_KIND_MASK 0x%xu\n#define SQZ_SLAYOUT %d\n%s%s", plan->dims,
            plan->kind_mask, slayout, idx32 ? "#define SQZ_IDX32 1\n" : "", extra ? extra : "");
