@@ -101,7 +101,7 @@ int sqz__bits_band(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, un
   qsort(ws, (size_t)m, sizeof *ws, sqz__u64_cmp);
   size_t nr = 0;
   uint64_t total = 0;
-  sqz_bits_run *runs = m ? malloc((size_t)m * sizeof *runs) : NULL; /* at most one run a word */
+  sqz_bits_run *runs = m ? sqz__malloc((size_t)m * sizeof *runs) : NULL; /* at most one run a word */
   if (m && !runs) st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: out of host memory for a band", f->dom->spec);
   for (uint64_t i = 0; st == SQZ_OK && i < m; i++) {
     if (nr && ws[i] <= runs[nr - 1].start + runs[nr - 1].len - 1 + SQZ__BITS_GAP) {
@@ -177,7 +177,7 @@ int sqz__bits_tables(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_til
   size_t area = (size_t)bt->side * bt->side, rw = (bt->side + 33u) / 32u, dense = (size_t)bt->side * rw;
   memset(tab, 0, sizeof *tab);
   tab->words = bt->kt + area + dense;
-  uint32_t *all = calloc(tab->words + dense, sizeof *all); /* + the occupancy of the dense words */
+  uint32_t *all = sqz__calloc(tab->words + dense, sizeof *all); /* + the occupancy of the dense words */
   if (!all) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for the bits tile tables of %s", dom->spec);
   uint32_t *occupied = all + tab->words;
   tab->all = tab->lam = all;
