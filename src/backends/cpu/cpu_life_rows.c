@@ -1,0 +1,62 @@
+/* cpu_life_rows.c — the cpu engine's Life row loops: u8 neighbour counts and the rule in chunks that stay in L1, written so the compiler vectorises every inner loop. */
+#include <string.h>
+
+#include "backends/cpu/cpu_engine.h"
+#include "backends/cpu/cpu_life_rows.h"
+
+#define SQZ_LIFE_CHUNK 512u /* cells per chunk: the counts and the result of a chunk in L1 */
+
+/* key = the count modulo 32, plus 32 for a live cell: the rule's bit index into birth | survive << 32. */
+#define SQZ_LIFE_KEY(self, count) ((uint8_t)(((count) & 31u) | ((self) != 0 ? 32u : 0u)))
+
+/* res[x] = the rule at key[x], x < m: one compare per count that a mask holds (3 for B3/S23). */
+static inline __attribute__((always_inline)) void life_rule(const uint8_t *restrict key, uint8_t *restrict res,
+                                                            uint32_t m, uint32_t birth, uint32_t survive) {
+  uint64_t rule = (uint64_t)birth | (uint64_t)survive << 32;
+  for (uint32_t x = 0; x < m; x++) res[x] = 0;
+  for (uint32_t v = 0; v < 64; v++) {
+    if (!((rule >> v) & 1u)) continue;
+    const uint8_t k = (uint8_t)v;
+    for (uint32_t x = 0; x < m; x++) res[x] |= (uint8_t)(key[x] == k ? 0xffu : 0u);
+  }
+  for (uint32_t x = 0; x < m; x++) res[x] &= 1u;
+}
+
+SQZ_CPU_CLONES void sqz__cpu_life_row8(const uint8_t *a, const uint8_t *b, const uint8_t *c, uint8_t *out, uint64_t len,
+                                       uint32_t birth, uint32_t survive) {
+  uint8_t cnt[SQZ_LIFE_CHUNK];
+  for (uint64_t x0 = 0; x0 < len; x0 += SQZ_LIFE_CHUNK) {
+    uint32_t m = len - x0 < SQZ_LIFE_CHUNK ? (uint32_t)(len - x0) : SQZ_LIFE_CHUNK;
+    const uint8_t *restrict pa = a + x0, *restrict pb = b + x0, *restrict pc = c + x0;
+    for (uint32_t x = 0; x < m; x++)
+      cnt[x] = SQZ_LIFE_KEY(pb[x + 1], pa[x] + pa[x + 1] + pa[x + 2] + pb[x] + pb[x + 2] + pc[x] + pc[x + 1] + pc[x + 2]);
+    life_rule(cnt, out + x0, m, birth, survive);
+  }
+}
+
+SQZ_CPU_CLONES void sqz__cpu_life_row26(const uint8_t *const rows[9], uint8_t *out, uint64_t len, uint32_t birth,
+                                        uint32_t survive) {
+  uint8_t cnt[SQZ_LIFE_CHUNK];
+  for (uint64_t x0 = 0; x0 < len; x0 += SQZ_LIFE_CHUNK) {
+    uint32_t m = len - x0 < SQZ_LIFE_CHUNK ? (uint32_t)(len - x0) : SQZ_LIFE_CHUNK;
+    const uint8_t *restrict self = rows[4] + 1 + x0;
+    for (uint32_t x = 0; x < m; x++) cnt[x] = (uint8_t)(0u - self[x]);
+    for (int i = 0; i < 9; i++) {
+      const uint8_t *restrict r = rows[i] + x0;
+      for (uint32_t x = 0; x < m; x++) cnt[x] = (uint8_t)(cnt[x] + r[x] + r[x + 1] + r[x + 2]);
+    }
+    for (uint32_t x = 0; x < m; x++) cnt[x] = SQZ_LIFE_KEY(self[x], cnt[x]);
+    life_rule(cnt, out + x0, m, birth, survive);
+  }
+}
+
+SQZ_CPU_CLONES void sqz__cpu_copy_reversed(uint8_t *restrict dst, const uint8_t *restrict src, uint64_t len) {
+  uint64_t i = 0;
+  for (; i + 8 <= len; i += 8) { /* eight bytes at a time, byte-swapped (any target) */
+    uint64_t v;
+    memcpy(&v, src - i - 7, 8);
+    v = __builtin_bswap64(v);
+    memcpy(dst + i, &v, 8);
+  }
+  for (; i < len; i++) dst[i] = src[-(int64_t)i];
+}

@@ -1,0 +1,22 @@
+/* cpu_life_rows.h — Life on whole rows of u8 cells for the cpu engine: neighbour counts from padded row pointers and the rule, in loops the compiler vectorises. */
+#ifndef SQZ_CPU_LIFE_ROWS_H
+#define SQZ_CPU_LIFE_ROWS_H
+#include <stdint.h>
+
+#include "core/sqz_internal.h"
+
+/* A padded row: p[0] is cell x = -1, p[1 + x] cell x; cells outside the domain read 0. Counts
+ * are sums of u8 lanes modulo 256: exact for Life's 0/1 states, and for other bytes they keep
+ * the low 5 bits of the exact sum, all that the rule reads (OpenCL's shift reads the count
+ * modulo 32). out[x] = SQZ_APPLY_RULE(self, count, birth, survive) for x < len, self = b[1 + x]. */
+
+/* 2D: the 8 neighbours from padded rows a (above), b (the row) and c (below). On a row-major
+ * tile cache of row length w the whole tile is one call: a = cache, b = a + w, c = b + w. */
+SQZ_INTERNAL void sqz__cpu_life_row8(const uint8_t *a, const uint8_t *b, const uint8_t *c, uint8_t *out, uint64_t len,
+                                     uint32_t birth, uint32_t survive);
+/* 3D: the 26 neighbours from the nine padded rows rows[dz * 3 + dy] (the row is rows[4]). */
+SQZ_INTERNAL void sqz__cpu_life_row26(const uint8_t *const rows[9], uint8_t *out, uint64_t len, uint32_t birth,
+                                      uint32_t survive);
+/* dst[i] = src[-i], i < len: the right part of a folded triangle row (its cells stored backwards). */
+SQZ_INTERNAL void sqz__cpu_copy_reversed(uint8_t *dst, const uint8_t *src, uint64_t len);
+#endif
