@@ -9,34 +9,46 @@
 /* key = the count modulo 32, plus 32 for a live cell: the rule's bit index into birth | survive << 32. */
 #define SQZ_LIFE_KEY(self, count) ((uint8_t)(((count) & 31u) | ((self) != 0 ? 32u : 0u)))
 
-/* res[x] = the rule at key[x], x < m: one compare per count that a mask holds (3 for B3/S23). */
-static inline __attribute__((always_inline)) void life_rule(const uint8_t *restrict key, uint8_t *restrict res,
-                                                            uint32_t m, uint32_t birth, uint32_t survive) {
+/* The keys at which the rule gives 1 (3 for B3/S23); returns how many. */
+static inline int life_keys(uint32_t birth, uint32_t survive, uint8_t keys[64]) {
   uint64_t rule = (uint64_t)birth | (uint64_t)survive << 32;
-  for (uint32_t x = 0; x < m; x++) res[x] = 0;
-  for (uint32_t v = 0; v < 64; v++) {
-    if (!((rule >> v) & 1u)) continue;
-    const uint8_t k = (uint8_t)v;
-    for (uint32_t x = 0; x < m; x++) res[x] |= (uint8_t)(key[x] == k ? 0xffu : 0u);
+  int n = 0;
+  for (uint32_t v = 0; v < 64; v++)
+    if ((rule >> v) & 1u) keys[n++] = (uint8_t)v;
+  return n;
+}
+
+/* res[x] = the rule at key[x] (0 where mask, when not NULL, is 0), x < m: a compare per key. */
+static inline __attribute__((always_inline)) void life_rule(const uint8_t *restrict key, uint8_t *restrict res,
+                                                            uint32_t m, const uint8_t *keys, int n_keys,
+                                                            const uint8_t *restrict mask) {
+  const uint8_t k0 = n_keys ? keys[0] : 0xffu; /* no key: no byte matches 0xff (keys are below 64) */
+  for (uint32_t x = 0; x < m; x++) res[x] = key[x] == k0 ? 1u : 0u;
+  for (int i = 1; i < n_keys; i++) {
+    const uint8_t k = keys[i];
+    for (uint32_t x = 0; x < m; x++) res[x] |= key[x] == k ? 1u : 0u;
   }
-  for (uint32_t x = 0; x < m; x++) res[x] &= 1u;
+  if (mask)
+    for (uint32_t x = 0; x < m; x++) res[x] &= mask[x];
 }
 
 SQZ_CPU_CLONES void sqz__cpu_life_row8(const uint8_t *a, const uint8_t *b, const uint8_t *c, uint8_t *out, uint64_t len,
-                                       uint32_t birth, uint32_t survive) {
-  uint8_t cnt[SQZ_LIFE_CHUNK];
+                                       uint32_t birth, uint32_t survive, const uint8_t *mask) {
+  uint8_t cnt[SQZ_LIFE_CHUNK], keys[64];
+  int n_keys = life_keys(birth, survive, keys);
   for (uint64_t x0 = 0; x0 < len; x0 += SQZ_LIFE_CHUNK) {
     uint32_t m = len - x0 < SQZ_LIFE_CHUNK ? (uint32_t)(len - x0) : SQZ_LIFE_CHUNK;
     const uint8_t *restrict pa = a + x0, *restrict pb = b + x0, *restrict pc = c + x0;
     for (uint32_t x = 0; x < m; x++)
       cnt[x] = SQZ_LIFE_KEY(pb[x + 1], pa[x] + pa[x + 1] + pa[x + 2] + pb[x] + pb[x + 2] + pc[x] + pc[x + 1] + pc[x + 2]);
-    life_rule(cnt, out + x0, m, birth, survive);
+    life_rule(cnt, out + x0, m, keys, n_keys, mask ? mask + x0 : NULL);
   }
 }
 
 SQZ_CPU_CLONES void sqz__cpu_life_row26(const uint8_t *const rows[9], uint8_t *out, uint64_t len, uint32_t birth,
                                         uint32_t survive) {
-  uint8_t cnt[SQZ_LIFE_CHUNK];
+  uint8_t cnt[SQZ_LIFE_CHUNK], keys[64];
+  int n_keys = life_keys(birth, survive, keys);
   for (uint64_t x0 = 0; x0 < len; x0 += SQZ_LIFE_CHUNK) {
     uint32_t m = len - x0 < SQZ_LIFE_CHUNK ? (uint32_t)(len - x0) : SQZ_LIFE_CHUNK;
     const uint8_t *restrict self = rows[4] + 1 + x0;
@@ -46,7 +58,7 @@ SQZ_CPU_CLONES void sqz__cpu_life_row26(const uint8_t *const rows[9], uint8_t *o
       for (uint32_t x = 0; x < m; x++) cnt[x] = (uint8_t)(cnt[x] + r[x] + r[x + 1] + r[x + 2]);
     }
     for (uint32_t x = 0; x < m; x++) cnt[x] = SQZ_LIFE_KEY(self[x], cnt[x]);
-    life_rule(cnt, out + x0, m, birth, survive);
+    life_rule(cnt, out + x0, m, keys, n_keys, NULL);
   }
 }
 

@@ -11,9 +11,10 @@
  * modulo 32). out[x] = SQZ_APPLY_RULE(self, count, birth, survive) for x < len, self = b[1 + x]. */
 
 /* 2D: the 8 neighbours from padded rows a (above), b (the row) and c (below). On a row-major
- * tile cache of row length w the whole tile is one call: a = cache, b = a + w, c = b + w. */
+ * tile cache of row length w the whole tile is one call: a = cache, b = a + w, c = b + w. mask
+ * (may be NULL): out[x] is 0 where mask[x] is 0 (fractal holes of an embedded row). */
 SQZ_INTERNAL void sqz__cpu_life_row8(const uint8_t *a, const uint8_t *b, const uint8_t *c, uint8_t *out, uint64_t len,
-                                     uint32_t birth, uint32_t survive);
+                                     uint32_t birth, uint32_t survive, const uint8_t *mask);
 /* 3D: the 26 neighbours from the nine padded rows rows[dz * 3 + dy] (the row is rows[4]). */
 SQZ_INTERNAL void sqz__cpu_life_row26(const uint8_t *const rows[9], uint8_t *out, uint64_t len, uint32_t birth,
                                       uint32_t survive);

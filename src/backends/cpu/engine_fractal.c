@@ -1,7 +1,8 @@
-/* engine_fractal.c (cpu) — the reference stencil engine on NBB fractals: traversal and 8-neighbour gather in every fractal layout, OpenMP over rows and tiles. */
+/* engine_fractal.c (cpu) — the reference stencil engine on NBB fractals: traversal and 8-neighbour gather in every fractal layout (Life on whole tiles and rows in vector loops), OpenMP over rows and tiles. */
 #include <stdlib.h>
 
 #include "backends/cpu/cpu_engine.h"
+#include "backends/cpu/cpu_life_rows.h"
 #include "backends/cpu/cpu_rules.h"
 #include "fractal/fractal_internal.h"
 #include "sqz_fractal.h"
@@ -33,19 +34,35 @@ SQZ_INLINE void cpu_embedded_row(const sqz_fractal *fr, uint32_t n, uint32_t y, 
   }
 }
 
+/* Tile b's compact index at level R - j of each of its 8 neighbours and itself (d = 4), -1 where
+ * the neighbour tile does not exist: λ_b once, then ν of the 9 positions. */
+SQZ_INLINE void cpu_tile_neighbours(const sqz_fractal *fr, const sqz_fractal_tiling *t, uint64_t b, sqz_i64 nbr[9]) {
+  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rb = (sqz_u32)fr->r - t->j, bx, by;
+  sqz_fr_lambda(s, k, fr->hl, rb, b, &bx, &by);
+  for (sqz_u32 d = 0; d < 9; d++) nbr[d] = d == 4 ? (sqz_i64)b : sqz_fr_tile_neighbour(s, k, fr->hnu, rb, bx, by, d);
+}
+
+/* The halo of a tile cache from the neighbour tiles that exist (halo = the table's halo pairs). */
+SQZ_INLINE void cpu_tile_halo(const uint32_t *halo, uint32_t n_halo, const sqz_i64 nbr[9], uint64_t te,
+                              const unsigned char *src, unsigned char *cache, size_t ts) {
+  for (uint32_t h = 0; h < n_halo; h++) {
+    uint32_t e = halo[2 * h];
+    sqz_i64 tb = nbr[e >> 24];
+    if (tb >= 0) sqz__cpu_cell_copy(cache + (size_t)(e & 0xffffffu) * ts, src + ((uint64_t)tb * te + halo[2 * h + 1]) * ts, ts);
+  }
+}
+
 /* Tile b of tiled storage (block, compact): λ_b once, ν_b of the 8 neighbour tiles, the tile and
  * its halo gathered into a (rho + 2)^2 cache through the tile table that every tile shares (as
  * the OpenCL kernels do: fractal/fractal_internal.h), then each cell gathers from the cache. */
 SQZ_INLINE void cpu_tile(const sqz_fractal *fr, const sqz_fractal_tiling *t, sqz_u32 compact, const uint32_t *table,
                          uint32_t n_cells, uint32_t n_halo, uint64_t b, const unsigned char *src, unsigned char *dst,
                          unsigned char *cache, size_t ts, sqz_update_fn fn, const sqz_cpu_update *u) {
-  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rb = (sqz_u32)fr->r - t->j, rho = t->rho, w = rho + 2;
+  sqz_u32 s = (sqz_u32)fr->s, rho = t->rho, w = rho + 2;
   uint64_t te = t->tile_elems;
   unsigned char nb[8 * 8];
-  sqz_u32 bx, by;
   sqz_i64 nbr[9];
-  sqz_fr_lambda(s, k, fr->hl, rb, b, &bx, &by);
-  for (sqz_u32 d = 0; d < 9; d++) nbr[d] = d == 4 ? (sqz_i64)b : sqz_fr_tile_neighbour(s, k, fr->hnu, rb, bx, by, d);
+  cpu_tile_neighbours(fr, t, b, nbr);
   memset(cache, 0, (size_t)w * w * ts); /* holes and missing neighbour tiles read 0 */
   const unsigned char *own = src + b * te * ts;
   if (compact) {
@@ -56,12 +73,7 @@ SQZ_INLINE void cpu_tile(const sqz_fractal *fr, const sqz_fractal_tiling *t, sqz
   } else {
     for (sqz_u32 ty = 0; ty < rho; ty++) memcpy(cache + (size_t)((ty + 1) * w + 1) * ts, own + (size_t)ty * rho * ts, rho * ts);
   }
-  for (uint32_t h = 0; h < n_halo; h++) {
-    uint32_t e = table[n_cells + 2 * h];
-    sqz_i64 tb = nbr[e >> 24];
-    if (tb >= 0)
-      sqz__cpu_cell_copy(cache + (size_t)(e & 0xffffffu) * ts, src + ((uint64_t)tb * te + table[n_cells + 2 * h + 1]) * ts, ts);
-  }
+  cpu_tile_halo(table + n_cells, n_halo, nbr, te, src, cache, ts);
   for (uint32_t l = 0; l < n_cells; l++) {
     uint32_t e = table[l], tx = e & 0xffffu, ty = e >> 16, i = (ty + 1) * w + tx + 1, present = 0;
     for (sqz_u32 d = 0; d < 8; d++) {
@@ -78,9 +90,148 @@ SQZ_INLINE void cpu_tile(const sqz_fractal *fr, const sqz_fractal_tiling *t, sqz
   }
 }
 
+/* Life on tile b: the cache of the tile and its halo as cpu_tile builds it, the whole cache
+ * counted and ruled as one padded row of row length w (the padding columns compute values that
+ * are never read: one call per tile costs less than one per row), and the tile's cells written
+ * back. pos[l] is cell l's cache position and pos[n_cells + l] its offset in the stored tile. */
+typedef struct {
+  const sqz_fractal *fr;
+  const sqz_fractal_tiling *t;
+  const uint32_t *table, *pos;
+  uint32_t n_cells, n_halo, birth, survive, compact;
+  const unsigned char *src;
+  unsigned char *dst;
+} cpu_life_tiles;
+
+SQZ_INLINE void cpu_life_tile(const cpu_life_tiles *L, uint64_t b, unsigned char *cache, unsigned char *res) {
+  uint32_t rho = L->t->rho, w = rho + 2, n = L->n_cells;
+  uint64_t te = L->t->tile_elems;
+  const uint32_t *pos = L->pos, *off = L->pos + n;
+  const unsigned char *own = L->src + b * te;
+  unsigned char *out = L->dst + b * te;
+  sqz_i64 nbr[9];
+  cpu_tile_neighbours(L->fr, L->t, b, nbr);
+  memset(cache, 0, (size_t)w * w);
+  if (L->compact) /* cell l stored at l */
+    for (uint32_t l = 0; l < n; l++) cache[pos[l]] = own[l];
+  else
+    for (uint32_t l = 0; l < n; l++) cache[pos[l]] = own[off[l]];
+  cpu_tile_halo(L->table + n, L->n_halo, nbr, te, L->src, cache, 1);
+  sqz__cpu_life_row8(cache, cache + w, cache + 2 * w, res + w + 1, (uint64_t)(rho - 1) * w + rho, L->birth, L->survive, NULL);
+  if (L->compact)
+    for (uint32_t l = 0; l < n; l++) out[l] = res[pos[l]];
+  else
+    for (uint32_t l = 0; l < n; l++) out[off[l]] = res[pos[l]];
+}
+
+/* The tiling of a Life step: the field's, except compact without a launch block, where any level
+ * stores the same (digit order is global) and the cpu takes tiles of side SQZ_CPU_LIFE_TILE. */
+#define SQZ_CPU_LIFE_TILE 64u
+static int cpu_life_tiling(sqz_field *f, sqz_fractal_tiling *t) {
+  int st = sqz__fractal_tiling(f, t);
+  const sqz_fractal *fr = &f->dom->fr;
+  if (st != SQZ_OK || f->layout != SQZ_LAYOUT_COMPACT || f->block || fr->k < 2) return st;
+  *t = (sqz_fractal_tiling){0, 1, 1, t->tiles * t->tile_elems}; /* k^R cells in tiles of 1 */
+  while ((int)t->j < fr->r && t->rho * (uint32_t)fr->s <= SQZ_CPU_LIFE_TILE) {
+    t->j++;
+    t->rho *= (uint32_t)fr->s;
+    t->tile_elems *= (uint32_t)fr->k;
+    t->tiles /= (uint64_t)fr->k;
+  }
+  return SQZ_OK;
+}
+
+/* Row y's cells of the fractal as 0xff, holes as 0 (m has side entries): level by level from
+ * the lowest digit, block x_i of width s^i is the row of the levels below where H_nu[y_i][x_i]
+ * is a replica, else holes. */
+static void cpu_row_mask(const sqz_fractal *fr, uint32_t y, unsigned char *m) {
+  uint32_t s = (uint32_t)fr->s, len = 1;
+  m[0] = 0xff;
+  for (int i = 0; i < fr->r; i++, y /= s, len *= s) {
+    const int *h = fr->hnu + (y % s) * s;
+    for (uint32_t xt = s - 1; xt > 0; xt--) {
+      if (h[xt] >= 0) memcpy(m + (size_t)xt * len, m, len);
+      else memset(m + (size_t)xt * len, 0, len);
+    }
+    if (h[0] < 0) memset(m, 0, len);
+  }
+}
+
+/* Life on embedded storage (bb, lambda): rows y0 .. y1-1, each row read once into a padded line
+ * of a ring of three, counted and ruled in vector loops, masked to the fractal's cells (holes
+ * stay 0) and written back. buf: the zero line, the result, the mask and the ring. */
+static const unsigned char *cpu_life_line(const unsigned char *src, uint32_t n, int64_t y, unsigned char *line,
+                                          const unsigned char *zero) {
+  if (y < 0 || y >= (int64_t)n) return zero;
+  memcpy(line + 1, src + (uint64_t)y * n, n); /* line[0] and line[n + 1] stay 0 */
+  return line;
+}
+
+static void cpu_life_rows(const sqz_fractal *fr, uint32_t n, const sqz_cpu_life_rule *lr, const unsigned char *src,
+                          unsigned char *dst, int64_t y0, int64_t y1, unsigned char *buf, size_t stride) {
+  const unsigned char *zero = buf, *ring[3];
+  unsigned char *res = buf + stride, *mask = buf + 2 * stride;
+  for (int64_t y = y0 - 1; y <= y0; y++)
+    ring[(y + 3) % 3] = cpu_life_line(src, n, y, buf + (size_t)(3 + (y + 3) % 3) * stride, zero);
+  for (int64_t y = y0; y < y1; y++) {
+    ring[(y + 1) % 3] = cpu_life_line(src, n, y + 1, buf + (size_t)(3 + (y + 1) % 3) * stride, zero);
+    cpu_row_mask(fr, (uint32_t)y, mask);
+    sqz__cpu_life_row8(ring[(y + 2) % 3], ring[y % 3], ring[(y + 1) % 3], res, n, lr->birth, lr->survive, mask);
+    memcpy(dst + (uint64_t)y * n, res, n);
+  }
+}
+
+#define SQZ_CPU_ROWS_PER_TASK 64
+
+/* Life on every row (embedded) or tile (tiled), in parallel over tasks of rows or tiles. */
+static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned char *src, unsigned char *dst) {
+  const sqz_fractal *fr = &f->dom->fr;
+  const sqz_cpu_life_rule *lr = u->user;
+  int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA, threads = sqz__cpu_threads(u, f->dom->cells);
+  uint32_t n = (uint32_t)f->dom->side, n_cells = 0, n_halo = 0;
+  sqz_fractal_tiling t = {0, 1, 1, 1};
+  int st = embedded ? SQZ_OK : cpu_life_tiling(f, &t);
+  if (st != SQZ_OK) return st;
+  size_t stride = embedded ? ((size_t)n + 2u + 63u) & ~(size_t)63u : (size_t)(t.rho + 2) * (t.rho + 2);
+  size_t lines = embedded ? 6 : 2; /* rows: zero, result, mask, ring of 3; tiles: cache, result */
+  uint32_t *table = embedded ? NULL : sqz__fractal_tile_table(f, &t, &n_cells, &n_halo);
+  uint32_t *pos = embedded ? NULL : malloc((size_t)n_cells * 2 * sizeof *pos);
+  unsigned char *bufs = calloc((size_t)threads * lines, stride);
+  if (!bufs || (!embedded && (!table || !pos))) {
+    free(bufs);
+    free(table);
+    free(pos);
+    return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %d x %zu row buffers of %zu bytes",
+                     threads, lines, stride);
+  }
+  for (uint32_t l = 0; l < n_cells; l++) {
+    uint32_t tx = table[l] & 0xffffu, ty = table[l] >> 16;
+    pos[l] = (ty + 1) * (t.rho + 2) + tx + 1;
+    pos[n_cells + l] = f->layout == SQZ_LAYOUT_COMPACT ? l : ty * t.rho + tx;
+  }
+  cpu_life_tiles L = {fr, &t, table, pos, n_cells, n_halo, lr->birth, lr->survive, f->layout == SQZ_LAYOUT_COMPACT,
+                      src, dst};
+  int64_t tasks = embedded ? ((int64_t)n + SQZ_CPU_ROWS_PER_TASK - 1) / SQZ_CPU_ROWS_PER_TASK : (int64_t)t.tiles;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (int64_t i = 0; i < tasks; i++) {
+    unsigned char *buf = bufs + (size_t)sqz__cpu_thread() * lines * stride;
+    if (embedded) {
+      int64_t y0 = i * SQZ_CPU_ROWS_PER_TASK, y1 = y0 + SQZ_CPU_ROWS_PER_TASK;
+      cpu_life_rows(fr, n, lr, src, dst, y0, y1 < (int64_t)n ? y1 : (int64_t)n, buf, stride);
+    } else {
+      cpu_life_tile(&L, (uint64_t)i, buf, buf + stride);
+    }
+  }
+  free(bufs);
+  free(table);
+  free(pos);
+  return SQZ_OK;
+}
+
 /* One step over every row (embedded) or tile (tiled), in parallel unless the update is the
- * user's; Life on u8 cells gets its own copy of the loops with the rule inlined. */
+ * user's; Life on u8 cells runs on whole rows and tiles (cpu_life_step). */
 static int cpu_step(sqz_field *f, const sqz_cpu_update *u, const unsigned char *src, unsigned char *dst) {
+  if (u->rule == SQZ_CPU_LIFE) return cpu_life_step(f, u, src, dst);
   const sqz_fractal *fr = &f->dom->fr;
   int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA;
   sqz_fractal_tiling t = {0, 1, 1, 1};
@@ -102,16 +253,9 @@ static int cpu_step(sqz_field *f, const sqz_cpu_update *u, const unsigned char *
 #pragma omp parallel num_threads(threads)
   {
     unsigned char *cache = embedded ? NULL : caches + cache_bytes * (size_t)sqz__cpu_thread();
-    if (embedded && u->rule == SQZ_CPU_LIFE) {
-#pragma omp for schedule(dynamic, 16)
-      for (int64_t y = 0; y < (int64_t)n; y++) cpu_embedded_row(fr, n, (uint32_t)y, src, dst, 1, sqz__cpu_life, u);
-    } else if (embedded) {
+    if (embedded) {
 #pragma omp for schedule(dynamic, 16)
       for (int64_t y = 0; y < (int64_t)n; y++) cpu_embedded_row(fr, n, (uint32_t)y, src, dst, u->ts, u->fn, u);
-    } else if (u->rule == SQZ_CPU_LIFE) {
-#pragma omp for schedule(static)
-      for (int64_t b = 0; b < (int64_t)t.tiles; b++)
-        cpu_tile(fr, &t, compact, table, n_cells, n_halo, (uint64_t)b, src, dst, cache, 1, sqz__cpu_life, u);
     } else {
 #pragma omp for schedule(static)
       for (int64_t b = 0; b < (int64_t)t.tiles; b++)

@@ -81,7 +81,7 @@ static void cpu_life_task(const cpu_life_sweep *s, int64_t z, int64_t y0, int64_
     }
     sqz_srow r = {0, 0, 0};
     uint32_t len = cpu_row_at(s, y, z, &r), left = len < r.w ? len : r.w;
-    if (s->dims == 2) sqz__cpu_life_row8(rows[3], rows[4], rows[5], out, len, s->birth, s->survive);
+    if (s->dims == 2) sqz__cpu_life_row8(rows[3], rows[4], rows[5], out, len, s->birth, s->survive, NULL);
     else sqz__cpu_life_row26(rows, out, len, s->birth, s->survive);
     memcpy(s->dst + r.al, out, left);
     if (len > left) sqz__cpu_copy_reversed(s->dst + (r.ar - len + 1), out + len - 1, len - left);
