@@ -25,7 +25,11 @@ static const char *sqz_bench_simplex_help =
     "Reports per map: launches, launched and useful threads, kernel and end-to-end time per\n"
     "pass, cells/s, bytes, the speed-up against the bb map in the same layout, and the share\n"
     "of the floor set by the bytes each cell must move at the copy bandwidth measured in the\n"
-    "same run (clEnqueueCopyBuffer). A final column checks that all maps computed the same.\n";
+    "same run (clEnqueueCopyBuffer; memcpy on the cpu backend). A final column checks that all\n"
+    "maps computed the same.\n"
+    "  --backend  one backend, or a list such as opencl,cpu: the same run on each backend in turn,\n"
+    "             each report with its own copy bandwidth, then per layout and map the first\n"
+    "             backend's speed against the others' (kernel time ratio) and whether results agree\n";
 
 typedef enum { SQZ_W_LIFE, SQZ_W_EDM, SQZ_W_MAP, SQZ_W_ACC } sqz_workload;
 static const char *const sqz_workload_names[] = {"life", "edm", "map", "accumulate"};
