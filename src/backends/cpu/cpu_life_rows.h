@@ -18,6 +18,9 @@ SQZ_INTERNAL void sqz__cpu_life_row8(const uint8_t *a, const uint8_t *b, const u
 /* 3D: the 26 neighbours from the nine padded rows rows[dz * 3 + dy] (the row is rows[4]). */
 SQZ_INTERNAL void sqz__cpu_life_row26(const uint8_t *const rows[9], uint8_t *out, uint64_t len, uint32_t birth,
                                       uint32_t survive);
+/* out[l] = res[pos[l]], l < n; res must have 3 readable bytes after its last position read (the
+ * AVX2 path loads 32 bits per byte). */
+SQZ_INTERNAL void sqz__cpu_gather_bytes(uint8_t *out, const uint8_t *res, const uint32_t *pos, uint32_t n);
 /* dst[i] = src[-i], i < len: the right part of a folded triangle row (its cells stored backwards). */
 SQZ_INTERNAL void sqz__cpu_copy_reversed(uint8_t *dst, const uint8_t *src, uint64_t len);
 #endif

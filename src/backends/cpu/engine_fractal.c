@@ -36,10 +36,16 @@ SQZ_INLINE void cpu_embedded_row(const sqz_fractal *fr, uint32_t n, uint32_t y, 
 
 /* Tile b's compact index at level R - j of each of its 8 neighbours and itself (d = 4), -1 where
  * the neighbour tile does not exist: λ_b once, then ν of the 9 positions. */
-SQZ_INLINE void cpu_tile_neighbours(const sqz_fractal *fr, const sqz_fractal_tiling *t, uint64_t b, sqz_i64 nbr[9]) {
-  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rb = (sqz_u32)fr->r - t->j, bx, by;
+SQZ_INLINE void cpu_tile_neighbours_s(const sqz_fractal *fr, const sqz_fractal_tiling *t, uint64_t b, sqz_i64 nbr[9],
+                                      sqz_u32 s) {
+  sqz_u32 k = (sqz_u32)fr->k, rb = (sqz_u32)fr->r - t->j, bx, by;
   sqz_fr_lambda(s, k, fr->hl, rb, b, &bx, &by);
   for (sqz_u32 d = 0; d < 9; d++) nbr[d] = d == 4 ? (sqz_i64)b : sqz_fr_tile_neighbour(s, k, fr->hnu, rb, bx, by, d);
+}
+/* (scale 2, the common case, with s a constant: its digit divisions become shifts) */
+SQZ_INLINE void cpu_tile_neighbours(const sqz_fractal *fr, const sqz_fractal_tiling *t, uint64_t b, sqz_i64 nbr[9]) {
+  if (fr->s == 2) cpu_tile_neighbours_s(fr, t, b, nbr, 2u);
+  else cpu_tile_neighbours_s(fr, t, b, nbr, (sqz_u32)fr->s);
 }
 
 /* The halo of a tile cache from the neighbour tiles that exist (halo = the table's halo pairs). */
@@ -93,12 +99,14 @@ SQZ_INLINE void cpu_tile(const sqz_fractal *fr, const sqz_fractal_tiling *t, sqz
 /* Life on tile b: the cache of the tile and its halo as cpu_tile builds it, the whole cache
  * counted and ruled as one padded row of row length w (the padding columns compute values that
  * are never read: one call per tile costs less than one per row), and the tile's cells written
- * back. pos[l] is cell l's cache position and pos[n_cells + l] its offset in the stored tile. */
+ * back. pos[l] is cell l's cache position and pos[n_cells + l] its offset in the stored tile;
+ * the halo entries of the tile table are grouped by direction d (halo[group[d] .. group[d+1]-1]
+ * cache positions, halo[n_halo + h] the offsets in the neighbour tile). */
 typedef struct {
   const sqz_fractal *fr;
   const sqz_fractal_tiling *t;
-  const uint32_t *table, *pos;
-  uint32_t n_cells, n_halo, birth, survive, compact;
+  const uint32_t *pos, *halo; /* pos: n_cells cache positions, then n_cells offsets; halo: below */
+  uint32_t n_cells, n_halo, group[10], birth, survive, compact;
   const unsigned char *src;
   unsigned char *dst;
 } cpu_life_tiles;
@@ -116,10 +124,14 @@ SQZ_INLINE void cpu_life_tile(const cpu_life_tiles *L, uint64_t b, unsigned char
     for (uint32_t l = 0; l < n; l++) cache[pos[l]] = own[l];
   else
     for (uint32_t l = 0; l < n; l++) cache[pos[l]] = own[off[l]];
-  cpu_tile_halo(L->table + n, L->n_halo, nbr, te, L->src, cache, 1);
+  for (uint32_t d = 0; d < 9; d++) { /* the halo by neighbour tile: none where the tile is missing */
+    const unsigned char *nt = L->src + (uint64_t)nbr[d] * te;
+    if (d != 4 && nbr[d] >= 0)
+      for (uint32_t h = L->group[d]; h < L->group[d + 1]; h++) cache[L->halo[h]] = nt[L->halo[L->n_halo + h]];
+  }
   sqz__cpu_life_row8(cache, cache + w, cache + 2 * w, res + w + 1, (uint64_t)(rho - 1) * w + rho, L->birth, L->survive, NULL);
   if (L->compact)
-    for (uint32_t l = 0; l < n; l++) out[l] = res[pos[l]];
+    sqz__cpu_gather_bytes(out, res, pos, n);
   else
     for (uint32_t l = 0; l < n; l++) out[off[l]] = res[pos[l]];
 }
@@ -195,7 +207,7 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
   size_t stride = embedded ? ((size_t)n + 2u + 63u) & ~(size_t)63u : (size_t)(t.rho + 2) * (t.rho + 2);
   size_t lines = embedded ? 6 : 2; /* rows: zero, result, mask, ring of 3; tiles: cache, result */
   uint32_t *table = embedded ? NULL : sqz__fractal_tile_table(f, &t, &n_cells, &n_halo);
-  uint32_t *pos = embedded ? NULL : malloc((size_t)n_cells * 2 * sizeof *pos);
+  uint32_t *pos = embedded ? NULL : malloc(((size_t)n_cells + n_halo) * 2 * sizeof *pos);
   unsigned char *bufs = calloc((size_t)threads * lines, stride);
   if (!bufs || (!embedded && (!table || !pos))) {
     free(bufs);
@@ -209,8 +221,15 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
     pos[l] = (ty + 1) * (t.rho + 2) + tx + 1;
     pos[n_cells + l] = f->layout == SQZ_LAYOUT_COMPACT ? l : ty * t.rho + tx;
   }
-  cpu_life_tiles L = {fr, &t, table, pos, n_cells, n_halo, lr->birth, lr->survive, f->layout == SQZ_LAYOUT_COMPACT,
-                      src, dst};
+  cpu_life_tiles L = {fr, &t, pos, pos ? pos + 2 * (size_t)n_cells : NULL, n_cells, n_halo, {0}, lr->birth, lr->survive,
+                      f->layout == SQZ_LAYOUT_COMPACT, src, dst};
+  for (uint32_t h = 0; h < n_halo; h++) L.group[(table[n_cells + 2 * h] >> 24) + 1]++; /* counting sort */
+  for (int d = 0; d < 9; d++) L.group[d + 1] += L.group[d];
+  for (uint32_t h = 0, at[9] = {0}; h < n_halo; h++) {
+    uint32_t e = table[n_cells + 2 * h], d = e >> 24, i = L.group[d] + at[d]++;
+    pos[2 * (size_t)n_cells + i] = e & 0xffffffu;
+    pos[2 * (size_t)n_cells + n_halo + i] = table[n_cells + 2 * h + 1];
+  }
   int64_t tasks = embedded ? ((int64_t)n + SQZ_CPU_ROWS_PER_TASK - 1) / SQZ_CPU_ROWS_PER_TASK : (int64_t)t.tiles;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (int64_t i = 0; i < tasks; i++) {
