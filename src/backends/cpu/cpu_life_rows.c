@@ -82,13 +82,15 @@ SQZ_CPU_CLONES void sqz__cpu_life_row26(const uint8_t *const rows[9], uint8_t *o
   int n_keys = life_keys(birth, survive, keys);
   for (uint64_t x0 = 0; x0 < len; x0 += SQZ_LIFE_CHUNK) {
     uint32_t m = len - x0 < SQZ_LIFE_CHUNK ? (uint32_t)(len - x0) : SQZ_LIFE_CHUNK;
-    const uint8_t *restrict self = rows[4] + 1 + x0;
-    for (uint32_t x = 0; x < m; x++) cnt[x] = (uint8_t)(0u - self[x]);
-    for (int i = 0; i < 9; i++) {
-      const uint8_t *restrict r = rows[i] + x0;
-      for (uint32_t x = 0; x < m; x++) cnt[x] = (uint8_t)(cnt[x] + r[x] + r[x + 1] + r[x + 2]);
+    const uint8_t *restrict r0 = rows[0] + x0, *restrict r1 = rows[1] + x0, *restrict r2 = rows[2] + x0;
+    const uint8_t *restrict r3 = rows[3] + x0, *restrict r4 = rows[4] + x0, *restrict r5 = rows[5] + x0;
+    const uint8_t *restrict r6 = rows[6] + x0, *restrict r7 = rows[7] + x0, *restrict r8 = rows[8] + x0;
+    for (uint32_t x = 0; x < m; x++) { /* one pass: the 27-cell window less the cell */
+      uint8_t c0 = (uint8_t)(r0[x] + r1[x] + r2[x] + r3[x] + r4[x] + r5[x] + r6[x] + r7[x] + r8[x]);
+      uint8_t c1 = (uint8_t)(r0[x + 1] + r1[x + 1] + r2[x + 1] + r3[x + 1] + r5[x + 1] + r6[x + 1] + r7[x + 1] + r8[x + 1]);
+      uint8_t c2 = (uint8_t)(r0[x + 2] + r1[x + 2] + r2[x + 2] + r3[x + 2] + r4[x + 2] + r5[x + 2] + r6[x + 2] + r7[x + 2] + r8[x + 2]);
+      cnt[x] = SQZ_LIFE_KEY(r4[x + 1], c0 + c1 + c2);
     }
-    for (uint32_t x = 0; x < m; x++) cnt[x] = SQZ_LIFE_KEY(self[x], cnt[x]);
     life_rule(cnt, out + x0, m, keys, n_keys, NULL);
   }
 }
