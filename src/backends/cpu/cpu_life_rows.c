@@ -23,7 +23,66 @@ __attribute__((target("avx2"))) static void gather_avx2(uint8_t *out, const uint
   }
   for (; l < n; l++) out[l] = res[pos[l]];
 }
+
+/* A 4 x 4 block of a scale-2 tile from its kk = k^2 cells (digit order) with one byte shuffle,
+ * stored as four rows of 4 bytes; and back. Reads and writes stay inside the tile's n cells. */
+__attribute__((target("avx2"))) static void blocks_in_avx2(uint8_t *cache, uint32_t w, const uint8_t *own, uint32_t n,
+                                                          const sqz_cpu_blocks *bl) {
+  const __m128i m = _mm_loadu_si128((const __m128i *)bl->in);
+  for (uint32_t g = 0, at = 0; at < n; g++, at += bl->kk) {
+    uint8_t tmp[16] = {0};
+    __m128i v;
+    if (at + 16 <= n) v = _mm_loadu_si128((const __m128i *)(own + at));
+    else v = (memcpy(tmp, own + at, bl->kk), _mm_loadu_si128((const __m128i *)tmp));
+    v = _mm_shuffle_epi8(v, m);
+    uint8_t *c = cache + bl->base[g];
+    uint32_t r0 = (uint32_t)_mm_cvtsi128_si32(v), r1 = (uint32_t)_mm_extract_epi32(v, 1);
+    uint32_t r2 = (uint32_t)_mm_extract_epi32(v, 2), r3 = (uint32_t)_mm_extract_epi32(v, 3);
+    memcpy(c, &r0, 4);
+    memcpy(c + w, &r1, 4);
+    memcpy(c + 2 * w, &r2, 4);
+    memcpy(c + 3 * w, &r3, 4);
+  }
+}
+
+__attribute__((target("avx2"))) static void blocks_out_avx2(uint8_t *out, uint32_t n, const uint8_t *res, uint32_t w,
+                                                           const sqz_cpu_blocks *bl) {
+  const __m128i m = _mm_loadu_si128((const __m128i *)bl->out);
+  for (uint32_t g = 0, at = 0; at < n; g++, at += bl->kk) {
+    const uint8_t *c = res + bl->base[g];
+    uint32_t r[4];
+    for (int i = 0; i < 4; i++) memcpy(&r[i], c + (size_t)i * w, 4);
+    __m128i v = _mm_shuffle_epi8(_mm_setr_epi32((int)r[0], (int)r[1], (int)r[2], (int)r[3]), m);
+    if (at + 16 <= n) { /* the bytes past kk are rewritten by the next block */
+      _mm_storeu_si128((__m128i *)(out + at), v);
+    } else {
+      uint8_t tmp[16];
+      _mm_storeu_si128((__m128i *)tmp, v);
+      memcpy(out + at, tmp, bl->kk);
+    }
+  }
+}
 #endif
+
+int sqz__cpu_blocks_in(uint8_t *cache, uint32_t w, const uint8_t *own, uint32_t n, const sqz_cpu_blocks *bl) {
+#ifdef SQZ_CPU_GATHER_AVX2
+  if (bl->kk && __builtin_cpu_supports("avx2")) {
+    blocks_in_avx2(cache, w, own, n, bl);
+    return 1;
+  }
+#endif
+  return 0;
+}
+
+int sqz__cpu_blocks_out(uint8_t *out, uint32_t n, const uint8_t *res, uint32_t w, const sqz_cpu_blocks *bl) {
+#ifdef SQZ_CPU_GATHER_AVX2
+  if (bl->kk && __builtin_cpu_supports("avx2")) {
+    blocks_out_avx2(out, n, res, w, bl);
+    return 1;
+  }
+#endif
+  return 0;
+}
 
 void sqz__cpu_gather_bytes(uint8_t *out, const uint8_t *res, const uint32_t *pos, uint32_t n) {
 #ifdef SQZ_CPU_GATHER_AVX2

@@ -21,6 +21,19 @@ SQZ_INTERNAL void sqz__cpu_life_row26(const uint8_t *const rows[9], uint8_t *out
 /* out[l] = res[pos[l]], l < n; res must have 3 readable bytes after its last position read (the
  * AVX2 path loads 32 bits per byte). */
 SQZ_INTERNAL void sqz__cpu_gather_bytes(uint8_t *out, const uint8_t *res, const uint32_t *pos, uint32_t n);
+/* A compact tile of scale 2 as 4 x 4 blocks (levels 2 and up, kk = k^2 <= 16 cells a block):
+ * block g holds cells g*kk .. g*kk + kk - 1 and its top-left cell is at cache position base[g];
+ * in[r] is the cell at block position r (row-major, 0x80: none), out[q] the position of cell q. */
+typedef struct {
+  uint32_t kk; /* 0: not used */
+  uint8_t in[16], out[16];
+  const uint32_t *base;
+} sqz_cpu_blocks;
+/* cache <- the n cells own (blocks_in) and out <- the cells from the results res (blocks_out),
+ * block by block with byte shuffles; return 0 without doing it where the machine has no AVX2 or
+ * kk is 0 (the caller then moves cell by cell). */
+SQZ_INTERNAL int sqz__cpu_blocks_in(uint8_t *cache, uint32_t w, const uint8_t *own, uint32_t n, const sqz_cpu_blocks *bl);
+SQZ_INTERNAL int sqz__cpu_blocks_out(uint8_t *out, uint32_t n, const uint8_t *res, uint32_t w, const sqz_cpu_blocks *bl);
 /* dst[i] = src[-i], i < len: the right part of a folded triangle row (its cells stored backwards). */
 SQZ_INTERNAL void sqz__cpu_copy_reversed(uint8_t *dst, const uint8_t *src, uint64_t len);
 #endif

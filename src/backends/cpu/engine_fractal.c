@@ -107,6 +107,7 @@ typedef struct {
   const sqz_fractal_tiling *t;
   const uint32_t *pos, *halo; /* pos: n_cells cache positions, then n_cells offsets; halo: below */
   uint32_t n_cells, n_halo, group[10], birth, survive, compact;
+  sqz_cpu_blocks blocks; /* compact on scale 2: 4 x 4 blocks (kk 0: cell by cell) */
   const unsigned char *src;
   unsigned char *dst;
 } cpu_life_tiles;
@@ -120,20 +121,24 @@ SQZ_INLINE void cpu_life_tile(const cpu_life_tiles *L, uint64_t b, unsigned char
   sqz_i64 nbr[9];
   cpu_tile_neighbours(L->fr, L->t, b, nbr);
   memset(cache, 0, (size_t)w * w);
-  if (L->compact) /* cell l stored at l */
+  if (L->compact && sqz__cpu_blocks_in(cache, w, own, n, &L->blocks)) {
+  } else if (L->compact) { /* cell l stored at l */
     for (uint32_t l = 0; l < n; l++) cache[pos[l]] = own[l];
-  else
+  } else {
     for (uint32_t l = 0; l < n; l++) cache[pos[l]] = own[off[l]];
+  }
   for (uint32_t d = 0; d < 9; d++) { /* the halo by neighbour tile: none where the tile is missing */
     const unsigned char *nt = L->src + (uint64_t)nbr[d] * te;
     if (d != 4 && nbr[d] >= 0)
       for (uint32_t h = L->group[d]; h < L->group[d + 1]; h++) cache[L->halo[h]] = nt[L->halo[L->n_halo + h]];
   }
   sqz__cpu_life_row8(cache, cache + w, cache + 2 * w, res + w + 1, (uint64_t)(rho - 1) * w + rho, L->birth, L->survive, NULL);
-  if (L->compact)
+  if (L->compact && sqz__cpu_blocks_out(out, n, res, w, &L->blocks)) {
+  } else if (L->compact) {
     sqz__cpu_gather_bytes(out, res, pos, n);
-  else
+  } else {
     for (uint32_t l = 0; l < n; l++) out[off[l]] = res[pos[l]];
+  }
 }
 
 /* The tiling of a Life step: the field's, except compact without a launch block, where any level
@@ -221,8 +226,24 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
     pos[l] = (ty + 1) * (t.rho + 2) + tx + 1;
     pos[n_cells + l] = f->layout == SQZ_LAYOUT_COMPACT ? l : ty * t.rho + tx;
   }
-  cpu_life_tiles L = {fr, &t, pos, pos ? pos + 2 * (size_t)n_cells : NULL, n_cells, n_halo, {0}, lr->birth, lr->survive,
-                      f->layout == SQZ_LAYOUT_COMPACT, src, dst};
+  cpu_life_tiles L = {fr,         &t,          pos, pos ? pos + 2 * (size_t)n_cells : NULL, n_cells, n_halo, {0},
+                      lr->birth,  lr->survive, f->layout == SQZ_LAYOUT_COMPACT,        {0, {0}, {0}, NULL}, src, dst};
+  uint32_t kk = (uint32_t)(fr->k * fr->k), *base = NULL;
+  if (L.compact && fr->s == 2 && t.j >= 2 && kk <= 16 && (base = malloc((n_cells / kk) * sizeof *base)) != NULL) {
+    L.blocks.kk = kk;
+    L.blocks.base = base;
+    memset(L.blocks.in, 0x80, sizeof L.blocks.in);
+    memset(L.blocks.out, 0x80, sizeof L.blocks.out);
+    for (uint32_t q = 0; q < kk; q++) { /* the lowest two digits: the same in every block */
+      uint32_t r = (table[q] >> 16 & 3u) * 4u + (table[q] & 3u);
+      L.blocks.in[r] = (uint8_t)q;
+      L.blocks.out[q] = (uint8_t)r;
+    }
+    for (uint32_t g = 0; g < n_cells / kk; g++) {
+      uint32_t e = table[g * kk];
+      base[g] = ((e >> 16 & ~3u) + 1) * (t.rho + 2) + (e & 0xfffcu) + 1;
+    }
+  }
   for (uint32_t h = 0; h < n_halo; h++) L.group[(table[n_cells + 2 * h] >> 24) + 1]++; /* counting sort */
   for (int d = 0; d < 9; d++) L.group[d + 1] += L.group[d];
   for (uint32_t h = 0, at[9] = {0}; h < n_halo; h++) {
@@ -244,6 +265,7 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
   free(bufs);
   free(table);
   free(pos);
+  free(base);
   return SQZ_OK;
 }
 
