@@ -135,6 +135,25 @@ SQZ_CPU_CLONES void sqz__cpu_life_row8(const uint8_t *a, const uint8_t *b, const
   }
 }
 
+SQZ_CPU_CLONES void sqz__cpu_life_spans(const uint8_t *cache, uint8_t *res, uint32_t w, const uint32_t *spans,
+                                        uint32_t n_spans, uint32_t birth, uint32_t survive) {
+  uint8_t keys[64];
+  int n_keys = life_keys(birth, survive, keys);
+  const uint8_t k0 = n_keys ? keys[0] : 0xffu;
+  for (uint32_t i = 0; i < n_spans; i++)
+    for (uint32_t x0 = 0; x0 < spans[2 * i + 1]; x0 += SQZ_LIFE_SPAN) { /* whole vectors, no remainder loops */
+      const uint8_t *restrict a = cache + spans[2 * i] + x0 - w - 1, *restrict b = a + w, *restrict c = b + w;
+      uint8_t key[SQZ_LIFE_SPAN], *restrict o = res + spans[2 * i] + x0;
+      for (uint32_t x = 0; x < SQZ_LIFE_SPAN; x++)
+        key[x] = SQZ_LIFE_KEY(b[x + 1], a[x] + a[x + 1] + a[x + 2] + b[x] + b[x + 2] + c[x] + c[x + 1] + c[x + 2]);
+      for (uint32_t x = 0; x < SQZ_LIFE_SPAN; x++) o[x] = key[x] == k0 ? 1u : 0u;
+      for (int k = 1; k < n_keys; k++) {
+        const uint8_t kk = keys[k];
+        for (uint32_t x = 0; x < SQZ_LIFE_SPAN; x++) o[x] |= key[x] == kk ? 1u : 0u;
+      }
+    }
+}
+
 SQZ_CPU_CLONES void sqz__cpu_life_row26(const uint8_t *const rows[9], uint8_t *out, uint64_t len, uint32_t birth,
                                         uint32_t survive) {
   uint8_t cnt[SQZ_LIFE_CHUNK], keys[64];

@@ -15,6 +15,13 @@
  * (may be NULL): out[x] is 0 where mask[x] is 0 (fractal holes of an embedded row). */
 SQZ_INTERNAL void sqz__cpu_life_row8(const uint8_t *a, const uint8_t *b, const uint8_t *c, uint8_t *out, uint64_t len,
                                      uint32_t birth, uint32_t survive, const uint8_t *mask);
+/* 2D on a row-major tile cache of row length w, results at the same positions of res: span i
+ * is spans[2i + 1] cells (a multiple of SQZ_LIFE_SPAN) from cache position spans[2i]. A span may
+ * run past its row's last cell into padding (computed, never read): both buffers need
+ * SQZ_LIFE_SPAN + 2 bytes of slack after the tile. */
+#define SQZ_LIFE_SPAN 32u
+SQZ_INTERNAL void sqz__cpu_life_spans(const uint8_t *cache, uint8_t *res, uint32_t w, const uint32_t *spans,
+                                      uint32_t n_spans, uint32_t birth, uint32_t survive);
 /* 3D: the 26 neighbours from the nine padded rows rows[dz * 3 + dy] (the row is rows[4]). */
 SQZ_INTERNAL void sqz__cpu_life_row26(const uint8_t *const rows[9], uint8_t *out, uint64_t len, uint32_t birth,
                                       uint32_t survive);

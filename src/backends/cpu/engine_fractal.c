@@ -96,17 +96,17 @@ SQZ_INLINE void cpu_tile(const sqz_fractal *fr, const sqz_fractal_tiling *t, sqz
   }
 }
 
-/* Life on tile b: the cache of the tile and its halo as cpu_tile builds it, the whole cache
- * counted and ruled as one padded row of row length w (the padding columns compute values that
- * are never read: one call per tile costs less than one per row), and the tile's cells written
- * back. pos[l] is cell l's cache position and pos[n_cells + l] its offset in the stored tile;
+/* Life on tile b: the cache of the tile and its halo as cpu_tile builds it, counted and ruled in
+ * spans (per tile row, from its first fractal cell to its last, rounded up to whole vectors: the
+ * same in every tile; what they compute past a row's cells is never read), and the tile's cells
+ * written back. pos[l] is cell l's cache position and pos[n_cells + l] its offset in the stored tile;
  * the halo entries of the tile table are grouped by direction d (halo[group[d] .. group[d+1]-1]
  * cache positions, halo[n_halo + h] the offsets in the neighbour tile). */
 typedef struct {
   const sqz_fractal *fr;
   const sqz_fractal_tiling *t;
-  const uint32_t *pos, *halo; /* pos: n_cells cache positions, then n_cells offsets; halo: below */
-  uint32_t n_cells, n_halo, group[10], birth, survive, compact;
+  const uint32_t *pos, *halo, *spans; /* pos: n_cells cache positions, then n_cells offsets; halo, spans: below */
+  uint32_t n_cells, n_halo, group[10], n_spans, birth, survive, compact;
   sqz_cpu_blocks blocks; /* compact on scale 2: 4 x 4 blocks (kk 0: cell by cell) */
   const unsigned char *src;
   unsigned char *dst;
@@ -132,7 +132,7 @@ SQZ_INLINE void cpu_life_tile(const cpu_life_tiles *L, uint64_t b, unsigned char
     if (d != 4 && nbr[d] >= 0)
       for (uint32_t h = L->group[d]; h < L->group[d + 1]; h++) cache[L->halo[h]] = nt[L->halo[L->n_halo + h]];
   }
-  sqz__cpu_life_row8(cache, cache + w, cache + 2 * w, res + w + 1, (uint64_t)(rho - 1) * w + rho, L->birth, L->survive, NULL);
+  sqz__cpu_life_spans(cache, res, w, L->spans, L->n_spans, L->birth, L->survive);
   if (L->compact && sqz__cpu_blocks_out(out, n, res, w, &L->blocks)) {
   } else if (L->compact) {
     sqz__cpu_gather_bytes(out, res, pos, n);
@@ -209,10 +209,11 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
   sqz_fractal_tiling t = {0, 1, 1, 1};
   int st = embedded ? SQZ_OK : cpu_life_tiling(f, &t);
   if (st != SQZ_OK) return st;
-  size_t stride = embedded ? ((size_t)n + 2u + 63u) & ~(size_t)63u : (size_t)(t.rho + 2) * (t.rho + 2);
+  size_t stride = embedded ? ((size_t)n + 2u + 63u) & ~(size_t)63u
+                           : (((size_t)(t.rho + 2) * (t.rho + 2) + SQZ_LIFE_SPAN + 2u + 63u) & ~(size_t)63u);
   size_t lines = embedded ? 6 : 2; /* rows: zero, result, mask, ring of 3; tiles: cache, result */
   uint32_t *table = embedded ? NULL : sqz__fractal_tile_table(f, &t, &n_cells, &n_halo);
-  uint32_t *pos = embedded ? NULL : malloc(((size_t)n_cells + n_halo) * 2 * sizeof *pos);
+  uint32_t *pos = embedded ? NULL : malloc(((size_t)n_cells + n_halo + t.rho) * 2 * sizeof *pos);
   unsigned char *bufs = calloc((size_t)threads * lines, stride);
   if (!bufs || (!embedded && (!table || !pos))) {
     free(bufs);
@@ -226,8 +227,22 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
     pos[l] = (ty + 1) * (t.rho + 2) + tx + 1;
     pos[n_cells + l] = f->layout == SQZ_LAYOUT_COMPACT ? l : ty * t.rho + tx;
   }
-  cpu_life_tiles L = {fr,         &t,          pos, pos ? pos + 2 * (size_t)n_cells : NULL, n_cells, n_halo, {0},
-                      lr->birth,  lr->survive, f->layout == SQZ_LAYOUT_COMPACT,        {0, {0}, {0}, NULL}, src, dst};
+  uint32_t *spans = pos ? pos + 2 * ((size_t)n_cells + n_halo) : NULL, n_spans = 0, w = t.rho + 2;
+  for (uint32_t y = 0; spans && y < t.rho; y++) { /* per tile row: its first and last cell */
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t l = 0; l < n_cells; l++)
+      if (table[l] >> 16 == y) {
+        uint32_t x = table[l] & 0xffffu;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+      }
+    if (lo == UINT32_MAX) continue;
+    spans[2 * n_spans] = (y + 1) * w + lo + 1;
+    spans[2 * n_spans++ + 1] = (hi - lo + SQZ_LIFE_SPAN) / SQZ_LIFE_SPAN * SQZ_LIFE_SPAN;
+  }
+  cpu_life_tiles L = {.fr = fr, .t = &t, .pos = pos, .halo = pos ? pos + 2 * (size_t)n_cells : NULL, .spans = spans,
+                      .n_cells = n_cells, .n_halo = n_halo, .n_spans = n_spans, .birth = lr->birth,
+                      .survive = lr->survive, .compact = f->layout == SQZ_LAYOUT_COMPACT, .src = src, .dst = dst};
   uint32_t kk = (uint32_t)(fr->k * fr->k), *base = NULL;
   if (L.compact && fr->s == 2 && t.j >= 2 && kk <= 16 && (base = malloc((n_cells / kk) * sizeof *base)) != NULL) {
     L.blocks.kk = kk;
