@@ -121,24 +121,20 @@ SQZ_INLINE void cpu_life_tile(const cpu_life_tiles *L, uint64_t b, unsigned char
   sqz_i64 nbr[9];
   cpu_tile_neighbours(L->fr, L->t, b, nbr);
   memset(cache, 0, (size_t)w * w);
-  if (L->compact && sqz__cpu_blocks_in(cache, w, own, n, &L->blocks)) {
-  } else if (L->compact) { /* cell l stored at l */
-    for (uint32_t l = 0; l < n; l++) cache[pos[l]] = own[l];
-  } else {
+  if (!L->compact)
     for (uint32_t l = 0; l < n; l++) cache[pos[l]] = own[off[l]];
-  }
+  else if (!sqz__cpu_blocks_in(cache, w, own, n, &L->blocks)) /* cell l stored at l */
+    for (uint32_t l = 0; l < n; l++) cache[pos[l]] = own[l];
   for (uint32_t d = 0; d < 9; d++) { /* the halo by neighbour tile: none where the tile is missing */
+    if (d == 4 || nbr[d] < 0) continue;
     const unsigned char *nt = L->src + (uint64_t)nbr[d] * te;
-    if (d != 4 && nbr[d] >= 0)
-      for (uint32_t h = L->group[d]; h < L->group[d + 1]; h++) cache[L->halo[h]] = nt[L->halo[L->n_halo + h]];
+    for (uint32_t h = L->group[d]; h < L->group[d + 1]; h++) cache[L->halo[h]] = nt[L->halo[L->n_halo + h]];
   }
   sqz__cpu_life_spans(cache, res, w, L->spans, L->n_spans, L->birth, L->survive);
-  if (L->compact && sqz__cpu_blocks_out(out, n, res, w, &L->blocks)) {
-  } else if (L->compact) {
-    sqz__cpu_gather_bytes(out, res, pos, n);
-  } else {
+  if (!L->compact)
     for (uint32_t l = 0; l < n; l++) out[off[l]] = res[pos[l]];
-  }
+  else if (!sqz__cpu_blocks_out(out, n, res, w, &L->blocks))
+    sqz__cpu_gather_bytes(out, res, pos, n);
 }
 
 /* The tiling of a Life step: the field's, except compact without a launch block, where any level
@@ -156,6 +152,58 @@ static int cpu_life_tiling(sqz_field *f, sqz_fractal_tiling *t) {
     t->tiles /= (uint64_t)fr->k;
   }
   return SQZ_OK;
+}
+
+/* The tables every tile of a Life step shares, from the tile table (n_cells cells, n_halo halo
+ * pairs) into pos (2 n_cells + 2 n_halo + 2 rho entries) and L: cache positions and stored
+ * offsets, the halo grouped by direction, the spans, and for compact on scale 2 from level 2 the
+ * 4 x 4 blocks (returns their base table, malloc'ed; NULL when not used). */
+static uint32_t *cpu_life_plan(const sqz_field *f, const sqz_fractal_tiling *t, const uint32_t *table, uint32_t n_cells,
+                               uint32_t n_halo, uint32_t *pos, cpu_life_tiles *L) {
+  const sqz_fractal *fr = &f->dom->fr;
+  uint32_t w = t->rho + 2, *halo = pos + 2 * (size_t)n_cells, *spans = halo + 2 * (size_t)n_halo;
+  L->pos = pos;
+  L->halo = halo;
+  L->spans = spans;
+  L->n_cells = n_cells;
+  L->n_halo = n_halo;
+  L->compact = f->layout == SQZ_LAYOUT_COMPACT;
+  for (uint32_t y = 0; y < t->rho; y++) spans[2 * y] = UINT32_MAX, spans[2 * y + 1] = 0; /* lo, hi per row */
+  for (uint32_t l = 0; l < n_cells; l++) {
+    uint32_t tx = table[l] & 0xffffu, ty = table[l] >> 16, *row = spans + 2 * ty;
+    pos[l] = (ty + 1) * w + tx + 1;
+    pos[n_cells + l] = L->compact ? l : ty * t->rho + tx;
+    row[0] = tx < row[0] ? tx : row[0];
+    row[1] = tx > row[1] ? tx : row[1];
+  }
+  for (uint32_t y = 0; y < t->rho; y++) { /* rows without cells drop out; the others in whole vectors */
+    uint32_t lo = spans[2 * y], hi = spans[2 * y + 1];
+    if (lo == UINT32_MAX) continue;
+    spans[2 * L->n_spans] = (y + 1) * w + lo + 1;
+    spans[2 * L->n_spans++ + 1] = (hi - lo + SQZ_LIFE_SPAN) / SQZ_LIFE_SPAN * SQZ_LIFE_SPAN;
+  }
+  for (uint32_t h = 0; h < n_halo; h++) L->group[(table[n_cells + 2 * h] >> 24) + 1]++; /* counting sort */
+  for (int d = 0; d < 9; d++) L->group[d + 1] += L->group[d];
+  for (uint32_t h = 0, at[9] = {0}; h < n_halo; h++) {
+    uint32_t e = table[n_cells + 2 * h], d = e >> 24, i = L->group[d] + at[d]++;
+    halo[i] = e & 0xffffffu;
+    halo[n_halo + i] = table[n_cells + 2 * h + 1];
+  }
+  uint32_t kk = (uint32_t)(fr->k * fr->k), *base = NULL;
+  if (!L->compact || fr->s != 2 || t->j < 2 || kk > 16 || !(base = malloc((n_cells / kk) * sizeof *base)))
+    return NULL; /* cell by cell */
+  L->blocks.kk = kk;
+  L->blocks.base = base;
+  memset(L->blocks.in, 0x80, sizeof L->blocks.in);
+  memset(L->blocks.out, 0x80, sizeof L->blocks.out);
+  for (uint32_t q = 0; q < kk; q++) { /* the lowest two digits: the same in every block */
+    uint32_t r = (table[q] >> 16 & 3u) * 4u + (table[q] & 3u);
+    L->blocks.in[r] = (uint8_t)q;
+    L->blocks.out[q] = (uint8_t)r;
+  }
+  for (uint32_t g = 0; g < n_cells / kk; g++)
+    base[g] = ((table[g * kk] >> 16 & ~3u) + 1) * w + (table[g * kk] & 0xfffcu) + 1;
+  return base;
 }
 
 /* Row y's cells of the fractal as 0xff, holes as 0 (m has side entries): level by level from
@@ -222,50 +270,8 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
     return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %d x %zu row buffers of %zu bytes",
                      threads, lines, stride);
   }
-  for (uint32_t l = 0; l < n_cells; l++) {
-    uint32_t tx = table[l] & 0xffffu, ty = table[l] >> 16;
-    pos[l] = (ty + 1) * (t.rho + 2) + tx + 1;
-    pos[n_cells + l] = f->layout == SQZ_LAYOUT_COMPACT ? l : ty * t.rho + tx;
-  }
-  uint32_t *spans = pos ? pos + 2 * ((size_t)n_cells + n_halo) : NULL, n_spans = 0, w = t.rho + 2;
-  for (uint32_t y = 0; spans && y < t.rho; y++) { /* per tile row: its first and last cell */
-    uint32_t lo = UINT32_MAX, hi = 0;
-    for (uint32_t l = 0; l < n_cells; l++)
-      if (table[l] >> 16 == y) {
-        uint32_t x = table[l] & 0xffffu;
-        lo = x < lo ? x : lo;
-        hi = x > hi ? x : hi;
-      }
-    if (lo == UINT32_MAX) continue;
-    spans[2 * n_spans] = (y + 1) * w + lo + 1;
-    spans[2 * n_spans++ + 1] = (hi - lo + SQZ_LIFE_SPAN) / SQZ_LIFE_SPAN * SQZ_LIFE_SPAN;
-  }
-  cpu_life_tiles L = {.fr = fr, .t = &t, .pos = pos, .halo = pos ? pos + 2 * (size_t)n_cells : NULL, .spans = spans,
-                      .n_cells = n_cells, .n_halo = n_halo, .n_spans = n_spans, .birth = lr->birth,
-                      .survive = lr->survive, .compact = f->layout == SQZ_LAYOUT_COMPACT, .src = src, .dst = dst};
-  uint32_t kk = (uint32_t)(fr->k * fr->k), *base = NULL;
-  if (L.compact && fr->s == 2 && t.j >= 2 && kk <= 16 && (base = malloc((n_cells / kk) * sizeof *base)) != NULL) {
-    L.blocks.kk = kk;
-    L.blocks.base = base;
-    memset(L.blocks.in, 0x80, sizeof L.blocks.in);
-    memset(L.blocks.out, 0x80, sizeof L.blocks.out);
-    for (uint32_t q = 0; q < kk; q++) { /* the lowest two digits: the same in every block */
-      uint32_t r = (table[q] >> 16 & 3u) * 4u + (table[q] & 3u);
-      L.blocks.in[r] = (uint8_t)q;
-      L.blocks.out[q] = (uint8_t)r;
-    }
-    for (uint32_t g = 0; g < n_cells / kk; g++) {
-      uint32_t e = table[g * kk];
-      base[g] = ((e >> 16 & ~3u) + 1) * (t.rho + 2) + (e & 0xfffcu) + 1;
-    }
-  }
-  for (uint32_t h = 0; h < n_halo; h++) L.group[(table[n_cells + 2 * h] >> 24) + 1]++; /* counting sort */
-  for (int d = 0; d < 9; d++) L.group[d + 1] += L.group[d];
-  for (uint32_t h = 0, at[9] = {0}; h < n_halo; h++) {
-    uint32_t e = table[n_cells + 2 * h], d = e >> 24, i = L.group[d] + at[d]++;
-    pos[2 * (size_t)n_cells + i] = e & 0xffffffu;
-    pos[2 * (size_t)n_cells + n_halo + i] = table[n_cells + 2 * h + 1];
-  }
+  cpu_life_tiles L = {.fr = fr, .t = &t, .birth = lr->birth, .survive = lr->survive, .src = src, .dst = dst};
+  uint32_t *base = embedded ? NULL : cpu_life_plan(f, &t, table, n_cells, n_halo, pos, &L);
   int64_t tasks = embedded ? ((int64_t)n + SQZ_CPU_ROWS_PER_TASK - 1) / SQZ_CPU_ROWS_PER_TASK : (int64_t)t.tiles;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (int64_t i = 0; i < tasks; i++) {
