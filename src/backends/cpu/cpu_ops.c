@@ -21,7 +21,11 @@ static int cpu_open(sqz_context *ctx, const char *device) {
   snprintf(ctx->c_version, sizeof ctx->c_version, "C11");
   ctx->global_mem = ctx->max_alloc = cpu_host_memory();
   ctx->max_work_group = 1;
+#ifdef _OPENMP
+  ctx->compute_units = (uint64_t)omp_get_max_threads(); /* the engine's threads (OMP_NUM_THREADS) */
+#else
   ctx->compute_units = 1;
+#endif
   return SQZ_OK;
 }
 
