@@ -171,6 +171,9 @@ SQZ_API int sqz_domain_contains(const sqz_domain *dom, uint64_t x, uint64_t y, u
 SQZ_API int sqz_domain_fractal_params(const sqz_domain *dom, int *s, int *k, int *r);
 /* Storage elements of a layout ("bb", "lambda", "block:RHO", "compact"); TOO_LARGE on overflow. */
 SQZ_API int sqz_domain_layout_cells(const sqz_domain *dom, const char *layout, uint64_t *cells);
+/* Bytes of one state buffer of SQZ_U8 cells in a layout: the cells above, one byte each, except
+ * layout "bits" (one bit each, padding included: cells / 8); TOO_LARGE on overflow. */
+SQZ_API int sqz_domain_layout_bytes(const sqz_domain *dom, const char *layout, uint64_t *bytes);
 
 /* ---- registries: the layouts and maps sqz knows -----------------------------------------
  * One table each, read by the library's checks and messages and by the CLI's help. Entries

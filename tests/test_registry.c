@@ -117,10 +117,10 @@ START_TEST(lists) {
   ck_assert_str_eq(buf, "bb, ltm"); /* whole names only */
   ck_assert_int_eq(sqz_map_list(SQZ_FAMILY_SIMPLEX, 2, NULL, buf, 1), SQZ_ERR_TOO_LARGE);
   ck_assert_str_eq(buf, "");
-  ck_assert_int_eq(sqz_layout_list(0, buf, sizeof buf), 4);
-  ck_assert_str_eq(buf, "bb, lambda, block:RHO, compact");
-  ck_assert_int_eq(sqz_layout_list(SQZ_FAMILY_SIMPLEX, buf, sizeof buf), 2);
-  ck_assert_str_eq(buf, "bb, compact");
+  ck_assert_int_eq(sqz_layout_list(0, buf, sizeof buf), 5);
+  ck_assert_str_eq(buf, "bb, lambda, block:RHO, compact, bits");
+  ck_assert_int_eq(sqz_layout_list(SQZ_FAMILY_SIMPLEX, buf, sizeof buf), 3);
+  ck_assert_str_eq(buf, "bb, compact, bits");
 }
 END_TEST
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_backends.h"
 #include "bench_cuda.h"
 #include "cli_common.h"
 #include "cmds.h"
@@ -21,7 +22,10 @@ static const char *sqz_bench_fractal_help =
     "             below); rows other than the backend's default are named LAYOUT/MAP\n"
     "  --backend  opencl, cpu, cuda, or all: OpenCL, CUDA with MMA tile maps and CUDA with ALU\n"
     "             tile maps side by side (default: the block layouts; --layouts none: no Life),\n"
-    "             then the tile maps alone, MMA against ALU\n"
+    "             then the tile maps alone, MMA against ALU; or a list such as opencl,cpu: the\n"
+    "             same run on each backend in turn, each report with its own copy bandwidth\n"
+    "             (the cpu backend's: memcpy), then per layout the first backend's speed against\n"
+    "             the others' (kernel time ratio) and whether the live cells agree\n"
     "Reports per layout: kernel and end-to-end time per step, cells/s, bytes (both buffers),\n"
     "memory reduction factor against bb, speed-up against bb, and the share of the floor set by\n"
     "moving 2 bytes per cell at the copy bandwidth measured in the same run. Layouts whose\n"
@@ -60,7 +64,7 @@ static void sqz__bench_layout(sqz_context *ctx, sqz_domain *dom, const char *rul
   sqz_field_release(f);
 }
 
-static void sqz__print_json(sqz_context *ctx, sqz_domain *dom, const char *rule, uint64_t steps, double bw,
+static void sqz__print_json(FILE *out, sqz_context *ctx, sqz_domain *dom, const char *rule, uint64_t steps, double bw,
                             uint64_t copy_bytes, const sqz_bench_row *rows, int n, const sqz_bench_row *bb,
                             const sqz_bench_row *best) {
   uint64_t cells = sqz_domain_cells(dom), bb_cells = 0;
@@ -85,7 +89,9 @@ static void sqz__print_json(sqz_context *ctx, sqz_domain *dom, const char *rule,
       sqz_json_u64(&j, "bytes", r->bytes);
       sqz_json_num(&j, "mrf", 2.0 * (double)bb_cells / (double)r->bytes);
       if (bb) sqz_json_num(&j, "speedup_vs_bb", bb->kernel_s / r->kernel_s);
-      if (bw > 0) sqz_json_num(&j, "floor_share", 2.0 * (double)cells * (double)steps / bw / r->kernel_s);
+      if (bw > 0) /* 2 bytes per cell (layout bits: 2 bits) at the copy bandwidth */
+        sqz_json_num(&j, "floor_share",
+                     2.0 * sqz_cli_cell_scale(dom, r->layout) * (double)cells * (double)steps / bw / r->kernel_s);
       sqz_json_u64(&j, "live", r->live);
     }
     fputc('}', mem); /* sqz_json_end would put a newline inside the array */
@@ -94,7 +100,7 @@ static void sqz__print_json(sqz_context *ctx, sqz_domain *dom, const char *rule,
   fputc(']', mem);
   fclose(mem);
   sqz_json j;
-  sqz_json_begin(&j, stdout);
+  sqz_json_begin(&j, out);
   sqz_json_str(&j, "domain", sqz_domain_spec(dom));
   sqz_json_u64(&j, "cells", cells);
   sqz_json_u64(&j, "side", sqz_domain_side(dom));
@@ -118,35 +124,35 @@ static void sqz__print_json(sqz_context *ctx, sqz_domain *dom, const char *rule,
   free(text);
 }
 
-static void sqz__print_table(sqz_context *ctx, sqz_domain *dom, const char *rule, uint64_t steps, double bw,
+static void sqz__print_table(FILE *out, sqz_context *ctx, sqz_domain *dom, const char *rule, uint64_t steps, double bw,
                              uint64_t copy_bytes, const sqz_bench_row *rows, int n, const sqz_bench_row *bb) {
   uint64_t cells = sqz_domain_cells(dom), bb_cells = 0;
   sqz_domain_layout_cells(dom, "bb", &bb_cells);
   double floor_s = bw > 0 ? 2.0 * (double)cells / bw : 0.0;
-  printf("domain  %s: %llu cells, side %llu; rule %s, %llu timed steps\n", sqz_domain_spec(dom),
+  fprintf(out, "domain  %s: %llu cells, side %llu; rule %s, %llu timed steps\n", sqz_domain_spec(dom),
          (unsigned long long)cells, (unsigned long long)sqz_domain_side(dom), rule, (unsigned long long)steps);
-  printf("device  %s (%s)\n", sqz_context_device_name(ctx), sqz_context_backend(ctx));
-  printf("copy    %.1f GB/s (%s of %llu MiB); floor of 2 bytes per cell: %.4f ms/step\n\n", 1e-9 * bw,
+  fprintf(out, "device  %s (%s)\n", sqz_context_device_name(ctx), sqz_context_backend(ctx));
+  fprintf(out, "copy    %.1f GB/s (%s of %llu MiB); floor of 2 bytes per cell: %.4f ms/step\n\n", 1e-9 * bw,
          strcmp(sqz_context_backend(ctx), "opencl") == 0 ? "clEnqueueCopyBuffer" : "memcpy",
          (unsigned long long)(copy_bytes >> 20), 1e3 * floor_s);
-  printf("%-16s %12s %12s %10s %14s %8s %8s %8s %12s\n", "layout", "kernel ms", "e2e ms", "Gcells/s", "bytes",
+  fprintf(out, "%-16s %12s %12s %10s %14s %8s %8s %8s %12s\n", "layout", "kernel ms", "e2e ms", "Gcells/s", "bytes",
          "MRF", "vs bb", "floor", "live");
   for (int i = 0; i < n; i++) {
     const sqz_bench_row *r = &rows[i];
     if (r->status != SQZ_OK) {
-      printf("%-16s not run: %s\n", r->layout, r->error);
+      fprintf(out, "%-16s not run: %s\n", r->layout, r->error);
       continue;
     }
     double k = r->kernel_s / (double)steps;
     char vs[32] = "-";
     if (bb) snprintf(vs, sizeof vs, "%.1fx", bb->kernel_s / r->kernel_s);
-    printf("%-16s %12.4f %12.4f %10.3f %14llu %8.1f %8s %7.1f%% %12llu\n", r->layout, 1e3 * k,
+    fprintf(out, "%-16s %12.4f %12.4f %10.3f %14llu %8.1f %8s %7.1f%% %12llu\n", r->layout, 1e3 * k,
            1e3 * r->wall_s / (double)steps, 1e-9 * (double)cells / k, (unsigned long long)r->bytes,
-           2.0 * (double)bb_cells / (double)r->bytes, vs, k > 0 ? 100.0 * floor_s / k : 0.0,
+           2.0 * (double)bb_cells / (double)r->bytes, vs, k > 0 ? 100.0 * floor_s * sqz_cli_cell_scale(dom, r->layout) / k : 0.0,
            (unsigned long long)r->live);
   }
-  printf("\nkernel/e2e ms: per step; MRF: bb bytes / layout bytes (two buffers each); floor: share of the\n"
-         "2-byte-per-cell copy floor reached; live: live cells after the run (equal in every layout).\n");
+  fprintf(out, "\nkernel/e2e ms: per step; MRF: bb bytes / layout bytes (two buffers each); floor: share of the\n"
+          "2-byte-per-cell (bits: 2-bit) copy floor reached; live: live cells after the run (equal in every layout).\n");
 }
 
 typedef struct {
@@ -223,18 +229,16 @@ static int sqz__bench_maps_ok(sqz_context *ctx, const char *maps) {
   return 0;
 }
 
-int sqz_cmd_bench_fractal(int argc, char **argv) {
-  sqz_bench_opts o = {.rule = "B2/S23", .steps = 10, .seed = 1, .density = 0.5};
-  int rc = sqz__bench_args(argc, argv, &o);
-  if (rc) return rc < 0 ? 0 : rc;
-  if (o.backend && strcmp(o.backend, "all") == 0) /* tools/bench_cuda.c */
-    return sqz_cmd_bench_fractal_all(o.domain, o.rule, o.layouts, o.steps, o.density, o.seed, o.device, o.json);
+/* The benchmark on one backend: its report to out, its rows to pts (user: the options). */
+static int sqz__bench_fractal_one(const char *backend, FILE *out, sqz_bench_points *pts, void *user) {
+  const sqz_bench_opts *op = user, o = *op;
   sqz_context *ctx = NULL;
   sqz_domain *dom = NULL;
   sqz_bench_row *rows = NULL;
   char layouts[512], err[256];
   uint32_t b, s;
-  if ((rc = sqz_cli_open("bench fractal", o.backend, o.device, &ctx)) != 0) return rc;
+  int rc;
+  if ((rc = sqz_cli_open("bench fractal", backend, o.device, &ctx)) != 0) return rc;
   int st = sqz_domain_parse(ctx, o.domain, &dom);
   if (st != SQZ_OK) {
     rc = sqz_cli_fail("bench fractal", ctx, st);
@@ -293,12 +297,28 @@ int sqz_cmd_bench_fractal(int argc, char **argv) {
       rc = 1;
     }
   }
-  if (o.json) sqz__print_json(ctx, dom, o.rule, o.steps, bw, copy_bytes, rows, n, bb, best);
-  else sqz__print_table(ctx, dom, o.rule, o.steps, bw, copy_bytes, rows, n, bb);
+  for (int i = 0; i < n; i++)
+    sqz_bench_add(pts, rows[i].layout, rows[i].status == SQZ_OK, rows[i].kernel_s / (double)o.steps, rows[i].live);
+  if (o.json) sqz__print_json(out, ctx, dom, o.rule, o.steps, bw, copy_bytes, rows, n, bb, best);
+  else sqz__print_table(out, ctx, dom, o.rule, o.steps, bw, copy_bytes, rows, n, bb);
   if (!best && rc == 0) rc = 1; /* no layout could run */
 done:
   free(rows);
   sqz_domain_release(dom);
   sqz_context_release(ctx);
+  return rc;
+}
+
+int sqz_cmd_bench_fractal(int argc, char **argv) {
+  sqz_bench_opts o = {.rule = "B2/S23", .steps = 10, .seed = 1, .density = 0.5};
+  int rc = sqz__bench_args(argc, argv, &o);
+  if (rc) return rc < 0 ? 0 : rc;
+  if (o.backend && strcmp(o.backend, "all") == 0) /* tools/bench_cuda.c */
+    return sqz_cmd_bench_fractal_all(o.domain, o.rule, o.layouts, o.steps, o.density, o.seed, o.device, o.json);
+  if (sqz_bench_is_list(o.backend)) /* tools/bench_backends.c */
+    return sqz_bench_backends("bench fractal", o.backend, o.json, sqz__bench_fractal_one, &o);
+  sqz_bench_points pts = {NULL, 0, 0};
+  rc = sqz__bench_fractal_one(o.backend, stdout, &pts, &o);
+  free(pts.points);
   return rc;
 }

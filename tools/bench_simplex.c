@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_backends.h"
 #include "cli_common.h"
 #include "cmds.h"
 #include "sqz_bench.h"
@@ -24,7 +25,11 @@ static const char *sqz_bench_simplex_help =
     "Reports per map: launches, launched and useful threads, kernel and end-to-end time per\n"
     "pass, cells/s, bytes, the speed-up against the bb map in the same layout, and the share\n"
     "of the floor set by the bytes each cell must move at the copy bandwidth measured in the\n"
-    "same run (clEnqueueCopyBuffer). A final column checks that all maps computed the same.\n";
+    "same run (clEnqueueCopyBuffer; memcpy on the cpu backend). A final column checks that all\n"
+    "maps computed the same.\n"
+    "  --backend  one backend, or a list such as opencl,cpu: the same run on each backend in turn,\n"
+    "             each report with its own copy bandwidth, then per layout and map the first\n"
+    "             backend's speed against the others' (kernel time ratio) and whether results agree\n";
 
 typedef enum { SQZ_W_LIFE, SQZ_W_EDM, SQZ_W_MAP, SQZ_W_ACC } sqz_workload;
 static const char *const sqz_workload_names[] = {"life", "edm", "map", "accumulate"};
@@ -167,14 +172,16 @@ static void sqz__row_json(FILE *out, int i, void *user) {
     sqz_json_num(&j, "cells_per_s", cells / r->kernel_s);
     sqz_json_u64(&j, "bytes", r->bytes);
     if (bb) sqz_json_num(&j, "speedup_vs_bb", bb->kernel_s / r->kernel_s);
-    if (bw > 0) sqz_json_num(&j, "floor_share", sqz_workload_bytes[b->w] * cells / bw / r->kernel_s);
+    if (bw > 0) /* layout bits moves a bit where the others move a byte */
+      sqz_json_num(&j, "floor_share",
+                   sqz_workload_bytes[b->w] * sqz_cli_cell_scale(b->dom, r->layout) * cells / bw / r->kernel_s);
     sqz_json_u64(&j, "result", r->result);
     sqz_json_raw(&j, "agree", agree ? "true" : "false");
   }
   fputc('}', out);
 }
 
-static void sqz__report(const sqz_sbench *b, const sqz_srow_result *rows, int n, double bw, uint64_t copy_bytes,
+static void sqz__report(FILE *out, const sqz_sbench *b, const sqz_srow_result *rows, int n, double bw, uint64_t copy_bytes,
                         int json) {
   sqz_context *ctx = b->ctx;
   int dims = sqz_domain_dims(b->dom);
@@ -189,7 +196,7 @@ static void sqz__report(const sqz_sbench *b, const sqz_srow_result *rows, int n,
     sqz_sreport rp = {b, rows, first, n, bw};
     char *text = sqz_json_rows(n, sqz__row_json, &rp);
     sqz_json j;
-    sqz_json_begin(&j, stdout);
+    sqz_json_begin(&j, out);
     sqz_json_str(&j, "domain", sqz_domain_spec(b->dom));
     sqz_json_u64(&j, "cells", sqz_domain_cells(b->dom));
     sqz_json_str(&j, "workload", sqz_workload_names[b->w]);
@@ -207,33 +214,44 @@ static void sqz__report(const sqz_sbench *b, const sqz_srow_result *rows, int n,
     free(text);
     return;
   }
-  printf("sqz bench simplex: %s (%llu cells), workload %s%s%s, %llu passes, %s (%s)\n", sqz_domain_spec(b->dom),
+  fprintf(out, "sqz bench simplex: %s (%llu cells), workload %s%s%s, %llu passes, %s (%s)\n", sqz_domain_spec(b->dom),
          (unsigned long long)sqz_domain_cells(b->dom), sqz_workload_names[b->w], b->w == SQZ_W_LIFE ? " " : "",
          b->w == SQZ_W_LIFE ? b->rule : "", (unsigned long long)b->steps, sqz_context_device_name(ctx),
          sqz_context_backend(ctx));
-  printf("copy bandwidth %.3g B/s (copies of %llu bytes); floor at %.0f bytes per cell: %.3g cells/s\n", bw,
+  fprintf(out, "copy bandwidth %.3g B/s (copies of %llu bytes); floor at %.0f bytes per cell: %.3g cells/s\n", bw,
          (unsigned long long)copy_bytes, sqz_workload_bytes[b->w], bw / sqz_workload_bytes[b->w]);
-  printf("largest side that fits (2 buffers of 1 byte per cell): bb %llu, compact %llu (%.3fx)\n",
+  fprintf(out, "largest side that fits (2 buffers of 1 byte per cell): bb %llu, compact %llu (%.3fx)\n",
          (unsigned long long)max_bb, (unsigned long long)max_c, max_bb ? (double)max_c / (double)max_bb : 0.0);
-  printf("%-8s %-10s %4s %8s %14s %14s %7s %10s %10s %9s %7s %6s %12s %s\n", "layout", "map", "rho", "launches",
+  fprintf(out, "%-8s %-10s %4s %8s %14s %14s %7s %10s %10s %9s %7s %6s %12s %s\n", "layout", "map", "rho", "launches",
          "launched", "useful", "waste%", "kernel ms", "e2e ms", "Gcells/s", "floor%", "vs bb", "bytes", "same");
   for (int i = 0; i < n; i++) {
     const sqz_srow_result *r = &rows[i], *bb = sqz__bb_row(rows, n, r->layout);
     if (r->status != SQZ_OK) {
-      printf("%-8s %-10s  failed: %s\n", r->layout, r->map, r->error);
+      fprintf(out, "%-8s %-10s  failed: %s\n", r->layout, r->map, r->error);
       continue;
     }
     char vs[16] = "-";
     if (bb) snprintf(vs, sizeof vs, "%.2f", bb->kernel_s / r->kernel_s);
-    printf("%-8s %-10s %4u %8llu %14llu %14llu %7.2f %10.4f %10.4f %9.3f %7.1f %6s %12llu %s\n", r->layout, r->map,
+    fprintf(out, "%-8s %-10s %4u %8llu %14llu %14llu %7.2f %10.4f %10.4f %9.3f %7.1f %6s %12llu %s\n", r->layout, r->map,
            r->stats.rho, (unsigned long long)r->stats.launches, (unsigned long long)r->stats.launched,
            (unsigned long long)r->stats.useful, 100.0 * r->stats.waste, 1e3 * r->kernel_s / (double)b->steps,
            1e3 * r->wall_s / (double)b->steps, cells / r->kernel_s * 1e-9,
-           bw > 0 ? 100.0 * sqz_workload_bytes[b->w] * cells / bw / r->kernel_s : 0.0,
+           bw > 0 ? 100.0 * sqz_workload_bytes[b->w] * sqz_cli_cell_scale(b->dom, r->layout) * cells / bw / r->kernel_s
+                  : 0.0,
            vs, (unsigned long long)r->bytes,
            first && r->result == first->result ? "yes" : "NO");
   }
 }
+
+/* The parsed command line of one run. */
+typedef struct {
+  const char *domain, *maps, *device;
+  sqz_sbench b; /* the workload's settings; ctx, dom and xy are each run's */
+  char layout_list[4][16];
+  int nlayouts, json, copy_test;
+} sqz_sopts;
+
+static int sqz__bench_simplex_one(const char *backend, FILE *out, sqz_bench_points *pts, void *user);
 
 int sqz_cmd_bench_simplex(int argc, char **argv) {
   const char *domain = NULL, *workload = "life", *maps = NULL, *layouts = NULL, *backend = NULL, *device = NULL;
@@ -276,12 +294,28 @@ int sqz_cmd_bench_simplex(int argc, char **argv) {
   while (w < 4 && strcmp(workload, sqz_workload_names[w]) != 0) w++;
   if (w == 4) return sqz_cli_usage("bench", "unknown workload '%s' (expected life, edm, map or accumulate)", workload);
   b.w = (sqz_workload)w;
-  char map_list[16][16], layout_list[4][16];
-  int nmaps = 0, nlayouts = sqz__split_list(layouts ? layouts : "compact,bb", layout_list, 4);
-  if (nlayouts <= 0) return sqz_cli_usage("bench", "--layouts: '%s' is not a list like compact,bb", layouts);
-  if (maps && (nmaps = sqz__split_list(maps, map_list, 16)) <= 0)
+  sqz_sopts o = {domain, maps, device, b, {{0}}, 0, json, copy_test};
+  char map_list[16][16];
+  o.nlayouts = sqz__split_list(layouts ? layouts : "compact,bb", o.layout_list, 4);
+  if (o.nlayouts <= 0) return sqz_cli_usage("bench", "--layouts: '%s' is not a list like compact,bb", layouts);
+  if (maps && sqz__split_list(maps, map_list, 16) <= 0)
     return sqz_cli_usage("bench", "--maps: '%s' is not a list like bb,had", maps);
-  if ((rc = sqz_cli_open("bench", backend, device, &b.ctx)) != 0) return rc;
+  if (sqz_bench_is_list(backend)) /* tools/bench_backends.c */
+    return sqz_bench_backends("bench simplex", backend, json, sqz__bench_simplex_one, &o);
+  sqz_bench_points pts = {NULL, 0, 0};
+  rc = sqz__bench_simplex_one(backend, stdout, &pts, &o);
+  free(pts.points);
+  return rc;
+}
+
+static int sqz__bench_simplex_one(const char *backend, FILE *out, sqz_bench_points *pts, void *user) {
+  const sqz_sopts *o = user;
+  const char *domain = o->domain, *maps = o->maps;
+  sqz_sbench b = o->b;
+  char map_list[16][16], layout_list[4][16];
+  int nmaps = maps ? sqz__split_list(maps, map_list, 16) : 0, nlayouts = o->nlayouts, rc = 0;
+  memcpy(layout_list, o->layout_list, sizeof layout_list);
+  if ((rc = sqz_cli_open("bench", backend, o->device, &b.ctx)) != 0) return rc;
   int st = sqz_domain_parse(b.ctx, domain, &b.dom);
   int dims = st == SQZ_OK ? sqz_domain_dims(b.dom) : 0;
   if (st != SQZ_OK) rc = sqz_cli_fail("bench", b.ctx, st);
@@ -316,7 +350,7 @@ int sqz_cmd_bench_simplex(int argc, char **argv) {
   }
   uint64_t copy_bytes = 0;
   double bw = 0; /* stays 0 when it cannot be measured */
-  if (copy_test) sqz_bench_copy_bandwidth(b.ctx, 0, &bw, &copy_bytes); /* else no floor columns (0) */
+  if (o->copy_test) sqz_bench_copy_bandwidth(b.ctx, 0, &bw, &copy_bytes); /* else no floor columns (0) */
   sqz_srow_result rows[64];
   int n = 0;
   for (int l = 0; l < nlayouts; l++)
@@ -331,9 +365,13 @@ int sqz_cmd_bench_simplex(int argc, char **argv) {
       sqz__bench_row(&b, r);
     }
   if (sqz_cli_progress()) fprintf(stderr, "\r%40s\r", "");
-  sqz__report(&b, rows, n, bw, copy_bytes, json);
-  for (int i = 0; i < n; i++)
+  sqz__report(out, &b, rows, n, bw, copy_bytes, o->json);
+  for (int i = 0; i < n; i++) {
+    char name[48];
+    snprintf(name, sizeof name, "%s/%s", rows[i].layout, rows[i].map);
+    sqz_bench_add(pts, name, rows[i].status == SQZ_OK, rows[i].kernel_s / (double)b.steps, rows[i].result);
     if (rows[i].status != SQZ_OK) rc = 1;
+  }
 done:
   free(b.xy);
   sqz_domain_release(b.dom);

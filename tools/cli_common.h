@@ -84,6 +84,9 @@ int sqz_cli_map_default(const char *name);
 #define SQZ_CLI_LAYOUTS_BENCH 1
 #define SQZ_CLI_LAYOUTS_TILES 2
 void sqz_cli_layouts(const sqz_domain *dom, int flags, char *buf, size_t len);
+/* Bytes of one stored cell of a layout relative to a byte per cell (1, or 1/8 for layout bits): the
+ * benchmarks scale their copy floor by it. A row name LAYOUT/MAP counts as LAYOUT; 1 when unknown. */
+double sqz_cli_cell_scale(const sqz_domain *dom, const char *layout);
 
 /* ---- shared by life, run and heat (tools/cli_run.c) ---- */
 /* 1 if path ends in ext (".npy", ".rle", ".h5"; any case). */

@@ -53,6 +53,16 @@ int sqz_cli_map_default(const char *name) {
   return 0;
 }
 
+double sqz_cli_cell_scale(const sqz_domain *dom, const char *layout) {
+  char name[64];
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(layout, "/"), layout);
+  uint64_t cells = 0, bytes = 0;
+  if (sqz_domain_layout_cells(dom, name, &cells) != SQZ_OK || sqz_domain_layout_bytes(dom, name, &bytes) != SQZ_OK ||
+      cells == 0)
+    return 1.0;
+  return (double)bytes / (double)cells;
+}
+
 void sqz_cli_layouts(const sqz_domain *dom, int flags, char *buf, size_t len) {
   int s = 0, k = 0, r = 0, fractal = sqz_domain_fractal_params(dom, &s, &k, &r) == SQZ_OK;
   unsigned family = fractal ? SQZ_FAMILY_FRACTAL : SQZ_FAMILY_SIMPLEX;

@@ -10,7 +10,8 @@ int sqz_cmd_bench(int argc, char **argv) {
     fprintf(argc < 2 ? stderr : stdout,
             "usage: sqz bench simplex --domain D [--workload life|edm|map|accumulate] [options] [--json]\n"
             "       sqz bench fractal --domain D [--layouts L1,L2,...] [options] [--json]\n"
-            "Runs every map or layout side by side in one run (see 'sqz bench simplex --help').\n");
+            "Runs every map or layout side by side in one run (see 'sqz bench simplex --help');\n"
+            "--backend opencl,cpu runs it on each backend in turn and prints their speed ratios.\n");
     return argc < 2 ? 2 : 0;
   }
   if (strcmp(argv[1], "simplex") == 0) return sqz_cmd_bench_simplex(argc - 1, argv + 1);

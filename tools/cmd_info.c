@@ -12,7 +12,7 @@ static const char *sqz_info_help =
     "       sqz info DOMAIN --parts P [--layout compact] [--json]\n"
     "       sqz info simplex --m M [--r R] [--beta B] [--n N] [--json]\n"
     "\n"
-    "Prints the domain's cells, the bytes of one state buffer (1 byte per cell) in each layout,\n"
+    "Prints the domain's cells, the bytes of one state buffer (1 byte per cell; layout bits 1 bit) in each layout,\n"
     "the memory reduction factor against the bounding box (bb), and whether one buffer fits the\n"
     "device's largest single allocation and two (ping-pong) buffers fit its global memory.\n"
     "For simplices it also prints, per thread map (or for --map M), the threads launched, the\n"
@@ -109,7 +109,7 @@ static int sqz__info_maps(sqz_domain *dom, const char *map, uint32_t rho, int js
 
 typedef struct {
   char name[32];
-  uint64_t cells;
+  uint64_t cells, bytes; /* storage elements and bytes of one buffer (layout bits: a bit each) */
   int status;
 } sqz_info_row;
 
@@ -210,6 +210,7 @@ int sqz_cmd_info(int argc, char **argv) {
   sqz_domain_layout_cells(dom, "bb", &bb_cells);
   for (int i = 0; i < n; i++) {
     rows[i].status = sqz_domain_layout_cells(dom, rows[i].name, &rows[i].cells);
+    if (rows[i].status == SQZ_OK) rows[i].status = sqz_domain_layout_bytes(dom, rows[i].name, &rows[i].bytes);
     if (rows[i].status != SQZ_OK && layout) {
       rc = sqz_cli_fail("info", NULL, rows[i].status);
       goto done;
@@ -229,9 +230,9 @@ int sqz_cmd_info(int argc, char **argv) {
     for (int i = 0, first = 1; i < n; i++) {
       if (rows[i].status != SQZ_OK) continue;
       printf("%s{\"layout\":\"%s\",\"cells\":%llu,\"bytes\":%llu,\"mrf\":%.6g,\"fits_one\":%s,\"fits_two\":%s}",
-             first ? "" : ",", rows[i].name, (unsigned long long)rows[i].cells, (unsigned long long)rows[i].cells,
-             (double)bb_cells / (double)rows[i].cells, rows[i].cells <= max_alloc ? "true" : "false",
-             rows[i].cells <= gmem / 2 ? "true" : "false");
+             first ? "" : ",", rows[i].name, (unsigned long long)rows[i].cells, (unsigned long long)rows[i].bytes,
+             (double)bb_cells / (double)rows[i].bytes, rows[i].bytes <= max_alloc ? "true" : "false",
+             rows[i].bytes <= gmem / 2 ? "true" : "false");
       first = 0;
     }
     fputs("]", stdout);
@@ -254,7 +255,7 @@ int sqz_cmd_info(int argc, char **argv) {
     printf("cells    %llu\n", (unsigned long long)sqz_domain_cells(dom));
     printf("device   %s: max allocation %llu bytes, global memory %llu bytes\n\n", sqz_context_device_name(ctx),
            (unsigned long long)max_alloc, (unsigned long long)gmem);
-    printf("%-10s %20s %20s %10s %8s %8s\n", "layout", "cells stored", "bytes (1 B/cell)", "MRF vs bb", "fits 1x",
+    printf("%-10s %20s %20s %10s %8s %8s\n", "layout", "cells stored", "bytes (1 B/cell)*", "MRF vs bb", "fits 1x",
            "fits 2x");
     for (int i = 0; i < n; i++) {
       if (rows[i].status != SQZ_OK) {
@@ -262,9 +263,10 @@ int sqz_cmd_info(int argc, char **argv) {
         continue;
       }
       printf("%-10s %20llu %20llu %10.4g %8s %8s\n", rows[i].name, (unsigned long long)rows[i].cells,
-             (unsigned long long)rows[i].cells, (double)bb_cells / (double)rows[i].cells,
-             rows[i].cells <= max_alloc ? "yes" : "no", rows[i].cells <= gmem / 2 ? "yes" : "no");
+             (unsigned long long)rows[i].bytes, (double)bb_cells / (double)rows[i].bytes,
+             rows[i].bytes <= max_alloc ? "yes" : "no", rows[i].bytes <= gmem / 2 ? "yes" : "no");
     }
+    puts("* layout bits: 1 bit per cell, rows (simplices) or tiles (fractals) padded to 32-bit words");
     if (simplex) {
       if ((rc = sqz__info_maps(dom, map, (uint32_t)rho, 0)) != 0) goto done;
       printf("\nlargest N with two 1-byte state buffers on this device: bb %llu, compact %llu\n",

@@ -225,14 +225,14 @@ class Domain(_Handle):
         return bool(lib.sqz_domain_contains(self._handle(), int(x), int(y), int(z)))
 
     def layout_cells(self, layout):
-        """Storage elements of a layout: "bb", "lambda", "block:RHO", "compact"."""
+        """Storage elements of a layout: "bb", "lambda", "block:RHO", "compact", "bits" (bits, padding included)."""
         n = ctypes.c_uint64()
         self._check(lib.sqz_domain_layout_cells(self._handle(), _cstr(layout, "layout"), ctypes.byref(n)))
         return n.value
 
     def field(self, dtype="u8", layout="compact"):
         """A new zero field: dtype "u8", "i32", "f32", "f64" or the NumPy dtype; layout "compact",
-        "bb", and for fractals "lambda" or "block:RHO"."""
+        "bb", "bits" (u8 cells 0/1, one bit each, Life-like rules), and for fractals "lambda" or "block:RHO"."""
         return Field(self, dtype, layout)
 
     def mask(self):

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "core/bits.h"
 
 static const char *red_type_name(sqz_type type) {
   switch (type) {
@@ -44,6 +45,7 @@ static int red_host(sqz_context *ctx, sqz_red_op op, sqz_type type, const void *
 }
 
 static int red_field(sqz_field *f, sqz_red_op op, sqz_red_acc *acc) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_reduce(f, op, acc); /* popcounts */
   return f->ctx->ops->reduce(f->ctx, op, f->type, f->mem[f->cur], f->elems, SQZ_RED_ACC_AUTO, acc);
 }
 

@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "core/bits.h"
 
 static int sqz__alloc_storage(sqz_field *f, int which) {
   sqz_context *ctx = f->ctx;
-  uint64_t bytes = 0;
-  if (!sqz__checked_mul(f->elems, sqz_type_size(f->type), &bytes))
+  uint64_t bytes = f->layout == SQZ_LAYOUT_BITS ? sqz__bits_bytes(f) : 0;
+  if (f->layout != SQZ_LAYOUT_BITS && !sqz__checked_mul(f->elems, sqz_type_size(f->type), &bytes))
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s: storage size overflows 64 bits", f->dom->spec,
                      f->layout_str);
   uint64_t total = bytes * (uint64_t)(which + 1); /* the ping-pong buffer doubles the state */
@@ -44,12 +45,16 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
   sqz_domain_retain(dom); /* the field keeps its domain and its context alive */
   sqz_context_retain(ctx);
   int st = sqz__parse_layout(ctx, dom, layout, &f->layout, &f->layout_rho);
+  if (st == SQZ_OK && f->layout == SQZ_LAYOUT_BITS) st = sqz__bits_check_type(ctx, type);
   if (st == SQZ_OK) st = ctx->ops->accepts(ctx, dom, type, f->layout);
   if (st == SQZ_OK) st = sqz__layout_geometry(dom, f->layout, f->layout_rho, &f->elems, &f->width, &f->height);
   if (st == SQZ_OK) {
     if (f->layout == SQZ_LAYOUT_BLOCK) snprintf(f->layout_str, sizeof f->layout_str, "block:%u", f->layout_rho);
     else snprintf(f->layout_str, sizeof f->layout_str, "%s",
-                  f->layout == SQZ_LAYOUT_BB ? "bb" : f->layout == SQZ_LAYOUT_LAMBDA ? "lambda" : "compact");
+                  f->layout == SQZ_LAYOUT_BB       ? "bb"
+                  : f->layout == SQZ_LAYOUT_LAMBDA ? "lambda"
+                  : f->layout == SQZ_LAYOUT_BITS   ? "bits"
+                                                   : "compact");
     sqz__lock(ctx);
     st = sqz__alloc_storage(f, 0);
     if (st == SQZ_OK) st = sqz__finish(ctx);
@@ -87,7 +92,7 @@ uint64_t sqz_field_bytes(const sqz_field *f) {
   sqz__lock(f->ctx); /* a step on another thread may be adding the second buffer */
   int n = f->mem[1] ? 2 : 1;
   sqz__unlock(f->ctx);
-  return (uint64_t)n * f->elems * sqz_type_size(f->type);
+  return (uint64_t)n * sqz__field_storage_bytes(f);
 }
 
 int sqz_field_set_block(sqz_field *f, uint32_t rho) {
@@ -104,9 +109,24 @@ int sqz__field_ensure_pair(sqz_field *f) {
   return sqz__alloc_storage(f, 1);
 }
 
+uint64_t sqz__field_storage_bytes(const sqz_field *f) {
+  return f->layout == SQZ_LAYOUT_BITS ? sqz__bits_bytes(f) : f->elems * sqz_type_size(f->type);
+}
+
+int sqz__field_gather(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, void *out) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, mem, idx, n, out, NULL);
+  return f->ctx->ops->gather(f->ctx, mem, sqz_type_size(f->type), idx, n, out);
+}
+
+int sqz__field_scatter(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, const void *in) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, mem, idx, n, NULL, in);
+  return f->ctx->ops->scatter(f->ctx, mem, sqz_type_size(f->type), idx, n, in);
+}
+
 int sqz__field_download(sqz_field *f, void *host) {
   sqz__lock(f->ctx);
-  int st = f->ctx->ops->download(f->ctx, host, f->mem[f->cur], 0, f->elems * sqz_type_size(f->type));
+  int st = f->layout == SQZ_LAYOUT_BITS ? sqz__bits_download(f, host) /* the byte view of the bits */
+                                        : f->ctx->ops->download(f->ctx, host, f->mem[f->cur], 0, f->elems * sqz_type_size(f->type));
   if (st == SQZ_OK) st = sqz__finish(f->ctx);
   sqz__unlock(f->ctx);
   return st;
@@ -114,7 +134,8 @@ int sqz__field_download(sqz_field *f, void *host) {
 
 int sqz__field_upload(sqz_field *f, const void *host) {
   sqz__lock(f->ctx);
-  int st = f->ctx->ops->upload(f->ctx, f->mem[f->cur], 0, host, f->elems * sqz_type_size(f->type));
+  int st = f->layout == SQZ_LAYOUT_BITS ? sqz__bits_upload(f, host) /* the byte view of the bits */
+                                        : f->ctx->ops->upload(f->ctx, f->mem[f->cur], 0, host, f->elems * sqz_type_size(f->type));
   if (st == SQZ_OK) st = sqz__finish(f->ctx);
   sqz__unlock(f->ctx);
   return st;

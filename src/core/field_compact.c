@@ -30,7 +30,7 @@ int sqz__compact_open(sqz_field *f, int mode, const char *what, sqz_compact_io *
   if (mode == SQZ_COMPACT_LOAD) st = sqz__field_ensure_pair(f);
   io->mem = f->mem[mode == SQZ_COMPACT_LOAD ? f->cur ^ 1 : f->cur];
   if (st == SQZ_OK && mode != SQZ_COMPACT_READ && io->idx) /* holes and padding of the layout stay 0 */
-    st = ctx->ops->zero(ctx, io->mem, f->elems * sqz_type_size(f->type));
+    st = ctx->ops->zero(ctx, io->mem, sqz__field_storage_bytes(f));
   if (st != SQZ_OK) sqz__compact_close(io);
   return st;
 }
@@ -51,8 +51,8 @@ int sqz__compact_band(sqz_compact_io *io, uint64_t c0, uint64_t n, void *values)
       sqz__layout_coords(&io->view, c0 + done + i, &x, &y, &z);
       io->idx[i] = sqz__layout_index(f, x, y, z); /* every domain cell is stored */
     }
-    st = io->mode == SQZ_COMPACT_READ ? ctx->ops->gather(ctx, io->mem, ts, io->idx, k, v + done * ts)
-                                      : ctx->ops->scatter(ctx, io->mem, ts, io->idx, k, v + done * ts);
+    st = io->mode == SQZ_COMPACT_READ ? sqz__field_gather(f, io->mem, io->idx, k, v + done * ts)
+                                      : sqz__field_scatter(f, io->mem, io->idx, k, v + done * ts);
   }
   return st;
 }

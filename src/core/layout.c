@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "core/registry.h"
 #include "core/sqz_internal.h"
 
@@ -22,6 +23,7 @@ int sqz__parse_layout(sqz_context *ctx, const sqz_domain *dom, const char *layou
   if (strcmp(layout, "compact") == 0) { *id = SQZ_LAYOUT_COMPACT; return SQZ_OK; }
   if (strcmp(layout, "bb") == 0) { *id = SQZ_LAYOUT_BB; return SQZ_OK; }
   if (strcmp(layout, "lambda") == 0) { *id = SQZ_LAYOUT_LAMBDA; return SQZ_OK; }
+  if (strcmp(layout, "bits") == 0) { *id = SQZ_LAYOUT_BITS; return SQZ_OK; }
   const char *p = strchr(layout, ':'); /* block:RHO */
   if (!p) return sqz__fail(ctx, SQZ_ERR_INTERNAL, "layout '%s' is registered but has no storage", layout);
   p++;
@@ -46,26 +48,31 @@ int sqz__parse_layout(sqz_context *ctx, const sqz_domain *dom, const char *layou
 
 int sqz__layout_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho, uint64_t *elems,
                          uint64_t *width, uint64_t *height) {
+  if (layout == SQZ_LAYOUT_BITS) return sqz__bits_geometry(dom, elems, width, height);
   if (dom->kind == SQZ_DOMAIN_FRACTAL) return sqz__fractal_geometry(dom, layout, rho, elems, width, height);
   return sqz__simplex_geometry(dom, layout, rho, elems, width, height);
 }
 
 int sqz__layout_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y, uint64_t *z) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_coords(f, index, x, y, z);
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL) return sqz__fractal_coords(f, index, x, y, z);
   return sqz__simplex_coords(f, index, x, y, z);
 }
 
 int64_t sqz__layout_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_index(f, x, y, z);
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL) return sqz__fractal_index(f, x, y, z);
   return sqz__simplex_index(f, x, y, z);
 }
 
 uint64_t sqz__layout_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_row(f, y, z, xs, index);
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL) return sqz__fractal_row(f, y, z, xs, index);
   return sqz__simplex_row(f, y, z, xs, index);
 }
 
 const char *sqz__layout_rule(const sqz_field *f) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_rule(f);
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL) return sqz__fractal_rule(f);
   return sqz__simplex_rule(f);
 }
@@ -86,4 +93,10 @@ int sqz_domain_layout_cells(const sqz_domain *dom, const char *layout, uint64_t 
   if (st != SQZ_OK) return st;
   uint64_t w = 0, h = 0;
   return sqz__layout_geometry(dom, id, rho, cells, &w, &h);
+}
+
+int sqz_domain_layout_bytes(const sqz_domain *dom, const char *layout, uint64_t *bytes) {
+  int st = sqz_domain_layout_cells(dom, layout, bytes);
+  if (st == SQZ_OK && layout && strcmp(layout, "bits") == 0) *bytes /= 8u; /* whole 32-bit words */
+  return st;
 }

@@ -14,6 +14,7 @@ static const sqz_layout_info sqz_layouts[] = {
     {"lambda", SQZ_F, "embedded storage, launched over compact space through lambda"},
     {"block:RHO", SQZ_F, "compact grid of RHO x RHO embedded tiles, RHO = s^j (Squeeze)"},
     {"compact", SQZ_S | SQZ_F, "exactly |D| cells stored (element-level compact)"},
+    {"bits", SQZ_S | SQZ_F, "1 bit per cell in 32-bit words, rows or tiles padded to words (two-state rules)"},
 };
 
 /* name, families, dims (0 = any), backend (NULL = any), default, help */

@@ -115,6 +115,9 @@ struct sqz_domain {
  * scale no larger than its side). */
 #define SQZ_BLOCK_RHO_MAX 4096u
 typedef enum { SQZ_LAYOUT_BB = 0, SQZ_LAYOUT_COMPACT = 1, SQZ_LAYOUT_LAMBDA = 2, SQZ_LAYOUT_BLOCK = 3 } sqz_layout_id;
+/* Layout bits (1 bit per cell, src/core/bits.h): every layout function and engine dispatches it
+ * before its family's switch, so it is a value of sqz_layout_id outside the enumeration. */
+#define SQZ_LAYOUT_BITS ((sqz_layout_id)4)
 
 struct sqz_field {
   sqz_domain *dom;  /* retained */
@@ -182,6 +185,12 @@ SQZ_INTERNAL int sqz__fractal_member(const sqz_fractal *fr, uint64_t x, uint64_t
 SQZ_INTERNAL int sqz__field_download(sqz_field *f, void *host);
 SQZ_INTERNAL int sqz__field_upload(sqz_field *f, const void *host);
 SQZ_INTERNAL int sqz__field_ensure_pair(sqz_field *f);
+/* Bytes of one state buffer of f (layout bits: a bit per storage cell). */
+SQZ_INTERNAL uint64_t sqz__field_storage_bytes(const sqz_field *f);
+/* The backend's gather/scatter of n cells of f's type through storage indices (-1: none) of
+ * buffer mem, or their bit form in layout bits. */
+SQZ_INTERNAL int sqz__field_gather(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, void *out);
+SQZ_INTERNAL int sqz__field_scatter(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, const void *in);
 /* Host fill of a storage array of f->elems elements: cell value(seed, embedded index) for every
  * domain cell, 0 elsewhere; uniform = 0: 1 with probability threshold / 2^32, uniform = 1:
  * a uniform value in [0, 1) (float types). */

@@ -34,7 +34,7 @@ int sqz__image_open_band(sqz_field *f, const char *path, int mode, uint64_t band
   im->locked = 1;
   if (mode == SQZ_IMAGE_LOAD) { /* the state is built in the second buffer, from zeros */
     st = sqz__field_ensure_pair(f);
-    if (st == SQZ_OK) st = ctx->ops->zero(ctx, f->mem[f->cur ^ 1], f->elems * ts);
+    if (st == SQZ_OK) st = ctx->ops->zero(ctx, f->mem[f->cur ^ 1], sqz__field_storage_bytes(f));
   }
   if (st != SQZ_OK) sqz__image_close(im);
   return st;
@@ -61,8 +61,8 @@ static int sqz__image_band(sqz_image *im, uint64_t y0) {
     im->used += sqz__image_cells(im, y0 + im->rows, im->xs + im->used, im->index + im->used);
     im->start[++im->rows] = im->used;
   }
-  sqz_context *ctx = im->f->ctx; /* domain storage indices are below 2^63: the int64_t view is exact */
-  int st = ctx->ops->gather(ctx, im->f->mem[im->f->cur], im->ts, (const int64_t *)im->index, im->used, im->vals);
+  /* domain storage indices are below 2^63: the int64_t view is exact */
+  int st = sqz__field_gather(im->f, im->f->mem[im->f->cur], (const int64_t *)im->index, im->used, im->vals);
   if (st != SQZ_OK) im->rows = 0;
   return st;
 }
@@ -83,8 +83,7 @@ int sqz__image_set(const sqz_image *im, uint64_t j) { return sqz__is_nonzero(im-
 
 /* Readers: the band's cells into the second buffer. */
 static int sqz__image_flush(sqz_image *im) {
-  sqz_context *ctx = im->f->ctx;
-  int st = ctx->ops->scatter(ctx, im->f->mem[im->f->cur ^ 1], im->ts, (const int64_t *)im->index, im->used, im->vals);
+  int st = sqz__field_scatter(im->f, im->f->mem[im->f->cur ^ 1], (const int64_t *)im->index, im->used, im->vals);
   im->used = 0;
   return st;
 }

@@ -41,6 +41,15 @@ static inline int sqz__cpu_threads(const sqz_cpu_update *u, uint64_t cells) { re
 static inline int sqz__cpu_thread(void) { return 0; }
 #endif
 
+/* The engine's vector loops compiled twice where the toolchain can pick at load time (ifunc):
+ * AVX2 (32 u8 lanes) and the baseline of the target (SSE2 on x86-64: 16 lanes). The library
+ * itself is built for the baseline, never -march=native. */
+#ifdef SQZ_CPU_TARGET_CLONES
+#define SQZ_CPU_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SQZ_CPU_CLONES
+#endif
+
 /* Copies one cell of ts bytes (1, 4 or 8). */
 static inline void sqz__cpu_cell_copy(unsigned char *dst, const unsigned char *src, size_t ts) {
   switch (ts) {

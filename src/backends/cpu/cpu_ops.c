@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backends/cpu/cpu_bits.h"
 #include "backends/cpu/cpu_engine.h"
 #include "backends/cpu/cpu_rules.h"
 #include "simplex/simplex_plan.h"
@@ -20,7 +21,11 @@ static int cpu_open(sqz_context *ctx, const char *device) {
   snprintf(ctx->c_version, sizeof ctx->c_version, "C11");
   ctx->global_mem = ctx->max_alloc = cpu_host_memory();
   ctx->max_work_group = 1;
+#ifdef _OPENMP
+  ctx->compute_units = (uint64_t)omp_get_max_threads(); /* the engine's threads (OMP_NUM_THREADS) */
+#else
   ctx->compute_units = 1;
+#endif
   return SQZ_OK;
 }
 
@@ -122,6 +127,7 @@ static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const 
   sqz_context *ctx = f->ctx;
   int est = sqz__enqueue_sync_only(ctx, enq);
   if (est != SQZ_OK) return est;
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__cpu_bits_stencil(f, u, steps); /* engine_bits.c */
   if (u->kind == SQZ_UPDATE_CL || u->kind == SQZ_UPDATE_LIFE_BODY)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
                      "an OpenCL C update needs an OpenCL device; the cpu backend takes a C function (sqz_stencil_step_fn)");
@@ -167,6 +173,7 @@ static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const 
 }
 
 static int cpu_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__cpu_bits_fill(f, threshold, seed);
   sqz__host_fill(f, f->mem[f->cur], 0, threshold, seed);
   return SQZ_OK;
 }

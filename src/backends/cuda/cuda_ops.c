@@ -20,6 +20,8 @@ static void cuda_list(sqz_device_sink sink, void *list) {
 }
 
 static int cuda_accepts(sqz_context *ctx, const sqz_domain *dom, sqz_type type, sqz_layout_id layout) {
+  if (layout == SQZ_LAYOUT_BITS)
+    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "layout bits runs on the opencl and cpu backends, not on cuda");
   if (dom->kind != SQZ_DOMAIN_FRACTAL)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "the cuda backend computes on fractal domains only (%s)", dom->spec);
   return SQZ_OK;

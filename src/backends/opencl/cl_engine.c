@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/opencl/cl_bits.h"
 #include "backends/opencl/cl_engine.h"
 
 int sqz__cl_has_fp64(const sqz_context *ctx) {
@@ -60,13 +61,16 @@ int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz
   cl->enq = enq; /* under the context's lock until the end of this call */
   cl->gated = 0;
   cl->n_keep = 0;
-  int st = f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__cl_stencil_fractal(f, u, steps) : sqz__cl_stencil_simplex(f, u, steps);
+  int st = f->layout == SQZ_LAYOUT_BITS           ? sqz__cl_stencil_bits(f, u, steps) /* engine_bits.c */
+           : f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__cl_stencil_fractal(f, u, steps)
+                                                : sqz__cl_stencil_simplex(f, u, steps);
   if (enq) st = sqz__cl_enqueue_end(f->ctx, st);
   cl->enq = NULL;
   return st;
 }
 
 int sqz__cl_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__cl_fill_bits(f, threshold, seed);
   if (f->type != SQZ_U8) { /* other types: the host fill through the layout, uploaded */
     size_t ts = sqz_type_size(f->type);
     void *store = NULL;

@@ -1,0 +1,166 @@
+/* engine_bits.c (opencl) — Life-like steps and random fills of layout bits (cl/engine_bits_*.cl): launches, tile tables, chunking. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/opencl/cl_bits.h"
+#include "core/bits.h"
+#include "sqz_bits.h"
+
+#define SQZ__BITS_SPAN ((uint64_t)32768)     /* rows and planes per simplex launch */
+#define SQZ__BITS_GROUPS ((uint64_t)1 << 20) /* tiles (work-groups) per fractal launch */
+#define SQZ__BITS_LOCAL 64u                  /* simplex work-items per group */
+
+/* The program of a family; u (steps only) makes its rule compile-time constants. */
+static int sqz__bits_program(sqz_context *ctx, int fractal, const sqz_update *u, const char *kernel, cl_kernel *k) {
+  static const char *const simplex_files[] = {"sqz_common.h", "sqz_bits.h", "engine_bits_simplex.cl", NULL};
+  static const char *const fractal_files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_bits.h", "engine_bits_fractal.cl",
+                                              NULL};
+  cl_program prog = NULL;
+  char pre[64] = "";
+  if (u) snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n", u->birth, u->survive);
+  int st = sqz__program(ctx, pre, fractal ? fractal_files : simplex_files, "", &prog);
+  return st == SQZ_OK ? sqz__kernel(ctx, prog, kernel, k) : st;
+}
+
+/* The simplex launches: (words of the longest row, n cells) x rows y x planes z (one in 2D), in
+ * chunks of SQZ__BITS_SPAN rows and planes (a grid dimension's limit on some devices); y0 and z0
+ * are the kernel's last two arguments, from arg. */
+static int sqz__bits_simplex_run(sqz_context *ctx, cl_kernel k, cl_uint arg, uint64_t n, int dims) {
+  size_t local[3] = {ctx->max_work_group < SQZ__BITS_LOCAL ? 1 : SQZ__BITS_LOCAL, 1, 1};
+  size_t words = (size_t)sqz_bits_words(n), global[3] = {(words + local[0] - 1) / local[0] * local[0], 0, 1};
+  int st = SQZ_OK;
+  for (cl_ulong z0 = 0; st == SQZ_OK && z0 < (dims == 3 ? n : 1); z0 += SQZ__BITS_SPAN)
+    for (cl_ulong y0 = 0; st == SQZ_OK && y0 + z0 < n; y0 += SQZ__BITS_SPAN) {
+      global[1] = (size_t)(n - y0 - z0 < SQZ__BITS_SPAN ? n - y0 - z0 : SQZ__BITS_SPAN);
+      if (dims == 3) global[2] = (size_t)(n - z0 < SQZ__BITS_SPAN ? n - z0 : SQZ__BITS_SPAN);
+      cl_int e = clSetKernelArg(k, arg, sizeof y0, &y0) | clSetKernelArg(k, arg + 1, sizeof z0, &z0);
+      st = e == CL_SUCCESS ? sqz__run(ctx, k, 3, global, local)
+                           : sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the rows of a bits launch failed");
+    }
+  return st;
+}
+
+/* The fractal's tables on the device: lam, nu and the dense word list in one buffer (tab, its
+ * count in bt->nw), H_λ + H_ν in another (fr). */
+static int sqz__bits_fractal_tables(sqz_field *f, sqz_bits_tiling *bt, cl_mem *tab, cl_mem *fr, cl_uint *nw) {
+  sqz_context *ctx = f->ctx;
+  const sqz_fractal *d = &f->dom->fr;
+  sqz_bits_tables t;
+  *tab = *fr = NULL;
+  sqz__bits_tiling(f->dom, bt);
+  int st = sqz__bits_tables(ctx, f->dom, bt, &t);
+  if (st != SQZ_OK) return st;
+  int32_t frt[2 * SQZ_MAX_SCALE * SQZ_MAX_SCALE + SQZ_MAX_SCALE * SQZ_MAX_SCALE];
+  size_t nfr = 2u * (size_t)d->k + (size_t)d->s * (size_t)d->s;
+  memcpy(frt, d->hl, 2u * (size_t)d->k * sizeof *frt);
+  memcpy(frt + 2 * d->k, d->hnu, (size_t)d->s * (size_t)d->s * sizeof *frt);
+  *nw = t.nw;
+  st = sqz__const_buffer(ctx, t.words * sizeof *t.all, t.all, tab);
+  if (st == SQZ_OK) st = sqz__const_buffer(ctx, nfr * sizeof *frt, frt, fr);
+  free(t.all);
+  return st;
+}
+
+static int sqz__bits_fractal_step(sqz_field *f, cl_kernel k, const sqz_bits_tiling *bt, cl_mem tab, cl_mem fr,
+                                  cl_uint nw, const sqz_update *u, uint64_t steps) {
+  sqz_context *ctx = f->ctx;
+  cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k, rb = (cl_uint)f->dom->fr.r - bt->t, side = bt->side,
+          kt = bt->kt, wt = bt->wt, rw = (side + 33u) / 32u;
+  cl_int err = CL_SUCCESS;
+  size_t lmem = ((size_t)(side + 2u) + side) * rw * 4u;
+  if (lmem + 9u * 8u > ctx->local_mem)
+    return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "a bits tile of side %u needs %zu bytes of local memory, %s has %llu", side,
+                     lmem + 72u, ctx->device_name, (unsigned long long)ctx->local_mem);
+  size_t local = 256u, kwg = 0; /* at most what the kernel allows on this device */
+  if (clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS &&
+      kwg > 0 && kwg < local)
+    local = kwg;
+  if (ctx->max_work_group < local) local = ctx->max_work_group;
+  int st = SQZ_OK;
+  for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
+    cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
+    for (cl_ulong t0 = 0; st == SQZ_OK && t0 < bt->tiles; t0 += SQZ__BITS_GROUPS) {
+      uint64_t groups = bt->tiles - t0 < SQZ__BITS_GROUPS ? bt->tiles - t0 : SQZ__BITS_GROUPS;
+      size_t global = (size_t)groups * local;
+      st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof tab, &tab, sizeof fr, &fr,
+                     sizeof s, &s, sizeof kk, &kk, sizeof rb, &rb, sizeof side, &side, sizeof kt, &kt, sizeof wt, &wt,
+                     sizeof nw, &nw, sizeof u->birth, &u->birth, sizeof u->survive, &u->survive, sizeof t0, &t0, (size_t)0);
+      if (st == SQZ_OK && ((err = clSetKernelArg(k, 14, (size_t)(side + 2u) * rw * 4u, NULL)) != CL_SUCCESS ||
+                           (err = clSetKernelArg(k, 15, (size_t)side * rw * 4u, NULL)) != CL_SUCCESS))
+        st = sqz__fail(ctx, err, "setting the local memory of a bits step failed: %s", sqz_status_name(err));
+      if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
+    }
+    if (st == SQZ_OK) f->cur = 1 - f->cur;
+  }
+  return st;
+}
+
+int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
+  sqz_context *ctx = f->ctx;
+  int fractal = f->dom->kind == SQZ_DOMAIN_FRACTAL;
+  cl_kernel k = NULL;
+  int st = sqz__bits_check_update(f, u);
+  if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
+  if (st == SQZ_OK) st = sqz__bits_program(ctx, fractal, u, fractal ? "sqz_bits_fractal_step" : "sqz_bits_simplex_step", &k);
+  if (st != SQZ_OK) return st;
+  if (fractal) {
+    sqz_bits_tiling bt;
+    cl_mem tab = NULL, fr = NULL;
+    cl_uint nw = 0;
+    st = sqz__bits_fractal_tables(f, &bt, &tab, &fr, &nw);
+    if (st == SQZ_OK) st = sqz__bits_fractal_step(f, k, &bt, tab, fr, nw, u, steps);
+    int fin = sqz__cl_done_with(ctx, tab, fr);
+    if (st == SQZ_OK) st = fin;
+  } else {
+    cl_ulong n = f->dom->side, zero = 0; /* y0 and z0: set per launch */
+    cl_uint dims = (cl_uint)f->dom->dims;
+    for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
+      cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
+      st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof dims, &dims, sizeof u->birth,
+                     &u->birth, sizeof u->survive, &u->survive, sizeof zero, &zero, sizeof zero, &zero, (size_t)0);
+      if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 6, n, (int)dims);
+      if (st == SQZ_OK) f->cur = 1 - f->cur;
+    }
+  }
+  clReleaseKernel(k);
+  return st;
+}
+
+int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed) {
+  sqz_context *ctx = f->ctx;
+  int fractal = f->dom->kind == SQZ_DOMAIN_FRACTAL;
+  cl_kernel k = NULL;
+  int st = sqz__bits_program(ctx, fractal, NULL, fractal ? "sqz_bits_fractal_fill" : "sqz_bits_simplex_fill", &k);
+  if (st != SQZ_OK) return st;
+  cl_mem dst = (cl_mem)f->mem[f->cur];
+  cl_ulong n = f->dom->side, sd = seed, th = threshold, zero = 0;
+  if (fractal) {
+    sqz_bits_tiling bt;
+    cl_mem tab = NULL, fr = NULL;
+    cl_uint nw = 0;
+    st = sqz__bits_fractal_tables(f, &bt, &tab, &fr, &nw);
+    cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k, rb = (cl_uint)f->dom->fr.r - bt.t, side = bt.side,
+            kt = bt.kt, wt = bt.wt;
+    cl_ulong items = f->elems / SQZ_BITS_W;
+    size_t local = 256;
+    for (cl_ulong at = 0; st == SQZ_OK && at < items; at += SQZ__BITS_GROUPS * local) {
+      uint64_t m = items - at < SQZ__BITS_GROUPS * local ? items - at : SQZ__BITS_GROUPS * local;
+      size_t global = (size_t)((m + local - 1) / local * local);
+      st = sqz__args(ctx, k, sizeof dst, &dst, sizeof tab, &tab, sizeof fr, &fr, sizeof s, &s, sizeof kk, &kk,
+                     sizeof rb, &rb, sizeof side, &side, sizeof kt, &kt, sizeof wt, &wt, sizeof n, &n, sizeof sd, &sd,
+                     sizeof th, &th, sizeof at, &at, sizeof items, &items, (size_t)0);
+      if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
+    }
+    if (st == SQZ_OK) st = sqz__cl_finish(ctx);
+    if (tab) clReleaseMemObject(tab);
+    if (fr) clReleaseMemObject(fr);
+  } else {
+    cl_uint dims = (cl_uint)f->dom->dims;
+    st = sqz__args(ctx, k, sizeof dst, &dst, sizeof n, &n, sizeof dims, &dims, sizeof sd, &sd, sizeof th, &th,
+                   sizeof zero, &zero, sizeof zero, &zero, (size_t)0);
+    if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 5, n, (int)dims);
+  }
+  clReleaseKernel(k);
+  return st;
+}

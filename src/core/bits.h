@@ -1,0 +1,56 @@
+/* bits.h — layout bits inside the library: geometry and index maps (bits_layout.c), the host view and checks (bits_field.c). */
+#ifndef SQZ_CORE_BITS_H
+#define SQZ_CORE_BITS_H
+#include "core/reduce_acc.h"
+#include "core/sqz_internal.h"
+#include "core/update.h"
+
+/* Largest dense tile side s^t of a fractal's bits tiles (cl/sqz_bits.h). */
+#define SQZ_BITS_TILE_SIDE 256u
+
+/* The tiles of a fractal in layout bits: level t, dense side s^t, k^t cells, words per tile
+ * ceil(k^t / 32), and the count k^(R - t). */
+typedef struct {
+  uint32_t t, side, kt, wt;
+  uint64_t tiles;
+} sqz_bits_tiling;
+SQZ_INTERNAL void sqz__bits_tiling(const sqz_domain *dom, sqz_bits_tiling *bt);
+/* The tile tables of a fractal, one malloc'ed array `all` of `words` words: lam[l] = x | y << 16
+ * of tile cell l (digit order at level t), nu[y * side + x] = l or -1 on a hole, and wl, the nw
+ * words q = (y - 1) * rw + j of the dense bitmap (rows of rw = (side + 33) / 32 words, cell
+ * (x, y) at bit x + 1 of row y + 1) that hold a cell: the step computes only those. */
+typedef struct {
+  uint32_t *all, *lam, *wl;
+  int32_t *nu;
+  uint32_t nw;
+  size_t words;
+} sqz_bits_tables;
+SQZ_INTERNAL int sqz__bits_tables(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt,
+                                  sqz_bits_tables *tab);
+
+/* The family-independent contracts of sqz_internal.h's layout functions, for layout bits. */
+SQZ_INTERNAL int sqz__bits_geometry(const sqz_domain *dom, uint64_t *elems, uint64_t *width, uint64_t *height);
+SQZ_INTERNAL int sqz__bits_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y, uint64_t *z);
+SQZ_INTERNAL int64_t sqz__bits_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z);
+SQZ_INTERNAL uint64_t sqz__bits_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
+SQZ_INTERNAL const char *sqz__bits_rule(const sqz_field *f);
+
+/* Bytes of one state buffer (f->elems / 8). */
+static inline uint64_t sqz__bits_bytes(const sqz_field *f) { return f->elems / 8u; }
+/* A bits field holds u8 cells 0/1: SQZ_ERR_INVALID_ARGUMENT naming any other type. */
+SQZ_INTERNAL int sqz__bits_check_type(sqz_context *ctx, sqz_type type);
+/* Only Life-like mask rules run on bits: SQZ_ERR_INVALID_ARGUMENT naming the update otherwise. */
+SQZ_INTERNAL int sqz__bits_check_update(sqz_field *f, const sqz_update *u);
+/* The host view of the current buffer: one byte (0/1) per storage bit, f->elems bytes. Upload
+ * refuses a byte other than 0 or 1 (SQZ_ERR_INVALID_ARGUMENT naming it). */
+SQZ_INTERNAL int sqz__bits_download(sqz_field *f, unsigned char *host);
+SQZ_INTERNAL int sqz__bits_upload(sqz_field *f, const unsigned char *host);
+/* n cells through storage (bit) indices idx (-1: none) between the buffer mem of f and a host
+ * array of bytes: out (read; 0 for -1) or in (write); only the words the indices touch move. */
+SQZ_INTERNAL int sqz__bits_band(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, unsigned char *out,
+                                const unsigned char *in);
+/* Count and exact sum of the cells (popcount of the words, read a chunk at a time). */
+SQZ_INTERNAL int sqz__bits_reduce(sqz_field *f, sqz_red_op op, sqz_red_acc *acc);
+/* The random fill on the host into a word array (sqz_random_cell of the embedded index). */
+SQZ_INTERNAL void sqz__bits_host_fill(const sqz_field *f, uint32_t *words, uint64_t threshold, uint64_t seed);
+#endif

@@ -1,0 +1,179 @@
+/* labels: opencl */
+/* ctest cases: geometry cpu opencl io */
+/* test_bits.c — layout bits against layout compact, bit for bit, on every domain family, 2D and 3D rules and both backends; its geometry, I/O and refusals. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bits.h"
+#include "core/sqz_internal.h"
+#include "sqz_bits.h"
+#include "sqz_common.h"
+#include "sqz_test.h"
+
+/* The domains: fractals (a user pattern of scale 3 among them), triangles and tetrahedra of odd
+ * sides and sides that are not multiples of 32, some longer than one word per row. */
+static const char *const bits_domains[] = {
+    "fractal:sierpinski-triangle:9", "fractal:sierpinski-carpet:6", "fractal:vicsek-cross:3",
+    "fractal:##./#.#/.##:6",         "fractal:sierpinski-triangle:1", "triangle:1",
+    "triangle:37",                   "triangle:100",                  "tetrahedron:1",
+    "tetrahedron:13",                "tetrahedron:41",
+};
+/* 2D rules (B0-less odd ones, and one with B0: holes and padding must stay 0) and 3D rules. */
+static const char *const rules2[] = {"B3/S23", "B1357/S1357", "B36/S125", "B0123478/S34678"};
+static const char *const rules3[] = {"B6/S5,6,7", "B5/S4,5,6,7", "B1/S0,1,2,3,4,5,6,7,8,9", "B0/S1,3"};
+
+/* S and T in closed form against their sums. */
+START_TEST(test_geometry) {
+  uint64_t s = 0, t = 0;
+  for (uint64_t m = 0; m < 3000; m++) {
+    ck_assert_uint_eq(sqz_bits_S(m), s);
+    ck_assert_uint_eq(sqz_bits_T(m), t);
+    s += (m + 1 + 31) / 32;
+    t += s;
+  }
+  /* every storage bit maps to a cell and back, padding bits to none */
+  sqz_context *ctx = sqz_test_context("cpu");
+  for (size_t d = 0; d < sizeof bits_domains / sizeof *bits_domains; d++) {
+    sqz_field *f = sqz_test_field(ctx, bits_domains[d], SQZ_U8, "bits");
+    uint64_t elems = 0, cells = 0;
+    SQZ_OK_OR_FAIL(ctx, sqz_domain_layout_cells(sqz_test_domain(f), "bits", &elems));
+    ck_assert_uint_eq(sqz_field_bytes(f), elems / 8);
+    for (uint64_t i = 0; i < elems; i++) {
+      uint64_t x, y, z;
+      if (!sqz__layout_coords(f, i, &x, &y, &z)) continue;
+      cells++;
+      ck_assert_int_eq(sqz__layout_index(f, x, y, z), (int64_t)i);
+    }
+    ck_assert_uint_eq(cells, sqz_domain_cells(sqz_test_domain(f)));
+    sqz_domain *dom = sqz_test_domain(f);
+    uint64_t n = sqz_domain_side(dom), units = n; /* rows of a triangle, of a tetrahedron, tiles of a fractal */
+    sqz_bits_tiling bt;
+    if (sqz_domain_get_kind(dom) == SQZ_DOMAIN_FRACTAL) {
+      sqz__bits_tiling(dom, &bt);
+      units = bt.tiles;
+    } else if (sqz_domain_dims(dom) == 3) {
+      units = n * (n + 1) / 2;
+    }
+    ck_assert_uint_lt(elems - cells, 32 * units); /* padding: less than one word a row or tile */
+    sqz_test_drop(f);
+  }
+  sqz_context_release(ctx);
+}
+END_TEST
+
+/* Steps `rule` on spec in layouts compact and bits from the same random state, comparing the
+ * compact-order states after every run of steps. */
+static void check_same(sqz_context *ctx, const char *spec, const char *rule, double density) {
+  sqz_field *c = sqz_test_field(ctx, spec, SQZ_U8, "compact"), *b = sqz_test_field(ctx, spec, SQZ_U8, "bits");
+  uint64_t n = sqz_domain_cells(sqz_test_domain(c));
+  unsigned char *vc = malloc(n), *vb = malloc(n);
+  SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(c, density, 11));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(b, density, 11));
+  for (int run = 0; run < 4; run++) { /* compared after 0, 1, 3 and 6 steps */
+    SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(c, vc, n));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(b, vb, n));
+    ck_assert_msg(memcmp(vc, vb, n) == 0, "%s %s %s: bits and compact differ after run %d", sqz_context_backend(ctx),
+                  spec, rule, run);
+    uint64_t lc = 0, lb = 0;
+    SQZ_OK_OR_FAIL(ctx, sqz_field_count(c, &lc));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_count(b, &lb));
+    ck_assert_uint_eq(lc, lb);
+    if (run == 3) break;
+    SQZ_OK_OR_FAIL(ctx, sqz_life_step(c, rule, (uint64_t)run + 1));
+    SQZ_OK_OR_FAIL(ctx, sqz_life_step(b, rule, (uint64_t)run + 1));
+  }
+  free(vc);
+  free(vb);
+  sqz_test_drop(c);
+  sqz_test_drop(b);
+}
+
+/* Every rule on every domain on the cpu. On opencl, where each (pattern, rule) is a program to
+ * build, the default rule everywhere and the odd and B0 rules on a user fractal of scale 3, a
+ * triangle and a tetrahedron. */
+static void check_backend(const char *backend) {
+  sqz_context *ctx = sqz_test_context(backend);
+  int all = strcmp(backend, "cpu") == 0;
+  for (size_t d = 0; d < sizeof bits_domains / sizeof *bits_domains; d++) {
+    int dims = strncmp(bits_domains[d], "tetrahedron", 11) == 0 ? 3 : 2;
+    int more = all || strchr(bits_domains[d], '#') || strcmp(bits_domains[d], "triangle:100") == 0 ||
+               strcmp(bits_domains[d], "tetrahedron:41") == 0;
+    for (int r = 0; r < 4; r++)
+      if (r == 0 || (more && (all || r != 2)))
+        check_same(ctx, bits_domains[d], dims == 2 ? rules2[r] : rules3[r], r == 1 ? 0.2 : 0.5);
+  }
+  sqz_context_release(ctx);
+}
+
+START_TEST(test_cpu) { check_backend("cpu"); }
+END_TEST
+
+START_TEST(test_opencl) { check_backend("opencl"); }
+END_TEST
+
+/* Embedded reads and writes, compact writes, bands, and what bits refuses. */
+START_TEST(test_io) {
+  static const char *const backends[] = {"cpu", "opencl"};
+  for (int k = 0; k < 2; k++) {
+    sqz_context *ctx = sqz_test_context(backends[k]);
+    static const char *const specs[] = {"fractal:sierpinski-carpet:3", "triangle:45", "tetrahedron:11"};
+    for (int d = 0; d < 3; d++) {
+      sqz_field *c = sqz_test_field(ctx, specs[d], SQZ_U8, "compact"), *b = sqz_test_field(ctx, specs[d], SQZ_U8, "bits");
+      sqz_domain *dom = sqz_test_domain(c);
+      uint64_t side = sqz_domain_side(dom), e = side * side * (d == 2 ? side : 1), n = sqz_domain_cells(dom);
+      unsigned char *a = malloc(e), *x = malloc(e), *v = malloc(n);
+      SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(c, 0.5, 3));
+      SQZ_OK_OR_FAIL(ctx, sqz_field_read(c, a, e));
+      SQZ_OK_OR_FAIL(ctx, sqz_field_write(b, a, e));
+      memset(x, 7, e);
+      SQZ_OK_OR_FAIL(ctx, sqz_field_read(b, x, e));
+      ck_assert(memcmp(a, x, e) == 0);
+      uint64_t half = e / 2; /* the second half of the embedding through its bit indices */
+      int64_t *idx = malloc((e - half) * sizeof *idx);
+      for (uint64_t i = half; i < e; i++)
+        idx[i - half] = sqz__layout_index(b, i % side, i / side % side, d == 2 ? i / (side * side) : 0);
+      SQZ_OK_OR_FAIL(ctx, sqz__field_gather(b, b->mem[b->cur], idx, e - half, x));
+      ck_assert(memcmp(a + half, x, e - half) == 0);
+      memset(x, 0, e - half);
+      SQZ_OK_OR_FAIL(ctx, sqz__field_scatter(b, b->mem[b->cur], idx, e - half, x)); /* clears that half */
+      SQZ_OK_OR_FAIL(ctx, sqz_field_read(b, x, e));
+      ck_assert(memcmp(a, x, half) == 0);
+      for (uint64_t i = half; i < e; i++) ck_assert_uint_eq(x[i], 0);
+      free(idx);
+      SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(c, v, n));
+      SQZ_OK_OR_FAIL(ctx, sqz_field_write_compact(b, v, n));
+      SQZ_OK_OR_FAIL(ctx, sqz_field_read(b, x, e));
+      ck_assert(memcmp(a, x, e) == 0);
+      v[n / 2] = 2; /* two-state cells only */
+      ck_assert_int_eq(sqz_field_write_compact(b, v, n), SQZ_ERR_INVALID_ARGUMENT);
+      ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "value 2"));
+      ck_assert_int_eq(sqz_life_step_custom(b, "return (uchar)(live == 3u);", 1), SQZ_ERR_INVALID_ARGUMENT);
+      ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "layout bits"));
+      free(a);
+      free(x);
+      free(v);
+      sqz_test_drop(c);
+      sqz_test_drop(b);
+    }
+    sqz_domain *dom = NULL;
+    sqz_field *f = NULL;
+    SQZ_OK_OR_FAIL(ctx, sqz_domain_parse(ctx, "triangle:20", &dom));
+    ck_assert_int_eq(sqz_field_create(dom, SQZ_F32, "bits", &f), SQZ_ERR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "f32"));
+    sqz_domain_release(dom);
+    sqz_context_release(ctx);
+  }
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("bits");
+  static const char *const names[] = {"geometry", "cpu", "opencl", "io"};
+  const TTest *tests[] = {test_geometry, test_cpu, test_opencl, test_io};
+  for (int i = 0; i < 4; i++) {
+    TCase *tc = tcase_create(names[i]); /* timeout: CK_DEFAULT_TIMEOUT (ctest sets it) */
+    tcase_add_test(tc, tests[i]);
+    suite_add_tcase(s, tc);
+  }
+  return sqz_test_run(s);
+}
