@@ -17,7 +17,9 @@ int sqz__cl_swar_allowed(const sqz_field *f, const sqz_update *u) {
   return little && f->type == SQZ_U8 && u->kind == SQZ_UPDATE_LIFE;
 }
 
-int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_update *u) { return sqz__cl_swar_allowed(f, u); }
+int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_update *u) {
+  return sqz__cl_swar_allowed(f, u) && (f->layout == SQZ_LAYOUT_COMPACT || f->layout == SQZ_LAYOUT_BB);
+}
 
 int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   static const char *const files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_swar.h", "engine_simplex_swar.cl", NULL};
