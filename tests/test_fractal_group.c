@@ -186,7 +186,7 @@ START_TEST(test_map_names) {
   sqz_field *f = NULL;
   SQZ_OK_OR_FAIL(cl, sqz_field_create(dom, SQZ_U8, "bb", &f));
   ck_assert_int_eq(sqz_field_set_map(f, "group"), SQZ_ERR_INVALID_ARGUMENT);
-  ck_assert_ptr_nonnull(strstr(sqz_last_error(cl), "layout lambda, block:RHO or compact, not bb"));
+  ck_assert_ptr_nonnull(strstr(sqz_last_error(cl), "layout lambda, block:RHO, compact or bits, not bb"));
   sqz_field_release(f);
   SQZ_OK_OR_FAIL(cpu, sqz_field_create(dcpu, SQZ_U8, "lambda", &f));
   ck_assert_int_eq(sqz_field_set_map(f, "group"), SQZ_ERR_INVALID_ARGUMENT);
