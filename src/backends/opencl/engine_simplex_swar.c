@@ -17,8 +17,14 @@ int sqz__cl_swar_allowed(const sqz_field *f, const sqz_update *u) {
   return little && f->type == SQZ_U8 && u->kind == SQZ_UPDATE_LIFE;
 }
 
+/* Tetrahedra keep the generic kernels unless SQZ_ENGINE=fast: the 3D word step (9 unaligned row windows
+ * and a cube root per word) measured slower than the generic had3 step, 0.73x on the H200 and 0.75x on
+ * PoCL (docs/BENCHMARKS.md, runs 5 and 6). */
 int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_update *u) {
-  return sqz__cl_swar_allowed(f, u) && (f->layout == SQZ_LAYOUT_COMPACT || f->layout == SQZ_LAYOUT_BB);
+  const char *e = getenv("SQZ_ENGINE");
+  int forced = e && strcmp(e, "fast") == 0;
+  return sqz__cl_swar_allowed(f, u) && (f->layout == SQZ_LAYOUT_COMPACT || f->layout == SQZ_LAYOUT_BB) &&
+         (f->dom->dims == 2 || forced);
 }
 
 int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
