@@ -1,4 +1,4 @@
-/* host_memory.c — the library's host allocations (with the SQZ_FAULT_ALLOC test hook) and how much host memory this process may still take (meminfo, cgroup, rlimits), checked before large allocations. */
+/* host_memory.c — how much host memory this process may still take (meminfo, cgroup, rlimits), checked before large allocations. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,31 +7,6 @@
 #include <unistd.h>
 
 #include "core/sqz_internal.h"
-
-/* ---- every host allocation of the library, and the allocation-failure test hook ----------------
- * SQZ_FAULT_ALLOC=N (decimal, read once per process) makes the Nth call of sqz__malloc, sqz__calloc
- * and sqz__realloc fail as if the system were out of memory (counted over all threads; 0, unset or
- * not a number: never). tests/fault.sh raises N until a command succeeds. */
-static pthread_once_t sqz_fault_once = PTHREAD_ONCE_INIT;
-static uint64_t sqz_fault_at;
-static _Atomic uint64_t sqz_fault_calls;
-
-static void sqz__fault_read(void) {
-  const char *v = getenv("SQZ_FAULT_ALLOC");
-  uint64_t n = 0;
-  for (; v && *v >= '0' && *v <= '9' && n <= (UINT64_MAX - 9) / 10; v++) n = n * 10 + (uint64_t)(*v - '0');
-  sqz_fault_at = v && *v == 0 ? n : 0;
-}
-
-/* 1 when this allocation is the one SQZ_FAULT_ALLOC names. */
-static int sqz__fault_now(void) {
-  pthread_once(&sqz_fault_once, sqz__fault_read);
-  return sqz_fault_at && atomic_fetch_add_explicit(&sqz_fault_calls, 1u, memory_order_relaxed) + 1u == sqz_fault_at;
-}
-
-void *sqz__malloc(size_t bytes) { return sqz__fault_now() ? NULL : malloc(bytes); }
-void *sqz__calloc(size_t count, size_t size) { return sqz__fault_now() ? NULL : calloc(count, size); }
-void *sqz__realloc(void *p, size_t bytes) { return sqz__fault_now() ? NULL : realloc(p, bytes); }
 
 /* A cgroup limit at or above this is "no limit" (cgroup v1 writes 2^63 rounded down to a page). */
 #define SQZ_CGROUP_UNLIMITED ((uint64_t)1 << 62)
