@@ -1,4 +1,5 @@
 /* labels: opencl */
+/* ctest cases: cover life api */
 /* test_simplex_device.c — simplex maps on an OpenCL device: per-cell visit counts, Life equal to the cpu backend. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,20 +289,28 @@ START_TEST(test_bad_arguments) {
 }
 END_TEST
 
+/* Three cases, each a ctest entry (the "ctest cases" line names them), so that ctest -jN runs them side by side. */
+static TCase *tcase(Suite *s, const char *name) {
+  TCase *tc = tcase_create(name);
+  tcase_set_timeout(tc, 1200);
+  suite_add_tcase(s, tc);
+  return tc;
+}
+
 int main(void) {
   Suite *s = suite_create("simplex_device");
-  TCase *tc = tcase_create("device");
-  tcase_set_timeout(tc, 1200);
+  TCase *tc = tcase(s, "cover");
   tcase_add_test(tc, test_cover_2d);
   tcase_add_test(tc, test_cover_3d);
   tcase_add_test(tc, test_cover_bitmap);
+  tc = tcase(s, "life");
   tcase_add_test(tc, test_life_2d);
   tcase_add_test(tc, test_life_3d);
   tcase_add_test(tc, test_life_index64);
+  tc = tcase(s, "api");
   tcase_add_test(tc, test_fill_random);
   tcase_add_test(tc, test_custom_rule);
   tcase_add_test(tc, test_custom_rule_bytes);
   tcase_add_test(tc, test_bad_arguments);
-  suite_add_tcase(s, tc);
   return sqz_test_run(s);
 }
