@@ -34,6 +34,10 @@ static void check_cover(sqz_context *ctx, int dims, uint32_t n, const char *map,
   ck_assert_uint_ge(r.launched, cells);
 }
 
+/* Every map and layout on every size: with 32-bit indices (even positions of sizes) at every block side of rhos,
+ * with 64-bit indices (odd positions) at the first and the last block side only. PoCL compiles a kernel once per
+ * program and block side (its local size), and the block side does not enter the index width: the pairs (map,
+ * block side) and (map, index width) are all covered with a quarter fewer compilations. */
 static void cover_all(sqz_context *ctx, int dims, const uint32_t *sizes, size_t ns, const uint32_t *rhos, size_t nr) {
   const char *const *maps = sqz__simplex_maps(dims);
   for (size_t i = 0; i < ns; i++)
@@ -41,6 +45,7 @@ static void cover_all(sqz_context *ctx, int dims, const uint32_t *sizes, size_t 
       for (int m = 0; maps[m]; m++)
         for (int lay = 0; lay < 2; lay++) {
           if (strncmp(maps[m], "had", 3) == 0 && (rhos[r] & (rhos[r] - 1u))) continue;
+          if ((i & 1) && r != 0 && r + 1 != nr) continue;
           check_cover(ctx, dims, sizes[i], maps[m], rhos[r], lay ? SQZ_SL_COMPACT : SQZ_SL_BB, 0, (int)(i & 1));
         }
 }
