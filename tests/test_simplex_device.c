@@ -81,9 +81,26 @@ START_TEST(test_cover_bitmap) {
 END_TEST
 
 /* ---- Life: every map and layout equals the cpu backend ---------------------------------- */
+/* One context per backend for a whole Check test (a process of its own), so that its in-memory program cache serves
+ * every run instead of each run loading its programs from the disk cache again; released at the end of the test. */
+static sqz_context *life_ctx[2];
+
+static sqz_context *life_context(const char *backend) {
+  int i = strcmp(backend, "cpu") == 0;
+  if (!life_ctx[i]) life_ctx[i] = sqz_test_context(backend);
+  return life_ctx[i];
+}
+
+static void life_contexts_release(void) {
+  for (int i = 0; i < 2; i++) {
+    sqz_context_release(life_ctx[i]);
+    life_ctx[i] = NULL;
+  }
+}
+
 static unsigned char *life_run(const char *backend, const char *spec, const char *layout, const char *map,
                                uint32_t rho, const char *rule, uint64_t steps, uint64_t *live) {
-  sqz_context *ctx = sqz_test_context(backend);
+  sqz_context *ctx = life_context(backend);
   sqz_domain *dom = NULL;
   sqz_field *f = NULL;
   SQZ_OK_OR_FAIL(ctx, sqz_domain_parse(ctx, spec, &dom));
@@ -98,7 +115,6 @@ static unsigned char *life_run(const char *backend, const char *spec, const char
   SQZ_OK_OR_FAIL(ctx, sqz_field_count(f, live));
   sqz_field_release(f);
   sqz_domain_release(dom);
-  sqz_context_release(ctx);
   return img;
 }
 
@@ -145,6 +161,7 @@ START_TEST(test_life_2d) {
     snprintf(spec, sizeof spec, "triangle:%u", n);
     life_all_maps(spec, "B2/S23", 2, big, 3);
   }
+  life_contexts_release();
 }
 END_TEST
 
@@ -159,6 +176,7 @@ START_TEST(test_life_3d) {
     snprintf(spec, sizeof spec, "tetrahedron:%d", n);
     life_all_maps(spec, "B4/S3,4", 2, big, 2);
   }
+  life_contexts_release();
 }
 END_TEST
 
@@ -174,6 +192,7 @@ START_TEST(test_life_index64) {
   static const uint32_t big3[] = {5, 6};
   life_all_maps("tetrahedron:5", "B4/S3,4", 2, big3, 2);
   unsetenv("SQZ_INDEX64");
+  life_contexts_release();
 }
 END_TEST
 
@@ -196,6 +215,7 @@ START_TEST(test_fill_random) {
       free(x);
       free(y);
     }
+  life_contexts_release();
 }
 END_TEST
 
