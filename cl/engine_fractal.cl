@@ -14,7 +14,8 @@
  * The step kernels come in two variants with identical results: λ_b of a tile by the
  * sequential digit loop (map "seq", the default) or group-parallel (map "group", kernels
  * named *_group; see fr_group_lambda). Both take a trailing __local ulong *terms, which only
- * the group variants use. */
+ * the group variants use. A program holds the one kernel the host asks for (#ifdef
+ * SQZ_KERNEL_<name>, sqz__program_kernel): the others would only cost compile time. */
 
 
 /* Group-parallel λ at `levels` levels of the group's tiles b0 .. b0 + tiles_per_group - 1
@@ -116,6 +117,7 @@ static inline uint fr_tile_present(__local const long *nbt, uint j, uint rho, ui
 }
 
 /* bb: bounding-box launch over the embedded array (rows row0 ..), membership per cell. */
+#ifdef SQZ_KERNEL_engine_fractal_bb
 __kernel void engine_fractal_bb(__global const sqz_cell_t *src, __global sqz_cell_t *dst,
                                 __constant const sqz_param_t *param, uint2 ip, uint n, uint levels, uint row0) {
   uint x = (uint)get_global_id(0), y = row0 + (uint)get_global_id(1);
@@ -125,6 +127,7 @@ __kernel void engine_fractal_bb(__global const sqz_cell_t *src, __global sqz_cel
   uint present = fr_embedded_gather(src, n, levels, x, y, nb);
   dst[i] = SQZ_APPLY(src[i], nb, present);
 }
+#endif
 
 /* Tile tables (sqz__fractal_tile_table, one per step call, shared by every tile): table[l] =
  * tx | ty << 16 for the n_cells = k^j fractal cells of a tile in digit order, then n_halo
@@ -174,8 +177,12 @@ static inline void fr_lambda_step(const uint group, __global const sqz_cell_t *s
     fr_lambda_step(group, src, dst, param, ip, table, n, levels, j, rho, n_cells, lanes, tiles_per_group, tile0, \
                    tiles, corner, terms);                                                                       \
   }
+#ifdef SQZ_KERNEL_engine_fractal_lambda
 FR_LAMBDA_KERNEL(engine_fractal_lambda, 0u)
+#endif
+#ifdef SQZ_KERNEL_engine_fractal_lambda_group
 FR_LAMBDA_KERNEL(engine_fractal_lambda_group, 1u)
+#endif
 
 /* The tile indices of tile b and its 8 neighbours (ν_b, -1 outside the fractal) into nb, from
  * tile b's corner λ_b: group-parallel (its barriers reached by the whole group) or by the
@@ -252,10 +259,18 @@ static inline void fr_tile_step(const uint compact, const uint group, __global c
     fr_tile_step(compact, group, src, dst, param, ip, table, levels, j, rho, tile_elems, n_cells, n_halo, lanes,  \
                  tiles_per_group, tile0, tiles, cache, nbr, terms);                                                 \
   }
+#ifdef SQZ_KERNEL_engine_fractal_block
 FR_TILE_KERNEL(engine_fractal_block, 0u, 0u)
+#endif
+#ifdef SQZ_KERNEL_engine_fractal_compact
 FR_TILE_KERNEL(engine_fractal_compact, 1u, 0u)
+#endif
+#ifdef SQZ_KERNEL_engine_fractal_block_group
 FR_TILE_KERNEL(engine_fractal_block_group, 0u, 1u)
+#endif
+#ifdef SQZ_KERNEL_engine_fractal_compact_group
 FR_TILE_KERNEL(engine_fractal_compact_group, 1u, 1u)
+#endif
 
 /* block / compact without a cache, for tiles whose (rho + 2)^2 cache exceeds the device's local
  * memory: each cell reads its 8 neighbours from global memory, those across a tile edge from
@@ -297,7 +312,15 @@ static inline void fr_tile_step_direct(const uint compact, const uint group, __g
     fr_tile_step_direct(compact, group, src, dst, param, ip, table, levels, j, rho, tile_elems, n_cells, lanes,   \
                         tiles_per_group, tile0, tiles, nbr, terms);                                                 \
   }
+#ifdef SQZ_KERNEL_engine_fractal_block_direct
 FR_DIRECT_KERNEL(engine_fractal_block_direct, 0u, 0u)
+#endif
+#ifdef SQZ_KERNEL_engine_fractal_compact_direct
 FR_DIRECT_KERNEL(engine_fractal_compact_direct, 1u, 0u)
+#endif
+#ifdef SQZ_KERNEL_engine_fractal_block_group_direct
 FR_DIRECT_KERNEL(engine_fractal_block_group_direct, 0u, 1u)
+#endif
+#ifdef SQZ_KERNEL_engine_fractal_compact_group_direct
 FR_DIRECT_KERNEL(engine_fractal_compact_group_direct, 1u, 1u)
+#endif

@@ -1,5 +1,5 @@
 /* engine_fractal_swar.cl — the fast Life step on u8 fractal tiles (block:RHO, compact): row-major tile caches, four cells per 32-bit word. */
-/* Built into the fractal engine's program after engine_fractal.cl and sqz_swar.h; defined for 1-byte cells
+/* Built with engine_fractal.cl and sqz_swar.h into a program of its own (SQZ_KERNEL_engine_fractal_swar); defined for 1-byte cells
  * and 8 neighbours only (the host picks it for the built-in Life rule on u8 cells, whose
  * states are 0 and 1; every other update runs the generic kernels).
  *
@@ -27,7 +27,7 @@
  * Positions that are never written (holes, padding, corners) are zeroed once per group and
  * stay 0, as every iteration writes the same positions. Little-endian devices only (the host
  * checks). */
-#if SQZ_CELL_BYTES == 1 && SQZ_NB == 8
+#if SQZ_CELL_BYTES == 1 && SQZ_NB == 8 && defined(SQZ_KERNEL_engine_fractal_swar) /* alone in its program (sqz__program_kernel) */
 
 /* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells) between global memory
  * and the tile caches. load: storage -> cache at pos[l]; else cache output area -> storage.

@@ -1,6 +1,8 @@
 /* fractal_fill.cl — random 0/1 fills of u8 fractal fields in every layout, the same cells as the host fill. */
 /* Cell (x, y) is alive iff it is a fractal cell and sqz_random_cell(seed, y n + x)
- * says so, the same hash in every layout and backend. Holes are written as 0. */
+ * says so, the same hash in every layout and backend. Holes are written as 0. A program holds one
+ * of the kernels (SQZ_KERNEL_<name>). */
+#ifdef SQZ_KERNEL_fill_fractal_embedded
 __kernel void fill_fractal_embedded(__global uchar *dst, uint n, uint levels, ulong seed, ulong threshold,
                                     uint row0) {
   uint x = (uint)get_global_id(0), y = row0 + (uint)get_global_id(1);
@@ -8,7 +10,9 @@ __kernel void fill_fractal_embedded(__global uchar *dst, uint n, uint levels, ul
   ulong e = (ulong)y * n + x;
   dst[e] = (uchar)(FR_CONTAINS(levels, x, y) ? sqz_random_cell(seed, e, threshold) : 0u);
 }
+#endif
 
+#ifdef SQZ_KERNEL_fill_fractal_tiles
 __kernel void fill_fractal_tiles(__global uchar *dst, uint n, uint levels, uint j, uint rho, uint tile_elems,
                                  uint lanes, uint tiles_per_group, uint compact, ulong seed, ulong threshold,
                                  ulong tile0, ulong tiles) {
@@ -27,3 +31,4 @@ __kernel void fill_fractal_tiles(__global uchar *dst, uint n, uint levels, uint 
     dst[b * tile_elems + q] = (uchar)(member ? sqz_random_cell(seed, e, threshold) : 0u);
   }
 }
+#endif

@@ -1,8 +1,9 @@
 /* reduce.cl — two-stage tree reductions: exact counts, integer sums, pairwise and Neumaier float sums. */
-/* The host builds one program per element type with this prelude (src/opencl/reduce_cl.c):
+/* The host builds one program per element type and kernel with this prelude (src/opencl/reduce_cl.c):
  *   SQZ_RED_BITS  unsigned type of the element's width (count works on bit patterns)
  *   SQZ_RED_T     element type            SQZ_RED_KIND  0 count only, 1 integer, 2 float
  *   SQZ_RED_ACC   Neumaier accumulator    SQZ_RED_FP64  defined when doubles are used
+ *   SQZ_KERNEL_<name>  the one kernel of the program (sqz__program_kernel)
  * Every kernel is stage one: a bounded grid of work-groups walks the input with a grid
  * stride, each work-item folds its elements, a local-memory tree folds the work-group, and
  * work-item 0 writes one partial per group. Stage two (partials -> result) runs on the host.
@@ -23,6 +24,7 @@
 /* Number of elements whose bits under mask are not all zero: integers != 0; for floats the
  * mask drops the sign bit, so -0.0 counts as zero and NaN as non-zero. */
 #define SQZ_RED_COUNT_ADD(a, b) scratch[a] += scratch[b]
+#ifdef SQZ_KERNEL_sqz_red_count
 __kernel void sqz_red_count(__global const SQZ_RED_BITS *x, ulong n, SQZ_RED_BITS mask,
                             __global ulong *out, __local ulong *scratch) {
   const uint lid = (uint)get_local_id(0);
@@ -33,10 +35,12 @@ __kernel void sqz_red_count(__global const SQZ_RED_BITS *x, ulong n, SQZ_RED_BIT
   SQZ_RED_TREE(lid, SQZ_RED_COUNT_ADD)
   if (lid == 0) out[get_group_id(0)] = scratch[0];
 }
+#endif
 
 #if SQZ_RED_KIND == 1
 /* Exact integer sum; a group's partial fits in 64 bits while it sums < 2^32 elements,
  * which the host guarantees. */
+#ifdef SQZ_KERNEL_sqz_red_isum
 __kernel void sqz_red_isum(__global const SQZ_RED_T *x, ulong n, __global long *out,
                            __local long *scratch) {
   const uint lid = (uint)get_local_id(0);
@@ -48,6 +52,7 @@ __kernel void sqz_red_isum(__global const SQZ_RED_T *x, ulong n, __global long *
   if (lid == 0) out[get_group_id(0)] = scratch[0];
 }
 #endif
+#endif
 
 #if SQZ_RED_KIND == 2
 /* Pairwise sum in the element type. Each work-item takes blocks of 8 elements (one per
@@ -56,6 +61,7 @@ __kernel void sqz_red_isum(__global const SQZ_RED_T *x, ulong n, __global long *
  * the work-item's additions form a tree of height <= 3 + 2 log2(blocks) + 1. The group tree
  * adds log2(L) levels. Any NaN or infinity in the input sets *flag. */
 #define SQZ_RED_PAIR_ADD(a, b) scratch[a] += scratch[b]
+#ifdef SQZ_KERNEL_sqz_red_pairwise
 __kernel void sqz_red_pairwise(__global const SQZ_RED_T *x, ulong n, __global SQZ_RED_T *out,
                                volatile __global int *flag, __local SQZ_RED_T *scratch) {
   const uint lid = (uint)get_local_id(0);
@@ -82,6 +88,7 @@ __kernel void sqz_red_pairwise(__global const SQZ_RED_T *x, ulong n, __global SQ
   if (lid == 0) out[get_group_id(0)] = scratch[0];
   if (bad) atomic_or(flag, 1);
 }
+#endif
 
 /* Rounding error of t = a + b (Neumaier's branch on magnitudes; exact for finite a, b). */
 static inline SQZ_RED_ACC sqz_red_err(SQZ_RED_ACC a, SQZ_RED_ACC b, SQZ_RED_ACC t) {
@@ -98,6 +105,7 @@ static inline SQZ_RED_ACC sqz_red_err(SQZ_RED_ACC a, SQZ_RED_ACC b, SQZ_RED_ACC 
                        sqz_red_err(scratch[a], scratch[b], t_);              \
     scratch[a] = t_;                                                         \
   }
+#ifdef SQZ_KERNEL_sqz_red_neumaier
 __kernel void sqz_red_neumaier(__global const SQZ_RED_T *x, ulong n, __global SQZ_RED_ACC *out,
                                volatile __global int *flag, __local SQZ_RED_ACC *scratch) {
   const uint lid = (uint)get_local_id(0);
@@ -122,4 +130,5 @@ __kernel void sqz_red_neumaier(__global const SQZ_RED_T *x, ulong n, __global SQ
   }
   if (bad) atomic_or(flag, 1);
 }
+#endif
 #endif

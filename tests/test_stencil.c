@@ -388,11 +388,17 @@ static void matrix(const char *spec, sqz_type type, const workload *w, int k, ui
 }
 
 /* ---- a. and b.: the matrix runs ---------------------------------------------------------------------------------
- * a. The CA in i32 and u8: every configuration of every domain, 7 steps.
- * b. The float average in f64: every configuration of every domain for 20 steps, four of each for 1000 steps. f32
- * cells have the size of i32 ones, whose traversals the CA covers in every configuration: f32 runs four
- * configurations of the simplices and of the carpet, for 20 and for 1000 steps (each fractal pattern is one more
- * program build). */
+ * The matrix is covered pairwise, not as the full product of domain x configuration x cell type: each (fractal
+ * pattern, cell type, update, kernel) is one program build (10-20 s of CPU with PoCL), while the traversals depend
+ * on the cell type only through its size (1, 4 or 8 bytes: the tile caches' words and strides) and on the pattern
+ * only through its tables.
+ * a. The CA in i32: every configuration of every domain, 7 steps (every layout, map and pattern). In u8: every
+ * configuration of the simplices and of one fractal, the Sierpinski triangle (1-byte cells in every kernel; Life in
+ * u8 runs every layout and λ map on 7 and more patterns in test_fractal_life and test_fractal_group).
+ * b. The float average in f64: every configuration of the simplices and of one fractal, the asymmetric custom
+ * pattern, for 20 steps, four of them for 1000 steps (8-byte cells in every kernel). f32 cells have the size of i32
+ * ones, whose traversals the CA covers in every configuration: f32 runs four configurations of the simplices and of
+ * the carpet, for 20 and for 1000 steps. */
 static const double CYCLIC_K[] = {4.0}, AVERAGE_P[] = {0.3, 0.5};
 static const workload CYCLIC = {"cyclic.cl", CYCLIC_CL, cyclic_fn, CYCLIC_K, 1, 0};
 static const workload AVERAGE32 = {"average.cl", AVERAGE_CL, average_f32, AVERAGE_P, 2, 0};
@@ -403,19 +409,24 @@ typedef struct {
   sqz_type type;
   int k; /* states of the integer initial state */
   uint64_t steps;
-  int few;         /* configurations per domain, 0 = all */
-  int carpet_only; /* of the fractals, only the carpet */
+  int few;             /* configurations per domain, 0 = all */
+  const char *fractal; /* of the fractals, only the one whose spec contains this (NULL: all) */
 } matrix_run;
 
-#define CYCLIC_I32 {&CYCLIC, SQZ_I32, 4, 7, 0, 0}
-#define CYCLIC_U8 {&CYCLIC, SQZ_U8, 4, 7, 0, 0}
+#define CYCLIC_I32 {&CYCLIC, SQZ_I32, 4, 7, 0, NULL}
+#define CYCLIC_U8 {&CYCLIC, SQZ_U8, 4, 7, 0, "sierpinski-triangle"}
+#define F64_PATTERN "##./#.#/.##"
 static const matrix_run CYCLIC_BOTH[] = {CYCLIC_I32, CYCLIC_U8, {NULL}}, CYCLIC_I32_ONLY[] = {CYCLIC_I32, {NULL}},
                         CYCLIC_U8_ONLY[] = {CYCLIC_U8, {NULL}};
-static const matrix_run AVERAGE_F64[] = {{&AVERAGE64, SQZ_F64, 0, 20, 0, 0}, {&AVERAGE64, SQZ_F64, 0, 1000, 4, 0}, {NULL}};
-static const matrix_run AVERAGE_F32[] = {{&AVERAGE32, SQZ_F32, 0, 20, 4, 1}, {&AVERAGE32, SQZ_F32, 0, 1000, 4, 1}, {NULL}};
+static const matrix_run AVERAGE_F64[] = {{&AVERAGE64, SQZ_F64, 0, 20, 0, F64_PATTERN},
+                                         {&AVERAGE64, SQZ_F64, 0, 1000, 4, F64_PATTERN},
+                                         {NULL}};
+static const matrix_run AVERAGE_F32[] = {{&AVERAGE32, SQZ_F32, 0, 20, 4, "carpet"},
+                                         {&AVERAGE32, SQZ_F32, 0, 1000, 4, "carpet"},
+                                         {NULL}};
 
 /* The parts, one Check case and ctest entry each, so that each stays well within its timeout when PoCL builds every
- * program afresh (a fractal pattern's program costs 10-20 s of CPU per cell type and update). */
+ * program afresh, and ctest -jN spreads them over the cores. */
 enum { SIMPLICES = 1, FRACTALS = 2 };
 static const struct {
   const char *name;
@@ -433,7 +444,7 @@ START_TEST(test_matrix) {
     int fractal = d >= 3;
     if (!(PARTS[_i].domains & (fractal ? FRACTALS : SIMPLICES))) continue;
     for (const matrix_run *r = PARTS[_i].runs; r->w; r++)
-      if (!fractal || !r->carpet_only || strstr(DOMAINS[d], "carpet"))
+      if (!fractal || !r->fractal || strstr(DOMAINS[d], r->fractal))
         matrix(DOMAINS[d], r->type, r->w, r->k, r->steps, r->few);
   }
 }

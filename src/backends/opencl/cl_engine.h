@@ -35,7 +35,7 @@ SQZ_INTERNAL int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_
  * with the kernel of prog (the fractal engine's program); SQZ_ERR_UNSUPPORTED, with nothing
  * run and no error recorded, when no tile level fits in local memory. */
 SQZ_INTERNAL int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u);
-SQZ_INTERNAL int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_program prog, uint64_t steps);
+SQZ_INTERNAL int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, uint64_t steps);
 SQZ_INTERNAL int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq);
 
 /* Random 0/1 fills of u8 fields by kernel (other types: the host fill, uploaded). */

@@ -52,6 +52,11 @@ SQZ_INTERNAL int sqz__program(sqz_context *ctx, const char *prelude, const char 
 SQZ_INTERNAL int sqz__program_source(sqz_context *ctx, const char *source, const char *options,
                                      cl_program *out);
 SQZ_INTERNAL int sqz__kernel(sqz_context *ctx, cl_program program, const char *name, cl_kernel *out);
+/* Kernel `name` of a program of `prelude` + `files` that holds that kernel only: the prelude gets
+ * `#define SQZ_KERNEL_<name> 1` and files with several kernels guard each with #ifdef SQZ_KERNEL_<name>.
+ * Drivers compile every kernel of a program (PoCL once more for the binary the disk cache stores). */
+SQZ_INTERNAL int sqz__program_kernel(sqz_context *ctx, const char *prelude, const char *const *files,
+                                     const char *options, const char *name, cl_kernel *out);
 /* Enqueues an NDRange (global must be a multiple of local; local may be NULL) without
  * waiting; its event time is added to ctx->kernel_s by sqz__cl_finish. */
 SQZ_INTERNAL int sqz__run(sqz_context *ctx, cl_kernel k, cl_uint dims, const size_t *global,

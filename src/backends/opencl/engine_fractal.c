@@ -60,10 +60,10 @@ static void sqz__fractal_defines(const sqz_fractal *fr, char *pre, size_t cap, s
   *at += (size_t)snprintf(pre + *at, cap - *at, "}\n");
 }
 
-/* Program of f's fractal with update u (NULL: the fill kernels): the fractal's tables and, for
- * the group-parallel λ, the sub-group switch, then the update's prelude, in front of the
- * shared sources. One program per pattern, update and λ variant, any level. */
-static int sqz__fractal_program(sqz_field *f, const sqz_update *u, int group, cl_program *prog) {
+/* Kernel `name` of f's fractal with update u (NULL: a fill kernel), alone in its program: the
+ * fractal's tables and, for the group-parallel λ, the sub-group switch, then the update's prelude,
+ * in front of the shared sources. One program per pattern, update and kernel, any level. */
+static int sqz__fractal_kernel(sqz_field *f, const sqz_update *u, int group, const char *name, cl_kernel *k) {
   static const char *const fill_files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_fractal_tables.h", "fractal_fill.cl",
                                            NULL};
   const char *files[] = {"sqz_common.h", "sqz_rule.h", "sqz_heat.h", "sqz_fractal.h", "sqz_fractal_tables.h", NULL,
@@ -87,7 +87,7 @@ static int sqz__fractal_program(sqz_field *f, const sqz_update *u, int group, cl
       for (size_t i = 5; i + 1 < sizeof files / sizeof files[0]; i++) files[i] = files[i + 1];
     }
   }
-  st = sqz__program(f->ctx, pre, u ? files : fill_files, opts, prog);
+  st = sqz__program_kernel(f->ctx, pre, u ? files : fill_files, opts, name, k);
 done:
   free(upre);
   free(pre);
@@ -99,7 +99,9 @@ typedef struct {
   sqz_fractal_tiling t;
   int direct; /* the cache does not fit in local memory: the *_direct kernel, no cache */
   cl_uint lanes, per_group;
-  size_t local;
+  size_t local; /* lanes * per_group, or the whole group when that leaves at most 1/8 of it idle (243, 252 or 255
+                 * of 256): the extra work-items find no tile and idle, and each kernel compiles for fewer local sizes
+                 * (PoCL compiles a kernel once per local size) */
   uint64_t local_bytes; /* per group, for the tile cache and neighbour indices */
   uint64_t terms_bytes; /* per group, the step kernels' `terms` (group-parallel λ sums) */
 } sqz__tile_launch;
@@ -139,6 +141,7 @@ static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, int group, sqz
                      f->dom->spec, f->layout_str, p->t.rho + 2, p->t.rho + 2, (unsigned long long)per_tile,
                      ctx->device_name, (unsigned long long)lmem);
   p->local = (size_t)p->lanes * p->per_group;
+  if (p->local < wg && wg - p->local <= wg / 8) p->local = wg; /* see sqz__tile_launch.local */
   p->local_bytes = (per_tile - terms) * p->per_group;
   p->terms_bytes = group ? terms * p->per_group : 8;
   return SQZ_OK;
@@ -248,7 +251,6 @@ static int sqz__table_buffer(sqz_field *f, const sqz__tile_launch *p, cl_mem *ou
 
 int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_context *ctx = f->ctx;
-  cl_program prog = NULL;
   cl_kernel k = NULL;
   cl_mem table = NULL, param = NULL;
   cl_uint n_cells = 0, n_halo = 0;
@@ -257,20 +259,21 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   memset(&plan, 0, sizeof plan);
   if (steps == 0) return SQZ_OK;
   int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB, group = strcmp(f->map, "group") == 0;
-  if (st == SQZ_OK) st = sqz__fractal_program(f, u, group, &prog);
-  if (st == SQZ_OK && sqz__cl_fractal_swar_applies(f, u)) {
-    st = sqz__cl_fractal_swar(f, u, prog, steps);
+  if (st == SQZ_OK && sqz__cl_fractal_swar_applies(f, u)) { /* takes the kernel */
+    st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar", &k);
+    if (st == SQZ_OK) st = sqz__cl_fractal_swar(f, u, k, steps);
+    k = NULL;
     if (st != SQZ_ERR_UNSUPPORTED) return st; /* else no tile level fits: the generic kernels */
     st = SQZ_OK;
   }
-  if (st == SQZ_OK) st = sqz__kernel(ctx, prog, sqz__step_kernel_name(f->layout, group), &k);
+  if (st == SQZ_OK) st = sqz__fractal_kernel(f, u, group, sqz__step_kernel_name(f->layout, group), &k);
   if (st == SQZ_OK && tiled) st = sqz__plan_tiles(f, k, f->layout != SQZ_LAYOUT_LAMBDA, group, &plan);
   if (st == SQZ_OK && plan.direct) { /* a tile cache larger than local memory: neighbours from global memory */
     char name[64];
     snprintf(name, sizeof name, "%s_direct", sqz__step_kernel_name(f->layout, group));
     clReleaseKernel(k);
     k = NULL;
-    st = sqz__kernel(ctx, prog, name, &k);
+    st = sqz__fractal_kernel(f, u, group, name, &k);
     if (st == SQZ_OK) st = sqz__plan_tiles(f, k, 2, group, &plan);
   }
   if (st == SQZ_OK && tiled) st = sqz__table_buffer(f, &plan, &table, &n_cells, &n_halo);
@@ -295,11 +298,9 @@ enum { FF_EMBEDDED_ROW0 = 5, FF_TILES_TILE0 = 11 };
 
 int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed) {
   sqz_context *ctx = f->ctx;
-  cl_program prog = NULL;
   cl_kernel k = NULL;
   int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA;
-  int st = sqz__fractal_program(f, NULL, 0, &prog);
-  if (st == SQZ_OK) st = sqz__kernel(ctx, prog, embedded ? "fill_fractal_embedded" : "fill_fractal_tiles", &k);
+  int st = sqz__fractal_kernel(f, NULL, 0, embedded ? "fill_fractal_embedded" : "fill_fractal_tiles", &k);
   if (st != SQZ_OK) return st;
   cl_mem dst = (cl_mem)f->mem[f->cur];
   cl_uint n = (cl_uint)f->dom->side, r = (cl_uint)f->dom->fr.r, compact = f->layout == SQZ_LAYOUT_COMPACT;

@@ -124,15 +124,16 @@ static int sqz__swar_pick(const sqz_field *f, uint64_t lmem, sqz__swar_shape *be
 /* The local arguments of engine_fractal_swar, after its 17 value arguments. */
 enum { SW_CACHE = 17, SW_NBR };
 
-int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_program prog, uint64_t steps) {
+int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   uint64_t lmem = ctx->local_mem < SQZ__SWAR_LMEM ? ctx->local_mem : SQZ__SWAR_LMEM;
   sqz__swar_shape sh;
   int st = sqz__swar_pick(f, lmem, &sh);
-  if (st != SQZ_OK) return st;
-  cl_kernel k = NULL;
+  if (st != SQZ_OK) {
+    clReleaseKernel(k);
+    return st;
+  }
   cl_mem tab = NULL;
-  st = sqz__kernel(ctx, prog, "engine_fractal_swar", &k);
   size_t local = SQZ__SWAR_GROUP;
   if (st == SQZ_OK && clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof local, &local,
                                                NULL) != CL_SUCCESS)

@@ -11,11 +11,9 @@ static int cl_move(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx,
   if (n == 0) return SQZ_OK;
   char pre[64];
   snprintf(pre, sizeof pre, "#define SQZ_T %s\n", ts == 1 ? "uchar" : ts == 4 ? "uint" : "ulong");
-  cl_program prog = NULL;
   cl_kernel k = NULL;
   cl_mem dev_idx = NULL, dev_host = NULL;
-  int st = sqz__program(ctx, pre, files, "", &prog);
-  if (st == SQZ_OK) st = sqz__kernel(ctx, prog, gather ? "sqz_gather" : "sqz_scatter", &k);
+  int st = sqz__program_kernel(ctx, pre, files, "", gather ? "sqz_gather" : "sqz_scatter", &k);
   if (st == SQZ_OK) st = sqz__buffer(ctx, n * sizeof *idx, CL_MEM_READ_ONLY, &dev_idx);
   if (st == SQZ_OK) st = sqz__buffer(ctx, n * ts, CL_MEM_READ_WRITE, &dev_host);
   if (st != SQZ_OK) goto done;

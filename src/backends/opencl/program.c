@@ -376,3 +376,16 @@ int sqz__program(sqz_context *ctx, const char *prelude, const char *const *files
   free(src);
   return st;
 }
+
+int sqz__program_kernel(sqz_context *ctx, const char *prelude, const char *const *files, const char *options,
+                        const char *name, cl_kernel *out) {
+  *out = NULL;
+  size_t len = strlen(name) + strlen(prelude ? prelude : "") + 32;
+  char *pre = malloc(len);
+  if (!pre) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  snprintf(pre, len, "#define SQZ_KERNEL_%s 1\n%s", name, prelude ? prelude : "");
+  cl_program prog = NULL;
+  int st = sqz__program(ctx, pre, files, options, &prog);
+  free(pre);
+  return st == SQZ_OK ? sqz__kernel(ctx, prog, name, out) : st;
+}

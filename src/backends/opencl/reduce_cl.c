@@ -1,4 +1,4 @@
-/* reduce_cl.c — OpenCL stage one of the reductions (cl/reduce.cl): program per element type, bounded grid, partials read back. */
+/* reduce_cl.c — OpenCL stage one of the reductions (cl/reduce.cl): program per element type and kernel, bounded grid, partials read back. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,8 +19,13 @@ static void red_type_names(sqz_type type, const char **t, const char **bits) {
   *t = *bits = "?";
 }
 
-/* Builds (or takes from the cache) the program for one element type and accumulator. */
-static int red_program(sqz_context *ctx, sqz_type type, int fp64, int acc_double, cl_program *out) {
+static const char *red_kernel_name(sqz_red_op op) {
+  static const char *const names[] = {"sqz_red_count", "sqz_red_isum", "sqz_red_pairwise", "sqz_red_neumaier"};
+  return names[op];
+}
+
+/* Builds (or takes from the cache) the kernel of op for one element type and accumulator. */
+static int red_kernel(sqz_context *ctx, sqz_red_op op, sqz_type type, int fp64, int acc_double, cl_kernel *out) {
   const char *t, *bits;
   red_type_names(type, &t, &bits);
   const int is_float = type == SQZ_F32 || type == SQZ_F64;
@@ -31,7 +36,7 @@ static int red_program(sqz_context *ctx, sqz_type type, int fp64, int acc_double
            "#define SQZ_RED_BITS %s\n#define SQZ_RED_T %s\n#define SQZ_RED_KIND %d\n#define SQZ_RED_ACC %s\n%s", bits,
            t, kind, acc_double ? "double" : "float", uses_double ? "#define SQZ_RED_FP64 1\n" : "");
   static const char *const files[] = {"reduce.cl", NULL};
-  return sqz__program(ctx, prelude, files, "", out);
+  return sqz__program_kernel(ctx, prelude, files, "", red_kernel_name(op), out);
 }
 
 /* Bytes of one group's partial (the kernel's local scratch per work-item is the same). */
@@ -63,11 +68,6 @@ static void red_combine(sqz_red_op op, sqz_type type, int acc_double, const void
   }
 }
 
-static const char *red_kernel_name(sqz_red_op op) {
-  static const char *const names[] = {"sqz_red_count", "sqz_red_isum", "sqz_red_pairwise", "sqz_red_neumaier"};
-  return names[op];
-}
-
 int sqz__cl_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n, int acc_mode,
                     sqz_red_acc *acc) {
   cl_mem buf = (cl_mem)mem;
@@ -78,12 +78,10 @@ int sqz__cl_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, 
                      ctx->device_name);
   /* Neumaier accumulates float32 data in double where the device has doubles. */
   const int acc_double = type == SQZ_F64 || (type == SQZ_F32 && fp64 && acc_mode != SQZ_RED_ACC_FLOAT);
-  cl_program prog = NULL;
   cl_kernel k = NULL;
   cl_mem part = NULL, flag = NULL;
   void *host = NULL;
-  int st = red_program(ctx, type, fp64, acc_double, &prog);
-  if (st == SQZ_OK) st = sqz__kernel(ctx, prog, red_kernel_name(op), &k);
+  int st = red_kernel(ctx, op, type, fp64, acc_double, &k);
   if (st != SQZ_OK) goto done;
 
   size_t local = 1;
