@@ -138,6 +138,11 @@ static void check_simplices(const char *family, const unsigned *sides, size_t n_
       if (tet) expect_opencl(cl, dom, "compact", 0, 0, rules[r], steps, ref, ref_live); /* the default: generic */
       if (tet) setenv("SQZ_ENGINE", "fast", 1);
       expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
+      if (!tet) { /* the 2D word step in 64-bit index arithmetic too (32 bits where they suffice by default) */
+        setenv("SQZ_INDEX64", "1", 1);
+        expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
+        unsetenv("SQZ_INDEX64");
+      }
       expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
       setenv("SQZ_ENGINE", "generic", 1);
       expect_opencl(cl, dom, "compact", 0, 0, rules[r], steps, ref, ref_live);

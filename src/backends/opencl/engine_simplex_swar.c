@@ -47,8 +47,12 @@ int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   int st = sqz__simplex_check(ctx, dims, f->dom->side, f->map, f->block);
   if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
   unsigned strip = dims == 2 ? sqz__swar_strip() : 1u;
-  char pre[64];
-  snprintf(pre, sizeof pre, "#define SQZ_DIMS %d\n#define SQZ_SWAR_STRIP %uu\n", dims, strip);
+  /* 32-bit indices when every byte a word step reads (up to a row and a word past the last) is below 2^32 */
+  const char *i64 = getenv("SQZ_INDEX64");
+  int idx32 = f->elems + 2 * (uint64_t)f->dom->side + 64 < ((uint64_t)1 << 32) && !(i64 && *i64 && strcmp(i64, "0") != 0);
+  char pre[96];
+  snprintf(pre, sizeof pre, "#define SQZ_DIMS %d\n#define SQZ_SWAR_STRIP %uu\n%s", dims, strip,
+           idx32 ? "#define SQZ_SWAR_IDX32 1\n" : "");
   if (st == SQZ_OK) st = sqz__program(ctx, pre, files, "", &prog);
   if (st == SQZ_OK) st = sqz__kernel(ctx, prog, dims == 2 ? "engine_simplex_swar2" : "engine_simplex_swar3", &k);
   if (st != SQZ_OK) return st;
