@@ -43,48 +43,35 @@ static inline uchar sqz_swar_cell(__global const uchar *src, int layout, uint n,
   return (uchar)((rule >> (live + 9u * src[self])) & 1u);
 }
 
-/* Work-item t of group g takes the words g * G * S + t + G * s, s = 0 .. S - 1 (G work-items per
- * group, S = SQZ_SWAR_STRIP; then the next chunk of the grid): a warp's accesses stay
- * consecutive, and the word's storage position (u, v) comes from one division per work-item
- * and chunk, then steps of 4 G cells (du cells and dv rows, precomputed by the host). */
-#ifdef SQZ_SWAR_IDX32 /* the host defines it when every byte read lies below 2^32: 32-bit index arithmetic */
+#ifdef SQZ_SWAR_IDX32 /* the host defines it when every byte a step reads lies below 2^32: 32-bit index arithmetic */
 typedef uint sqz_swar_idx;
 #else
 typedef ulong sqz_swar_idx;
 #endif
 __kernel void engine_simplex_swar2(__global const uchar *restrict src, __global uchar *restrict dst, uint rule, uint n,
-                                   uint wrow, uint hrows, ulong elems, uint compact, uint du, uint dv) {
+                                   uint wrow, uint hrows, ulong elems, uint compact) {
   __global const uint *s32 = (__global const uint *)src;
   int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
-  sqz_swar_idx words = (sqz_swar_idx)((elems + 3u) >> 2), G = (sqz_swar_idx)get_local_size(0), chunk = G * SQZ_SWAR_STRIP;
-  for (sqz_swar_idx c0 = (sqz_swar_idx)get_group_id(0) * chunk; c0 < words; c0 += (sqz_swar_idx)get_num_groups(0) * chunk) {
-    sqz_swar_idx w = c0 + (sqz_swar_idx)get_local_id(0), i = w << 2, v = (sqz_swar_idx)sqz_swar_div(i, wrow);
+  sqz_swar_idx words = (sqz_swar_idx)((elems + 3u) >> 2);
+  for (sqz_swar_idx w = (sqz_swar_idx)get_global_id(0); w < words; w += (sqz_swar_idx)get_global_size(0)) {
+    sqz_swar_idx i = w << 2, v = (sqz_swar_idx)sqz_swar_div(i, wrow);
     uint u = (uint)(i - v * wrow);
-    for (uint s = 0u; s < SQZ_SWAR_STRIP && w < words; s++, w += G, i += G << 2, v += dv) {
-      if (s) { /* the next word of the strip: 4 G cells on */
-        u += du;
-        if (u >= wrow) {
-          u -= wrow;
-          v++;
-        }
-      }
-      if (!compact && u > v && u + 4u <= wrow) continue; /* bb: four cells right of the diagonal */
-      int regular = u >= 1u && u + 6u <= wrow && v >= 1u && v + 2u <= hrows && ((i + wrow + 4u) | 3u) < (sqz_swar_idx)elems;
-      if (compact && regular) /* one part: all straight, or all turned (the fold's straight cells satisfy u + 1 - (n & 1) <= v) */
-        regular = sqz_fold_straight(n, u + 4u, (uint)v - 1u) || !sqz_fold_straight(n, u - 1u, (uint)v + 1u);
-      if (regular) {
-        uint m = s32[w];
-        uint next = sqz_swar_rule(sqz_swar_row(s32, i - wrow) + sqz_swar_hsum(s32[w - 1u], m, s32[w + 1u]) +
-                                      sqz_swar_row(s32, i + wrow) + (m << 3),
-                                  rule);
-        if (!compact && u + 3u > v) next &= 0xffffffffu >> (8u * (u + 3u - (uint)v)); /* bb: cells x <= y only */
-        ((__global uint *)dst)[w] = next;
-        continue;
-      }
-      for (ulong c = i; c < (ulong)i + 4u && c < elems; c++) {
-        uint x, y;
-        if (sqz_tri_cell(layout, n, c, &x, &y)) dst[c] = sqz_swar_cell(src, layout, n, x, y, rule);
-      }
+    if (!compact && u > v && u + 4u <= wrow) continue; /* bb: four cells right of the diagonal */
+    int regular = u >= 1u && u + 6u <= wrow && v >= 1u && v + 2u <= hrows && ((i + wrow + 4u) | 3u) < (sqz_swar_idx)elems;
+    if (compact && regular) /* one part: all straight, or all turned (the fold's straight cells satisfy u + 1 - (n & 1) <= v) */
+      regular = sqz_fold_straight(n, u + 4u, (uint)v - 1u) || !sqz_fold_straight(n, u - 1u, (uint)v + 1u);
+    if (regular) {
+      uint m = s32[w];
+      uint next = sqz_swar_rule(sqz_swar_row(s32, i - wrow) + sqz_swar_hsum(s32[w - 1u], m, s32[w + 1u]) +
+                                    sqz_swar_row(s32, i + wrow) + (m << 3),
+                                rule);
+      if (!compact && u + 3u > v) next &= 0xffffffffu >> (8u * (u + 3u - (uint)v)); /* bb: cells x <= y only */
+      ((__global uint *)dst)[w] = next;
+      continue;
+    }
+    for (ulong c = i; c < (ulong)i + 4u && c < elems; c++) {
+      uint x, y;
+      if (sqz_tri_cell(layout, n, c, &x, &y)) dst[c] = sqz_swar_cell(src, layout, n, x, y, rule);
     }
   }
 }

@@ -9,15 +9,6 @@
 
 #define SQZ__SWAR_LOCAL 256u      /* work-items per group */
 #define SQZ__SWAR_GROUPS_PER_CU 64u /* groups per compute unit; the work-items stride over the words */
-#define SQZ__SWAR_STRIP 8u          /* 2D: words per work-item and chunk (SQZ_SWAR_STRIP overrides, for benchmarks) */
-
-/* The strip length of the 2D kernel: SQZ_SWAR_STRIP=1..64 from the environment, else the default. */
-static unsigned sqz__swar_strip(void) {
-  const char *e = getenv("SQZ_SWAR_STRIP");
-  char *end = NULL;
-  unsigned long v = e && *e ? strtoul(e, &end, 10) : 0;
-  return end && *end == '\0' && v >= 1 && v <= 64 ? (unsigned)v : SQZ__SWAR_STRIP;
-}
 
 int sqz__cl_swar_allowed(const sqz_field *f, const sqz_update *u) {
   const char *e = getenv("SQZ_ENGINE");
@@ -46,13 +37,11 @@ int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   /* the step walks storage, but the field's map and block must still be valid ones (same errors as the map kernels) */
   int st = sqz__simplex_check(ctx, dims, f->dom->side, f->map, f->block);
   if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
-  unsigned strip = dims == 2 ? sqz__swar_strip() : 1u;
   /* 32-bit indices when every byte a word step reads (up to a row and a word past the last) is below 2^32 */
   const char *i64 = getenv("SQZ_INDEX64");
   int idx32 = f->elems + 2 * (uint64_t)f->dom->side + 64 < ((uint64_t)1 << 32) && !(i64 && *i64 && strcmp(i64, "0") != 0);
-  char pre[96];
-  snprintf(pre, sizeof pre, "#define SQZ_DIMS %d\n#define SQZ_SWAR_STRIP %uu\n%s", dims, strip,
-           idx32 ? "#define SQZ_SWAR_IDX32 1\n" : "");
+  char pre[64];
+  snprintf(pre, sizeof pre, "#define SQZ_DIMS %d\n%s", dims, dims == 2 && idx32 ? "#define SQZ_SWAR_IDX32 1\n" : "");
   if (st == SQZ_OK) st = sqz__program(ctx, pre, files, "", &prog);
   if (st == SQZ_OK) st = sqz__kernel(ctx, prog, dims == 2 ? "engine_simplex_swar2" : "engine_simplex_swar3", &k);
   if (st != SQZ_OK) return st;
@@ -60,15 +49,13 @@ int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   cl_uint wrow = compact ? sqz_fold_w(n) : n, hrows = compact ? (cl_uint)sqz_fold_h(n) : n;
   cl_ulong rule3 = (cl_ulong)u->birth | (cl_ulong)u->survive << 27;
   cl_ulong elems = f->elems;
-  uint64_t words = (elems + 3) / 4, chunk = (uint64_t)SQZ__SWAR_LOCAL * strip, groups = (words + chunk - 1) / chunk;
-  cl_uint du = (cl_uint)((4u * SQZ__SWAR_LOCAL) % wrow), dv = (cl_uint)((4u * SQZ__SWAR_LOCAL) / wrow);
+  uint64_t words = (elems + 3) / 4, groups = (words + SQZ__SWAR_LOCAL - 1) / SQZ__SWAR_LOCAL;
   uint64_t cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__SWAR_GROUPS_PER_CU;
   size_t local = SQZ__SWAR_LOCAL, global = (size_t)(groups < cap ? groups : cap) * local;
   for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
     cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
     st = dims == 2 ? sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof rule, &rule, sizeof n, &n, sizeof wrow,
-                               &wrow, sizeof hrows, &hrows, sizeof elems, &elems, sizeof compact, &compact, sizeof du, &du, sizeof dv, &dv,
-                               (size_t)0)
+                               &wrow, sizeof hrows, &hrows, sizeof elems, &elems, sizeof compact, &compact, (size_t)0)
                    : sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof rule3, &rule3, sizeof n, &n,
                                sizeof elems, &elems, sizeof compact, &compact, (size_t)0);
     if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
