@@ -209,13 +209,15 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   uint64_t lmem = ctx->local_mem < SQZ__SWAR_LMEM ? ctx->local_mem : SQZ__SWAR_LMEM;
   sqz__swar_shape sh;
   int st = sqz__swar_pick(f, lmem, &sh);
-  if (st == SQZ_OK && depth > 1) { /* the one-step kernel's level, with a halo depth cells wide */
-    uint32_t j = sh.j;
+  if (st == SQZ_OK && depth > 1) { /* the largest level up to the one-step kernel's whose deeper tile fits */
+    uint32_t j = sh.j, lowest = f->layout == SQZ_LAYOUT_BLOCK || f->block ? j : 1;
     free(sh.tab);
-    st = sqz__swar_shape_deep(f, j, depth, &sh);
-    if (st == SQZ_OK && sh.tile_bytes > lmem) {
-      free(sh.tab);
-      st = SQZ_ERR_UNSUPPORTED;
+    for (st = SQZ_ERR_UNSUPPORTED; st == SQZ_ERR_UNSUPPORTED && j >= lowest && j > 0; j--) {
+      st = sqz__swar_shape_deep(f, j, depth, &sh);
+      if (st == SQZ_OK && sh.tile_bytes > lmem) {
+        free(sh.tab);
+        st = SQZ_ERR_UNSUPPORTED;
+      }
     }
     if (st == SQZ_ERR_OUT_OF_MEMORY) st = sqz__fail(ctx, st, "out of host memory");
   }
