@@ -158,17 +158,20 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
  * written and stay 0. Step s (1 .. steps) computes rows s .. R - s - 1 and words 1 .. w4 - 2:
  * after s steps the cells within depth - s of the tile are exact, as the rows and columns past
  * them were not stepped, so after `steps` <= depth steps the tile is. The byte table `bm` (from
- * word bm_at of tab) gives per area byte 1 + the direction of its tile (0: never a cell). */
+ * word bm_at of tab) gives per area byte 1 + the direction of its tile (0: never a cell); the
+ * tasks (word column, 4-row segment) are the blocks of words 1 .. w4 - 2 that hold a byte with
+ * bm != 0: the others are never written, never loaded, and stay 0. */
 #ifdef SQZ_KERNEL_engine_fractal_swar_t
 __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global uchar *restrict dst, uint rule,
                                     __global const uint *restrict tab, uint halo_at, uint bm_at, uint mask_at,
-                                    uint rowmajor, uint levels, uint te, uint n_halo, uint rows, uint wrow, uint depth,
-                                    uint steps, uint per_iter, ulong tiles, __local uint *cache, __local long *nbr) {
-  __global const ushort *pos = (__global const ushort *)tab;
+                                    uint task_at, uint n_tasks, uint rowmajor, uint levels, uint te, uint n_halo,
+                                    uint rows, uint wrow, uint depth, uint steps, uint per_iter, ulong tiles,
+                                    __local uint *cache, __local long *nbr) {
+  __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   __global const uchar *bm = (__global const uchar *)(tab + bm_at);
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, R = rows + 2u * depth;
-  uint area = R * w4, tile_words = 3u * area, tile_bytes = 4u * tile_words, cols = w4 - 2u;
+  uint area = R * w4, tile_words = 3u * area, tile_bytes = 4u * tile_words;
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
   ulong stride = (ulong)get_num_groups(0) * per_iter;
@@ -188,13 +191,13 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
       cache[t * tile_words + 2u * area + wi] = keep;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = 1u; s <= steps; s++) {
-      uint y0 = s, span = R - 2u * s, segs = (span + 7u) >> 3;
-      for (uint i = lid; i < nt * cols * segs; i += g) {
-        uint t = i / (cols * segs), r = i - t * cols * segs, sg = r / cols, c = 1u + r - sg * cols;
-        uint ya = y0 + 8u * sg, yb = ya + 8u < R - s ? ya + 8u : R - s;
+    for (uint s = 1u; s <= steps; s++) { /* tasks: word column c | 4-row segment sg << 8, those with a cell */
+      for (uint i = lid; i < nt * n_tasks; i += g) {
+        uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, sg = task >> 8;
+        uint ya = 4u * sg > s ? 4u * sg : s, yb = 4u * sg + 4u < R - s ? 4u * sg + 4u : R - s;
         __local uint *tc = cache + t * tile_words;
-        fr_swar_column(tc + ((s & 1u) ? 0u : area), tc + ((s & 1u) ? area : 0u), tc + 2u * area, w4, c, ya, yb, rule);
+        if (ya < yb)
+          fr_swar_column(tc + ((s & 1u) ? 0u : area), tc + ((s & 1u) ? area : 0u), tc + 2u * area, w4, c, ya, yb, rule);
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }

@@ -129,9 +129,11 @@ static int sqz__swar_shape_deep(const sqz_field *f, uint32_t j, uint32_t depth, 
   sh->rowmajor = !compact && sh->rho % 4 == 0;
   sh->halo_at = (sh->te + 1) / 2;
   uint64_t side = rho + 2 * depth, halo_max = side * side - rho * rho;
+  uint64_t w4 = wrow / 4, segs = (rows + 3) / 4;
   sh->mask_at = sh->halo_at + 2 * (uint32_t)halo_max;
   sh->bm_at = sh->mask_at + (sh->rowmajor ? sh->te / 4 : 0);
-  sh->words = sh->bm_at + (uint32_t)(rows * wrow / 4);
+  sh->task_at = sh->bm_at + (uint32_t)(rows * w4);
+  sh->words = sh->task_at + (uint32_t)((w4 * segs + 1) / 2);
   sh->tab = sqz__calloc(sh->words, sizeof *sh->tab);
   if (!sh->tab) return SQZ_ERR_OUT_OF_MEMORY;
   sqz__swar_pos(f, sh, depth, 8);
@@ -149,6 +151,14 @@ static int sqz__swar_shape_deep(const sqz_field *f, uint32_t j, uint32_t depth, 
       sh->n_halo++;
     }
   sqz__swar_hole_mask(f, sh);
+  uint16_t *tasks = (uint16_t *)(sh->tab + sh->task_at);
+  for (uint32_t sg = 0; sg < segs; sg++)
+    for (uint32_t c = 1; c + 1 < w4; c++) {
+      int any = 0;
+      for (uint64_t y = 4 * sg; y < 4 * sg + 4 && y < rows && !any; y++)
+        for (uint32_t b = 0; b < 4 && !any; b++) any = bm[y * wrow + 4 * c + b] != 0;
+      if (any) tasks[sh->n_tasks++] = (uint16_t)(c | sg << 8);
+    }
   return SQZ_OK;
 }
 
@@ -192,8 +202,8 @@ static int sqz__swar_pick(const sqz_field *f, uint64_t lmem, sqz__swar_shape *be
   return best->tab ? SQZ_OK : SQZ_ERR_UNSUPPORTED;
 }
 
-/* The local arguments of engine_fractal_swar, after its 17 value arguments. */
-enum { SW_CACHE = 17, SW_NBR };
+/* The local arguments of engine_fractal_swar (after its 17 value arguments) and engine_fractal_swar_t (19). */
+enum { SW_CACHE = 17, SW_NBR, SW_T_CACHE = 19, SW_T_NBR };
 
 unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps) {
   (void)f;
@@ -248,7 +258,8 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
     cl_uint now = depth > 1 && steps - done < depth ? (cl_uint)(steps - done) : depth;
     if (depth > 1)
       st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof rule, &rule, sizeof tab, &tab, sizeof sh.halo_at,
-                     &sh.halo_at, sizeof sh.bm_at, &sh.bm_at, sizeof sh.mask_at, &sh.mask_at, sizeof sh.rowmajor,
+                     &sh.halo_at, sizeof sh.bm_at, &sh.bm_at, sizeof sh.mask_at, &sh.mask_at, sizeof sh.task_at,
+                     &sh.task_at, sizeof sh.n_tasks, &sh.n_tasks, sizeof sh.rowmajor,
                      &sh.rowmajor, sizeof levels, &levels, sizeof sh.te, &sh.te, sizeof sh.n_halo, &sh.n_halo,
                      sizeof sh.rho, &sh.rho, sizeof sh.wrow, &sh.wrow, sizeof sh.depth, &sh.depth, sizeof now, &now,
                      sizeof per_iter, &per_iter, sizeof tiles, &tiles, (size_t)0);
@@ -260,8 +271,9 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
                      sizeof sh.wrow, &sh.wrow, sizeof sh.seg, &sh.seg, sizeof per_iter, &per_iter, sizeof tiles, &tiles,
                      (size_t)0);
     if (st == SQZ_OK &&
-        (clSetKernelArg(k, SW_CACHE, (size_t)((sh.tile_bytes - 9 * sizeof(cl_long)) * per), NULL) != CL_SUCCESS ||
-         clSetKernelArg(k, SW_NBR, 9 * sizeof(cl_long) * (size_t)per, NULL) != CL_SUCCESS))
+        (clSetKernelArg(k, depth > 1 ? SW_T_CACHE : SW_CACHE, (size_t)((sh.tile_bytes - 9 * sizeof(cl_long)) * per),
+                        NULL) != CL_SUCCESS ||
+         clSetKernelArg(k, depth > 1 ? SW_T_NBR : SW_NBR, 9 * sizeof(cl_long) * (size_t)per, NULL) != CL_SUCCESS))
       st = sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the local arguments of the fractal Life step failed");
     if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
     if (st == SQZ_OK) {
