@@ -10,7 +10,10 @@
 #define SQZ__SWAR_LMEM 49152u       /* local memory a group may use at most (NVIDIA's limit) */
 #define SQZ__SWAR_ITER_CELLS 4096u  /* tiles per iteration: about this many cells */
 #define SQZ__SWAR_GROUPS_PER_CU 256u /* persistent groups per compute unit */
-#define SQZ__SWAR_DEPTH 1u          /* steps per launch by default (SQZ_TEMPORAL=1..4 overrides) */
+/* Steps per launch on GPUs (SQZ_TEMPORAL=1..4 overrides): on the H200 4 steps per launch ran 1.09x
+ * (Sierpinski compact R = 20) to 1.7x (carpet R = 10) the one-step kernel, docs/BENCHMARKS.md run 7;
+ * CPU devices keep 1, as stepping the whole window costs more instructions than the loads it saves. */
+#define SQZ__SWAR_DEPTH_GPU 4u
 
 /* One tile level's shape for the kernel: the tables every tile shares, packed in words
  * (pos as ushort from word 0, halo pairs from word halo_at, tasks as ushort from task_at). */
@@ -206,11 +209,11 @@ static int sqz__swar_pick(const sqz_field *f, uint64_t lmem, sqz__swar_shape *be
 enum { SW_CACHE = 17, SW_NBR, SW_T_CACHE = 19, SW_T_NBR };
 
 unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps) {
-  (void)f;
+  unsigned def = f->ctx->is_gpu ? SQZ__SWAR_DEPTH_GPU : 1u;
   const char *e = getenv("SQZ_TEMPORAL");
   char *end = NULL;
-  unsigned long v = e && *e ? strtoul(e, &end, 10) : SQZ__SWAR_DEPTH;
-  if (e && *e && (*end != '\0' || v < 1 || v > 4)) v = SQZ__SWAR_DEPTH;
+  unsigned long v = e && *e ? strtoul(e, &end, 10) : def;
+  if (e && *e && (*end != '\0' || v < 1 || v > 4)) v = def;
   return steps < 2 ? 1u : (unsigned)(v < steps ? v : steps);
 }
 
