@@ -27,7 +27,8 @@
  * Positions that are never written (holes, padding, corners) are zeroed once per group and
  * stay 0, as every iteration writes the same positions. Little-endian devices only (the host
  * checks). */
-#if SQZ_CELL_BYTES == 1 && SQZ_NB == 8 && defined(SQZ_KERNEL_engine_fractal_swar) /* alone in its program (sqz__program_kernel) */
+#if SQZ_CELL_BYTES == 1 && SQZ_NB == 8 && (defined(SQZ_KERNEL_engine_fractal_swar) || defined(SQZ_KERNEL_engine_fractal_swar_t))
+/* each kernel alone in its program (sqz__program_kernel) */
 
 /* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells) between global memory
  * and the tile caches. load: storage -> cache at pos[l]; else cache output area -> storage.
@@ -72,6 +73,45 @@ static inline void fr_swar_move(const int load, __global const uchar *src, __glo
   }
 }
 
+/* The 9 tile indices around tiles b0 .. b0 + nt - 1 into nbr (9 per tile: ν_b, -1 outside). */
+static inline void fr_swar_neighbours(__local long *nbr, uint levels, ulong b0, uint nt) {
+  for (uint i = (uint)get_local_id(0); i < 9u * nt; i += (uint)get_local_size(0)) {
+    uint t = i / 9u, d = i - 9u * t, bx, by;
+    FR_LAMBDA(levels, b0 + t, &bx, &by);
+    nbr[i] = d == 4u ? (long)(b0 + t) : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d);
+  }
+}
+
+/* The halo of nt tiles into their caches from the halo table (cache position | direction << 24,
+ * offset in that tile), 0 where the neighbour tile is absent. */
+static inline void fr_swar_halo(__local uchar *cb, __global const uchar *src, __global const uint *restrict halo,
+                                __local const long *nbr, uint n_halo, uint nt, uint tile_bytes, uint te) {
+  for (uint i = (uint)get_local_id(0); i < nt * n_halo; i += (uint)get_local_size(0)) {
+    uint t = i / n_halo, h = i - t * n_halo, e = halo[2u * h];
+    long tb = nbr[9u * t + (e >> 24)];
+    cb[t * tile_bytes + (e & 0xffffffu)] = tb < 0 ? (uchar)0 : src[(ulong)tb * te + halo[2u * h + 1u]];
+  }
+}
+
+/* Rows y0 .. y1 - 1 of word column c stepped from `in` into `out` (row-major areas of w4 words per
+ * row, rows y0 - 1 .. y1 read), each result word ANDed with `keep` (a mask area, or NULL). */
+static inline void fr_swar_column(__local const uint *in, __local uint *out, __local const uint *keep, uint w4, uint c,
+                                  uint y0, uint y1, uint rule) {
+  __local const uint *p = in + y0 * w4 + c;
+  p -= w4; /* row y0 - 1 (y0 may be 0: no unsigned wrap) */
+  uint m0 = p[0], m1 = p[w4];
+  uint h0 = sqz_swar_hsum(p[-1], m0, p[1]), h1 = sqz_swar_hsum(p[w4 - 1u], m1, p[w4 + 1u]);
+  for (uint y = y0; y < y1; y++) {
+    p += w4; /* row y */
+    uint m2 = p[w4], h2 = sqz_swar_hsum(p[w4 - 1u], m2, p[w4 + 1u]);
+    uint next = sqz_swar_rule(h0 + h1 + h2 + (m1 << 3), rule);
+    out[y * w4 + c] = keep ? next & keep[y * w4 + c] : next;
+    h0 = h1;
+    h1 = h2;
+    m1 = m2;
+  }
+}
+
 /* tab: the shared tables, pos (ushort) from word 0, halo pairs from word halo_at, tasks (ushort:
  * word column | segment << 8) from word task_at, and with rowmajor (block layout, rows % 4 == 0:
  * tiles and their rows are whole words, so storage words move to cache words as they are, holes
@@ -90,39 +130,80 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
   ulong stride = (ulong)get_num_groups(0) * per_iter;
   for (ulong b0 = (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
-    for (uint i = lid; i < 9u * nt; i += g) {
-      uint t = i / 9u, d = i - 9u * t, bx, by;
-      FR_LAMBDA(levels, b0 + t, &bx, &by);
-      nbr[i] = d == 4u ? (long)(b0 + t) : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d);
-    }
+    fr_swar_neighbours(nbr, levels, b0, nt);
     barrier(CLK_LOCAL_MEM_FENCE);
     ulong q0 = b0 * te, q1 = q0 + (ulong)nt * te;
     fr_swar_move(1, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset, q0, q1, te);
-    for (uint i = lid; i < nt * n_halo; i += g) {
-      uint t = i / n_halo, h = i - t * n_halo, e = halo[2u * h];
-      long tb = nbr[9u * t + (e >> 24)];
-      cb[t * tile_bytes + (e & 0xffffffu)] = tb < 0 ? (uchar)0 : src[(ulong)tb * te + halo[2u * h + 1u]];
-    }
+    fr_swar_halo(cb, src, halo, nbr, n_halo, nt, tile_bytes, te);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; i < nt * n_tasks; i += g) {
+    for (uint i = lid; i < nt * n_tasks; i += g) { /* cache row y + 1 holds tile row y; output row y at out_offset */
       uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
       uint y1 = y0 + seg < rows ? y0 + seg : rows;
-      __local const uint *p = cache + t * tile_words + y0 * w4 + c; /* cache row y0: tile row y0 - 1 */
-      __local uint *out = cache + t * tile_words + (rows + 2u) * w4 + c;
-      uint m0 = p[0], m1 = p[w4];
-      uint h0 = sqz_swar_hsum(p[-1], m0, p[1]), h1 = sqz_swar_hsum(p[w4 - 1u], m1, p[w4 + 1u]);
-      for (uint y = y0; y < y1; y++) {
-        p += w4; /* cache row y + 1 holds tile row y */
-        uint m2 = p[w4], h2 = sqz_swar_hsum(p[w4 - 1u], m2, p[w4 + 1u]);
-        out[y * w4] = sqz_swar_rule(h0 + h1 + h2 + (m1 << 3), rule);
-        h0 = h1;
-        h1 = h2;
-        m1 = m2;
-      }
+      __local uint *tc = cache + t * tile_words;
+      fr_swar_column(tc + w4, tc + (rows + 2u) * w4, NULL, w4, c, y0, y1, rule);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     fr_swar_move(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset - wrow, q0, q1, te);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
+/* Several steps per launch (temporal blocking, engine_fractal_swar_t): each tile is loaded with a
+ * halo `depth` cells wide (depth <= 4) and stepped `steps` <= depth times in local memory before
+ * its own cells go back, so the loads, the stores, the halo reads and the λ/ν digit loops are
+ * paid once per `steps` steps. Per tile three areas of R = rows + 2 depth rows of wrow bytes
+ * (wrow = 4 (ceil(rows / 4) + 4)): A and B, between which the steps go back and forth, and K,
+ * the mask of the cells that must follow the rule (0xff on a fractal cell of a present tile
+ * within the loaded halo, 0 elsewhere: holes, absent tiles and what lies past the halo stay 0).
+ * Tile cell (x, y) is at row y + depth, column x + 8; words 0 and w4 - 1 of every row are never
+ * written and stay 0. Step s (1 .. steps) computes rows s .. R - s - 1 and words 1 .. w4 - 2:
+ * after s steps the cells within depth - s of the tile are exact, as the rows and columns past
+ * them were not stepped, so after `steps` <= depth steps the tile is. The byte table `bm` (from
+ * word bm_at of tab) gives per area byte 1 + the direction of its tile (0: never a cell); the
+ * tasks (word column, 4-row segment) are the blocks of words 1 .. w4 - 2 that hold a byte with
+ * bm != 0: the others are never written, never loaded, and stay 0. */
+#ifdef SQZ_KERNEL_engine_fractal_swar_t
+__kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global uchar *restrict dst, uint rule,
+                                    __global const uint *restrict tab, uint halo_at, uint bm_at, uint mask_at,
+                                    uint task_at, uint n_tasks, uint rowmajor, uint levels, uint te, uint n_halo,
+                                    uint rows, uint wrow, uint depth, uint steps, uint per_iter, ulong tiles,
+                                    __local uint *cache, __local long *nbr) {
+  __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
+  __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
+  __global const uchar *bm = (__global const uchar *)(tab + bm_at);
+  uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, R = rows + 2u * depth;
+  uint area = R * w4, tile_words = 3u * area, tile_bytes = 4u * tile_words;
+  __local uchar *cb = (__local uchar *)cache;
+  for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
+  ulong stride = (ulong)get_num_groups(0) * per_iter;
+  for (ulong b0 = (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
+    uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
+    fr_swar_neighbours(nbr, levels, b0, nt);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ulong q0 = b0 * te, q1 = q0 + (ulong)nt * te;
+    fr_swar_move(1, src, dst, pos, mask, rowmajor, cb, tile_bytes, 0u, q0, q1, te);
+    fr_swar_halo(cb, src, halo, nbr, n_halo, nt, tile_bytes, te);
+    for (uint i = lid; i < nt * area; i += g) { /* K */
+      uint t = i / area, wi = i - t * area, keep = 0u;
+      for (uint e = 0u; e < 4u; e++) {
+        uint d = bm[4u * wi + e];
+        if (d && nbr[9u * t + d - 1u] >= 0) keep |= 0xffu << (8u * e);
+      }
+      cache[t * tile_words + 2u * area + wi] = keep;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = 1u; s <= steps; s++) { /* tasks: word column c | 4-row segment sg << 8, those with a cell */
+      for (uint i = lid; i < nt * n_tasks; i += g) {
+        uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, sg = task >> 8;
+        uint ya = 4u * sg > s ? 4u * sg : s, yb = 4u * sg + 4u < R - s ? 4u * sg + 4u : R - s;
+        __local uint *tc = cache + t * tile_words;
+        if (ya < yb)
+          fr_swar_column(tc + ((s & 1u) ? 0u : area), tc + ((s & 1u) ? area : 0u), tc + 2u * area, w4, c, ya, yb, rule);
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    fr_swar_move(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, (steps & 1u) ? 4u * area : 0u, q0, q1, te);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+#endif
 #endif

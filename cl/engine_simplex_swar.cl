@@ -43,15 +43,21 @@ static inline uchar sqz_swar_cell(__global const uchar *src, int layout, uint n,
   return (uchar)((rule >> (live + 9u * src[self])) & 1u);
 }
 
+#ifdef SQZ_SWAR_IDX32 /* the host defines it when every byte a step reads lies below 2^32: 32-bit index arithmetic */
+typedef uint sqz_swar_idx;
+#else
+typedef ulong sqz_swar_idx;
+#endif
 __kernel void engine_simplex_swar2(__global const uchar *restrict src, __global uchar *restrict dst, uint rule, uint n,
                                    uint wrow, uint hrows, ulong elems, uint compact) {
   __global const uint *s32 = (__global const uint *)src;
   int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
-  for (ulong w = get_global_id(0); w < (elems + 3u) >> 2; w += get_global_size(0)) {
-    ulong i = w << 2, v = sqz_swar_div(i, wrow);
+  sqz_swar_idx words = (sqz_swar_idx)((elems + 3u) >> 2);
+  for (sqz_swar_idx w = (sqz_swar_idx)get_global_id(0); w < words; w += (sqz_swar_idx)get_global_size(0)) {
+    sqz_swar_idx i = w << 2, v = (sqz_swar_idx)sqz_swar_div(i, wrow);
     uint u = (uint)(i - v * wrow);
     if (!compact && u > v && u + 4u <= wrow) continue; /* bb: four cells right of the diagonal */
-    int regular = u >= 1u && u + 6u <= wrow && v >= 1u && v + 2u <= hrows && ((i + wrow + 4u) | 3u) < elems;
+    int regular = u >= 1u && u + 6u <= wrow && v >= 1u && v + 2u <= hrows && ((i + wrow + 4u) | 3u) < (sqz_swar_idx)elems;
     if (compact && regular) /* one part: all straight, or all turned (the fold's straight cells satisfy u + 1 - (n & 1) <= v) */
       regular = sqz_fold_straight(n, u + 4u, (uint)v - 1u) || !sqz_fold_straight(n, u - 1u, (uint)v + 1u);
     if (regular) {
@@ -63,7 +69,7 @@ __kernel void engine_simplex_swar2(__global const uchar *restrict src, __global 
       ((__global uint *)dst)[w] = next;
       continue;
     }
-    for (ulong c = i; c < i + 4u && c < elems; c++) {
+    for (ulong c = i; c < (ulong)i + 4u && c < elems; c++) {
       uint x, y;
       if (sqz_tri_cell(layout, n, c, &x, &y)) dst[c] = sqz_swar_cell(src, layout, n, x, y, rule);
     }

@@ -1,4 +1,5 @@
 /* labels: opencl */
+/* ctest cases: tiles temporal simplex */
 /* test_swar.c — the fast u8 Life steps (cl/engine_fractal_swar.cl at every tile level, cl/engine_simplex_swar.cl) against the generic kernels and the cpu backend. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,44 @@ START_TEST(test_every_tile_level) {
 }
 END_TEST
 
+/* Several steps per launch (SQZ_TEMPORAL = 2, 3, 4: engine_fractal_swar_t) at every tile level of
+ * block:RHO and compact and every scale, over 7 steps (launches of depth steps and a shorter
+ * last one), equal to the cpu; with the local memory lowered, several tiles per iteration and
+ * several iterations per group. Tiles smaller than the depth run one step per launch. */
+START_TEST(test_temporal) {
+  const char *specs[] = {"fractal:sierpinski-triangle:6", "fractal:sierpinski-carpet:3", "fractal:vicsek-cross:3",
+                         "fractal:...#/.#../###./#.#.:3", "fractal:#./.#:6", "fractal:sierpinski-triangle:10"};
+  const char *rules[] = {"B3/S23", "B036/S1245"};
+  sqz_context *cl = sqz_test_context("opencl");
+  uint64_t saved = cl->local_mem;
+  for (size_t d = 0; d < sizeof specs / sizeof specs[0]; d++)
+    for (size_t r = 0; r < 2; r++) {
+      uint64_t ref_live = 0;
+      unsigned char *ref = cpu_state(specs[d], rules[r], 7, &ref_live);
+      sqz_domain *dom = NULL;
+      SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, specs[d], &dom));
+      for (unsigned depth = 2; depth <= 4; depth++) {
+        char env[4];
+        snprintf(env, sizeof env, "%u", depth);
+        setenv("SQZ_TEMPORAL", env, 1);
+        for (uint64_t rho = 1; rho <= sqz_domain_side(dom) && rho <= 64; rho *= (uint64_t)dom->fr.s) {
+          char layout[32];
+          snprintf(layout, sizeof layout, "block:%llu", (unsigned long long)rho);
+          expect_opencl(cl, dom, layout, 0, 1, rules[r], 7, ref, ref_live);
+          expect_opencl(cl, dom, "compact", (uint32_t)rho, 1, rules[r], 7, ref, ref_live);
+        }
+        cl->local_mem = 8192; /* a few tiles per iteration */
+        expect_opencl(cl, dom, "compact", 0, 1, rules[r], 7, ref, ref_live);
+        cl->local_mem = saved;
+      }
+      unsetenv("SQZ_TEMPORAL");
+      sqz_domain_release(dom);
+      free(ref);
+    }
+  sqz_context_release(cl);
+}
+END_TEST
+
 /* Larger levels, several tiles per iteration and several iterations per group, with the
  * local memory lowered so that the automatic level is small, and at the device's own. */
 START_TEST(test_many_tiles) {
@@ -138,6 +177,11 @@ static void check_simplices(const char *family, const unsigned *sides, size_t n_
       if (tet) expect_opencl(cl, dom, "compact", 0, 0, rules[r], steps, ref, ref_live); /* the default: generic */
       if (tet) setenv("SQZ_ENGINE", "fast", 1);
       expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
+      if (!tet) { /* the 2D word step in 64-bit index arithmetic too (32 bits where they suffice by default) */
+        setenv("SQZ_INDEX64", "1", 1);
+        expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
+        unsetenv("SQZ_INDEX64");
+      }
       expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
       setenv("SQZ_ENGINE", "generic", 1);
       expect_opencl(cl, dom, "compact", 0, 0, rules[r], steps, ref, ref_live);
@@ -149,7 +193,7 @@ static void check_simplices(const char *family, const unsigned *sides, size_t n_
 }
 
 START_TEST(test_triangles) {
-  const unsigned sides[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 37, 64, 101, 258};
+  const unsigned sides[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 37, 64, 101, 258, 1500}; /* 1500: more words than one launch of the grid covers, so work-items take several chunks */
   const char *const rules[2] = {"B3/S23", "B036/S1245"};
   check_simplices("triangle", sides, sizeof sides / sizeof sides[0], rules, 4);
 }
@@ -162,14 +206,23 @@ START_TEST(test_tetrahedra) {
 }
 END_TEST
 
+/* Three cases, each a ctest entry (the "ctest cases" line names them), so that ctest -jN runs them side by side. */
+static TCase *tcase(Suite *s, const char *name) {
+  TCase *tc = tcase_create(name);
+  tcase_set_timeout(tc, 900);
+  suite_add_tcase(s, tc);
+  return tc;
+}
+
 int main(void) {
   Suite *s = suite_create("swar");
-  TCase *tc = tcase_create("swar");
-  tcase_set_timeout(tc, 900);
+  TCase *tc = tcase(s, "tiles");
   tcase_add_test(tc, test_every_tile_level);
   tcase_add_test(tc, test_many_tiles);
+  tc = tcase(s, "temporal");
+  tcase_add_test(tc, test_temporal);
+  tc = tcase(s, "simplex");
   tcase_add_test(tc, test_triangles);
   tcase_add_test(tc, test_tetrahedra);
-  suite_add_tcase(s, tc);
   return sqz_test_run(s);
 }

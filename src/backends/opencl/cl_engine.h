@@ -35,7 +35,11 @@ SQZ_INTERNAL int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_
  * with the kernel of prog (the fractal engine's program); SQZ_ERR_UNSUPPORTED, with nothing
  * run and no error recorded, when no tile level fits in local memory. */
 SQZ_INTERNAL int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u);
-SQZ_INTERNAL int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, uint64_t steps);
+SQZ_INTERNAL int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigned depth, uint64_t steps);
+/* Steps per launch of the fast fractal step for `steps` steps: depth 2 .. 4 runs kernel
+ * engine_fractal_swar_t (temporal blocking: tiles with a depth-wide halo stepped in local
+ * memory), 1 engine_fractal_swar; SQZ_TEMPORAL=1..4 in the environment overrides the default. */
+SQZ_INTERNAL unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps);
 SQZ_INTERNAL int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq);
 
 /* Random 0/1 fills of u8 fields by kernel (other types: the host fill, uploaded). */

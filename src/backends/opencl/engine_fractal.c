@@ -260,8 +260,16 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   if (steps == 0) return SQZ_OK;
   int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB, group = strcmp(f->map, "group") == 0;
   if (st == SQZ_OK && sqz__cl_fractal_swar_applies(f, u)) { /* takes the kernel */
+    unsigned depth = sqz__cl_fractal_swar_depth(f, steps);
+    if (depth > 1) {
+      st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar_t", &k);
+      if (st == SQZ_OK) st = sqz__cl_fractal_swar(f, u, k, depth, steps);
+      k = NULL;
+      if (st != SQZ_ERR_UNSUPPORTED) return st; /* else the deeper tile does not fit: one step per launch */
+      st = SQZ_OK;
+    }
     st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar", &k);
-    if (st == SQZ_OK) st = sqz__cl_fractal_swar(f, u, k, steps);
+    if (st == SQZ_OK) st = sqz__cl_fractal_swar(f, u, k, 1, steps);
     k = NULL;
     if (st != SQZ_ERR_UNSUPPORTED) return st; /* else no tile level fits: the generic kernels */
     st = SQZ_OK;

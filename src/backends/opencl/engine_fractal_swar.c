@@ -10,15 +10,48 @@
 #define SQZ__SWAR_LMEM 49152u       /* local memory a group may use at most (NVIDIA's limit) */
 #define SQZ__SWAR_ITER_CELLS 4096u  /* tiles per iteration: about this many cells */
 #define SQZ__SWAR_GROUPS_PER_CU 256u /* persistent groups per compute unit */
+/* Steps per launch on GPUs (SQZ_TEMPORAL=1..4 overrides): on the H200 4 steps per launch ran 1.09x
+ * (Sierpinski compact R = 20) to 1.7x (carpet R = 10) the one-step kernel, docs/BENCHMARKS.md run 7;
+ * CPU devices keep 1, as stepping the whole window costs more instructions than the loads it saves. */
+#define SQZ__SWAR_DEPTH_GPU 4u
 
 /* One tile level's shape for the kernel: the tables every tile shares, packed in words
  * (pos as ushort from word 0, halo pairs from word halo_at, tasks as ushort from task_at). */
 typedef struct {
   uint32_t j, rho, te, wrow, seg, n_halo, n_tasks, halo_at, task_at, mask_at, words;
+  uint32_t depth, bm_at; /* engine_fractal_swar_t: halo width (0: the one-step kernel) and its byte table */
   uint32_t rowmajor; /* block layout with rho % 4 == 0: tile words are cache words (holes masked by the mask table) */
   uint64_t tiles, tile_bytes; /* local bytes per tile: cache, output area, 9 neighbour indices */
   uint32_t *tab;
 } sqz__swar_shape;
+
+/* pos: the cache byte of every stored cell of a tile, tile cell (x, y) at row y + row0, column x +
+ * col0 (holes: byte wrow, column 0 of row 1, which no step reads, except in whole-word moves,
+ * rowmajor, whose holes are masked on the way out). */
+static void sqz__swar_pos(const sqz_field *f, sqz__swar_shape *sh, uint32_t row0, uint32_t col0) {
+  const sqz_fractal *fr = &f->dom->fr;
+  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k;
+  int compact = f->layout == SQZ_LAYOUT_COMPACT;
+  uint16_t *pos = (uint16_t *)sh->tab;
+  for (uint32_t l = 0; l < sh->te; l++) {
+    sqz_u32 tx, ty;
+    if (compact) sqz_fr_lambda(s, k, fr->hl, sh->j, l, &tx, &ty);
+    else {
+      tx = l % sh->rho;
+      ty = l / sh->rho;
+    }
+    int cell = compact || sqz_fr_contains(s, fr->hnu, sh->j, tx, ty);
+    pos[l] = (uint16_t)(cell || sh->rowmajor ? (ty + row0) * sh->wrow + tx + col0 : sh->wrow);
+  }
+}
+
+/* rowmajor: byte l % 4 of mask word mask_at + l / 4 is 0xff on a fractal cell of the tile. */
+static void sqz__swar_hole_mask(const sqz_field *f, sqz__swar_shape *sh) {
+  const sqz_fractal *fr = &f->dom->fr;
+  for (uint32_t l = 0; sh->rowmajor && l < sh->te; l++)
+    if (sqz_fr_contains((sqz_u32)fr->s, fr->hnu, sh->j, l % sh->rho, l / sh->rho))
+      sh->tab[sh->mask_at + l / 4] |= 0xffu << (8 * (l % 4));
+}
 
 /* Builds the shape of tile level j with tasks of seg rows (tab malloc'ed; SQZ_ERR_UNSUPPORTED
  * when cache positions would not fit in 16 bits). */
@@ -44,18 +77,7 @@ static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, uint32_t seg, s
                             (sh->rowmajor ? sh->te / 4 : 0),
                         sizeof *sh->tab);
   if (!sh->tab) return SQZ_ERR_OUT_OF_MEMORY;
-  uint16_t *pos = (uint16_t *)sh->tab;
-  for (uint32_t l = 0; l < sh->te; l++) {
-    sqz_u32 tx, ty;
-    if (compact) sqz_fr_lambda(s, k, fr->hl, j, l, &tx, &ty);
-    else {
-      tx = l % sh->rho;
-      ty = l / sh->rho;
-    }
-    int cell = compact || sqz_fr_contains(s, fr->hnu, j, tx, ty);
-    /* holes: a cache byte no step reads, except in whole-word moves (rowmajor: masked on the way out) */
-    pos[l] = (uint16_t)(cell || sh->rowmajor ? (ty + 1) * sh->wrow + tx + 4 : sh->wrow);
-  }
+  sqz__swar_pos(f, sh, 1, 4);
   uint32_t *halo = sh->tab + sh->halo_at;
   for (sqz_u32 p = 0; p < w * w; p++) {
     sqz_u32 lx, ly, d = sqz_fr_cache_source(sh->rho, p, &lx, &ly);
@@ -75,9 +97,71 @@ static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, uint32_t seg, s
       if (any) tasks[sh->n_tasks++] = (uint16_t)(c | sg << 8);
     }
   sh->mask_at = sh->task_at + (sh->n_tasks + 1) / 2;
-  for (uint32_t l = 0; sh->rowmajor && l < sh->te; l++) /* byte l % 4 of mask word l / 4: 0xff on a cell */
-    if (sqz_fr_contains(s, fr->hnu, j, l % sh->rho, l / sh->rho)) sh->tab[sh->mask_at + l / 4] |= 0xffu << (8 * (l % 4));
+  sqz__swar_hole_mask(f, sh);
   sh->words = sh->mask_at + (sh->rowmajor ? sh->te / 4 : 0);
+  return SQZ_OK;
+}
+
+/* The tile cell (lx, ly) and direction d (dy * 3 + dx) that cache cell (x, y) of a tile holds, x
+ * and y relative to the tile's corner (-rho <= x, y < 2 rho). */
+static uint32_t sqz__swar_source(uint32_t rho, int64_t x, int64_t y, uint32_t *lx, uint32_t *ly) {
+  uint32_t dx = x < 0 ? 0 : x >= (int64_t)rho ? 2 : 1, dy = y < 0 ? 0 : y >= (int64_t)rho ? 2 : 1;
+  *lx = (uint32_t)(x - ((int64_t)dx - 1) * rho);
+  *ly = (uint32_t)(y - ((int64_t)dy - 1) * rho);
+  return dy * 3 + dx;
+}
+
+/* The shape of engine_fractal_swar_t at tile level j and halo width depth (2 .. 4): pos, the
+ * width-depth halo table, the rowmajor hole mask and the byte table of the K areas (1 + the
+ * direction of the tile a cache byte's cell belongs to, 0 for no cell). SQZ_ERR_UNSUPPORTED when
+ * a cache position would not fit in 16 bits. */
+static int sqz__swar_shape_deep(const sqz_field *f, uint32_t j, uint32_t depth, sqz__swar_shape *sh) {
+  const sqz_fractal *fr = &f->dom->fr;
+  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k;
+  int compact = f->layout == SQZ_LAYOUT_COMPACT;
+  memset(sh, 0, sizeof *sh);
+  uint64_t rho = sqz__ipow(s, (int)j), wrow = 4 * ((rho + 3) / 4 + 4), rows = rho + 2 * depth;
+  if (rows * wrow > 0xffff || depth > rho) return SQZ_ERR_UNSUPPORTED;
+  sh->j = j;
+  sh->depth = depth;
+  sh->rho = (uint32_t)rho;
+  sh->wrow = (uint32_t)wrow;
+  sh->te = compact ? (uint32_t)sqz__ipow(k, (int)j) : sh->rho * sh->rho;
+  sh->tiles = sqz__ipow(k, fr->r - (int)j);
+  sh->tile_bytes = 3 * rows * wrow + 9 * sizeof(cl_long);
+  sh->rowmajor = !compact && sh->rho % 4 == 0;
+  sh->halo_at = (sh->te + 1) / 2;
+  uint64_t side = rho + 2 * depth, halo_max = side * side - rho * rho;
+  uint64_t w4 = wrow / 4, segs = (rows + 3) / 4;
+  sh->mask_at = sh->halo_at + 2 * (uint32_t)halo_max;
+  sh->bm_at = sh->mask_at + (sh->rowmajor ? sh->te / 4 : 0);
+  sh->task_at = sh->bm_at + (uint32_t)(rows * w4);
+  sh->words = sh->task_at + (uint32_t)((w4 * segs + 1) / 2);
+  sh->tab = sqz__calloc(sh->words, sizeof *sh->tab);
+  if (!sh->tab) return SQZ_ERR_OUT_OF_MEMORY;
+  sqz__swar_pos(f, sh, depth, 8);
+  uint32_t *halo = sh->tab + sh->halo_at;
+  uint8_t *bm = (uint8_t *)(sh->tab + sh->bm_at);
+  for (int64_t y = -(int64_t)depth; y < (int64_t)(rho + depth); y++)
+    for (int64_t x = -(int64_t)depth; x < (int64_t)(rho + depth); x++) {
+      uint32_t lx, ly, d = sqz__swar_source(sh->rho, x, y, &lx, &ly);
+      if (!sqz_fr_contains(s, fr->hnu, j, lx, ly)) continue; /* a hole: stays 0 */
+      uint32_t at = (uint32_t)((y + depth) * wrow + x + 8);
+      bm[at] = (uint8_t)(d + 1);
+      if (d == 4) continue; /* the tile itself: loaded through pos */
+      halo[2 * sh->n_halo] = at | d << 24;
+      halo[2 * sh->n_halo + 1] = (uint32_t)sqz_fr_tile_offset(compact, s, k, fr->hnu, j, sh->rho, lx, ly);
+      sh->n_halo++;
+    }
+  sqz__swar_hole_mask(f, sh);
+  uint16_t *tasks = (uint16_t *)(sh->tab + sh->task_at);
+  for (uint32_t sg = 0; sg < segs; sg++)
+    for (uint32_t c = 1; c + 1 < w4; c++) {
+      int any = 0;
+      for (uint64_t y = 4 * sg; y < 4 * sg + 4 && y < rows && !any; y++)
+        for (uint32_t b = 0; b < 4 && !any; b++) any = bm[y * wrow + 4 * c + b] != 0;
+      if (any) tasks[sh->n_tasks++] = (uint16_t)(c | sg << 8);
+    }
   return SQZ_OK;
 }
 
@@ -121,14 +205,35 @@ static int sqz__swar_pick(const sqz_field *f, uint64_t lmem, sqz__swar_shape *be
   return best->tab ? SQZ_OK : SQZ_ERR_UNSUPPORTED;
 }
 
-/* The local arguments of engine_fractal_swar, after its 17 value arguments. */
-enum { SW_CACHE = 17, SW_NBR };
+/* The local arguments of engine_fractal_swar (after its 17 value arguments) and engine_fractal_swar_t (19). */
+enum { SW_CACHE = 17, SW_NBR, SW_T_CACHE = 19, SW_T_NBR };
 
-int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, uint64_t steps) {
+unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps) {
+  unsigned def = f->ctx->is_gpu ? SQZ__SWAR_DEPTH_GPU : 1u;
+  const char *e = getenv("SQZ_TEMPORAL");
+  char *end = NULL;
+  unsigned long v = e && *e ? strtoul(e, &end, 10) : def;
+  if (e && *e && (*end != '\0' || v < 1 || v > 4)) v = def;
+  return steps < 2 ? 1u : (unsigned)(v < steps ? v : steps);
+}
+
+int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigned depth, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   uint64_t lmem = ctx->local_mem < SQZ__SWAR_LMEM ? ctx->local_mem : SQZ__SWAR_LMEM;
   sqz__swar_shape sh;
   int st = sqz__swar_pick(f, lmem, &sh);
+  if (st == SQZ_OK && depth > 1) { /* the largest level up to the one-step kernel's whose deeper tile fits */
+    uint32_t j = sh.j, lowest = f->layout == SQZ_LAYOUT_BLOCK || f->block ? j : 1;
+    free(sh.tab);
+    for (st = SQZ_ERR_UNSUPPORTED; st == SQZ_ERR_UNSUPPORTED && j >= lowest && j > 0; j--) {
+      st = sqz__swar_shape_deep(f, j, depth, &sh);
+      if (st == SQZ_OK && sh.tile_bytes > lmem) {
+        free(sh.tab);
+        st = SQZ_ERR_UNSUPPORTED;
+      }
+    }
+    if (st == SQZ_ERR_OUT_OF_MEMORY) st = sqz__fail(ctx, st, "out of host memory");
+  }
   if (st != SQZ_OK) {
     clReleaseKernel(k);
     return st;
@@ -151,20 +256,33 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, uint64_
   cl_uint rule = u->birth | u->survive << 9, levels = (cl_uint)f->dom->fr.r - sh.j, per_iter = (cl_uint)per;
   cl_ulong tiles = sh.tiles;
   size_t global = (size_t)groups * local;
-  for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
+  for (uint64_t done = 0; st == SQZ_OK && done < steps;) {
     cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
-    st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof rule, &rule, sizeof tab, &tab, sizeof sh.halo_at,
-                   &sh.halo_at, sizeof sh.task_at, &sh.task_at, sizeof sh.mask_at, &sh.mask_at, sizeof sh.rowmajor,
-                   &sh.rowmajor, sizeof levels, &levels, sizeof sh.te, &sh.te,
-                   sizeof sh.n_halo, &sh.n_halo, sizeof sh.n_tasks, &sh.n_tasks, sizeof sh.rho, &sh.rho,
-                   sizeof sh.wrow, &sh.wrow, sizeof sh.seg, &sh.seg, sizeof per_iter, &per_iter, sizeof tiles, &tiles,
-                   (size_t)0);
+    cl_uint now = depth > 1 && steps - done < depth ? (cl_uint)(steps - done) : depth;
+    if (depth > 1)
+      st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof rule, &rule, sizeof tab, &tab, sizeof sh.halo_at,
+                     &sh.halo_at, sizeof sh.bm_at, &sh.bm_at, sizeof sh.mask_at, &sh.mask_at, sizeof sh.task_at,
+                     &sh.task_at, sizeof sh.n_tasks, &sh.n_tasks, sizeof sh.rowmajor,
+                     &sh.rowmajor, sizeof levels, &levels, sizeof sh.te, &sh.te, sizeof sh.n_halo, &sh.n_halo,
+                     sizeof sh.rho, &sh.rho, sizeof sh.wrow, &sh.wrow, sizeof sh.depth, &sh.depth, sizeof now, &now,
+                     sizeof per_iter, &per_iter, sizeof tiles, &tiles, (size_t)0);
+    else
+      st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof rule, &rule, sizeof tab, &tab, sizeof sh.halo_at,
+                     &sh.halo_at, sizeof sh.task_at, &sh.task_at, sizeof sh.mask_at, &sh.mask_at, sizeof sh.rowmajor,
+                     &sh.rowmajor, sizeof levels, &levels, sizeof sh.te, &sh.te,
+                     sizeof sh.n_halo, &sh.n_halo, sizeof sh.n_tasks, &sh.n_tasks, sizeof sh.rho, &sh.rho,
+                     sizeof sh.wrow, &sh.wrow, sizeof sh.seg, &sh.seg, sizeof per_iter, &per_iter, sizeof tiles, &tiles,
+                     (size_t)0);
     if (st == SQZ_OK &&
-        (clSetKernelArg(k, SW_CACHE, (size_t)((sh.tile_bytes - 9 * sizeof(cl_long)) * per), NULL) != CL_SUCCESS ||
-         clSetKernelArg(k, SW_NBR, 9 * sizeof(cl_long) * (size_t)per, NULL) != CL_SUCCESS))
+        (clSetKernelArg(k, depth > 1 ? SW_T_CACHE : SW_CACHE, (size_t)((sh.tile_bytes - 9 * sizeof(cl_long)) * per),
+                        NULL) != CL_SUCCESS ||
+         clSetKernelArg(k, depth > 1 ? SW_T_NBR : SW_NBR, 9 * sizeof(cl_long) * (size_t)per, NULL) != CL_SUCCESS))
       st = sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the local arguments of the fractal Life step failed");
     if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
-    if (st == SQZ_OK) f->cur = 1 - f->cur;
+    if (st == SQZ_OK) {
+      f->cur = 1 - f->cur;
+      done += now;
+    }
   }
   int fin = sqz__cl_done_with(ctx, tab, NULL); /* it must outlive the launches that read it */
   if (st == SQZ_OK) st = fin;

@@ -1,4 +1,5 @@
 /* engine_simplex_swar.c (opencl) — the fast Life step on u8 triangles and tetrahedra (cl/engine_simplex_swar.cl): when it applies and its launches. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +37,12 @@ int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   /* the step walks storage, but the field's map and block must still be valid ones (same errors as the map kernels) */
   int st = sqz__simplex_check(ctx, dims, f->dom->side, f->map, f->block);
   if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
-  if (st == SQZ_OK) st = sqz__program(ctx, dims == 2 ? "#define SQZ_DIMS 2\n" : "#define SQZ_DIMS 3\n", files, "", &prog);
+  /* 32-bit indices when every byte a word step reads (up to a row and a word past the last) is below 2^32 */
+  const char *i64 = getenv("SQZ_INDEX64");
+  int idx32 = f->elems + 2 * (uint64_t)f->dom->side + 64 < ((uint64_t)1 << 32) && !(i64 && *i64 && strcmp(i64, "0") != 0);
+  char pre[64];
+  snprintf(pre, sizeof pre, "#define SQZ_DIMS %d\n%s", dims, dims == 2 && idx32 ? "#define SQZ_SWAR_IDX32 1\n" : "");
+  if (st == SQZ_OK) st = sqz__program(ctx, pre, files, "", &prog);
   if (st == SQZ_OK) st = sqz__kernel(ctx, prog, dims == 2 ? "engine_simplex_swar2" : "engine_simplex_swar3", &k);
   if (st != SQZ_OK) return st;
   cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, rule = u->birth | u->survive << 9;
