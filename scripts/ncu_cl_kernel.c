@@ -4,12 +4,15 @@
  * the arguments sqz gives it. Only engine_simplex_swar2 (cl/engine_simplex_swar.cl):
  *   ncu_cl_kernel CACHE_FILE N [REPS]      (triangle:N, layout compact, B3/S23)
  * CACHE_FILE: a file of SQZ_CACHE_DIR holding that kernel (grep -l engine_simplex_swar2). The
- * launch geometry is sqz's (256 work-items per group, 64 groups per SM, grid-stride). Build:
+ * launch geometry is sqz's (256 work-items per group, 64 groups per SM, grid-stride). The PTX reads
+ * the group offset and the number of groups from OpenCL's environment registers %envreg0 and
+ * %envreg6, which a CUDA launch does not set: they are rewritten to 0 and %nctaid.x. Build:
  *   gcc -O2 -I/usr/local/cuda/include scripts/ncu_cl_kernel.c -o ncu_cl_kernel -lcuda */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CK(x)                                                                                 \
   do {                                                                                        \
@@ -21,6 +24,21 @@
       exit(1);                                                                                \
     }                                                                                         \
   } while (0)
+
+/* text with every `from` replaced by `to` (a new buffer; the old one is leaked: a one-shot tool). */
+static char *rewrite(const char *text, const char *from, const char *to) {
+  size_t n = 0, lf = strlen(from), lt = strlen(to);
+  for (const char *p = strstr(text, from); p; p = strstr(p + lf, from)) n++;
+  char *out = malloc(strlen(text) + n * lt + 1), *o = out;
+  if (!out) exit(1);
+  for (const char *p = text, *q; (q = strstr(p, from)) != NULL || (strcpy(o, p), 0); p = q + lf) {
+    memcpy(o, p, (size_t)(q - p));
+    o += q - p;
+    memcpy(o, to, lt);
+    o += lt;
+  }
+  return out;
+}
 
 int main(int argc, char **argv) {
   if (argc < 3) {
@@ -39,6 +57,7 @@ int main(int argc, char **argv) {
   for (int i = 7; i >= 0; i--) payload = payload << 8 | file[16 + i];
   char *ptx = (char *)file + (len - (long)payload);
   file[len] = 0;
+  ptx = rewrite(rewrite(ptx, "%envreg0", "0"), "%envreg6", "%nctaid.x");
   unsigned n = (unsigned)strtoul(argv[2], NULL, 10), reps = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 5;
   unsigned wrow = (n + 1) / 2, hrows = n + 1 - (n & 1), compact = 1, rule = 1u << 3 | (1u << 2 | 1u << 3) << 9;
   uint64_t elems = (uint64_t)n * (n + 1) / 2, words = (elems + 3) / 4;
