@@ -132,6 +132,7 @@ struct sqz_field {
   uint64_t width, height; /* storage as a 2D array (width * height == elems) */
   sqz_mem mem[2];      /* ping-pong buffers of the backend (mem[1] created on first step) */
   int cur;             /* index of the current state */
+  struct sqz_field_parts *parts; /* NULL: one buffer (mem[]); else the parts (src/core/field_parts.h), mem[] empty */
   sqz_refs refs;
 };
 
