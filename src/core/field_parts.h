@@ -2,6 +2,7 @@
 #ifndef SQZ_FIELD_PARTS_H
 #define SQZ_FIELD_PARTS_H
 #include "core/parts.h"
+#include "core/update.h"
 
 /* The shape every parts path (one device, several devices, MPI ranks) shares.
  *
@@ -42,14 +43,15 @@
  * sqz__store_* functions below, which take a buffer number (f->cur or f->cur ^ 1) and serve a
  * field in one buffer and a parted one alike. */
 
-typedef struct sqz_field_parts sqz_field_parts;
+/* The parts of a field (sqz_field.parts; not sqz_field_parts, the public count function). */
+typedef struct sqz_field_split sqz_field_split;
 
 /* A run of halo units [g0, g0 + n) that one owner holds: they land at local slots slot0 .. */
 typedef struct {
   uint64_t g0, n, slot0, owner;
 } sqz_halo_run;
 
-typedef struct {
+typedef struct sqz_field_part {
   sqz_context *ctx;   /* the part's device (retained); NULL: held by another MPI rank */
   uint64_t u0, u1;    /* own storage units */
   uint64_t n_halo;    /* halo units, after the own ones in mem[] */
@@ -59,7 +61,15 @@ typedef struct {
   sqz_halo_run *runs;
   sqz_mem mem[2];     /* (u1 - u0 + n_halo) * unit elements each; mem[1] made on the first step */
   sqz_mem halo_dev;   /* `halo` on the device for the kernels' remap (NULL when n_halo = 0) */
+  uint64_t unit;      /* the field's storage elements per unit (sqz_field_split.unit) */
 } sqz_field_part;
+
+/* The storage elements that f's own units hold, [*e0, *e0 + *n) of the whole field: a part's when
+ * f is a part's view, else all of them. */
+static inline void sqz__own_elems(const sqz_field *f, uint64_t *e0, uint64_t *n) {
+  *e0 = f->part ? f->part->u0 * f->part->unit : 0;
+  *n = f->part ? (f->part->u1 - f->part->u0) * f->part->unit : f->elems;
+}
 
 /* How halos move between parts (one device, several devices, MPI ranks). */
 typedef struct {
@@ -68,10 +78,10 @@ typedef struct {
    * mem[cur] is current). May enqueue without waiting; must have completed or be ordered before
    * the next step's kernels on each part's queue when it returns. */
   int (*exchange)(sqz_field *f, int cur);
-  void (*release)(sqz_field_parts *fp); /* frees `state` (may be NULL) */
+  void (*release)(sqz_field_split *fp); /* frees `state` (may be NULL) */
 } sqz_exchange_ops;
 
-struct sqz_field_parts {
+struct sqz_field_split {
   sqz_parts_plan *plan;      /* the cell plan the units were rounded from */
   uint64_t parts;
   uint64_t unit;             /* storage elements per unit */
@@ -87,8 +97,11 @@ struct sqz_field_parts {
 
 /* The backend table's entries for parts (src/backends/backend.h; every backend fills them):
  *   copy(ctx, dst, dst_off, src, src_off, bytes)   device to device inside one context;
- *   stencil_part(f, p, u)   one step of part p from its mem[f->cur] into mem[f->cur ^ 1], own units
- *                           only, halo slots as read-only neighbours (the cuda backend refuses).
+ *                           (0 bytes: SQZ_OK where the backend holds fields in parts, else
+ *                           SQZ_ERR_UNSUPPORTED with the reason: the cuda backend);
+ *   stencil_part(view, u)   one step of the part that `view` views (sqz__part_view) from its
+ *                           mem[cur] into mem[cur ^ 1], own units only, halo slots as read-only
+ *                           neighbours.
  * Public API (include/sqz.h): sqz_field_create_parts, sqz_field_create_devices, sqz_field_parts;
  * sqz_field_create takes the automatic count (sqz__parts_auto) when one buffer would exceed the
  * device's single-allocation limit (SQZ_MAX_ALLOC=bytes lowers that limit, for tests). */
@@ -97,6 +110,9 @@ struct sqz_field_parts {
 /* The unit of f's layout: elements per unit, cells per unit and the fractal tile level;
  * SQZ_ERR_UNSUPPORTED naming the layout and the layouts that part. */
 SQZ_INTERNAL int sqz__parts_unit(const sqz_field *f, uint64_t *unit, uint64_t *unit_cells, uint32_t *jt);
+/* The single-allocation limit that field storage keeps to: the device's, or SQZ_MAX_ALLOC=bytes
+ * when that is lower (a test hook: small fields split as large ones do on a real device). */
+SQZ_INTERNAL uint64_t sqz__parts_alloc_limit(const sqz_context *ctx);
 /* The largest part count of f: min(units, SQZ_PARTS_MAX). */
 SQZ_INTERNAL uint64_t sqz__parts_max(const sqz_field *f);
 /* The fewest parts that keep every part buffer of f (own units and halo) within max_alloc bytes
@@ -110,8 +126,10 @@ SQZ_INTERNAL int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *par
 SQZ_INTERNAL int sqz__field_parts_build(sqz_field *f, uint64_t parts, sqz_context *const *ctxs, size_t n_ctx,
                                         const sqz_exchange_ops *xchg);
 SQZ_INTERNAL void sqz__field_parts_free(sqz_field *f);
+/* f as its part p (sqz_field.part): the part's context and buffers, the rest f's. */
+SQZ_INTERNAL void sqz__part_view(sqz_field *f, uint64_t p, sqz_field *view);
 /* The part that owns global unit g (binary search over u0). */
-SQZ_INTERNAL uint64_t sqz__parts_owner_of(const sqz_field_parts *fp, uint64_t g);
+SQZ_INTERNAL uint64_t sqz__parts_owner_of(const sqz_field_split *fp, uint64_t g);
 /* Bytes one step's exchange moves into the parts (every halo unit once, cell type width). */
 SQZ_INTERNAL uint64_t sqz__parts_halo_bytes(const sqz_field *f);
 
@@ -121,6 +139,8 @@ SQZ_INTERNAL extern const sqz_exchange_ops sqz__exchange_device;
 SQZ_INTERNAL extern const sqz_exchange_ops sqz__exchange_host;
 
 /* ---- the step (field_parts.c) ------------------------------------------------------------- */
+/* The second (ping-pong) buffer of every part held here (sqz__field_ensure_pair of a parted f). */
+SQZ_INTERNAL int sqz__field_parts_pairs(sqz_field *f);
 /* `steps` steps of u on parted f: per step xchg->exchange(f, f->cur), ops->stencil_part for every
  * part held here, f->cur ^= 1. */
 SQZ_INTERNAL int sqz__field_parts_step(sqz_field *f, const sqz_update *u, uint64_t steps);
@@ -131,6 +151,11 @@ SQZ_INTERNAL int sqz__store_read(sqz_field *f, int which, uint64_t e0, uint64_t 
 SQZ_INTERNAL int sqz__store_write(sqz_field *f, int which, uint64_t e0, uint64_t n, const void *host);
 /* Zeroes buffer `which` (halos included). */
 SQZ_INTERNAL int sqz__store_zero(sqz_field *f, int which);
+
+/* n cells of a parted f's buffer `which` through whole-field storage indices (-1: none), part by
+ * part (sqz__field_gather and sqz__field_scatter of a parted field). */
+SQZ_INTERNAL int sqz__store_gather(sqz_field *f, int which, const int64_t *idx, uint64_t n, void *out);
+SQZ_INTERNAL int sqz__store_scatter(sqz_field *f, int which, const int64_t *idx, uint64_t n, const void *in);
 /* Waits for every context of f. */
 SQZ_INTERNAL int sqz__store_finish(sqz_field *f);
 #endif
