@@ -269,6 +269,8 @@ SQZ_API int sqz_field_create_parts(sqz_domain *dom, sqz_type type, const char *l
 SQZ_API int sqz_field_create_devices(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, sqz_type type,
                                      const char *layout, uint64_t parts, sqz_field **out);
 SQZ_API uint64_t sqz_field_parts(const sqz_field *field); /* 1 for a field in one buffer */
+/* Bytes the halo exchange copies into the parts before each step (0 for a field in one buffer). */
+SQZ_API uint64_t sqz_field_halo_bytes(const sqz_field *field);
 SQZ_API void sqz_field_retain(sqz_field *field);
 SQZ_API void sqz_field_release(sqz_field *field); /* NULL is a no-op */
 SQZ_API sqz_type sqz_field_type(const sqz_field *field);

@@ -123,6 +123,7 @@ int sqz_field_create_devices(sqz_domain *dom, sqz_context *const *ctxs, size_t n
 }
 
 uint64_t sqz_field_parts(const sqz_field *f) { return f && f->parts ? f->parts->parts : 1; }
+uint64_t sqz_field_halo_bytes(const sqz_field *f) { return f ? sqz__parts_halo_bytes(f) : 0; }
 
 void sqz_field_retain(sqz_field *f) {
   if (f) atomic_fetch_add_explicit(&f->refs, 1u, memory_order_relaxed);
