@@ -65,12 +65,18 @@ static int sqz__field_storage(sqz_field *f, uint64_t parts, sqz_context *const *
   }
   int st = SQZ_OK;
   if (parts == 0) {
-    uint64_t limit = UINT64_MAX;
+    uint64_t limit = UINT64_MAX, mem = 0, bytes = 0;
     for (size_t i = 0; i < (n_ctx ? n_ctx : 1); i++) {
       sqz_context *c = n_ctx ? ctxs[i] : ctx;
       uint64_t l = sqz__parts_alloc_limit(c);
       limit = l < limit ? l : limit;
+      mem = mem + c->global_mem < mem ? UINT64_MAX : mem + c->global_mem;
     }
+    if (!sqz__checked_mul(f->elems, sqz_type_size(f->type), &bytes) || bytes > mem / 2) /* no split helps */
+      return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s needs %s%llu bytes in two state buffers but %s %llu bytes",
+                       f->dom->spec, f->layout_str, bytes > UINT64_MAX / 2 ? "more than " : "",
+                       (unsigned long long)(bytes > UINT64_MAX / 2 ? UINT64_MAX : 2 * bytes),
+                       n_ctx > 1 ? "the devices have" : "the device has", (unsigned long long)mem);
     st = sqz__parts_auto(f, limit, &parts, NULL);
     if (st == SQZ_OK && n_ctx > parts) parts = n_ctx; /* a part per device at least */
   }
@@ -132,8 +138,10 @@ int sqz_field_parts_auto(sqz_domain *dom, sqz_context *ctx, sqz_type type, const
   uint64_t bytes = 0;
   int st = sqz__field_shape(&f, layout);
   uint64_t limit = sqz__parts_alloc_limit(ctx);
-  if (st != SQZ_OK || (sqz__checked_mul(f.elems, sqz_type_size(type), &bytes) && bytes <= limit)) return st;
-  if (!sqz__layout_parts(&f)) *parts = 0; /* one buffer does not fit, and the layout does not part */
+  if (st != SQZ_OK || (sqz__checked_mul(f.elems, sqz_type_size(type), &bytes) && (bytes = sqz__field_storage_bytes(&f)) <= limit))
+    return st;
+  if (!sqz__layout_parts(&f) || bytes == 0 || bytes > ctx->global_mem / 2)
+    *parts = 0; /* the layout does not part, or the pair would not fit the device at all */
   else st = sqz__parts_auto(&f, limit, parts, halo_bytes);
   return st;
 }
