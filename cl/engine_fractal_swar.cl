@@ -72,7 +72,9 @@ static inline void fr_swar_move(const int load, __global const uchar *src, __glo
   }
 }
 
-/* tab: the shared tables, pos (ushort) from word 0, halo pairs from word halo_at, tasks (ushort:
+/* Tiles [first, tiles) are stepped (all, or a part's own units: its buffer holds tile b at slot
+ * sqz_part_slot(b, first, tiles, pnh, phalo), cl/sqz_parts.h; one buffer: first = 0, pnh = 0).
+ * tab: the shared tables, pos (ushort) from word 0, halo pairs from word halo_at, tasks (ushort:
  * word column | segment << 8) from word task_at, and with rowmajor (block layout, rows % 4 == 0:
  * tiles and their rows are whole words, so storage words move to cache words as they are, holes
  * included, their pos being their true cache byte) the hole mask per tile word from mask_at. */
@@ -80,7 +82,8 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
                                   __global const uint *restrict tab, uint halo_at, uint task_at, uint mask_at,
                                   uint rowmajor, uint levels, uint te,
                                   uint n_halo, uint n_tasks, uint rows, uint wrow, uint seg, uint per_iter, ulong tiles,
-                                  __local uint *cache, __local long *nbr) {
+                                  ulong first, ulong pnh, __global const ulong *phalo, __local uint *cache,
+                                  __local long *nbr) {
   __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2;
@@ -88,15 +91,16 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
   ulong stride = (ulong)get_num_groups(0) * per_iter;
-  for (ulong b0 = (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
+  for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
     for (uint i = lid; i < 9u * nt; i += g) {
       uint t = i / 9u, d = i - 9u * t, bx, by;
       FR_LAMBDA(levels, b0 + t, &bx, &by);
-      nbr[i] = d == 4u ? (long)(b0 + t) : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d);
+      long nb = d == 4u ? (long)(b0 + t) : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d);
+      nbr[i] = nb < 0 ? nb : sqz_part_slot((ulong)nb, first, tiles, pnh, phalo);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    ulong q0 = b0 * te, q1 = q0 + (ulong)nt * te;
+    ulong q0 = (b0 - first) * te, q1 = q0 + (ulong)nt * te;
     fr_swar_move(1, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset, q0, q1, te);
     for (uint i = lid; i < nt * n_halo; i += g) {
       uint t = i / n_halo, h = i - t * n_halo, e = halo[2u * h];

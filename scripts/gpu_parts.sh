@@ -2,8 +2,8 @@
 # gpu_parts.sh — fields in parts on a GPU machine: block:32 Sierpinski-triangle Life at R = 21 (44 GB per buffer,
 # above NVIDIA OpenCL's single-allocation limit: split automatically) against R = 20 in one buffer, the parts checked
 # bit for bit against one buffer at a small level, and compact R = 20 on PoCL under a 2 GB allocation limit.
-# Parts run the generic engine kernels (not the fast word kernels), so R = 20 also runs with SQZ_ENGINE=generic
-# and in 2 parts: the fair baselines of the parts' cost.
+# R = 20 also runs with SQZ_ENGINE=generic and in 2 parts (fractal parts take the fast word kernels too): the
+# baselines of the parts' cost.
 # usage: scripts/gpu_parts.sh [BUILD_DIR]    (default build-gpu; as root for the ICD file)
 # env:   OUT=DIR (logs and JSON; default BUILD_DIR/parts), STEPS (Life steps per run, 10), R (21), SKIP_POCL=1
 # Prints a short summary on stdout; exit status 0 when every check passed.

@@ -266,7 +266,7 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   memset(&plan, 0, sizeof plan);
   if (steps == 0) return SQZ_OK;
   int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB, group = strcmp(f->map, "group") == 0;
-  if (st == SQZ_OK && !f->part && sqz__cl_fractal_swar_applies(f, u)) { /* takes the kernel; parts: the generic one */
+  if (st == SQZ_OK && sqz__cl_fractal_swar_applies(f, u)) { /* takes the kernel */
     st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar", &k);
     if (st == SQZ_OK) st = sqz__cl_fractal_swar(f, u, k, steps);
     k = NULL;
