@@ -71,8 +71,8 @@ import json, sys
 a, g, b = (json.load(open(p)) for p in sys.argv[1:4])
 rate = lambda d: d["cells"] / d["wall_s"]
 print(f"R={b['domain'].rsplit(':', 1)[1]} in {b['parts']} parts (halo {b['halo_bytes_per_step']} B/step): "
-      f"{rate(b) / rate(g):.2f}x the cell rate of one buffer one level down with the same (generic) kernels, "
-      f"{rate(b) / rate(a):.2f}x that of its fast word kernels")
+      f"{rate(b) / rate(a):.2f}x the cell rate (wall) of one buffer one level down (both with the fast word kernels; "
+      f"{rate(b) / rate(g):.2f}x that of the generic kernels)")
 PY
 )"
 fi
