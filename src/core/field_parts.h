@@ -10,8 +10,9 @@
  * `units` units of `unit` consecutive storage elements, the smallest thing a kernel addresses
  * through a neighbour index:
  *   fractal block:RHO  one tile (RHO^2 elements, tiles in the digit order of their λ_b);
- *   fractal compact    one tile of the compact engine (k^jt elements, jt fixed at creation
- *                      and shared with the engine so kernel tiles never cross a unit);
+ *   fractal compact    one tile of the compact engine (k^jt elements, jt fixed at creation:
+ *                      the engine's default level, lowered until there is a tile per part;
+ *                      the field's launch block is set to it, so kernel tiles never cross a unit);
  *   simplex compact    one cell (the kernels address cells by storage index);
  *   others (bb, lambda, bits): SQZ_ERR_UNSUPPORTED naming the layout and the ones that part.
  * Part p owns units [u0, u1): p's cells are the cells of the cell plan (sqz__parts_plan) rounded
@@ -25,8 +26,9 @@
  * global unit g to its local slot once per unit (fractal tiles: once per neighbour tile):
  *     g in [u0, u1) ? g - u0 : (u1 - u0) + position of g in halo (binary search, device copy)
  * through one function in a cl/ header shared with the host (cl/sqz_parts.h, sqz_part_slot), and
- * launches only over its own units (tile kernels: tiles u0 .. u1; simplices: the blocks that hold
- * own cells, each writing only its own cells). Halo slots are read, never written, by steps.
+ * launches only over its own units (tile kernels: tiles u0 .. u1; simplices: every block of the
+ * map, those without an own cell skipping their tile, each writing only its own cells). Halo
+ * slots are read, never written, by steps.
  *
  * Exchange. Before every step the halo slots of every part this process holds are refreshed from
  * their owners' current buffers. A maximal run of consecutive halo units with one owner moves as
