@@ -293,6 +293,7 @@ int sqz__field_parts_pairs(sqz_field *f) {
 }
 
 int sqz__field_parts_step(sqz_field *f, const sqz_update *u, uint64_t steps) {
+  static const sqz_enqueue no_wait = {0, NULL, NULL}; /* enqueued, without a wait list or an event */
   sqz_field_split *fp = f->parts;
   int st = sqz__field_parts_pairs(f);
   for (uint64_t s = 0; st == SQZ_OK && s < steps; s++) {
@@ -302,7 +303,10 @@ int sqz__field_parts_step(sqz_field *f, const sqz_update *u, uint64_t steps) {
       sqz_field view;
       sqz__part_view(f, p, &view);
       sqz__lock(view.ctx);
-      st = view.ctx->ops->stencil_part(&view, u);
+      /* several devices: each part's step is enqueued on its queue without waiting, so that the
+       * devices run side by side (the next exchange's transfers wait for them; their kernel time
+       * is not counted); one device: stencil_part, whose queue serialises the parts anyway */
+      st = fp->n_ctx > 1 ? view.ctx->ops->stencil(&view, u, 1, &no_wait) : view.ctx->ops->stencil_part(&view, u);
       if (st != SQZ_OK && view.ctx != f->ctx) st = sqz__fail(f->ctx, st, "part %llu: %s", (unsigned long long)p,
                                                              sqz_last_error(view.ctx));
       sqz__unlock(view.ctx);

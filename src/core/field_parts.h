@@ -145,7 +145,8 @@ SQZ_INTERNAL extern const sqz_exchange_ops sqz__exchange_host;
 /* The second (ping-pong) buffer of every part held here (sqz__field_ensure_pair of a parted f). */
 SQZ_INTERNAL int sqz__field_parts_pairs(sqz_field *f);
 /* `steps` steps of u on parted f: per step xchg->exchange(f, f->cur), ops->stencil_part for every
- * part held here, f->cur ^= 1. */
+ * part held here (on several contexts ops->stencil of the view, one step, enqueued without
+ * waiting, so the devices run side by side), f->cur ^= 1. */
 SQZ_INTERNAL int sqz__field_parts_step(sqz_field *f, const sqz_update *u, uint64_t steps);
 
 /* ---- storage access of any field (field_store.c) ------------------------------------------- */
