@@ -31,7 +31,8 @@ run() { # run NAME sqz-args...: JSON into $OUT/NAME.json, the command and its st
   local name=$1
   shift
   echo "\$ sqz $*" | tee "$OUT/$name.log"
-  /usr/bin/time -v "$S" "$@" --json >"$OUT/$name.json" 2>>"$OUT/$name.log"
+  if [ -x /usr/bin/time ]; then /usr/bin/time -v "$S" "$@" --json >"$OUT/$name.json" 2>>"$OUT/$name.log" # peak memory too
+  else "$S" "$@" --json >"$OUT/$name.json" 2>>"$OUT/$name.log"; fi
 }
 
 # 1. parts against one buffer, bit for bit, on the GPU (small levels, both tiled layouts, Life and heat)
