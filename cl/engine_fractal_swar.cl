@@ -73,12 +73,16 @@ static inline void fr_swar_move(const int load, __global const uchar *src, __glo
   }
 }
 
-/* The 9 tile indices around tiles b0 .. b0 + nt - 1 into nbr (9 per tile: ν_b, -1 outside). */
-static inline void fr_swar_neighbours(__local long *nbr, uint levels, ulong b0, uint nt) {
+/* The 9 tiles around tiles b0 .. b0 + nt - 1 into nbr (9 per tile) as slots of this buffer: ν_b
+ * through the unit remap of a part (cl/sqz_parts.h: own tiles [first, tiles), then the halo
+ * tiles; one buffer: first = 0, pnh = 0), -1 outside the fractal. */
+static inline void fr_swar_neighbours(__local long *nbr, uint levels, ulong b0, uint nt, ulong first, ulong tiles,
+                                      ulong pnh, __global const ulong *phalo) {
   for (uint i = (uint)get_local_id(0); i < 9u * nt; i += (uint)get_local_size(0)) {
     uint t = i / 9u, d = i - 9u * t, bx, by;
     FR_LAMBDA(levels, b0 + t, &bx, &by);
-    nbr[i] = d == 4u ? (long)(b0 + t) : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d);
+    long nb = d == 4u ? (long)(b0 + t) : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d);
+    nbr[i] = nb < 0 ? nb : sqz_part_slot((ulong)nb, first, tiles, pnh, phalo);
   }
 }
 
@@ -112,7 +116,9 @@ static inline void fr_swar_column(__local const uint *in, __local uint *out, __l
   }
 }
 
-/* tab: the shared tables, pos (ushort) from word 0, halo pairs from word halo_at, tasks (ushort:
+/* Tiles [first, tiles) are stepped (all, or a part's own units: its buffer holds tile b at slot
+ * sqz_part_slot(b, first, tiles, pnh, phalo), cl/sqz_parts.h; one buffer: first = 0, pnh = 0).
+ * tab: the shared tables, pos (ushort) from word 0, halo pairs from word halo_at, tasks (ushort:
  * word column | segment << 8) from word task_at, and with rowmajor (block layout, rows % 4 == 0:
  * tiles and their rows are whole words, so storage words move to cache words as they are, holes
  * included, their pos being their true cache byte) the hole mask per tile word from mask_at. */
@@ -120,7 +126,8 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
                                   __global const uint *restrict tab, uint halo_at, uint task_at, uint mask_at,
                                   uint rowmajor, uint levels, uint te,
                                   uint n_halo, uint n_tasks, uint rows, uint wrow, uint seg, uint per_iter, ulong tiles,
-                                  __local uint *cache, __local long *nbr) {
+                                  ulong first, ulong pnh, __global const ulong *phalo, __local uint *cache,
+                                  __local long *nbr) {
   __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2;
@@ -128,11 +135,11 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
   ulong stride = (ulong)get_num_groups(0) * per_iter;
-  for (ulong b0 = (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
+  for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
-    fr_swar_neighbours(nbr, levels, b0, nt);
+    fr_swar_neighbours(nbr, levels, b0, nt, first, tiles, pnh, phalo);
     barrier(CLK_LOCAL_MEM_FENCE);
-    ulong q0 = b0 * te, q1 = q0 + (ulong)nt * te;
+    ulong q0 = (b0 - first) * te, q1 = q0 + (ulong)nt * te;
     fr_swar_move(1, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset, q0, q1, te);
     fr_swar_halo(cb, src, halo, nbr, n_halo, nt, tile_bytes, te);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -160,13 +167,14 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
  * them were not stepped, so after `steps` <= depth steps the tile is. The byte table `bm` (from
  * word bm_at of tab) gives per area byte 1 + the direction of its tile (0: never a cell); the
  * tasks (word column, 4-row segment) are the blocks of words 1 .. w4 - 2 that hold a byte with
- * bm != 0: the others are never written, never loaded, and stay 0. */
+ * bm != 0: the others are never written, never loaded, and stay 0. Parts as engine_fractal_swar. */
 #ifdef SQZ_KERNEL_engine_fractal_swar_t
 __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global uchar *restrict dst, uint rule,
                                     __global const uint *restrict tab, uint halo_at, uint bm_at, uint mask_at,
                                     uint task_at, uint n_tasks, uint rowmajor, uint levels, uint te, uint n_halo,
                                     uint rows, uint wrow, uint depth, uint steps, uint per_iter, ulong tiles,
-                                    __local uint *cache, __local long *nbr) {
+                                    ulong first, ulong pnh, __global const ulong *phalo, __local uint *cache,
+                                    __local long *nbr) {
   __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   __global const uchar *bm = (__global const uchar *)(tab + bm_at);
@@ -175,11 +183,11 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
   ulong stride = (ulong)get_num_groups(0) * per_iter;
-  for (ulong b0 = (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
+  for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
-    fr_swar_neighbours(nbr, levels, b0, nt);
+    fr_swar_neighbours(nbr, levels, b0, nt, first, tiles, pnh, phalo);
     barrier(CLK_LOCAL_MEM_FENCE);
-    ulong q0 = b0 * te, q1 = q0 + (ulong)nt * te;
+    ulong q0 = (b0 - first) * te, q1 = q0 + (ulong)nt * te;
     fr_swar_move(1, src, dst, pos, mask, rowmajor, cb, tile_bytes, 0u, q0, q1, te);
     fr_swar_halo(cb, src, halo, nbr, n_halo, nt, tile_bytes, te);
     for (uint i = lid; i < nt * area; i += g) { /* K */

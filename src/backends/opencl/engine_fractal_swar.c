@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "backends/opencl/cl_engine.h"
+#include "core/field_parts.h"
 #include "fractal/fractal_internal.h"
 #include "sqz_fractal.h"
 
@@ -205,8 +206,8 @@ static int sqz__swar_pick(const sqz_field *f, uint64_t lmem, sqz__swar_shape *be
   return best->tab ? SQZ_OK : SQZ_ERR_UNSUPPORTED;
 }
 
-/* The local arguments of engine_fractal_swar (after its 17 value arguments) and engine_fractal_swar_t (19). */
-enum { SW_CACHE = 17, SW_NBR, SW_T_CACHE = 19, SW_T_NBR };
+/* The local arguments of engine_fractal_swar (after its 20 value arguments) and engine_fractal_swar_t (22). */
+enum { SW_CACHE = 20, SW_NBR, SW_T_CACHE = 22, SW_T_NBR };
 
 unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps) {
   unsigned def = f->ctx->is_gpu ? SQZ__SWAR_DEPTH_GPU : 1u;
@@ -223,7 +224,7 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   sqz__swar_shape sh;
   int st = sqz__swar_pick(f, lmem, &sh);
   if (st == SQZ_OK && depth > 1) { /* the largest level up to the one-step kernel's whose deeper tile fits */
-    uint32_t j = sh.j, lowest = f->layout == SQZ_LAYOUT_BLOCK || f->block ? j : 1;
+    uint32_t j = sh.j, lowest = f->layout == SQZ_LAYOUT_BLOCK || f->block || f->part ? j : 1; /* parts: the unit's level */
     free(sh.tab);
     for (st = SQZ_ERR_UNSUPPORTED; st == SQZ_ERR_UNSUPPORTED && j >= lowest && j > 0; j--) {
       st = sqz__swar_shape_deep(f, j, depth, &sh);
@@ -248,13 +249,15 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   uint64_t per = (SQZ__SWAR_ITER_CELLS + sh.te - 1) / sh.te, fit = lmem / 2 / sh.tile_bytes;
   if (per > fit) per = fit;
   if (per < 1) per = 1;
-  if (per > sh.tiles) per = sh.tiles;
-  uint64_t groups = (sh.tiles + per - 1) / per, cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__SWAR_GROUPS_PER_CU;
+  const sqz_field_part *pt = f->part; /* a part's own tiles (its tile level is the unit's: sqz__swar_pick) */
+  cl_ulong first = pt ? pt->u0 : 0, end = pt ? pt->u1 : sh.tiles, pnh = pt ? pt->n_halo : 0;
+  cl_mem phalo = pt ? (cl_mem)pt->halo_dev : NULL;
+  if (per > end - first) per = end - first;
+  uint64_t groups = (end - first + per - 1) / per, cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__SWAR_GROUPS_PER_CU;
   if (groups > cap) groups = cap;
   if (st == SQZ_OK) st = sqz__const_buffer(ctx, (uint64_t)sh.words * sizeof *sh.tab, sh.tab, &tab);
   free(sh.tab);
   cl_uint rule = u->birth | u->survive << 9, levels = (cl_uint)f->dom->fr.r - sh.j, per_iter = (cl_uint)per;
-  cl_ulong tiles = sh.tiles;
   size_t global = (size_t)groups * local;
   for (uint64_t done = 0; st == SQZ_OK && done < steps;) {
     cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
@@ -265,14 +268,15 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
                      &sh.task_at, sizeof sh.n_tasks, &sh.n_tasks, sizeof sh.rowmajor,
                      &sh.rowmajor, sizeof levels, &levels, sizeof sh.te, &sh.te, sizeof sh.n_halo, &sh.n_halo,
                      sizeof sh.rho, &sh.rho, sizeof sh.wrow, &sh.wrow, sizeof sh.depth, &sh.depth, sizeof now, &now,
-                     sizeof per_iter, &per_iter, sizeof tiles, &tiles, (size_t)0);
+                     sizeof per_iter, &per_iter, sizeof end, &end, sizeof first, &first, sizeof pnh, &pnh,
+                     sizeof phalo, &phalo, (size_t)0);
     else
       st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof rule, &rule, sizeof tab, &tab, sizeof sh.halo_at,
                      &sh.halo_at, sizeof sh.task_at, &sh.task_at, sizeof sh.mask_at, &sh.mask_at, sizeof sh.rowmajor,
                      &sh.rowmajor, sizeof levels, &levels, sizeof sh.te, &sh.te,
                      sizeof sh.n_halo, &sh.n_halo, sizeof sh.n_tasks, &sh.n_tasks, sizeof sh.rho, &sh.rho,
-                     sizeof sh.wrow, &sh.wrow, sizeof sh.seg, &sh.seg, sizeof per_iter, &per_iter, sizeof tiles, &tiles,
-                     (size_t)0);
+                     sizeof sh.wrow, &sh.wrow, sizeof sh.seg, &sh.seg, sizeof per_iter, &per_iter, sizeof end, &end,
+                     sizeof first, &first, sizeof pnh, &pnh, sizeof phalo, &phalo, (size_t)0);
     if (st == SQZ_OK &&
         (clSetKernelArg(k, depth > 1 ? SW_T_CACHE : SW_CACHE, (size_t)((sh.tile_bytes - 9 * sizeof(cl_long)) * per),
                         NULL) != CL_SUCCESS ||
