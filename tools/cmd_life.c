@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_mpi.h"
 #include "cmds.h"
 
 static const char *sqz_life_help =
@@ -139,12 +140,17 @@ int sqz_cmd_life(int argc, char **argv) {
   if (o.at && !rle_init)
     return sqz_cli_usage("life", "--at %s places an .rle --init pattern, and --init is '%s'", o.at, o.init);
   if (o.at && sqz__parse_at(o.at, &at_x, &at_y)) return 2;
+  int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
+  if (ranks > 1 && (rc = sqz_cli_mpi_options("life", o.layout, o.map, o.block, o.frames)) != 0) return rc;
 
   double t0 = sqz_cli_clock();
   sqz_context *ctx = NULL;
   sqz_domain *dom = NULL;
   sqz_field *f = NULL;
-  if ((rc = sqz_cli_open("life", o.backend, o.device, &ctx)) != 0) return rc;
+  char *ranks_json = NULL, device[256], rule_buf[SQZ_RLE_RULE_MAX];
+  if ((rc = sqz_cli_open("life", o.backend || ranks == 1 || getenv("SQZ_BACKEND") ? o.backend : "cpu",
+                         sqz_cli_mpi_device(o.device, device, sizeof device), &ctx)) != 0)
+    goto done;
   int st = sqz_domain_parse(ctx, o.domain, &dom);
   uint32_t b, s;
   char err[256], file_rule[SQZ_RLE_RULE_MAX] = "";
@@ -161,11 +167,11 @@ int sqz_cmd_life(int argc, char **argv) {
       goto done;
     }
   }
-  if (st == SQZ_OK) st = sqz_field_create(dom, SQZ_U8, o.layout, &f);
+  if (st == SQZ_OK && root) st = sqz_field_create(dom, SQZ_U8, o.layout, &f);
   if (st == SQZ_OK && o.map) st = sqz_field_set_map(f, o.map);
   if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
   uint64_t step0 = 0; /* the step count a checkpoint --init carries */
-  if (st == SQZ_OK) {
+  if (st == SQZ_OK && root) {
     if (random) st = sqz_field_fill_random(f, o.density, o.seed);
     else if (rle_init) st = sqz_field_load_rle(f, o.init, at_x, at_y);
     else if (sqz_cli_has_ext(o.init, ".h5")) st = sqz_field_load_h5(f, o.init, file_rule, sizeof file_rule, &step0);
@@ -184,10 +190,23 @@ int sqz_cmd_life(int argc, char **argv) {
     goto done;
   }
   double kernel_s = 0, wall_s = 0;
+  if (ranks > 1) { /* every rank learns rank 0's outcome so far and the rule (a file's, read there) */
+    if (st != SQZ_OK) rc = sqz_cli_fail("life", ctx, st);
+    snprintf(rule_buf, sizeof rule_buf, "%s", o.rule);
+    if ((rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_BEGIN, rc, rule_buf, sizeof rule_buf)) != 0) goto done;
+    o.rule = rule_buf;
+  }
   sqz_cli_progress_start(ctx, "life", o.quiet || o.json);
+#ifdef SQZ_HAVE_MPI
+  sqz_cli_mpi_job job = {0, o.rule, 0};
+  if (st == SQZ_OK && ranks > 1)
+    st = sqz_cli_mpi_steps(ctx, dom, SQZ_U8, f, &job, o.steps, &kernel_s, &wall_s, &ranks_json);
+  else
+#endif
   if (st == SQZ_OK)
     st = sqz_cli_steps(ctx, f, o.steps, sqz__life_steps, (void *)o.rule, o.frames, o.every, o.png_size, &kernel_s,
                        &wall_s);
+  if (!root) goto done;
   uint64_t live = 0;
   if (st == SQZ_OK) st = sqz_field_count(f, &live);
   const char *out_tmp = NULL, *png_tmp = NULL; /* every output to a temporary, renamed together at the end */
@@ -227,6 +246,10 @@ int sqz_cmd_life(int argc, char **argv) {
     sqz_json_u64(&j, "bytes", sqz_field_bytes(f));
     sqz_json_str(&j, "backend", sqz_context_backend(ctx));
     sqz_json_str(&j, "device", sqz_context_device_name(ctx));
+    if (ranks_json) {
+      sqz_json_u64(&j, "mpi_ranks", (uint64_t)ranks);
+      sqz_json_raw(&j, "ranks", ranks_json);
+    }
     sqz_json_end(&j);
   } else {
     printf("domain   %s (%llu cells)\nlayout   %s, map %s, rule %s\n", sqz_domain_spec(dom), (unsigned long long)cells,
@@ -236,10 +259,13 @@ int sqz_cmd_life(int argc, char **argv) {
            total_s);
     printf("memory   %llu bytes\ndevice   %s (%s)\n", (unsigned long long)sqz_field_bytes(f), sqz_context_device_name(ctx),
            sqz_context_backend(ctx));
+    if (ranks > 1) printf("ranks    %d MPI ranks, a part each (rank 0 holds the whole state for files)\n", ranks);
   }
   rc = 0;
 done:
   if (rc == 0 && st != SQZ_OK) rc = sqz_cli_fail("life", ctx, st);
+  rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_END, rc, NULL, 0);
+  free(ranks_json);
   sqz_cli_outputs_abort();
   sqz_field_release(f);
   sqz_domain_release(dom);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_mpi.h"
 #include "cmds.h"
 
 static void sqz_usage(FILE *out) {
@@ -45,6 +46,7 @@ static int sqz_dispatch(const char *cmd, int argc, char **argv) {
 
 int main(int argc, char **argv) {
   sqz_cli_outputs_init();
+  sqz_cli_mpi_init(&argc, &argv);
   if (argc < 2) {
     sqz_usage(stderr);
     return 2;
@@ -62,5 +64,5 @@ int main(int argc, char **argv) {
     printf("sqz %s\n", sqz_version_string());
     return 0;
   }
-  return sqz_dispatch(cmd, argc - 1, argv + 1);
+  return sqz_cli_mpi_finalize(sqz_dispatch(cmd, argc - 1, argv + 1));
 }
