@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_mpi.h"
 #include "cmds.h"
 
 static const char *sqz_run_help =
@@ -231,6 +232,11 @@ static int sqz__stencil(int argc, char **argv, int which) {
   int random = sqz_cli_random_init(o.cmd, init, which == SQZ_HEAT ? NULL : &density, &seed);
   if (random == 2) return 2;
   if (o.alpha && sqz_cli_double(o.cmd, "--alpha", o.alpha, -HUGE_VAL, HUGE_VAL, &alpha)) return 2;
+  int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
+  if (ranks > 1 && which == SQZ_RUN)
+    return sqz_cli_usage(o.cmd, "--kernel %s on %d MPI ranks: OpenCL C updates need parts on devices (not yet); run it "
+                                "in one process", o.kernel, ranks);
+  if (ranks > 1 && (rc = sqz_cli_mpi_options(o.cmd, o.layout, o.map, o.block, o.frames)) != 0) return rc;
   if (which == SQZ_RUN) {
     if (o.backend && strcmp(o.backend, "cpu") == 0)
       return sqz_cli_usage(o.cmd, "--backend cpu cannot run --kernel %s: the kernel is OpenCL C, which needs an OpenCL "
@@ -247,7 +253,10 @@ static int sqz__stencil(int argc, char **argv, int which) {
   sqz_domain *dom = NULL;
   sqz_field *f = NULL;
   uint64_t nonzero = 0;
-  if ((rc = sqz_cli_open(o.cmd, o.backend, o.device, &ctx)) != 0) goto done;
+  char *ranks_json = NULL, device[256];
+  if ((rc = sqz_cli_open(o.cmd, o.backend || ranks == 1 || getenv("SQZ_BACKEND") ? o.backend : "cpu",
+                         sqz_cli_mpi_device(o.device, device, sizeof device), &ctx)) != 0)
+    goto done;
   int st = sqz_domain_parse(ctx, o.domain, &dom);
   if (st == SQZ_OK && which == SQZ_HEAT) {
     double amax = sqz_heat_alpha_max(sqz_domain_dims(dom));
@@ -258,12 +267,12 @@ static int sqz__stencil(int argc, char **argv, int which) {
       goto done;
     }
   }
-  if (st == SQZ_OK) st = sqz_field_create(dom, type, o.layout, &f);
+  if (st == SQZ_OK && root) st = sqz_field_create(dom, type, o.layout, &f);
   if (st == SQZ_OK && o.map) st = sqz_field_set_map(f, o.map);
   if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
   char workload[512] = "";
   uint64_t step0 = 0; /* the step count of a checkpoint --init */
-  if (st == SQZ_OK) {
+  if (st == SQZ_OK && root) {
     if (!random && !sqz_cli_has_ext(init, ".npy") && !sqz_cli_has_ext(init, ".h5")) {
       rc = sqz_cli_usage(o.cmd, "--init %s: expected random:..., a .npy state or an .h5 checkpoint", init);
       goto done;
@@ -276,11 +285,22 @@ static int sqz__stencil(int argc, char **argv, int which) {
       goto done;
     }
   }
-  if (st == SQZ_OK && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum0);
+  if (st == SQZ_OK && root && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum0);
+  if (ranks > 1) { /* every rank learns rank 0's outcome so far */
+    if (st != SQZ_OK) rc = sqz_cli_fail(o.cmd, ctx, st);
+    if ((rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_BEGIN, rc, NULL, 0)) != 0) goto done;
+  }
   sqz_stencil_job job = {which, alpha, source, o.kernel, params, n_params};
   sqz_cli_progress_start(ctx, o.cmd, o.quiet || o.json);
+#ifdef SQZ_HAVE_MPI
+  sqz_cli_mpi_job mjob = {1, NULL, alpha};
+  if (st == SQZ_OK && ranks > 1)
+    st = sqz_cli_mpi_steps(ctx, dom, type, f, &mjob, o.steps, &kernel_s, &wall_s, &ranks_json);
+  else
+#endif
   if (st == SQZ_OK)
     st = sqz_cli_steps(ctx, f, o.steps, sqz__stencil_steps, &job, o.frames, o.every, o.png_size, &kernel_s, &wall_s);
+  if (!root) goto done;
   if (st == SQZ_OK && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum1);
   if (st == SQZ_OK) st = sqz_field_count(f, &nonzero);
   const char *out_tmp = NULL, *png_tmp = NULL; /* every output to a temporary, renamed together at the end */
@@ -324,6 +344,10 @@ static int sqz__stencil(int argc, char **argv, int which) {
     sqz_json_u64(&j, "bytes", sqz_field_bytes(f));
     sqz_json_str(&j, "backend", sqz_context_backend(ctx));
     sqz_json_str(&j, "device", sqz_context_device_name(ctx));
+    if (ranks_json) {
+      sqz_json_u64(&j, "mpi_ranks", (uint64_t)ranks);
+      sqz_json_raw(&j, "ranks", ranks_json);
+    }
     sqz_json_end(&j);
   } else {
     printf("domain   %s (%llu cells)\nlayout   %s, map %s, type %s\n", sqz_domain_spec(dom), (unsigned long long)cells,
@@ -332,8 +356,12 @@ static int sqz__stencil(int argc, char **argv, int which) {
     if (which == SQZ_HEAT) printf("heat     %.17g -> %.17g (alpha %g)\n", sum0, sum1, alpha);
     printf("kernel   %.6f s (%.3g cells/s)\nwall     %.6f s for the steps, %.6f s in all\ndevice   %s (%s)\n", kernel_s,
            rate, wall_s, total_s, sqz_context_device_name(ctx), sqz_context_backend(ctx));
+    if (ranks > 1) printf("ranks    %d MPI ranks, a part each (rank 0 holds the whole state for files)\n", ranks);
   }
 done:
+  if (rc == 0 && !root && st != SQZ_OK) rc = sqz_cli_fail(o.cmd, ctx, st);
+  rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_END, rc, NULL, 0);
+  free(ranks_json);
   sqz_cli_outputs_abort();
   sqz_field_release(f);
   sqz_domain_release(dom);
