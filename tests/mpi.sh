@@ -72,6 +72,14 @@ grep -q "4 MPI ranks for triangle:2: the largest valid count is 3" err.txt || { 
 # options a run on ranks does not take: exit 2
 mpi 2 life triangle:37 --steps 1 --layout bb
 [ $? -eq 2 ] && grep -q "layout compact" err.txt || fail "--layout bb on 2 ranks: not refused with exit 2"
+mpi 2 life triangle:37 --steps 1 --backend opencl
+[ $? -eq 2 ] && grep -q "backend opencl" err.txt || fail "--backend opencl on 2 ranks: not refused with exit 2"
+# a failure of rank 1 alone before the steps (other arguments there): rank 0 prints rank 1's message, both exit 2
+timeout 120 mpirun --oversubscribe -np 1 "$sqz" life triangle:37 --steps 1 : \
+  -np 1 "$sqz" life triangle:37 --steps 1x >out.txt 2>err.txt
+rc=$?
+[ "$rc" -eq 2 ] || fail "rank 1 alone fails: exit $rc, expected 2"
+grep -q "rank 1 of 2 failed: sqz life: --steps" err.txt || { fail "rank 1 alone fails: message"; cat err.txt; }
 printf 'sqz_cell_t sqz_update(sqz_cell_t s, const sqz_cell_t nb[SQZ_NB], uint p, __constant const sqz_param_t *q) { return s; }\n' >k.cl
 mpi 2 run triangle:37 --kernel k.cl --type u8 --steps 1
 [ $? -eq 2 ] && grep -q "MPI ranks" err.txt || fail "sqz run on 2 ranks: not refused with exit 2"

@@ -12,7 +12,12 @@ static int sqz_mpi_size = 1, sqz_mpi_rank;
 int sqz_cli_mpi_ranks(void) { return sqz_mpi_size; }
 int sqz_cli_mpi_rank(void) { return sqz_mpi_rank; }
 
-int sqz_cli_mpi_options(const char *cmd, const char *layout, const char *map, uint64_t block, const char *frames) {
+int sqz_cli_mpi_options(const char *cmd, const char *backend, const char *layout, const char *map, uint64_t block,
+                        const char *frames) {
+  if (!backend) backend = getenv("SQZ_BACKEND");
+  if (backend && *backend && strcmp(backend, "cpu") != 0)
+    return sqz_cli_usage(cmd, "backend %s: a run on %d MPI ranks steps its parts on the host (cpu) until parts on "
+                              "devices exist", backend, sqz_mpi_size);
   if (layout && strcmp(layout, "compact") != 0)
     return sqz_cli_usage(cmd, "--layout %s: a run on %d MPI ranks stores its parts in layout compact", layout, sqz_mpi_size);
   if (map || block)
@@ -29,11 +34,20 @@ static int sqz_mpi_on, sqz_mpi_local, sqz_mpi_passed;
 static FILE *sqz_mpi_err; /* ranks other than 0: their stderr */
 
 void sqz_cli_mpi_init(int *argc, char ***argv) {
-  if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMI_SIZE") && !getenv("PMIX_RANK")) return;
-  if (MPI_Init(argc, argv) != MPI_SUCCESS) return;
-  sqz_mpi_on = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &sqz_mpi_size);
-  MPI_Comm_rank(MPI_COMM_WORLD, &sqz_mpi_rank);
+  const char *launched = getenv("OMPI_COMM_WORLD_SIZE");
+  if (!launched) launched = getenv("PMI_SIZE");
+  if (!launched && !getenv("PMIX_RANK")) return;
+  int rc = MPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) {
+    sqz_mpi_on = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &sqz_mpi_size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &sqz_mpi_rank);
+  }
+  if (rc != MPI_SUCCESS || (launched && atoi(launched) != sqz_mpi_size)) { /* never a silent run on one rank */
+    fprintf(stderr, "sqz: started by an MPI launcher (%s ranks) but MPI_Init %s\n", launched ? launched : "its",
+            rc != MPI_SUCCESS ? "failed" : "gave another world size");
+    exit(1);
+  }
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, sqz_mpi_rank, MPI_INFO_NULL, &node);
   MPI_Comm_rank(node, &sqz_mpi_local);
@@ -45,6 +59,7 @@ void sqz_cli_mpi_init(int *argc, char ***argv) {
 }
 
 int sqz_cli_mpi_finalize(int rc) {
+  rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_END, rc, NULL, 0); /* a command that ended before its agreements */
   if (sqz_mpi_on) MPI_Finalize();
   return rc;
 }

@@ -11,7 +11,8 @@
  * than 0 write nothing: stdout goes nowhere, stderr to a scratch file whose text rank 0 prints
  * when that rank alone failed. */
 void sqz_cli_mpi_init(int *argc, char ***argv);
-/* Ends MPI (after sqz_cli_mpi_agree's last point); returns rc. */
+/* Passes sqz_cli_mpi_agree's points a command did not reach (it ended early), ends MPI and returns the
+ * agreed exit status. */
 int sqz_cli_mpi_finalize(int rc);
 /* Ranks of the run (1: no MPI), this process's rank and its rank among the ranks of its node. */
 int sqz_cli_mpi_ranks(void);
@@ -25,8 +26,10 @@ int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len);
 /* --device of this rank: one of a comma-separated list by node-local rank (list[local % n]); one
  * device or none as given. buf gets the pick. */
 const char *sqz_cli_mpi_device(const char *device, char *buf, size_t len);
-/* Refuses (exit status 2) the options a run on ranks does not take yet. */
-int sqz_cli_mpi_options(const char *cmd, const char *layout, const char *map, uint64_t block, const char *frames);
+/* Refuses (exit status 2) the options a run on ranks does not take yet (backend: --backend, else
+ * $SQZ_BACKEND; only cpu). */
+int sqz_cli_mpi_options(const char *cmd, const char *backend, const char *layout, const char *map, uint64_t block,
+                        const char *frames);
 
 /* The steps of a run on the ranks (a build with MPI): each rank makes its part, rank 0's field `whole` (NULL elsewhere)
  * is scattered, `steps` of Life (rule) or heat (alpha) run, and the state comes back into whole.

@@ -141,14 +141,14 @@ int sqz_cmd_life(int argc, char **argv) {
     return sqz_cli_usage("life", "--at %s places an .rle --init pattern, and --init is '%s'", o.at, o.init);
   if (o.at && sqz__parse_at(o.at, &at_x, &at_y)) return 2;
   int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
-  if (ranks > 1 && (rc = sqz_cli_mpi_options("life", o.layout, o.map, o.block, o.frames)) != 0) return rc;
+  if (ranks > 1 && (rc = sqz_cli_mpi_options("life", o.backend, o.layout, o.map, o.block, o.frames)) != 0) return rc;
 
   double t0 = sqz_cli_clock();
   sqz_context *ctx = NULL;
   sqz_domain *dom = NULL;
   sqz_field *f = NULL;
   char *ranks_json = NULL, device[256], rule_buf[SQZ_RLE_RULE_MAX];
-  if ((rc = sqz_cli_open("life", o.backend || ranks == 1 || getenv("SQZ_BACKEND") ? o.backend : "cpu",
+  if ((rc = sqz_cli_open("life", ranks == 1 ? o.backend : "cpu",
                          sqz_cli_mpi_device(o.device, device, sizeof device), &ctx)) != 0)
     goto done;
   int st = sqz_domain_parse(ctx, o.domain, &dom);

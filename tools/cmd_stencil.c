@@ -236,7 +236,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
   if (ranks > 1 && which == SQZ_RUN)
     return sqz_cli_usage(o.cmd, "--kernel %s on %d MPI ranks: OpenCL C updates need parts on devices (not yet); run it "
                                 "in one process", o.kernel, ranks);
-  if (ranks > 1 && (rc = sqz_cli_mpi_options(o.cmd, o.layout, o.map, o.block, o.frames)) != 0) return rc;
+  if (ranks > 1 && (rc = sqz_cli_mpi_options(o.cmd, o.backend, o.layout, o.map, o.block, o.frames)) != 0) return rc;
   if (which == SQZ_RUN) {
     if (o.backend && strcmp(o.backend, "cpu") == 0)
       return sqz_cli_usage(o.cmd, "--backend cpu cannot run --kernel %s: the kernel is OpenCL C, which needs an OpenCL "
@@ -254,7 +254,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
   sqz_field *f = NULL;
   uint64_t nonzero = 0;
   char *ranks_json = NULL, device[256];
-  if ((rc = sqz_cli_open(o.cmd, o.backend || ranks == 1 || getenv("SQZ_BACKEND") ? o.backend : "cpu",
+  if ((rc = sqz_cli_open(o.cmd, ranks == 1 ? o.backend : "cpu",
                          sqz_cli_mpi_device(o.device, device, sizeof device), &ctx)) != 0)
     goto done;
   int st = sqz_domain_parse(ctx, o.domain, &dom);

@@ -44,9 +44,7 @@ static int sqz_dispatch(const char *cmd, int argc, char **argv) {
   return 2;
 }
 
-int main(int argc, char **argv) {
-  sqz_cli_outputs_init();
-  sqz_cli_mpi_init(&argc, &argv);
+static int sqz_main(int argc, char **argv) {
   if (argc < 2) {
     sqz_usage(stderr);
     return 2;
@@ -64,5 +62,11 @@ int main(int argc, char **argv) {
     printf("sqz %s\n", sqz_version_string());
     return 0;
   }
-  return sqz_cli_mpi_finalize(sqz_dispatch(cmd, argc - 1, argv + 1));
+  return sqz_dispatch(cmd, argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv) {
+  sqz_cli_outputs_init();
+  sqz_cli_mpi_init(&argc, &argv); /* under mpirun: every rank ends through sqz_cli_mpi_finalize */
+  return sqz_cli_mpi_finalize(sqz_main(argc, argv));
 }
