@@ -184,12 +184,18 @@ FR_LAMBDA_KERNEL(engine_fractal_lambda, 0u)
 FR_LAMBDA_KERNEL(engine_fractal_lambda_group, 1u)
 #endif
 
-/* The tile indices of tile b and its 8 neighbours (ν_b, -1 outside the fractal) into nb, from
- * tile b's corner λ_b: group-parallel (its barriers reached by the whole group) or by the
- * digit loops of lanes 0..8. Every work-item of the group calls it. */
+/* The unit remap of a field in parts (cl/sqz_parts.h): the tile kernels' last arguments, the
+ * part's own tiles [pu0, pu1) and its pnh sorted halo tiles phalo; a field in one buffer passes
+ * pu0 = 0, pu1 = tiles, pnh = 0, where every tile is its own slot. */
+#define FR_PART_ARGS , ulong pu0, ulong pu1, ulong pnh, __global const ulong *phalo
+#define FR_PART_PASS , pu0, pu1, pnh, phalo
+
+/* The buffer slots of tile b and its 8 neighbours (ν_b, -1 outside the fractal or in no slot of
+ * the part) into nb, from tile b's corner λ_b: group-parallel (its barriers reached by the whole
+ * group) or by the digit loops of lanes 0..8. Every work-item of the group calls it. */
 static inline void fr_tile_neighbours(const uint group, uint levels, ulong b0, ulong b, uint t, uint lane,
                                       uint lanes, uint tiles_per_group, int active, __local long *nb,
-                                      __local ulong *terms) {
+                                      __local ulong *terms FR_PART_ARGS) {
   uint bx = 0u, by = 0u;
   if (group) {
     ulong e = fr_group_lambda(levels, b0, t, lane, lanes, tiles_per_group, terms);
@@ -198,8 +204,10 @@ static inline void fr_tile_neighbours(const uint group, uint levels, ulong b0, u
   }
   if (active && lane < 9u) {
     if (!group) FR_LAMBDA(levels, b, &bx, &by);
-    for (uint d = lane; d < 9u; d += lanes)
-      nb[d] = d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d);
+    for (uint d = lane; d < 9u; d += lanes) {
+      long g = d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d);
+      nb[d] = g < 0 ? g : sqz_part_slot((ulong)g, pu0, pu1, pnh, phalo);
+    }
   }
 }
 
@@ -212,7 +220,7 @@ static inline void fr_tile_step(const uint compact, const uint group, __global c
                                 __global const uint *table, uint levels, uint j, uint rho, uint tile_elems,
                                 uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, ulong tile0,
                                 ulong tiles, __local sqz_cache_word *cache_words, __local long *nbr,
-                                __local ulong *terms) {
+                                __local ulong *terms FR_PART_ARGS) {
   __local sqz_cell_t *cache = (__local sqz_cell_t *)cache_words;
   uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, w = rho + 2u;
   uint stride = (w * w + 3u) & ~3u; /* per-tile cache cells, a multiple of 4 (so of 4 bytes) */
@@ -221,12 +229,12 @@ static inline void fr_tile_step(const uint compact, const uint group, __global c
   int active = t < tiles_per_group && b < tiles;
   __local sqz_cell_t *c = cache + t * stride;
   __local long *nb = nbr + t * 9u;
-  fr_tile_neighbours(group, levels - j, b0, b, t, lane, lanes, tiles_per_group, active, nb, terms);
+  fr_tile_neighbours(group, levels - j, b0, b, t, lane, lanes, tiles_per_group, active, nb, terms FR_PART_PASS);
   if (active && compact)
     for (uint p = lane; p < words; p += lanes) cache_words[t * words + p] = (sqz_cache_word)0;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (active) {
-    __global const sqz_cell_t *own = src + b * tile_elems;
+    __global const sqz_cell_t *own = src + (ulong)nb[4] * tile_elems;
     if (compact) {
       for (uint l = lane; l < n_cells; l += lanes) {
         uint e = table[l];
@@ -247,7 +255,7 @@ static inline void fr_tile_step(const uint compact, const uint group, __global c
     uint e = table[l], tx = e & 0xffffu, ty = e >> 16, i = (ty + 1u) * w + tx + 1u;
     sqz_cell_t nbv[8];
     fr_cache_gather(c, i, w, nbv);
-    dst[b * tile_elems + (compact ? l : ty * rho + tx)] = SQZ_APPLY(c[i], nbv, fr_tile_present(nb, j, rho, tx, ty));
+    dst[(ulong)nb[4] * tile_elems + (compact ? l : ty * rho + tx)] = SQZ_APPLY(c[i], nbv, fr_tile_present(nb, j, rho, tx, ty));
   }
 }
 
@@ -255,9 +263,9 @@ static inline void fr_tile_step(const uint compact, const uint group, __global c
   __kernel void name(__global const sqz_cell_t *src, __global sqz_cell_t *dst, __constant const sqz_param_t *param,  \
                      uint2 ip, __global const uint *table, uint levels, uint j, uint rho, uint tile_elems,          \
                      uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, ulong tile0, ulong tiles,         \
-                     __local sqz_cache_word *cache, __local long *nbr, __local ulong *terms) {                      \
+                     __local sqz_cache_word *cache, __local long *nbr, __local ulong *terms FR_PART_ARGS) {         \
     fr_tile_step(compact, group, src, dst, param, ip, table, levels, j, rho, tile_elems, n_cells, n_halo, lanes,  \
-                 tiles_per_group, tile0, tiles, cache, nbr, terms);                                                 \
+                 tiles_per_group, tile0, tiles, cache, nbr, terms FR_PART_PASS);                                    \
   }
 #ifdef SQZ_KERNEL_engine_fractal_block
 FR_TILE_KERNEL(engine_fractal_block, 0u, 0u)
@@ -280,12 +288,12 @@ static inline void fr_tile_step_direct(const uint compact, const uint group, __g
                                        __global sqz_cell_t *dst, __constant const sqz_param_t *param, uint2 ip,
                                        __global const uint *table, uint levels, uint j, uint rho, uint tile_elems,
                                        uint n_cells, uint lanes, uint tiles_per_group, ulong tile0, ulong tiles,
-                                       __local long *nbr, __local ulong *terms) {
+                                       __local long *nbr, __local ulong *terms FR_PART_ARGS) {
   uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes;
   ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t;
   int active = t < tiles_per_group && b < tiles;
   __local long *nb = nbr + t * 9u;
-  fr_tile_neighbours(group, levels - j, b0, b, t, lane, lanes, tiles_per_group, active, nb, terms);
+  fr_tile_neighbours(group, levels - j, b0, b, t, lane, lanes, tiles_per_group, active, nb, terms FR_PART_PASS);
   barrier(CLK_LOCAL_MEM_FENCE);
   if (!active) return;
   for (uint l = lane; l < n_cells; l += lanes) {
@@ -299,7 +307,7 @@ static inline void fr_tile_step_direct(const uint compact, const uint group, __g
                                                    y - dy * rho);
       nbv[d] = off >= 0 ? src[(ulong)tb * tile_elems + (ulong)off] : (sqz_cell_t)0;
     }
-    ulong own = b * tile_elems + (compact ? l : ty * rho + tx);
+    ulong own = (ulong)nb[4] * tile_elems + (compact ? l : ty * rho + tx);
     dst[own] = SQZ_APPLY(src[own], nbv, fr_tile_present(nb, j, rho, tx, ty));
   }
 }
@@ -308,9 +316,9 @@ static inline void fr_tile_step_direct(const uint compact, const uint group, __g
   __kernel void name(__global const sqz_cell_t *src, __global sqz_cell_t *dst, __constant const sqz_param_t *param,  \
                      uint2 ip, __global const uint *table, uint levels, uint j, uint rho, uint tile_elems,          \
                      uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, ulong tile0, ulong tiles,         \
-                     __local sqz_cache_word *cache, __local long *nbr, __local ulong *terms) {                      \
+                     __local sqz_cache_word *cache, __local long *nbr, __local ulong *terms FR_PART_ARGS) {         \
     fr_tile_step_direct(compact, group, src, dst, param, ip, table, levels, j, rho, tile_elems, n_cells, lanes,   \
-                        tiles_per_group, tile0, tiles, nbr, terms);                                                 \
+                        tiles_per_group, tile0, tiles, nbr, terms FR_PART_PASS);                                    \
   }
 #ifdef SQZ_KERNEL_engine_fractal_block_direct
 FR_DIRECT_KERNEL(engine_fractal_block_direct, 0u, 0u)

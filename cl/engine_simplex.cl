@@ -9,7 +9,18 @@
  *
  * The step tiles the block through local memory: the work-group loads its block and a one-cell
  * halo once (cells outside the domain as 0), each cell by one work-item with its storage
- * index computed once, then every work-item gathers its neighbours from local memory. */
+ * index computed once, then every work-item gathers its neighbours from local memory.
+ *
+ * Fields in parts (cl/sqz_parts.h; unit = one cell): the step kernels end with the part's own
+ * cells [pu0, pu1) and its pnh sorted halo cells phalo, every read goes through the cell's slot
+ * (cells in no slot read as 0: they are no neighbour of an own cell) and only own cells are
+ * written. A field in one buffer passes pu0 = 0, pu1 = cells, pnh = 0. */
+#define SQZ_PART_ARGS , ulong pu0, ulong pu1, ulong pnh, __global const ulong *phalo
+static inline sqz_cell_t sqz_part_cell(__global const sqz_cell_t *src, ulong i, sqz_part_map pm) {
+  long s = sqz_part_slot(i, pm.u0, pm.u1, pm.n_halo, pm.halo);
+  return s < 0 ? (sqz_cell_t)0 : src[s];
+}
+static inline int sqz_part_own(ulong i, sqz_part_map pm) { return i >= pm.u0 && i < pm.u1; }
 
 #if SQZ_DIMS == 2
 /* Row y of a tile, at t: work-item tx loads cell ox + tx at position tx + 1, and work-items
@@ -17,16 +28,17 @@
  * (coordinates wrap below 0, and such cells are outside). Returns the storage index of
  * ox + tx (meaningless outside). always_inline: one call site per tile, for CPU compilers. */
 __attribute__((always_inline)) static inline sqz_sidx sqz_trow2(__local sqz_cell_t *t, __global const sqz_cell_t *src,
-                                                                uint n, uint rho, uint tx, uint ox, uint y) {
+                                                                uint n, uint rho, uint tx, uint ox, uint y,
+                                                                sqz_part_map pm) {
   uint cnt = y < n ? y + 1u : 0u; /* row y holds x = 0 .. y */
   sqz_srow r = sqz_tri_srow(SQZ_SLAYOUT, n, y);
   uint x = ox + tx;
   sqz_sidx i = sqz_srow_index(r, x);
-  t[tx + 1u] = x < cnt ? src[i] : (sqz_cell_t)0;
+  t[tx + 1u] = x < cnt ? sqz_part_cell(src, i, pm) : (sqz_cell_t)0;
   if (tx < 2u || rho == 1u) { /* rho = 1: work-item 0 loads both */
     uint p = (rho == 1u ? 1u : tx) * (rho + 1u);
-    t[p] = ox - 1u + p < cnt ? src[sqz_srow_index(r, ox - 1u + p)] : (sqz_cell_t)0;
-    if (rho == 1u) t[0] = ox - 1u < cnt ? src[sqz_srow_index(r, ox - 1u)] : (sqz_cell_t)0;
+    t[p] = ox - 1u + p < cnt ? sqz_part_cell(src, sqz_srow_index(r, ox - 1u + p), pm) : (sqz_cell_t)0;
+    if (rho == 1u) t[0] = ox - 1u < cnt ? sqz_part_cell(src, sqz_srow_index(r, ox - 1u), pm) : (sqz_cell_t)0;
   }
   return i;
 }
@@ -35,14 +47,15 @@ __attribute__((always_inline)) static inline sqz_sidx sqz_trow2(__local sqz_cell
  * it returns, and work-items of rows 0 and 1 the halo rows. */
 #define SQZ_TILE ((SQZ_RHO_MAX + 2) * (SQZ_RHO_MAX + 2))
 __attribute__((always_inline)) static inline sqz_sidx sqz_tile2(__local sqz_cell_t *t, __global const sqz_cell_t *src,
-                                                                uint n, uint rho, uint ox, uint oy, uint tx, uint ty) {
+                                                                uint n, uint rho, uint ox, uint oy, uint tx, uint ty,
+                                                                sqz_part_map pm) {
   uint w = rho + 2u;
   if (ty < 2u || rho == 1u) {
     uint p = (rho == 1u ? 1u : ty) * (rho + 1u);
-    sqz_trow2(t + p * w, src, n, rho, tx, ox, oy - 1u + p);
-    if (rho == 1u) sqz_trow2(t, src, n, rho, tx, ox, oy - 1u);
+    sqz_trow2(t + p * w, src, n, rho, tx, ox, oy - 1u + p, pm);
+    if (rho == 1u) sqz_trow2(t, src, n, rho, tx, ox, oy - 1u, pm);
   }
-  return sqz_trow2(t + (ty + 1u) * w, src, n, rho, tx, ox, oy + ty);
+  return sqz_trow2(t + (ty + 1u) * w, src, n, rho, tx, ox, oy + ty, pm);
 }
 
 /* Which of the 8 neighbours of triangle cell (x, y) are domain cells (0 <= x <= y < n). */
@@ -58,7 +71,8 @@ static inline uint sqz_tri_present(uint n, uint x, uint y) {
 }
 
 __kernel void sqz_engine2(__global const sqz_cell_t *restrict src, __global sqz_cell_t *restrict dst,
-                          __constant const sqz_param_t *param, uint2 ip, uint n, uint rho, uint8 lp) {
+                          __constant const sqz_param_t *param, uint2 ip, uint n, uint rho, uint8 lp SQZ_PART_ARGS) {
+  sqz_part_map pm = {pu0, pu1, pnh, phalo};
   __local sqz_cell_t tile[SQZ_TILE];
   __local uint blk[3];
   uint bx = 0u, by = 0u, tx = (uint)get_local_id(0), ty = (uint)get_local_id(1);
@@ -86,7 +100,7 @@ __kernel void sqz_engine2(__global const sqz_cell_t *restrict src, __global sqz_
     }
   }
 #endif
-  sqz_sidx own = has ? sqz_tile2(tile, src, n, rho, ox, oy, ux, uy) : 0u; /* the cell's storage index */
+  sqz_sidx own = has ? sqz_tile2(tile, src, n, rho, ox, oy, ux, uy, pm) : 0u; /* the cell's storage index */
   barrier(CLK_LOCAL_MEM_FENCE);
   uint x, y;
   if (!has || !sqz_scell2(lp.s0, lp.s1, lp.s2, lp.s4, lp.s5, bx, by, tx, ty, n, &x, &y)) return;
@@ -95,8 +109,8 @@ __kernel void sqz_engine2(__global const sqz_cell_t *restrict src, __global sqz_
   if (mixed) {
     sqz_sidx i = 0u, idx[8];
     uint present = sqz_tri_nbrs(SQZ_SLAYOUT, n, x, y, idx, &i);
-    for (uint d = 0u; d < 8u; d++) nb[d] = (present >> d) & 1u ? src[idx[d]] : (sqz_cell_t)0;
-    dst[i] = SQZ_APPLY(src[i], nb, present);
+    for (uint d = 0u; d < 8u; d++) nb[d] = (present >> d) & 1u ? sqz_part_cell(src, idx[d], pm) : (sqz_cell_t)0;
+    if (sqz_part_own(i, pm)) dst[i - pu0] = SQZ_APPLY(sqz_part_cell(src, i, pm), nb, present);
     return;
   }
 #endif
@@ -110,7 +124,7 @@ __kernel void sqz_engine2(__global const sqz_cell_t *restrict src, __global sqz_
   nb[5] = dn[-1];
   nb[6] = dn[0];
   nb[7] = dn[1];
-  dst[own] = SQZ_APPLY(c[0], nb, sqz_tri_present(n, x, y));
+  if (sqz_part_own(own, pm)) dst[own - pu0] = SQZ_APPLY(c[0], nb, sqz_tri_present(n, x, y));
 }
 
 #else
@@ -120,7 +134,8 @@ __kernel void sqz_engine2(__global const sqz_cell_t *restrict src, __global sqz_
  * a cell (has = 0) loads nothing and passes the barrier. */
 #define SQZ_TROWS ((SQZ_RHO_MAX + 2) * (SQZ_RHO_MAX + 2))
 static inline void sqz_tile3(__local sqz_cell_t *t, __local sqz_sidx *rbase, __local uint *rcnt,
-                             __global const sqz_cell_t *src, uint n, uint rho, uint ox, uint oy, uint oz, int has) {
+                             __global const sqz_cell_t *src, uint n, uint rho, uint ox, uint oy, uint oz, int has,
+                             sqz_part_map pm) {
   uint w = rho + 2u, g = rho * rho * rho, rows = has ? w * w : 0u, cells = has ? w * w * w : 0u;
   uint first = (uint)get_local_id(0) + rho * ((uint)get_local_id(1) + rho * (uint)get_local_id(2));
   float rw = 1.0f / (float)w;
@@ -135,7 +150,7 @@ static inline void sqz_tile3(__local sqz_cell_t *t, __local sqz_sidx *rbase, __l
   for (uint i = first; i < cells; i += g) {
     uint lx, r = sqz_tdiv(i, w, rw, &lx);
     uint x = ox - 1u + lx; /* wraps to >= rcnt[r] left of x = 0 */
-    t[i] = x < rcnt[r] ? src[rbase[r] + x] : (sqz_cell_t)0;
+    t[i] = x < rcnt[r] ? sqz_part_cell(src, rbase[r] + x, pm) : (sqz_cell_t)0;
   }
 }
 
@@ -152,7 +167,8 @@ static inline uint sqz_tet_present(uint n, uint x, uint y, uint z) {
 }
 
 __kernel void sqz_engine3(__global const sqz_cell_t *restrict src, __global sqz_cell_t *restrict dst,
-                          __constant const sqz_param_t *param, uint2 ip, uint n, uint rho, uint8 lp) {
+                          __constant const sqz_param_t *param, uint2 ip, uint n, uint rho, uint8 lp SQZ_PART_ARGS) {
+  sqz_part_map pm = {pu0, pu1, pnh, phalo};
   __local sqz_cell_t tile[(SQZ_RHO_MAX + 2) * SQZ_TROWS];
   __local sqz_sidx rbase[SQZ_TROWS];
   __local uint rcnt[SQZ_TROWS];
@@ -160,7 +176,7 @@ __kernel void sqz_engine3(__global const sqz_cell_t *restrict src, __global sqz_
   uint bx = 0u, by = 0u, bz = 0u;
   uint tx = (uint)get_local_id(0), ty = (uint)get_local_id(1), tz = (uint)get_local_id(2);
   int has = sqz_block3(blk, lp, rho, n, &bx, &by, &bz); /* uniform: leave after the barriers, as in 2D */
-  sqz_tile3(tile, rbase, rcnt, src, n, rho, bx, by, bz, has); /* !has: the barrier only */
+  sqz_tile3(tile, rbase, rcnt, src, n, rho, bx, by, bz, has, pm); /* !has: the barrier only */
   barrier(CLK_LOCAL_MEM_FENCE);
   uint x, y, z;
   if (!has || !sqz_scell3(lp.s0, lp.s1, lp.s2, lp.s3, lp.s4, lp.s5, lp.s6, bx, by, bz, tx, ty, tz, n, &x, &y, &z)) return;
@@ -172,6 +188,6 @@ __kernel void sqz_engine3(__global const sqz_cell_t *restrict src, __global sqz_
   for (int i = 0; i < 27; i++)
     if (i != 13) nb[i < 13 ? i : i - 1] = c[(i / 9 - 1) * w * w + (i / 3 % 3 - 1) * w + i % 3 - 1];
   sqz_sidx i = rbase[(tz + 1u) * (uint)w + ty + 1u] + x;
-  dst[i] = SQZ_APPLY(c[0], nb, sqz_tet_present(n, x, y, z));
+  if (sqz_part_own(i, pm)) dst[i - pu0] = SQZ_APPLY(c[0], nb, sqz_tet_present(n, x, y, z));
 }
 #endif

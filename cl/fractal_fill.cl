@@ -1,5 +1,6 @@
 /* fractal_fill.cl — random 0/1 fills of u8 fractal fields in every layout, the same cells as the host fill. */
-/* Cell (x, y) is alive iff it is a fractal cell and sqz_random_cell(seed, y n + x)
+/* Tile fills write tile b at dst[(b - first) * tile_elems]: first = 0, or a part's first own tile.
+ * Cell (x, y) is alive iff it is a fractal cell and sqz_random_cell(seed, y n + x)
  * says so, the same hash in every layout and backend. Holes are written as 0. A program holds one
  * of the kernels (SQZ_KERNEL_<name>). */
 #ifdef SQZ_KERNEL_fill_fractal_embedded
@@ -15,7 +16,7 @@ __kernel void fill_fractal_embedded(__global uchar *dst, uint n, uint levels, ul
 #ifdef SQZ_KERNEL_fill_fractal_tiles
 __kernel void fill_fractal_tiles(__global uchar *dst, uint n, uint levels, uint j, uint rho, uint tile_elems,
                                  uint lanes, uint tiles_per_group, uint compact, ulong seed, ulong threshold,
-                                 ulong tile0, ulong tiles) {
+                                 ulong tile0, ulong tiles, ulong first) {
   uint lid = (uint)get_local_id(0), lane = lid % lanes;
   ulong b = tile0 + (ulong)get_group_id(0) * tiles_per_group + lid / lanes;
   if (lid >= lanes * tiles_per_group || b >= tiles) return;
@@ -28,7 +29,7 @@ __kernel void fill_fractal_tiles(__global uchar *dst, uint n, uint levels, uint 
     else
       member = FR_CONTAINS(j, tx, ty);
     ulong e = (ulong)(by * rho + ty) * n + bx * rho + tx;
-    dst[b * tile_elems + q] = (uchar)(member ? sqz_random_cell(seed, e, threshold) : 0u);
+    dst[(b - first) * tile_elems + q] = (uchar)(member ? sqz_random_cell(seed, e, threshold) : 0u);
   }
 }
 #endif

@@ -256,6 +256,21 @@ SQZ_API int sqz_parts_info(const sqz_domain *dom, uint64_t parts, uint64_t *valu
 typedef enum { SQZ_U8 = 1, SQZ_I32 = 2, SQZ_F32 = 3, SQZ_F64 = 4 } sqz_type;
 SQZ_API size_t sqz_type_size(sqz_type type);
 SQZ_API int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out);
+/* A field in `parts` parts (docs/SCALING.md): separate buffers with halos, stepped with results
+ * identical to one buffer; parts = 0 takes as few as keep every buffer within the device's
+ * single-allocation limit. sqz_field_create takes that automatic count itself when one buffer
+ * would not fit. Layouts that part: fractal compact and block:RHO, simplex compact (others:
+ * SQZ_ERR_UNSUPPORTED). Too many parts: SQZ_ERR_INVALID_ARGUMENT naming the largest count. */
+SQZ_API int sqz_field_create_parts(sqz_domain *dom, sqz_type type, const char *layout, uint64_t parts,
+                                   sqz_field **out);
+/* The parts spread over n_ctx contexts of one backend (contiguous blocks of parts per context;
+ * parts = 0: one per context), halos exchanged through the host. dom's context need not be one
+ * of them. */
+SQZ_API int sqz_field_create_devices(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, sqz_type type,
+                                     const char *layout, uint64_t parts, sqz_field **out);
+SQZ_API uint64_t sqz_field_parts(const sqz_field *field); /* 1 for a field in one buffer */
+/* Bytes the halo exchange copies into the parts before each step (0 for a field in one buffer). */
+SQZ_API uint64_t sqz_field_halo_bytes(const sqz_field *field);
 SQZ_API void sqz_field_retain(sqz_field *field);
 SQZ_API void sqz_field_release(sqz_field *field); /* NULL is a no-op */
 SQZ_API sqz_type sqz_field_type(const sqz_field *field);

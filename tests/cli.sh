@@ -310,5 +310,35 @@ fi
 expect 0 "\"copy_bandwidth_bytes_per_s\":0," -- "$sqz" bench fractal --domain fractal:sierpinski-triangle:5 --steps 1 --no-copy-test --json
 expect 0 "\"rule\":\"B6/S5,6,7\"" -- "$sqz" life tetrahedron:6 --steps 1 --json
 
+# fields in parts (--parts, --devices, the automatic split under SQZ_MAX_ALLOC): the same final state as
+# one buffer, on both backends; bad counts name the largest valid one
+for args in "fractal:sierpinski-triangle:7 --layout block:4" "fractal:sierpinski-carpet:3" "triangle:40" "tetrahedron:9"; do
+  for be in opencl cpu; do
+    "$sqz" life $args --backend $be --steps 7 --out "$work/p1.pbm" >/dev/null &&
+      "$sqz" life $args --backend $be --steps 7 --parts 5 --out "$work/p5.pbm" >/dev/null &&
+      cmp -s "$work/p1.pbm" "$work/p5.pbm" && echo "ok: life $args on $be in 5 parts" ||
+      { echo "FAIL: life $args on $be in 5 parts differs"; fails=$((fails + 1)); }
+  done
+done
+"$sqz" heat fractal:sierpinski-carpet:3 --steps 9 --type f32 --out "$work/h1.npy" >/dev/null &&
+  "$sqz" heat fractal:sierpinski-carpet:3 --steps 9 --type f32 --parts 3 --devices 0,0 --out "$work/h3.npy" >/dev/null &&
+  cmp -s "$work/h1.npy" "$work/h3.npy" && echo "ok: heat in 3 parts on two contexts" ||
+  { echo "FAIL: heat in 3 parts on two contexts differs"; fails=$((fails + 1)); }
+SQZ_DEVICE=0:0,0:0 "$sqz" life fractal:sierpinski-triangle:7 --steps 5 --out "$work/d2.pbm" >/dev/null &&
+  "$sqz" life fractal:sierpinski-triangle:7 --steps 5 --out "$work/d1.pbm" >/dev/null &&
+  cmp -s "$work/d1.pbm" "$work/d2.pbm" && echo "ok: SQZ_DEVICE=0:0,0:0" ||
+  { echo "FAIL: SQZ_DEVICE=0:0,0:0 differs"; fails=$((fails + 1)); }
+expect 0 '"parts":2,"halo_bytes_per_step":[1-9][0-9]*,"devices":2' -- "$sqz" life triangle:30 --steps 2 --devices 0,0 --json
+SQZ_MAX_ALLOC=700 expect 0 '"parts":([2-9]|[1-9][0-9]+),' -- "$sqz" life fractal:sierpinski-triangle:7 --steps 2 --json
+expect 0 '"parts":1,"halo_bytes_per_step":0,' -- "$sqz" life fractal:sierpinski-triangle:7 --steps 2 --json
+expect 2 "82 parts of fractal:sierpinski-triangle:4 in layout compact: the count must be 1 \.\. 81" -- \
+  "$sqz" life fractal:sierpinski-triangle:4 --steps 1 --parts 82
+expect 2 "10 parts .* block:4: the count must be 1 \.\. 9 \(the largest valid count: one tile per part\)" -- \
+  "$sqz" life fractal:sierpinski-triangle:4 --layout block:4 --steps 1 --parts 10
+expect 2 "--parts 0 is outside" -- "$sqz" heat triangle:9 --steps 1 --parts 0
+expect 1 "layout bb cannot be stored in parts: the layouts that part are compact and block:RHO" -- \
+  "$sqz" life triangle:9 --layout bb --steps 1 --parts 2
+expect 2 "give one of them" -- "$sqz" life triangle:9 --steps 1 --device 0:0 --devices 0:0,0:0
+
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -17,6 +17,13 @@ sqz_context *sqz_test_context(const char *backend) {
   return ctx;
 }
 
+TCase *sqz_test_tcase(Suite *s, const char *name, int timeout_s) {
+  TCase *tc = tcase_create(name);
+  tcase_set_timeout(tc, timeout_s);
+  suite_add_tcase(s, tc);
+  return tc;
+}
+
 int sqz_test_run(Suite *s) {
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -10,6 +10,9 @@
 /* Opens a context on the backend ("opencl" or "cpu"), failing the test (never skipping) when it
  * cannot: OpenCL tests must really run on a device. */
 sqz_context *sqz_test_context(const char *backend);
+/* A new case of s with a timeout in seconds: with a "ctest cases" line naming it, its own ctest
+ * entry (CK_RUN_CASE=name runs it alone). */
+TCase *sqz_test_tcase(Suite *s, const char *name, int timeout_s);
 /* Runs a suite with CK_NORMAL output and returns the process exit status. */
 int sqz_test_run(Suite *s);
 /* Path of a data file under tests/data (static buffer). */

@@ -314,25 +314,17 @@ START_TEST(test_bad_arguments) {
 }
 END_TEST
 
-/* Three cases, each a ctest entry (the "ctest cases" line names them), so that ctest -jN runs them side by side. */
-static TCase *tcase(Suite *s, const char *name) {
-  TCase *tc = tcase_create(name);
-  tcase_set_timeout(tc, 1200);
-  suite_add_tcase(s, tc);
-  return tc;
-}
-
 int main(void) {
   Suite *s = suite_create("simplex_device");
-  TCase *tc = tcase(s, "cover");
+  TCase *tc = sqz_test_tcase(s, "cover", 1200);
   tcase_add_test(tc, test_cover_2d);
   tcase_add_test(tc, test_cover_3d);
   tcase_add_test(tc, test_cover_bitmap);
-  tc = tcase(s, "life");
+  tc = sqz_test_tcase(s, "life", 1200);
   tcase_add_test(tc, test_life_2d);
   tcase_add_test(tc, test_life_3d);
   tcase_add_test(tc, test_life_index64);
-  tc = tcase(s, "api");
+  tc = sqz_test_tcase(s, "api", 1200);
   tcase_add_test(tc, test_fill_random);
   tcase_add_test(tc, test_custom_rule);
   tcase_add_test(tc, test_custom_rule_bytes);

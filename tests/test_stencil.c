@@ -721,29 +721,20 @@ START_TEST(test_life_backends_agree) {
 }
 END_TEST
 
-/* One case per part, each a ctest entry (the "ctest cases" line above must name them all); CK_RUN_CASE=heat runs
- * one. */
-static TCase *tcase(Suite *s, const char *name) {
-  TCase *tc = tcase_create(name);
-  tcase_set_timeout(tc, 900);
-  suite_add_tcase(s, tc);
-  return tc;
-}
-
 int main(void) {
   Suite *s = suite_create("stencil");
   for (int p = 0; p < (int)(sizeof PARTS / sizeof PARTS[0]); p++)
-    tcase_add_loop_test(tcase(s, PARTS[p].name), test_matrix, p, p + 1);
-  TCase *tc = tcase(s, "heat");
+    tcase_add_loop_test(sqz_test_tcase(s, PARTS[p].name, 900), test_matrix, p, p + 1);
+  TCase *tc = sqz_test_tcase(s, "heat", 900);
   tcase_add_test(tc, test_heat_backends_agree);
   tcase_add_test(tc, test_heat_conserves_cpu);
   tcase_add_test(tc, test_heat_conserves_opencl);
   tcase_add_test(tc, test_heat_bad_input);
-  tc = tcase(s, "bad_input");
+  tc = sqz_test_tcase(s, "bad_input", 900);
   tcase_add_test(tc, test_build_error_names_line);
   tcase_add_test(tc, test_bad_params);
   tcase_add_test(tc, test_too_many_params);
-  tc = tcase(s, "life");
+  tc = sqz_test_tcase(s, "life", 900);
   tcase_add_test(tc, test_life_backends_agree);
   return sqz_test_run(s);
 }

@@ -115,6 +115,29 @@ typedef struct {
   FILE *out;
   int n;
 } sqz_json;
+
+/* ---- --parts P and --devices LIST (tools/cli_parts.c) ---- */
+#define SQZ_CLI_MAX_DEVICES 64
+typedef struct {
+  uint64_t parts;       /* --parts P (0: automatic, one buffer where it fits) */
+  const char *devices;  /* --devices LIST */
+  char *text;           /* the list split in place */
+  sqz_context *ctxs[SQZ_CLI_MAX_DEVICES];
+  size_t n_ctx;         /* contexts opened for a list (0: the run's one context) */
+} sqz_cli_parts;
+/* Matches --parts P / --devices LIST at argv[*i]: 1 when matched, 0 when not, 2 after a usage error. */
+int sqz_cli_parts_opt(const char *cmd, int argc, char **argv, int *i, sqz_cli_parts *o);
+/* Opens the run's context: sqz_cli_open, or with a device list (--devices, or a --device or
+ * SQZ_DEVICE holding commas: 0,1 or 0:0,0:1) one context per entry, *ctx the first; a bare number
+ * N is the backend's Nth device in `sqz devices` order. Returns 0 or the exit status after a message. */
+int sqz_cli_parts_open(const char *cmd, sqz_cli_parts *o, const char *backend, const char *device, sqz_context **ctx);
+/* The run's field: in --parts parts and on the listed devices, else sqz_field_create (which splits
+ * a field above the device's allocation limit itself). A library status. */
+int sqz_cli_parts_field(const sqz_cli_parts *o, sqz_domain *dom, sqz_type type, const char *layout, sqz_field **f);
+/* --json keys parts, halo_bytes_per_step, devices; the text summary's line (fields in parts only). */
+void sqz_cli_parts_json(sqz_json *j, const sqz_field *f, const sqz_cli_parts *o);
+void sqz_cli_parts_print(const sqz_field *f, const sqz_cli_parts *o);
+void sqz_cli_parts_close(sqz_cli_parts *o);
 void sqz_json_begin(sqz_json *j, FILE *out);
 void sqz_json_str(sqz_json *j, const char *key, const char *value);
 void sqz_json_u64(sqz_json *j, const char *key, uint64_t value);

@@ -13,7 +13,10 @@ int sqz_cli_mpi_ranks(void) { return sqz_mpi_size; }
 int sqz_cli_mpi_rank(void) { return sqz_mpi_rank; }
 
 int sqz_cli_mpi_options(const char *cmd, const char *backend, const char *layout, const char *map, uint64_t block,
-                        const char *frames) {
+                        const char *frames, uint64_t parts) {
+  if (parts)
+    return sqz_cli_usage(cmd, "--parts %llu: a run on %d MPI ranks has a part per rank", (unsigned long long)parts,
+                         sqz_mpi_size);
   if (!backend) backend = getenv("SQZ_BACKEND");
   if (backend && *backend && strcmp(backend, "cpu") != 0)
     return sqz_cli_usage(cmd, "backend %s: a run on %d MPI ranks steps its parts on the host (cpu) until parts on "

@@ -26,10 +26,10 @@ int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len);
 /* --device of this rank: one of a comma-separated list by node-local rank (list[local % n]); one
  * device or none as given. buf gets the pick. */
 const char *sqz_cli_mpi_device(const char *device, char *buf, size_t len);
-/* Refuses (exit status 2) the options a run on ranks does not take yet (backend: --backend, else
+/* Refuses (exit status 2) the options a run on ranks does not take (yet; --parts: a part per rank) (backend: --backend, else
  * $SQZ_BACKEND; only cpu). */
 int sqz_cli_mpi_options(const char *cmd, const char *backend, const char *layout, const char *map, uint64_t block,
-                        const char *frames);
+                        const char *frames, uint64_t parts);
 
 /* The steps of a run on the ranks (a build with MPI): each rank makes its part, rank 0's field `whole` (NULL elsewhere)
  * is scattered, `steps` of Life (rule) or heat (alpha) run, and the state comes back into whole.

@@ -10,7 +10,8 @@ static const char *sqz_life_help =
     "usage: sqz life DOMAIN --steps K [--rule R] [--layout L] [--map M] [--block RHO]\n"
     "                [--init random:DENSITY:SEED | --init FILE.pbm|FILE.npy|FILE.h5 | --init FILE.rle [--at X,Y]]\n"
     "                [--out FILE.pbm|FILE.npy|FILE.rle|FILE.h5] [--png FILE.png [--png-size S]]\n"
-    "                [--frames DIR --every K] [--backend B] [--device D] [--quiet] [--json]\n"
+    "                [--frames DIR --every K] [--backend B] [--device D] [--parts P] [--devices LIST]\n"
+    "                [--quiet] [--json]\n"
     "\n"
     "  DOMAIN     triangle:N, tetrahedron:N or fractal:NAME:R\n"
     "  --steps    number of generations (required, at most 2^62)\n"
@@ -27,6 +28,10 @@ static const char *sqz_life_help =
     "             box), FILE.h5 (an HDF5 checkpoint to resume from), else PBM (P4); --png writes a picture,\n"
     "             --png-size S at most S pixels a side\n"
     "  --frames   DIR: a PNG every --every K steps (frame_<step>.png, step 0 too), for an animation\n"
+    "  --parts    store the field in P parts (buffers with halos; results identical to one buffer); a field\n"
+    "             above the device's single-allocation limit is split automatically\n"
+    "  --devices  LIST: the parts on several devices (comma-separated --device values, 0:0,0:1; SQZ_DEVICE=0,1\n"
+    "             too), one context each, halos through the host\n"
     "  --quiet    no progress bar (shown on a terminal for runs over a second)\n"
     "  --json     print one JSON object instead of the text summary\n"
     "  --layout   storage, default compact:\n";
@@ -47,6 +52,7 @@ typedef struct {
   int have_steps, json, quiet;
   double density;
   uint64_t seed;
+  sqz_cli_parts parts;
 } sqz_life_opts;
 
 /* Parses --at X,Y: two non-negative decimal integers below 2^63, nothing else; 0, or 2 after a
@@ -115,6 +121,10 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
       if (sqz_cli_u64_range("life", "--png-size", v, 1, 1u << 30, &o->png_size)) return 2;
       continue;
     }
+    if ((m = sqz_cli_parts_opt("life", argc, argv, &i, &o->parts)) != 0) {
+      if (m == 2) return 2;
+      continue;
+    }
     if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
     if (strcmp(argv[i], "--quiet") == 0) { o->quiet = 1; continue; }
     if (argv[i][0] == '-') return sqz_cli_usage("life", "unknown option '%s'", argv[i]);
@@ -141,16 +151,21 @@ int sqz_cmd_life(int argc, char **argv) {
     return sqz_cli_usage("life", "--at %s places an .rle --init pattern, and --init is '%s'", o.at, o.init);
   if (o.at && sqz__parse_at(o.at, &at_x, &at_y)) return 2;
   int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
-  if (ranks > 1 && (rc = sqz_cli_mpi_options("life", o.backend, o.layout, o.map, o.block, o.frames)) != 0) return rc;
+  if (ranks > 1 && (rc = sqz_cli_mpi_options("life", o.backend, o.layout, o.map, o.block, o.frames,
+                                                o.parts.parts)) != 0)
+    return rc;
 
   double t0 = sqz_cli_clock();
   sqz_context *ctx = NULL;
   sqz_domain *dom = NULL;
   sqz_field *f = NULL;
   char *ranks_json = NULL, device[256], rule_buf[SQZ_RLE_RULE_MAX];
-  if ((rc = sqz_cli_open("life", ranks == 1 ? o.backend : "cpu",
-                         sqz_cli_mpi_device(o.device, device, sizeof device), &ctx)) != 0)
-    goto done;
+  if (ranks > 1) /* one device per rank: --device or --devices LIST picked by node-local rank */
+    rc = sqz_cli_open("life", "cpu", sqz_cli_mpi_device(o.parts.devices ? o.parts.devices : o.device, device, sizeof device),
+                      &ctx);
+  else
+    rc = sqz_cli_parts_open("life", &o.parts, o.backend, o.device, &ctx);
+  if (rc != 0) goto done;
   int st = sqz_domain_parse(ctx, o.domain, &dom);
   uint32_t b, s;
   char err[256], file_rule[SQZ_RLE_RULE_MAX] = "";
@@ -167,7 +182,7 @@ int sqz_cmd_life(int argc, char **argv) {
       goto done;
     }
   }
-  if (st == SQZ_OK && root) st = sqz_field_create(dom, SQZ_U8, o.layout, &f);
+  if (st == SQZ_OK && root) st = sqz_cli_parts_field(&o.parts, dom, SQZ_U8, o.layout, &f);
   if (st == SQZ_OK && o.map) st = sqz_field_set_map(f, o.map);
   if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
   uint64_t step0 = 0; /* the step count a checkpoint --init carries */
@@ -244,6 +259,7 @@ int sqz_cmd_life(int argc, char **argv) {
     sqz_json_num(&j, "total_s", total_s);
     sqz_json_num(&j, "cells_per_s", rate);
     sqz_json_u64(&j, "bytes", sqz_field_bytes(f));
+    sqz_cli_parts_json(&j, f, &o.parts);
     sqz_json_str(&j, "backend", sqz_context_backend(ctx));
     sqz_json_str(&j, "device", sqz_context_device_name(ctx));
     if (ranks_json) {
@@ -259,6 +275,7 @@ int sqz_cmd_life(int argc, char **argv) {
            total_s);
     printf("memory   %llu bytes\ndevice   %s (%s)\n", (unsigned long long)sqz_field_bytes(f), sqz_context_device_name(ctx),
            sqz_context_backend(ctx));
+    sqz_cli_parts_print(f, &o.parts);
     if (ranks > 1) printf("ranks    %d MPI ranks, a part each (rank 0 holds the whole state for files)\n", ranks);
   }
   rc = 0;
@@ -270,5 +287,6 @@ done:
   sqz_field_release(f);
   sqz_domain_release(dom);
   sqz_context_release(ctx);
+  sqz_cli_parts_close(&o.parts);
   return rc;
 }

@@ -13,7 +13,7 @@ static const char *sqz_run_help =
     "usage: sqz run DOMAIN --kernel FILE.cl --type u8|i32|f32|f64 --steps K [--param v1,v2,...]\n"
     "               [--init random:DENSITY:SEED | --init FILE.npy|FILE.h5] [--out FILE.npy|FILE.h5] [--layout L]\n"
     "               [--map M] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
-    "               [--block RHO] [--backend B] [--device D] [--json]\n"
+    "               [--block RHO] [--backend B] [--device D] [--parts P] [--devices LIST] [--json]\n"
     "\n"
     "Runs your cell update on every cell of DOMAIN, K times. FILE.cl defines\n"
     "  sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present,\n"
@@ -26,13 +26,14 @@ static const char *sqz_run_help =
     "             an .h5 checkpoint of sqz (--out FILE.h5 writes one: resume a long run bit for bit)\n"
     "  --out      the final state as .npy (shape (side, side) [y][x], tetrahedra (N, N, N) [z][y][x])\n"
     "  --backend  an OpenCL device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)\n"
+    "  --parts    P parts (--devices LIST: on several devices), as for sqz life\n"
     "  --layout   storage, default compact:\n";
 
 static const char *sqz_heat_help =
     "usage: sqz heat DOMAIN --steps K [--alpha A] [--type f32|f64] [--init random:SEED | --init FILE.npy|FILE.h5]\n"
     "                [--out FILE.npy|FILE.h5] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
     "                [--layout L] [--map M] [--block RHO] [--backend B]\n"
-    "                [--device D] [--json]\n"
+    "                [--device D] [--parts P] [--devices LIST] [--json]\n"
     "\n"
     "Explicit heat diffusion with insulated holes and borders: u' = u + A * sum over the face neighbours\n"
     "that are domain cells (2D: N, W, E, S; 3D: the 6 faces) of (u_n - u). The total heat is conserved.\n"
@@ -40,6 +41,7 @@ static const char *sqz_heat_help =
     "  --type     f32 or f64 (default f64)\n"
     "  --init     random:SEED (uniform values in [0, 1), default random:1), a .npy state or an .h5 checkpoint\n"
     "  --frames   DIR: a PNG every --every K steps (frame_<step>.png, step 0 too); --quiet: no progress bar\n"
+    "  --parts    P parts (--devices LIST: on several devices), as for sqz life\n"
     "  --json     adds sum_initial and sum_final\n"
     "  --layout   storage, default compact:\n";
 
@@ -48,6 +50,7 @@ typedef struct {
       *frames;
   uint64_t steps, block, every, png_size;
   int have_steps, json, quiet;
+  sqz_cli_parts parts;
 } sqz_stencil_opts;
 
 /* The option table of both commands: name, where the value goes, which commands take it. */
@@ -106,6 +109,10 @@ static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts 
     if ((m = sqz_cli_opt(argc, argv, &i, "--png-size", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage(o->cmd, "--png-size needs a value");
       if (sqz_cli_u64_range(o->cmd, "--png-size", v, 1, 1u << 30, &o->png_size)) return 2;
+      continue;
+    }
+    if ((m = sqz_cli_parts_opt(o->cmd, argc, argv, &i, &o->parts)) != 0) {
+      if (m == 2) return 2;
       continue;
     }
     if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
@@ -236,7 +243,9 @@ static int sqz__stencil(int argc, char **argv, int which) {
   if (ranks > 1 && which == SQZ_RUN)
     return sqz_cli_usage(o.cmd, "--kernel %s on %d MPI ranks: OpenCL C updates need parts on devices (not yet); run it "
                                 "in one process", o.kernel, ranks);
-  if (ranks > 1 && (rc = sqz_cli_mpi_options(o.cmd, o.backend, o.layout, o.map, o.block, o.frames)) != 0) return rc;
+  if (ranks > 1 && (rc = sqz_cli_mpi_options(o.cmd, o.backend, o.layout, o.map, o.block, o.frames,
+                                                o.parts.parts)) != 0)
+    return rc;
   if (which == SQZ_RUN) {
     if (o.backend && strcmp(o.backend, "cpu") == 0)
       return sqz_cli_usage(o.cmd, "--backend cpu cannot run --kernel %s: the kernel is OpenCL C, which needs an OpenCL "
@@ -254,9 +263,12 @@ static int sqz__stencil(int argc, char **argv, int which) {
   sqz_field *f = NULL;
   uint64_t nonzero = 0;
   char *ranks_json = NULL, device[256];
-  if ((rc = sqz_cli_open(o.cmd, ranks == 1 ? o.backend : "cpu",
-                         sqz_cli_mpi_device(o.device, device, sizeof device), &ctx)) != 0)
-    goto done;
+  if (ranks > 1) /* one device per rank: --device or --devices LIST picked by node-local rank */
+    rc = sqz_cli_open(o.cmd, "cpu", sqz_cli_mpi_device(o.parts.devices ? o.parts.devices : o.device, device, sizeof device),
+                      &ctx);
+  else
+    rc = sqz_cli_parts_open(o.cmd, &o.parts, o.backend, o.device, &ctx);
+  if (rc != 0) goto done;
   int st = sqz_domain_parse(ctx, o.domain, &dom);
   if (st == SQZ_OK && which == SQZ_HEAT) {
     double amax = sqz_heat_alpha_max(sqz_domain_dims(dom));
@@ -267,7 +279,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
       goto done;
     }
   }
-  if (st == SQZ_OK && root) st = sqz_field_create(dom, type, o.layout, &f);
+  if (st == SQZ_OK && root) st = sqz_cli_parts_field(&o.parts, dom, type, o.layout, &f);
   if (st == SQZ_OK && o.map) st = sqz_field_set_map(f, o.map);
   if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
   char workload[512] = "";
@@ -342,6 +354,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
     sqz_json_num(&j, "total_s", total_s);
     sqz_json_num(&j, "cells_per_s", rate);
     sqz_json_u64(&j, "bytes", sqz_field_bytes(f));
+    sqz_cli_parts_json(&j, f, &o.parts);
     sqz_json_str(&j, "backend", sqz_context_backend(ctx));
     sqz_json_str(&j, "device", sqz_context_device_name(ctx));
     if (ranks_json) {
@@ -356,6 +369,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
     if (which == SQZ_HEAT) printf("heat     %.17g -> %.17g (alpha %g)\n", sum0, sum1, alpha);
     printf("kernel   %.6f s (%.3g cells/s)\nwall     %.6f s for the steps, %.6f s in all\ndevice   %s (%s)\n", kernel_s,
            rate, wall_s, total_s, sqz_context_device_name(ctx), sqz_context_backend(ctx));
+    sqz_cli_parts_print(f, &o.parts);
     if (ranks > 1) printf("ranks    %d MPI ranks, a part each (rank 0 holds the whole state for files)\n", ranks);
   }
 done:
@@ -366,6 +380,7 @@ done:
   sqz_field_release(f);
   sqz_domain_release(dom);
   sqz_context_release(ctx);
+  sqz_cli_parts_close(&o.parts);
   free(source);
   free(params);
   return rc;

@@ -5,6 +5,7 @@
 
 #include "backends/backend.h"
 #include "core/bits.h"
+#include "core/field_parts.h"
 
 static const char *red_type_name(sqz_type type) {
   switch (type) {
@@ -44,9 +45,23 @@ static int red_host(sqz_context *ctx, sqz_red_op op, sqz_type type, const void *
   return st;
 }
 
+/* Stage one over the field's storage, or over each part's own units (halos excluded). */
 static int red_field(sqz_field *f, sqz_red_op op, sqz_red_acc *acc) {
   if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_reduce(f, op, acc); /* popcounts */
-  return f->ctx->ops->reduce(f->ctx, op, f->type, f->mem[f->cur], f->elems, SQZ_RED_ACC_AUTO, acc);
+  if (!f->parts) return f->ctx->ops->reduce(f->ctx, op, f->type, f->mem[f->cur], f->elems, SQZ_RED_ACC_AUTO, acc);
+  int st = SQZ_OK;
+  for (uint64_t p = 0; st == SQZ_OK && p < f->parts->parts; p++) {
+    sqz_field view;
+    uint64_t e0, n;
+    sqz__part_view(f, p, &view);
+    sqz__own_elems(&view, &e0, &n);
+    if (!view.ctx) continue;
+    sqz__lock(view.ctx);
+    st = view.ctx->ops->reduce(view.ctx, op, f->type, view.mem[f->cur], n, SQZ_RED_ACC_AUTO, acc);
+    if (st != SQZ_OK && view.ctx != f->ctx) st = sqz__fail(f->ctx, st, "%s", sqz_last_error(view.ctx));
+    sqz__unlock(view.ctx);
+  }
+  return st;
 }
 
 /* Arguments shared by all four entry points; field (if any) supplies ctx, type and storage. */

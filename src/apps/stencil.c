@@ -4,6 +4,7 @@
 
 #include "apps/stencil.h"
 #include "backends/backend.h"
+#include "core/field_parts.h"
 
 int sqz_context_set_progress(sqz_context *ctx, sqz_progress_fn fn, void *user_data, double interval_s) {
   if (!ctx) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_context_set_progress: the context is NULL");
@@ -13,6 +14,18 @@ int sqz_context_set_progress(sqz_context *ctx, sqz_progress_fn fn, void *user_da
   ctx->progress_user = user_data;
   ctx->progress_interval = interval_s > 0.0 ? interval_s : 0.25;
   return SQZ_OK;
+}
+
+/* `steps` steps by the backend's engine, or on a field in parts by the parts' step (synchronous:
+ * it takes no wait list and gives no event). */
+static int sqz__stencil_steps(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq) {
+  if (!f->parts) return f->ctx->ops->stencil(f, u, steps, enq);
+  if (enq && (enq->n_wait || enq->done))
+    return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
+                     "%s is stored in %llu parts, which step synchronously: an enqueued step takes no wait list and "
+                     "gives no event (the steps did not run)",
+                     f->dom->spec, (unsigned long long)f->parts->parts);
+  return sqz__field_parts_step(f, u, steps);
 }
 
 /* With a progress callback: chunks of steps sized from the time of the previous chunk, so that
@@ -25,8 +38,8 @@ static int sqz__stencil_chunks(sqz_field *f, const sqz_update *u, uint64_t steps
   while (st == SQZ_OK && done < steps) {
     uint64_t n = steps - done < chunk ? steps - done : chunk;
     double c0 = sqz__now();
-    st = ctx->ops->stencil(f, u, n, NULL);
-    if (st == SQZ_OK) st = sqz__finish(ctx);
+    st = sqz__stencil_steps(f, u, n, NULL);
+    if (st == SQZ_OK) st = sqz__store_finish(f);
     if (st != SQZ_OK) break;
     done += n;
     double now = sqz__now(), dt = now - c0;
@@ -44,8 +57,8 @@ int sqz__stencil_run(sqz_field *f, const sqz_update *u, uint64_t steps, const sq
   sqz__op_begin(f->ctx);
   int st = SQZ_OK;
   if (steps && f->ctx->progress && !enq) st = sqz__stencil_chunks(f, u, steps); /* blocking calls report progress */
-  else if (steps || enq) st = f->ctx->ops->stencil(f, u, steps, enq); /* enq: `done` even for 0 steps */
-  if (st == SQZ_OK && !enq) st = sqz__finish(f->ctx);
+  else if (steps || enq) st = sqz__stencil_steps(f, u, steps, enq); /* enq: `done` even for 0 steps */
+  if (st == SQZ_OK && (!enq || f->parts)) st = sqz__store_finish(f);
   sqz__op_end(f->ctx);
   return st;
 }

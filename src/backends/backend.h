@@ -84,16 +84,23 @@ typedef struct sqz_backend_ops {
   int (*touch)(sqz_field *f, int accumulate, uint64_t steps);
   int (*tile_maps)(sqz_context *ctx, const sqz_fractal *fr, uint32_t level, const char *map, uint64_t tile0,
                    uint64_t count, uint64_t *checksum, double *kernel_s);
+  /* Fields in parts (src/core/field_parts.h). `copy`: bytes from src + src_off to dst + dst_off
+   * inside one context, enqueued (0 bytes with NULL buffers: SQZ_OK where the backend holds fields
+   * in parts, else SQZ_ERR_UNSUPPORTED with the reason). `stencil_part`: one step of u on the part
+   * that `view` views (sqz__part_view, view->part set): from its mem[cur] into mem[cur ^ 1], own
+   * units only. `fill_random` and the engines take such views too. */
+  int (*copy)(sqz_context *ctx, sqz_mem dst, uint64_t dst_off, sqz_mem src, uint64_t src_off, uint64_t bytes);
+  int (*stencil_part)(sqz_field *view, const sqz_update *u);
 } sqz_backend_ops;
 
 /* Defines `const sqz_backend_ops var` with every entry, in the order of the struct. */
 #define SQZ_BACKEND_TABLE(var, name_, fallback_, host_memory_, open_, close_, list_, accepts_, alloc_, free_, upload_, \
                           download_, zero_, finish_, gather_, scatter_, stencil_, fill_random_, reduce_, edm_,       \
-                          copy_rate_, touch_, tile_maps_)                                                            \
+                          copy_rate_, touch_, tile_maps_, copy_, stencil_part_)                                      \
   const sqz_backend_ops var = {name_,   fallback_, host_memory_, open_,    close_,   list_,        accepts_,      \
                                alloc_,  free_,     upload_,      download_, zero_,   finish_,      gather_,       \
                                scatter_, stencil_, fill_random_, reduce_,  edm_,     copy_rate_,   touch_,        \
-                               tile_maps_}
+                               tile_maps_, copy_,  stencil_part_}
 
 /* The backends compiled into the library, the default first; NULL-terminated (src/backends/backends.c). */
 SQZ_INTERNAL extern const sqz_backend_ops *const sqz__backends[];

@@ -6,6 +6,7 @@
 
 #include "backends/backend.h"
 #include "core/bits.h"
+#include "core/field_parts.h"
 
 static int sqz__alloc_storage(sqz_field *f, int which) {
   sqz_context *ctx = f->ctx;
@@ -29,7 +30,40 @@ static int sqz__alloc_storage(sqz_field *f, int which) {
   return ctx->ops->alloc(ctx, bytes, &f->mem[which]);
 }
 
-int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out) {
+/* 1 when f's layout parts (sqz__parts_unit), without a failure detail. */
+static int sqz__layout_parts(const sqz_field *f) {
+  return f->layout == SQZ_LAYOUT_COMPACT || (f->layout == SQZ_LAYOUT_BLOCK && f->dom->kind == SQZ_DOMAIN_FRACTAL);
+}
+
+/* The storage of a new field: one buffer, or `parts` parts (SQZ_PARTS_AUTO: one buffer when it
+ * fits the allocation limit of the device, else the automatic count) on n_ctx contexts. */
+#define SQZ_PARTS_AUTO UINT64_MAX
+static int sqz__field_storage(sqz_field *f, uint64_t parts, sqz_context *const *ctxs, size_t n_ctx) {
+  sqz_context *ctx = f->ctx;
+  if (parts == SQZ_PARTS_AUTO) {
+    uint64_t bytes = 0; /* an overflow: one buffer, whose allocation says why not */
+    parts = sqz__layout_parts(f) && sqz__checked_mul(f->elems, sqz_type_size(f->type), &bytes) &&
+                    bytes > sqz__parts_alloc_limit(ctx) ? 0 : 1;
+    if (parts == 1 && n_ctx == 0) return sqz__alloc_storage(f, 0);
+  }
+  int st = SQZ_OK;
+  if (parts == 0) {
+    uint64_t limit = UINT64_MAX;
+    for (size_t i = 0; i < (n_ctx ? n_ctx : 1); i++) {
+      sqz_context *c = n_ctx ? ctxs[i] : ctx;
+      uint64_t l = sqz__parts_alloc_limit(c);
+      limit = l < limit ? l : limit;
+    }
+    st = sqz__parts_auto(f, limit, &parts);
+    if (st == SQZ_OK && n_ctx > parts) parts = n_ctx; /* a part per device at least */
+  }
+  if (st == SQZ_OK) st = ctx->ops->copy(ctx, NULL, 0, NULL, 0, 0); /* the backend holds parts */
+  if (st == SQZ_OK) st = sqz__field_parts_build(f, parts, ctxs, n_ctx, NULL);
+  return st;
+}
+
+static int sqz__field_new(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, sqz_type type, const char *layout,
+                          uint64_t parts, sqz_field **out) {
   if (!out) return SQZ_ERR_INVALID_ARGUMENT;
   *out = NULL;
   if (!dom) return SQZ_ERR_INVALID_ARGUMENT;
@@ -55,8 +89,12 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
                   : f->layout == SQZ_LAYOUT_LAMBDA ? "lambda"
                   : f->layout == SQZ_LAYOUT_BITS   ? "bits"
                                                    : "compact");
+    for (size_t i = 0; st == SQZ_OK && i < n_ctx; i++)
+      if (!ctxs[i] || ctxs[i]->ops != ctx->ops)
+        st = sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "device %zu of a field in parts is %s (the domain's backend is %s)",
+                       i, ctxs[i] ? ctxs[i]->ops->name : "NULL", ctx->ops->name);
     sqz__lock(ctx);
-    st = sqz__alloc_storage(f, 0);
+    if (st == SQZ_OK) st = sqz__field_storage(f, parts, ctxs, n_ctx);
     if (st == SQZ_OK) st = sqz__finish(ctx);
     sqz__unlock(ctx);
   }
@@ -67,6 +105,25 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
   *out = f;
   return SQZ_OK;
 }
+
+int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out) {
+  return sqz__field_new(dom, NULL, 0, type, layout, SQZ_PARTS_AUTO, out);
+}
+
+int sqz_field_create_parts(sqz_domain *dom, sqz_type type, const char *layout, uint64_t parts, sqz_field **out) {
+  return sqz__field_new(dom, NULL, 0, type, layout, parts, out);
+}
+
+int sqz_field_create_devices(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, sqz_type type,
+                             const char *layout, uint64_t parts, sqz_field **out) {
+  if (out) *out = NULL;
+  if (!ctxs || n_ctx == 0)
+    return sqz__fail(dom ? dom->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_create_devices: no devices given");
+  return sqz__field_new(dom, ctxs, n_ctx, type, layout, parts ? parts : n_ctx, out);
+}
+
+uint64_t sqz_field_parts(const sqz_field *f) { return f && f->parts ? f->parts->parts : 1; }
+uint64_t sqz_field_halo_bytes(const sqz_field *f) { return f ? sqz__parts_halo_bytes(f) : 0; }
 
 void sqz_field_retain(sqz_field *f) {
   if (f) atomic_fetch_add_explicit(&f->refs, 1u, memory_order_relaxed);
@@ -79,6 +136,7 @@ void sqz_field_release(sqz_field *f) {
   sqz__lock(ctx);
   for (int i = 0; i < 2; i++)
     if (f->mem[i]) ctx->ops->free(ctx, f->mem[i]);
+  sqz__field_parts_free(f);
   sqz__unlock(ctx);
   free(f);
   sqz_domain_release(dom);
@@ -91,13 +149,21 @@ const char *sqz_field_layout(const sqz_field *f) { return f->layout_str; }
 uint64_t sqz_field_bytes(const sqz_field *f) {
   sqz__lock(f->ctx); /* a step on another thread may be adding the second buffer */
   int n = f->mem[1] ? 2 : 1;
+  uint64_t bytes = 0, ts = sqz_type_size(f->type);
+  for (uint64_t p = 0; f->parts && p < f->parts->parts; p++) { /* own units and halos */
+    const sqz_field_part *pt = &f->parts->part[p];
+    bytes += (uint64_t)(pt->mem[1] ? 2 : 1) * (pt->u1 - pt->u0 + pt->n_halo) * f->parts->unit * ts;
+  }
   sqz__unlock(f->ctx);
-  return (uint64_t)n * sqz__field_storage_bytes(f);
+  return f->parts ? bytes : (uint64_t)n * sqz__field_storage_bytes(f);
 }
 
 int sqz_field_set_block(sqz_field *f, uint32_t rho) {
   if (!f) return SQZ_ERR_INVALID_ARGUMENT;
   if (rho > 1024) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "block side %u is larger than 1024", rho);
+  if (f->parts && f->dom->kind == SQZ_DOMAIN_FRACTAL && rho != f->block)
+    return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "%s in %llu parts: the tile side is %u, fixed by the parts", f->dom->spec,
+                     (unsigned long long)f->parts->parts, f->block);
   sqz__lock(f->ctx);
   f->block = rho;
   sqz__unlock(f->ctx);
@@ -105,7 +171,8 @@ int sqz_field_set_block(sqz_field *f, uint32_t rho) {
 }
 
 int sqz__field_ensure_pair(sqz_field *f) {
-  if (f->mem[1]) return SQZ_OK;
+  if (f->parts) return sqz__field_parts_pairs(f);
+  if (f->mem[1] || f->part) return SQZ_OK; /* a part's view: its pair is made before its steps */
   return sqz__alloc_storage(f, 1);
 }
 
@@ -113,21 +180,23 @@ uint64_t sqz__field_storage_bytes(const sqz_field *f) {
   return f->layout == SQZ_LAYOUT_BITS ? sqz__bits_bytes(f) : f->elems * sqz_type_size(f->type);
 }
 
-int sqz__field_gather(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, void *out) {
-  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, mem, idx, n, out, NULL);
-  return f->ctx->ops->gather(f->ctx, mem, sqz_type_size(f->type), idx, n, out);
+int sqz__field_gather(sqz_field *f, int which, const int64_t *idx, uint64_t n, void *out) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, f->mem[which], idx, n, out, NULL);
+  if (f->parts) return sqz__store_gather(f, which, idx, n, out);
+  return f->ctx->ops->gather(f->ctx, f->mem[which], sqz_type_size(f->type), idx, n, out);
 }
 
-int sqz__field_scatter(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, const void *in) {
-  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, mem, idx, n, NULL, in);
-  return f->ctx->ops->scatter(f->ctx, mem, sqz_type_size(f->type), idx, n, in);
+int sqz__field_scatter(sqz_field *f, int which, const int64_t *idx, uint64_t n, const void *in) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, f->mem[which], idx, n, NULL, in);
+  if (f->parts) return sqz__store_scatter(f, which, idx, n, in);
+  return f->ctx->ops->scatter(f->ctx, f->mem[which], sqz_type_size(f->type), idx, n, in);
 }
 
 int sqz__field_download(sqz_field *f, void *host) {
   sqz__lock(f->ctx);
   int st = f->layout == SQZ_LAYOUT_BITS ? sqz__bits_download(f, host) /* the byte view of the bits */
-                                        : f->ctx->ops->download(f->ctx, host, f->mem[f->cur], 0, f->elems * sqz_type_size(f->type));
-  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+                                        : sqz__store_read(f, f->cur, 0, f->elems, host);
+  if (st == SQZ_OK) st = sqz__store_finish(f);
   sqz__unlock(f->ctx);
   return st;
 }
@@ -135,8 +204,8 @@ int sqz__field_download(sqz_field *f, void *host) {
 int sqz__field_upload(sqz_field *f, const void *host) {
   sqz__lock(f->ctx);
   int st = f->layout == SQZ_LAYOUT_BITS ? sqz__bits_upload(f, host) /* the byte view of the bits */
-                                        : f->ctx->ops->upload(f->ctx, f->mem[f->cur], 0, host, f->elems * sqz_type_size(f->type));
-  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+                                        : sqz__store_write(f, f->cur, 0, f->elems, host);
+  if (st == SQZ_OK) st = sqz__store_finish(f);
   sqz__unlock(f->ctx);
   return st;
 }
@@ -265,15 +334,20 @@ static void sqz__fill_value(unsigned char *p, sqz_type t, int uniform, uint64_t 
   }
 }
 
-void sqz__host_fill(const sqz_field *f, void *store, int uniform, uint64_t threshold, uint64_t seed) {
+void sqz__host_fill_range(const sqz_field *f, void *store, uint64_t e0, uint64_t n, int uniform, uint64_t threshold,
+                          uint64_t seed) {
   size_t ts = sqz_type_size(f->type);
   unsigned char *out = store;
-  memset(out, 0, (size_t)f->elems * ts);
-  for (uint64_t i = 0; i < f->elems; i++) {
+  memset(out, 0, (size_t)n * ts);
+  for (uint64_t i = 0; i < n; i++) {
     uint64_t x, y, z;
-    if (!sqz__layout_coords(f, i, &x, &y, &z)) continue;
+    if (!sqz__layout_coords(f, e0 + i, &x, &y, &z)) continue;
     sqz__fill_value(out + i * ts, f->type, uniform, threshold, seed, (z * f->dom->side + y) * f->dom->side + x);
   }
+}
+
+void sqz__host_fill(const sqz_field *f, void *store, int uniform, uint64_t threshold, uint64_t seed) {
+  sqz__host_fill_range(f, store, 0, f->elems, uniform, threshold, seed);
 }
 
 int sqz_field_fill_random(sqz_field *f, double density, uint64_t seed) {
@@ -282,8 +356,18 @@ int sqz_field_fill_random(sqz_field *f, double density, uint64_t seed) {
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "density %g is not in [0, 1]", density);
   uint64_t threshold = (uint64_t)ldexp(density, 32);
   sqz__op_begin(f->ctx);
-  int st = f->ctx->ops->fill_random(f, threshold, seed);
-  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  int st = SQZ_OK;
+  if (!f->parts) st = f->ctx->ops->fill_random(f, threshold, seed);
+  for (uint64_t p = 0; f->parts && st == SQZ_OK && p < f->parts->parts; p++) { /* each part its own units */
+    sqz_field view;
+    sqz__part_view(f, p, &view);
+    if (!view.ctx) continue;
+    sqz__lock(view.ctx);
+    st = view.ctx->ops->fill_random(&view, threshold, seed);
+    if (st != SQZ_OK && view.ctx != f->ctx) st = sqz__fail(f->ctx, st, "%s", sqz_last_error(view.ctx));
+    sqz__unlock(view.ctx);
+  }
+  if (st == SQZ_OK) st = sqz__store_finish(f);
   sqz__op_end(f->ctx);
   return st;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "core/field_parts.h"
 
 /* Compact order: for fractals the digit order of λ (cell c at λ(c)); for triangles and
  * tetrahedra the storage order of layout compact. view is f seen in layout compact. */
@@ -28,21 +29,19 @@ int sqz__compact_open(sqz_field *f, int mode, const char *what, sqz_compact_io *
   sqz__op_begin(ctx); /* released by sqz__compact_close */
   io->locked = 1;
   if (mode == SQZ_COMPACT_LOAD) st = sqz__field_ensure_pair(f);
-  io->mem = f->mem[mode == SQZ_COMPACT_LOAD ? f->cur ^ 1 : f->cur];
+  io->which = mode == SQZ_COMPACT_LOAD ? f->cur ^ 1 : f->cur;
   if (st == SQZ_OK && mode != SQZ_COMPACT_READ && io->idx) /* holes and padding of the layout stay 0 */
-    st = ctx->ops->zero(ctx, io->mem, sqz__field_storage_bytes(f));
+    st = sqz__store_zero(f, io->which);
   if (st != SQZ_OK) sqz__compact_close(io);
   return st;
 }
 
 int sqz__compact_band(sqz_compact_io *io, uint64_t c0, uint64_t n, void *values) {
   sqz_field *f = io->f;
-  sqz_context *ctx = f->ctx;
   size_t ts = sqz_type_size(f->type);
   unsigned char *v = values;
   if (!io->idx) /* layout compact: the storage is the compact order */
-    return io->mode == SQZ_COMPACT_READ ? ctx->ops->download(ctx, v, io->mem, c0 * ts, n * ts)
-                                        : ctx->ops->upload(ctx, io->mem, c0 * ts, v, n * ts);
+    return io->mode == SQZ_COMPACT_READ ? sqz__store_read(f, io->which, c0, n, v) : sqz__store_write(f, io->which, c0, n, v);
   int st = SQZ_OK;
   for (uint64_t done = 0; st == SQZ_OK && done < n; done += SQZ_COMPACT_BAND) {
     uint64_t k = n - done < SQZ_COMPACT_BAND ? n - done : SQZ_COMPACT_BAND;
@@ -51,14 +50,14 @@ int sqz__compact_band(sqz_compact_io *io, uint64_t c0, uint64_t n, void *values)
       sqz__layout_coords(&io->view, c0 + done + i, &x, &y, &z);
       io->idx[i] = sqz__layout_index(f, x, y, z); /* every domain cell is stored */
     }
-    st = io->mode == SQZ_COMPACT_READ ? sqz__field_gather(f, io->mem, io->idx, k, v + done * ts)
-                                      : sqz__field_scatter(f, io->mem, io->idx, k, v + done * ts);
+    st = io->mode == SQZ_COMPACT_READ ? sqz__field_gather(f, io->which, io->idx, k, v + done * ts)
+                                      : sqz__field_scatter(f, io->which, io->idx, k, v + done * ts);
   }
   return st;
 }
 
 int sqz__compact_commit(sqz_compact_io *io) {
-  int st = sqz__finish(io->f->ctx);
+  int st = sqz__store_finish(io->f);
   if (st == SQZ_OK && io->mode == SQZ_COMPACT_LOAD) io->f->cur ^= 1;
   return st;
 }

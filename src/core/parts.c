@@ -18,6 +18,10 @@ static uint64_t sqz__share(uint64_t n, uint64_t parts, uint64_t p) {
 }
 
 int sqz__parts_plan(const sqz_domain *dom, uint64_t parts, sqz_parts_plan **out) {
+  return sqz__parts_plan_level(dom, parts, dom->kind == SQZ_DOMAIN_FRACTAL ? dom->fr.r : 0, out);
+}
+
+int sqz__parts_plan_level(const sqz_domain *dom, uint64_t parts, int max_level, sqz_parts_plan **out) {
   *out = NULL;
   uint64_t most = dom->cells < SQZ_PARTS_MAX ? dom->cells : SQZ_PARTS_MAX;
   if (parts == 0 || parts > most)
@@ -43,7 +47,7 @@ int sqz__parts_plan(const sqz_domain *dom, uint64_t parts, sqz_parts_plan **out)
     }
     /* balance: finer replicas while the largest part exceeds the mean by more than 1/32 (P = 2
      * of 3 replicas would be 2 : 1), up to 2^22 replicas */
-    while (pl->level < dom->fr.r && 32 * (((pl->replicas + parts - 1) / parts) * parts) > 33 * pl->replicas &&
+    while (pl->level < max_level && 32 * (((pl->replicas + parts - 1) / parts) * parts) > 33 * pl->replicas &&
            pl->replicas * k <= SQZ_PARTS_REPLICAS_MAX) {
       pl->replicas *= k;
       pl->level++;

@@ -54,6 +54,9 @@ typedef struct {
 /* The plan of dom in `parts` parts; SQZ_ERR_INVALID_ARGUMENT naming the count when it is 0 or
  * above the largest valid one (min(|D|, SQZ_PARTS_MAX)). sqz__parts_plan_free(NULL) is fine. */
 SQZ_INTERNAL int sqz__parts_plan(const sqz_domain *dom, uint64_t parts, sqz_parts_plan **out);
+/* The same with the fractal level j at most max_level (k^max_level >= parts; ignored on simplices):
+ * parts whose boundaries fall on whole level-(R - max_level) sub-fractals (a field's tiles). */
+SQZ_INTERNAL int sqz__parts_plan_level(const sqz_domain *dom, uint64_t parts, int max_level, sqz_parts_plan **out);
 SQZ_INTERNAL void sqz__parts_plan_free(sqz_parts_plan *plan);
 /* The part that owns compact index i < |D|. */
 SQZ_INTERNAL uint64_t sqz__parts_owner(const sqz_parts_plan *plan, uint64_t i);

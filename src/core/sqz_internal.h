@@ -132,6 +132,10 @@ struct sqz_field {
   uint64_t width, height; /* storage as a 2D array (width * height == elems) */
   sqz_mem mem[2];      /* ping-pong buffers of the backend (mem[1] created on first step) */
   int cur;             /* index of the current state */
+  struct sqz_field_split *parts; /* NULL: one buffer (mem[]); else the parts (src/core/field_parts.h), mem[] empty */
+  /* A view of one part (sqz__part_view), what a backend's engine and fill get for a part: ctx and
+   * mem[] are the part's, every other member the whole field's; NULL in a field itself. */
+  const struct sqz_field_part *part;
   sqz_refs refs;
 };
 
@@ -188,13 +192,17 @@ SQZ_INTERNAL int sqz__field_ensure_pair(sqz_field *f);
 /* Bytes of one state buffer of f (layout bits: a bit per storage cell). */
 SQZ_INTERNAL uint64_t sqz__field_storage_bytes(const sqz_field *f);
 /* The backend's gather/scatter of n cells of f's type through storage indices (-1: none) of
- * buffer mem, or their bit form in layout bits. */
-SQZ_INTERNAL int sqz__field_gather(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, void *out);
-SQZ_INTERNAL int sqz__field_scatter(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, const void *in);
+ * buffer `which` (f->cur or f->cur ^ 1; of every part of a parted field), or their bit form in
+ * layout bits. */
+SQZ_INTERNAL int sqz__field_gather(sqz_field *f, int which, const int64_t *idx, uint64_t n, void *out);
+SQZ_INTERNAL int sqz__field_scatter(sqz_field *f, int which, const int64_t *idx, uint64_t n, const void *in);
 /* Host fill of a storage array of f->elems elements: cell value(seed, embedded index) for every
  * domain cell, 0 elsewhere; uniform = 0: 1 with probability threshold / 2^32, uniform = 1:
  * a uniform value in [0, 1) (float types). */
 SQZ_INTERNAL void sqz__host_fill(const sqz_field *f, void *store, int uniform, uint64_t threshold, uint64_t seed);
+/* The same for storage elements [e0, e0 + n) only, into store[0 .. n) (a part's own units). */
+SQZ_INTERNAL void sqz__host_fill_range(const sqz_field *f, void *store, uint64_t e0, uint64_t n, int uniform,
+                                       uint64_t threshold, uint64_t seed);
 /* Waits for the context's enqueued work (ctx->ops->finish). */
 SQZ_INTERNAL int sqz__finish(sqz_context *ctx);
 /* Compact order in bands (src/core/field_compact.c): READ gathers from the current buffer, WRITE
@@ -207,7 +215,7 @@ enum { SQZ_COMPACT_READ = 0, SQZ_COMPACT_WRITE = 1, SQZ_COMPACT_LOAD = 2 };
 typedef struct {
   sqz_field *f;
   sqz_field view; /* f seen in layout compact */
-  sqz_mem mem;    /* the buffer read or written */
+  int which;      /* the buffer read or written (f->mem[which], or every part's) */
   int mode, locked;
   int64_t *idx;   /* SQZ_COMPACT_BAND storage indices; NULL in layout compact */
 } sqz_compact_io;

@@ -9,6 +9,10 @@
 typedef struct {
   uint32_t j, rho, tile_elems;
   uint64_t tiles;
+  /* the tiles a step or fill of f walks, [first, end): all of them, or the own units of the part
+   * that f views (f->part), whose buffer holds tile b at slot sqz_part_slot(b, ...) */
+  uint64_t first, end;
+  const struct sqz_field_part *part;
 } sqz_fractal_tiling;
 
 /* b^e (e >= 0). */

@@ -1,6 +1,7 @@
 /* fractal_layout.c — storage geometry and index maps of the fractal layouts bb, lambda, block:RHO and compact. */
 #include <stdlib.h>
 
+#include "core/field_parts.h"
 #include "fractal/fractal_internal.h"
 #include "sqz_fractal.h"
 
@@ -200,6 +201,9 @@ int sqz__fractal_tiling(const sqz_field *f, sqz_fractal_tiling *t) {
   t->rho = (uint32_t)sqz__ipow((uint64_t)fr->s, j);
   t->tile_elems = f->layout == SQZ_LAYOUT_BLOCK ? t->rho * t->rho : (uint32_t)sqz__ipow((uint64_t)fr->k, j);
   t->tiles = sqz__ipow((uint64_t)fr->k, fr->r - j);
+  t->part = f->part;
+  t->first = f->part ? f->part->u0 : 0;
+  t->end = f->part ? f->part->u1 : t->tiles;
   return SQZ_OK;
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "core/field_parts.h"
 #include "io/image_rows.h"
 
 int sqz__image_open_band(sqz_field *f, const char *path, int mode, uint64_t band, sqz_image *im) {
@@ -34,7 +35,7 @@ int sqz__image_open_band(sqz_field *f, const char *path, int mode, uint64_t band
   im->locked = 1;
   if (mode == SQZ_IMAGE_LOAD) { /* the state is built in the second buffer, from zeros */
     st = sqz__field_ensure_pair(f);
-    if (st == SQZ_OK) st = ctx->ops->zero(ctx, f->mem[f->cur ^ 1], sqz__field_storage_bytes(f));
+    if (st == SQZ_OK) st = sqz__store_zero(f, f->cur ^ 1);
   }
   if (st != SQZ_OK) sqz__image_close(im);
   return st;
@@ -62,7 +63,7 @@ static int sqz__image_band(sqz_image *im, uint64_t y0) {
     im->start[++im->rows] = im->used;
   }
   /* domain storage indices are below 2^63: the int64_t view is exact */
-  int st = sqz__field_gather(im->f, im->f->mem[im->f->cur], (const int64_t *)im->index, im->used, im->vals);
+  int st = sqz__field_gather(im->f, im->f->cur, (const int64_t *)im->index, im->used, im->vals);
   if (st != SQZ_OK) im->rows = 0;
   return st;
 }
@@ -83,7 +84,7 @@ int sqz__image_set(const sqz_image *im, uint64_t j) { return sqz__is_nonzero(im-
 
 /* Readers: the band's cells into the second buffer. */
 static int sqz__image_flush(sqz_image *im) {
-  int st = sqz__field_scatter(im->f, im->f->mem[im->f->cur ^ 1], (const int64_t *)im->index, im->used, im->vals);
+  int st = sqz__field_scatter(im->f, im->f->cur ^ 1, (const int64_t *)im->index, im->used, im->vals);
   im->used = 0;
   return st;
 }
@@ -124,7 +125,7 @@ int sqz__image_put(sqz_image *im, uint64_t index, const void *value) {
 int sqz__image_commit(sqz_image *im) {
   if (im->outside) return sqz__outside_fail(im->f, im->path, im->out_x, im->out_y, im->out_z);
   int st = sqz__image_flush(im);
-  if (st == SQZ_OK) st = sqz__finish(im->f->ctx);
+  if (st == SQZ_OK) st = sqz__store_finish(im->f);
   if (st == SQZ_OK) im->f->cur ^= 1;
   return st;
 }

@@ -7,6 +7,7 @@
 #include "backends/cpu/cpu_bits.h"
 #include "backends/cpu/cpu_engine.h"
 #include "backends/cpu/cpu_rules.h"
+#include "core/field_parts.h"
 #include "simplex/simplex_plan.h"
 
 static uint64_t cpu_host_memory(void) {
@@ -174,11 +175,20 @@ static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const 
 
 static int cpu_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
   if (f->layout == SQZ_LAYOUT_BITS) return sqz__cpu_bits_fill(f, threshold, seed);
-  sqz__host_fill(f, f->mem[f->cur], 0, threshold, seed);
+  uint64_t e0, n; /* a part's own units, or the whole storage */
+  sqz__own_elems(f, &e0, &n);
+  sqz__host_fill_range(f, f->mem[f->cur], e0, n, 0, threshold, seed);
   return SQZ_OK;
 }
+
+static int cpu_copy(sqz_context *ctx, sqz_mem dst, uint64_t dst_off, sqz_mem src, uint64_t src_off, uint64_t bytes) {
+  if (bytes) memcpy((unsigned char *)dst + dst_off, (const unsigned char *)src + src_off, (size_t)bytes);
+  return SQZ_OK;
+}
+
+static int cpu_stencil_part(sqz_field *view, const sqz_update *u) { return cpu_stencil(view, u, 1, NULL); }
 
 SQZ_BACKEND_TABLE(sqz__cpu_ops, "cpu", 1, 1, cpu_open, cpu_close, cpu_list, cpu_accepts, cpu_alloc, cpu_free,
                   cpu_upload, cpu_download, cpu_zero, cpu_finish, cpu_gather, cpu_scatter, cpu_stencil, cpu_fill_random, sqz__cpu_reduce,
                   sqz__cpu_edm, sqz__cpu_copy_rate, cpu_touch,
-                  cpu_tile_maps);
+                  cpu_tile_maps, cpu_copy, cpu_stencil_part);

@@ -4,8 +4,10 @@
 #include "backends/cpu/cpu_engine.h"
 #include "backends/cpu/cpu_life_rows.h"
 #include "backends/cpu/cpu_rules.h"
+#include "core/field_parts.h"
 #include "fractal/fractal_internal.h"
 #include "sqz_fractal.h"
+#include "sqz_parts.h"
 
 #define SQZ_INLINE static inline __attribute__((always_inline))
 
@@ -35,12 +37,17 @@ SQZ_INLINE void cpu_embedded_row(const sqz_fractal *fr, uint32_t n, uint32_t y, 
 }
 
 /* Tile b's compact index at level R - j of each of its 8 neighbours and itself (d = 4), -1 where
- * the neighbour tile does not exist: λ_b once, then ν of the 9 positions. */
+ * the neighbour tile does not exist: λ_b once, then ν of the 9 positions; in a part's buffer
+ * (t->part) their slots there instead (cl/sqz_parts.h). */
 SQZ_INLINE void cpu_tile_neighbours_s(const sqz_fractal *fr, const sqz_fractal_tiling *t, uint64_t b, sqz_i64 nbr[9],
                                       sqz_u32 s) {
   sqz_u32 k = (sqz_u32)fr->k, rb = (sqz_u32)fr->r - t->j, bx, by;
   sqz_fr_lambda(s, k, fr->hl, rb, b, &bx, &by);
   for (sqz_u32 d = 0; d < 9; d++) nbr[d] = d == 4 ? (sqz_i64)b : sqz_fr_tile_neighbour(s, k, fr->hnu, rb, bx, by, d);
+  const sqz_field_part *pt = t->part;
+  if (pt)
+    for (sqz_u32 d = 0; d < 9; d++)
+      if (nbr[d] >= 0) nbr[d] = sqz_part_slot((sqz_u64)nbr[d], pt->u0, pt->u1, pt->n_halo, pt->halo);
 }
 /* (scale 2, the common case, with s a constant: its digit divisions become shifts) */
 SQZ_INLINE void cpu_tile_neighbours(const sqz_fractal *fr, const sqz_fractal_tiling *t, uint64_t b, sqz_i64 nbr[9]) {
@@ -70,7 +77,7 @@ SQZ_INLINE void cpu_tile(const sqz_fractal *fr, const sqz_fractal_tiling *t, sqz
   sqz_i64 nbr[9];
   cpu_tile_neighbours(fr, t, b, nbr);
   memset(cache, 0, (size_t)w * w * ts); /* holes and missing neighbour tiles read 0 */
-  const unsigned char *own = src + b * te * ts;
+  const unsigned char *own = src + (uint64_t)nbr[4] * te * ts;
   if (compact) {
     for (uint32_t l = 0; l < n_cells; l++) {
       uint32_t e = table[l];
@@ -91,7 +98,7 @@ SQZ_INLINE void cpu_tile(const sqz_fractal *fr, const sqz_fractal_tiling *t, sqz
           present |= 1u << d;
       }
     }
-    uint64_t out = b * te + (compact ? l : ty * rho + tx);
+    uint64_t out = (uint64_t)nbr[4] * te + (compact ? l : ty * rho + tx);
     fn(cache + (size_t)i * ts, nb, present, u->param, dst + out * ts, u->user);
   }
 }
@@ -116,10 +123,10 @@ SQZ_INLINE void cpu_life_tile(const cpu_life_tiles *L, uint64_t b, unsigned char
   uint32_t rho = L->t->rho, w = rho + 2, n = L->n_cells;
   uint64_t te = L->t->tile_elems;
   const uint32_t *pos = L->pos, *off = L->pos + n;
-  const unsigned char *own = L->src + b * te;
-  unsigned char *out = L->dst + b * te;
   sqz_i64 nbr[9];
   cpu_tile_neighbours(L->fr, L->t, b, nbr);
+  const unsigned char *own = L->src + (uint64_t)nbr[4] * te;
+  unsigned char *out = L->dst + (uint64_t)nbr[4] * te;
   memset(cache, 0, (size_t)w * w);
   if (!L->compact)
     for (uint32_t l = 0; l < n; l++) cache[pos[l]] = own[off[l]];
@@ -144,13 +151,14 @@ static int cpu_life_tiling(sqz_field *f, sqz_fractal_tiling *t) {
   int st = sqz__fractal_tiling(f, t);
   const sqz_fractal *fr = &f->dom->fr;
   if (st != SQZ_OK || f->layout != SQZ_LAYOUT_COMPACT || f->block || fr->k < 2) return st;
-  *t = (sqz_fractal_tiling){0, 1, 1, t->tiles * t->tile_elems}; /* k^R cells in tiles of 1 */
+  *t = (sqz_fractal_tiling){0, 1, 1, t->tiles * t->tile_elems, 0, 0, NULL}; /* k^R cells in tiles of 1 */
   while ((int)t->j < fr->r && t->rho * (uint32_t)fr->s <= SQZ_CPU_LIFE_TILE) {
     t->j++;
     t->rho *= (uint32_t)fr->s;
     t->tile_elems *= (uint32_t)fr->k;
     t->tiles /= (uint64_t)fr->k;
   }
+  t->end = t->tiles;
   return SQZ_OK;
 }
 
@@ -254,7 +262,7 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
   const sqz_cpu_life_rule *lr = u->user;
   int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA, threads = sqz__cpu_threads(u, f->dom->cells);
   uint32_t n = (uint32_t)f->dom->side, n_cells = 0, n_halo = 0;
-  sqz_fractal_tiling t = {0, 1, 1, 1};
+  sqz_fractal_tiling t = {0, 1, 1, 1, 0, 1, NULL};
   int st = embedded ? SQZ_OK : cpu_life_tiling(f, &t);
   if (st != SQZ_OK) return st;
   size_t stride = embedded ? ((size_t)n + 2u + 63u) & ~(size_t)63u
@@ -272,7 +280,7 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
   }
   cpu_life_tiles L = {.fr = fr, .t = &t, .birth = lr->birth, .survive = lr->survive, .src = src, .dst = dst};
   uint32_t *base = embedded ? NULL : cpu_life_plan(f, &t, table, n_cells, n_halo, pos, &L);
-  int64_t tasks = embedded ? ((int64_t)n + SQZ_CPU_ROWS_PER_TASK - 1) / SQZ_CPU_ROWS_PER_TASK : (int64_t)t.tiles;
+  int64_t tasks = embedded ? ((int64_t)n + SQZ_CPU_ROWS_PER_TASK - 1) / SQZ_CPU_ROWS_PER_TASK : (int64_t)(t.end - t.first);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (int64_t i = 0; i < tasks; i++) {
     unsigned char *buf = bufs + (size_t)sqz__cpu_thread() * lines * stride;
@@ -280,7 +288,7 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
       int64_t y0 = i * SQZ_CPU_ROWS_PER_TASK, y1 = y0 + SQZ_CPU_ROWS_PER_TASK;
       cpu_life_rows(fr, n, lr, src, dst, y0, y1 < (int64_t)n ? y1 : (int64_t)n, buf, stride);
     } else {
-      cpu_life_tile(&L, (uint64_t)i, buf, buf + stride);
+      cpu_life_tile(&L, t.first + (uint64_t)i, buf, buf + stride);
     }
   }
   free(bufs);
@@ -296,7 +304,7 @@ static int cpu_step(sqz_field *f, const sqz_cpu_update *u, const unsigned char *
   if (u->rule == SQZ_CPU_LIFE) return cpu_life_step(f, u, src, dst);
   const sqz_fractal *fr = &f->dom->fr;
   int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA;
-  sqz_fractal_tiling t = {0, 1, 1, 1};
+  sqz_fractal_tiling t = {0, 1, 1, 1, 0, 1, NULL};
   int st = embedded ? SQZ_OK : sqz__fractal_tiling(f, &t);
   if (st != SQZ_OK) return st;
   uint32_t n = (uint32_t)f->dom->side;
@@ -320,7 +328,7 @@ static int cpu_step(sqz_field *f, const sqz_cpu_update *u, const unsigned char *
       for (int64_t y = 0; y < (int64_t)n; y++) cpu_embedded_row(fr, n, (uint32_t)y, src, dst, u->ts, u->fn, u);
     } else {
 #pragma omp for schedule(static)
-      for (int64_t b = 0; b < (int64_t)t.tiles; b++)
+      for (int64_t b = (int64_t)t.first; b < (int64_t)t.end; b++)
         cpu_tile(fr, &t, compact, table, n_cells, n_halo, (uint64_t)b, src, dst, cache, u->ts, u->fn, u);
     }
   }

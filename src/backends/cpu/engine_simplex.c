@@ -4,14 +4,24 @@
 #include "backends/cpu/cpu_engine.h"
 #include "backends/cpu/cpu_life_rows.h"
 #include "backends/cpu/cpu_rules.h"
+#include "core/field_parts.h"
 #include "sqz_common.h"
+#include "sqz_parts.h"
 #include "sqz_simplex.h"
 
 #define SQZ_INLINE static inline __attribute__((always_inline))
 
-/* Row (y, z) of the domain: cells x = 0 .. y (triangle) or 0 .. n-1-y-z (tetrahedron). */
+/* Storage index i's place in the buffer: itself, or in a part's buffer (pt) its slot there (-1:
+ * neither own nor halo, read as 0). */
+SQZ_INLINE sqz_i64 cpu_slot(const sqz_field_part *pt, sqz_sidx i) {
+  return pt ? sqz_part_slot((sqz_u64)i, pt->u0, pt->u1, pt->n_halo, pt->halo) : (sqz_i64)i;
+}
+
+/* Row (y, z) of the domain: cells x = 0 .. y (triangle) or 0 .. n-1-y-z (tetrahedron); in a part's
+ * buffer (pt) its own cells only. */
 SQZ_INLINE void cpu_row(int dims, int sl, sqz_u32 n, sqz_u32 y, sqz_u32 z, const unsigned char *src,
-                        unsigned char *dst, size_t ts, sqz_update_fn fn, const sqz_cpu_update *u) {
+                        unsigned char *dst, size_t ts, sqz_update_fn fn, const sqz_cpu_update *u,
+                        const sqz_field_part *pt) {
   int nn = dims == 2 ? 8 : 26;
   unsigned char nb[26 * 8];
   sqz_sidx idx[26];
@@ -19,11 +29,14 @@ SQZ_INLINE void cpu_row(int dims, int sl, sqz_u32 n, sqz_u32 y, sqz_u32 z, const
   for (sqz_u32 x = 0; x < end; x++) {
     sqz_sidx self = 0;
     sqz_u32 present = dims == 2 ? sqz_tri_nbrs(sl, n, x, y, idx, &self) : sqz_tet_nbrs(sl, n, x, y, z, idx, &self);
+    if (pt && (self < pt->u0 || self >= pt->u1)) continue;
     for (int d = 0; d < nn; d++) {
-      if ((present >> d) & 1u) sqz__cpu_cell_copy(nb + (size_t)d * ts, src + idx[d] * ts, ts);
+      sqz_i64 at = (present >> d) & 1u ? cpu_slot(pt, idx[d]) : -1;
+      if (at >= 0) sqz__cpu_cell_copy(nb + (size_t)d * ts, src + (uint64_t)at * ts, ts);
       else memset(nb + (size_t)d * ts, 0, ts);
     }
-    fn(src + self * ts, nb, u->want_present ? present : 0u, u->param, dst + self * ts, u->user);
+    uint64_t at = (uint64_t)cpu_slot(pt, self);
+    fn(src + at * ts, nb, u->want_present ? present : 0u, u->param, dst + at * ts, u->user);
   }
 }
 
@@ -114,11 +127,11 @@ int sqz__cpu_step_simplex(sqz_field *f, const sqz_cpu_update *u, const unsigned 
   int sl = f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT, dims = f->dom->dims;
   sqz_u32 n = (sqz_u32)f->dom->side;
   int64_t rows = dims == 2 ? (int64_t)n : (int64_t)n * n; /* (y, z) pairs; those with y + z >= n are empty */
-  if (u->rule == SQZ_CPU_LIFE) return cpu_life_step(f, u, src, dst);
+  if (u->rule == SQZ_CPU_LIFE && !f->part) return cpu_life_step(f, u, src, dst); /* parts: cell by cell */
 #pragma omp parallel for schedule(dynamic, 8) num_threads(sqz__cpu_threads(u, f->dom->cells))
   for (int64_t r = 0; r < rows; r++) {
     sqz_u32 y = (sqz_u32)(r % n), z = (sqz_u32)(r / n);
-    if (y + z < n) cpu_row(dims, sl, n, y, z, src, dst, u->ts, u->fn, u);
+    if (y + z < n) cpu_row(dims, sl, n, y, z, src, dst, u->ts, u->fn, u, f->part);
   }
   return SQZ_OK;
 }

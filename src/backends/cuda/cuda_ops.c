@@ -116,7 +116,16 @@ static int cuda_tile_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t leve
   return sqz__cuda_maps(cuda_bind(ctx), fr, level, strcmp(map, "mma") == 0, tile0, count, NULL, checksum, kernel_s);
 }
 
+/* Fields in parts: the cuda engine has no unit remap (kernels address the whole field). */
+static int cuda_copy(sqz_context *ctx, sqz_mem dst, uint64_t dst_off, sqz_mem src, uint64_t src_off, uint64_t bytes) {
+  return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
+                   "the cuda backend holds no fields in parts (its kernels address one buffer); use the opencl or cpu "
+                   "backend for --parts, --devices or fields above the allocation limit");
+}
+
+static int cuda_stencil_part(sqz_field *view, const sqz_update *u) { return cuda_copy(view->ctx, NULL, 0, NULL, 0, 0); }
+
 /* The copy floor of the cuda rows is the host's memcpy, as it was before the table. */
 SQZ_BACKEND_TABLE(sqz__cuda_ops, "cuda", 0, 0, sqz__cuda_open, sqz__cuda_close, cuda_list, cuda_accepts, cuda_alloc,
                   cuda_free, cuda_upload, cuda_download, cuda_zero, cuda_finish, cuda_gather, cuda_scatter, cuda_stencil, cuda_fill_random,
-                  cuda_reduce, cuda_edm, sqz__cpu_copy_rate, cuda_touch, cuda_tile_maps);
+                  cuda_reduce, cuda_edm, sqz__cpu_copy_rate, cuda_touch, cuda_tile_maps, cuda_copy, cuda_stencil_part);

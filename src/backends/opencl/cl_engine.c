@@ -4,6 +4,7 @@
 
 #include "backends/opencl/cl_bits.h"
 #include "backends/opencl/cl_engine.h"
+#include "core/field_parts.h"
 
 int sqz__cl_has_fp64(const sqz_context *ctx) {
   cl_device_fp_config cfg = 0;
@@ -71,13 +72,15 @@ int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz
 
 int sqz__cl_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
   if (f->layout == SQZ_LAYOUT_BITS) return sqz__cl_fill_bits(f, threshold, seed);
-  if (f->type != SQZ_U8) { /* other types: the host fill through the layout, uploaded */
+  if (f->type != SQZ_U8) { /* other types: the host fill through the layout (own units of a part), uploaded */
     size_t ts = sqz_type_size(f->type);
     void *store = NULL;
-    int st = sqz__host_alloc(f->ctx, f->elems * ts, 1, &store, "%s: the host fill", f->dom->spec);
+    uint64_t e0, n;
+    sqz__own_elems(f, &e0, &n);
+    int st = sqz__host_alloc(f->ctx, n * ts, 1, &store, "%s: the host fill", f->dom->spec);
     if (st != SQZ_OK) return st;
-    sqz__host_fill(f, store, 0, threshold, seed);
-    cl_int err = clEnqueueWriteBuffer(SQZ_CL(f->ctx)->queue, (cl_mem)f->mem[f->cur], CL_TRUE, 0, (size_t)(f->elems * ts),
+    sqz__host_fill_range(f, store, e0, n, 0, threshold, seed);
+    cl_int err = clEnqueueWriteBuffer(SQZ_CL(f->ctx)->queue, (cl_mem)f->mem[f->cur], CL_TRUE, 0, (size_t)(n * ts),
                                       store, 0, NULL, NULL);
     free(store);
     return err == CL_SUCCESS ? SQZ_OK : sqz__fail(f->ctx, err, "uploading the random state failed: %s", sqz_status_name(err));

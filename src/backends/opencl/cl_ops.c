@@ -119,6 +119,15 @@ static int cl_download(sqz_context *ctx, void *dst, sqz_mem src, uint64_t offset
   return SQZ_OK;
 }
 
+static int cl_copy(sqz_context *ctx, sqz_mem dst, uint64_t dst_off, sqz_mem src, uint64_t src_off, uint64_t bytes) {
+  if (bytes == 0) return SQZ_OK;
+  SQZ_CL_CHECK(ctx, clEnqueueCopyBuffer(SQZ_CL(ctx)->queue, (cl_mem)src, (cl_mem)dst, (size_t)src_off, (size_t)dst_off,
+                                        (size_t)bytes, 0, NULL, NULL));
+  return SQZ_OK;
+}
+
+static int cl_stencil_part(sqz_field *view, const sqz_update *u) { return sqz__cl_stencil(view, u, 1, NULL); }
+
 #define SQZ_COPY_REPS 6 /* the first copy is a warm-up */
 
 /* Best bandwidth of clEnqueueCopyBuffer over n bytes, timed by events. */
@@ -163,4 +172,4 @@ static int cl_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) { return sqz__
 SQZ_BACKEND_TABLE(sqz__opencl_ops, "opencl", 0, 0, cl_open, sqz__cl_close, cl_list, cl_accepts, cl_alloc, cl_free,
                   cl_upload, cl_download, cl_zero, sqz__cl_finish, sqz__cl_gather, sqz__cl_scatter, sqz__cl_stencil, sqz__cl_fill_random,
                   sqz__cl_reduce, sqz__cl_edm, cl_copy_rate, sqz__simplex_touch,
-                  cl_tile_maps);
+                  cl_tile_maps, cl_copy, cl_stencil_part);

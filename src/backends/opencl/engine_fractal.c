@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backends/opencl/cl_engine.h"
+#include "core/field_parts.h"
 #include "fractal/fractal_internal.h"
 
 #define SQZ__GROUP 256u                        /* work-items per group: explicit local sizes  */
@@ -67,7 +68,7 @@ static int sqz__fractal_kernel(sqz_field *f, const sqz_update *u, int group, con
   static const char *const fill_files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_fractal_tables.h", "fractal_fill.cl",
                                            NULL};
   const char *files[] = {"sqz_common.h", "sqz_rule.h", "sqz_heat.h", "sqz_fractal.h", "sqz_fractal_tables.h", NULL,
-                         "engine_fractal.cl", "sqz_swar.h", "engine_fractal_swar.cl", NULL};
+                         "sqz_parts.h", "engine_fractal.cl", "sqz_swar.h", "engine_fractal_swar.cl", NULL};
   char *upre = u ? sqz__cl_update_prelude(f->ctx, f, u) : NULL, opts[32] = "";
   if (u && !upre) return SQZ_ERR_OUT_OF_MEMORY;
   const char *sub = group ? sqz__subgroup_prelude(f->ctx, opts, sizeof opts) : "";
@@ -147,12 +148,12 @@ static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, int group, sqz
   return SQZ_OK;
 }
 
-/* Enqueues a tile kernel over all tiles, in launches of at most SQZ__MAX_GROUPS groups; the
- * first tile of each launch goes to argument tile0_arg. */
+/* Enqueues a tile kernel over tiles [first, end) of the tiling (all, or a part's own), in launches
+ * of at most SQZ__MAX_GROUPS groups; the first tile of each launch goes to argument tile0_arg. */
 static int sqz__run_tiles(sqz_context *ctx, cl_kernel k, cl_uint tile0_arg, const sqz__tile_launch *p) {
-  uint64_t groups = (p->t.tiles + p->per_group - 1) / p->per_group;
+  uint64_t groups = (p->t.end - p->t.first + p->per_group - 1) / p->per_group;
   for (uint64_t g0 = 0; g0 < groups; g0 += SQZ__MAX_GROUPS) {
-    cl_ulong tile0 = g0 * p->per_group;
+    cl_ulong tile0 = p->t.first + g0 * p->per_group;
     SQZ_CL_CHECK(ctx, clSetKernelArg(k, tile0_arg, sizeof tile0, &tile0));
     size_t global = (size_t)(groups - g0 < SQZ__MAX_GROUPS ? groups - g0 : SQZ__MAX_GROUPS) * p->local;
     int st = sqz__run(ctx, k, 1, &global, &p->local);
@@ -198,7 +199,8 @@ enum {
 };
 enum {
   FA_TI_TABLE = FA_IP + 1, FA_TI_LEVELS, FA_TI_J, FA_TI_RHO, FA_TI_ELEMS, FA_TI_CELLS, FA_TI_HALO, FA_TI_LANES,
-  FA_TI_PER_GROUP, FA_TI_TILE0, FA_TI_TILES, FA_TI_CACHE, FA_TI_NBR, FA_TI_TERMS
+  FA_TI_PER_GROUP, FA_TI_TILE0, FA_TI_TILES, FA_TI_CACHE, FA_TI_NBR, FA_TI_TERMS, FA_TI_PU0, FA_TI_PU1, FA_TI_PNH,
+  FA_TI_PHALO
 };
 
 #define SQZ__ARG(k, i, v) clSetKernelArg((k), (i), sizeof(v), &(v))
@@ -209,7 +211,7 @@ static int sqz__step_args(sqz_field *f, cl_kernel k, cl_mem param, cl_uint2 ip, 
   sqz_context *ctx = f->ctx;
   cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
   cl_uint n = (cl_uint)f->dom->side, r = (cl_uint)f->dom->fr.r, j = p->t.j, rho = p->t.rho, te = p->t.tile_elems;
-  cl_ulong tiles = p->t.tiles;
+  cl_ulong tiles = p->t.end; /* the launch bound: all tiles, or the part's last own tile + 1 */
   cl_int e = SQZ__ARG(k, FA_SRC, src) | SQZ__ARG(k, FA_DST, dst) | SQZ__ARG(k, FA_PARAM, param) | SQZ__ARG(k, FA_IP, ip);
   switch (f->layout) {
   case SQZ_LAYOUT_BB:
@@ -225,6 +227,11 @@ static int sqz__step_args(sqz_field *f, cl_kernel k, cl_mem param, cl_uint2 ip, 
   case SQZ_LAYOUT_BLOCK:
   case SQZ_LAYOUT_COMPACT: {
     size_t nbr = SQZ__NBR_BYTES * p->per_group;
+    const sqz_field_part *pt = f->part; /* the unit remap (cl/sqz_parts.h): identity in one buffer */
+    cl_ulong pu0 = pt ? pt->u0 : 0, pu1 = pt ? pt->u1 : p->t.tiles, pnh = pt ? pt->n_halo : 0;
+    cl_mem phalo = pt ? (cl_mem)pt->halo_dev : NULL;
+    e |= SQZ__ARG(k, FA_TI_PU0, pu0) | SQZ__ARG(k, FA_TI_PU1, pu1) | SQZ__ARG(k, FA_TI_PNH, pnh) |
+         SQZ__ARG(k, FA_TI_PHALO, phalo);
     e |= SQZ__ARG(k, FA_TI_TABLE, table) | SQZ__ARG(k, FA_TI_LEVELS, r) | SQZ__ARG(k, FA_TI_J, j) |
          SQZ__ARG(k, FA_TI_RHO, rho) | SQZ__ARG(k, FA_TI_ELEMS, te) | SQZ__ARG(k, FA_TI_CELLS, n_cells) |
          SQZ__ARG(k, FA_TI_HALO, n_halo) | SQZ__ARG(k, FA_TI_LANES, p->lanes) |
@@ -259,7 +266,7 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   memset(&plan, 0, sizeof plan);
   if (steps == 0) return SQZ_OK;
   int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB, group = strcmp(f->map, "group") == 0;
-  if (st == SQZ_OK && sqz__cl_fractal_swar_applies(f, u)) { /* takes the kernel */
+  if (st == SQZ_OK && !f->part && sqz__cl_fractal_swar_applies(f, u)) { /* takes the kernel; parts: the generic one */
     st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar", &k);
     if (st == SQZ_OK) st = sqz__cl_fractal_swar(f, u, k, steps);
     k = NULL;
@@ -293,7 +300,7 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
 
 /* Arguments of the fill kernels (cl/fractal_fill.cl) that change per launch, by name: the
  * kernels take (dst, n, levels, seed, threshold, row0) and (dst, n, levels, j, rho, tile_elems,
- * lanes, tiles_per_group, compact, seed, threshold, tile0, tiles). */
+ * lanes, tiles_per_group, compact, seed, threshold, tile0, tiles, first). */
 enum { FF_EMBEDDED_ROW0 = 5, FF_TILES_TILE0 = 11 };
 
 int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed) {
@@ -314,11 +321,12 @@ int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed)
     memset(&p, 0, sizeof p);
     st = sqz__plan_tiles(f, k, 0, 0, &p);
     cl_uint j = p.t.j, rho = p.t.rho, te = p.t.tile_elems;
-    cl_ulong tiles = p.t.tiles;
+    cl_ulong tiles = p.t.end, first = p.t.first; /* a part's buffer starts at its first own tile */
     if (st == SQZ_OK)
       st = sqz__args(ctx, k, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof j, &j, sizeof rho, &rho, sizeof te,
                      &te, sizeof p.lanes, &p.lanes, sizeof p.per_group, &p.per_group, sizeof compact, &compact,
-                     sizeof cseed, &cseed, sizeof thr, &thr, sizeof zero, &zero, sizeof tiles, &tiles, (size_t)0);
+                     sizeof cseed, &cseed, sizeof thr, &thr, sizeof zero, &zero, sizeof tiles, &tiles, sizeof first,
+                     &first, (size_t)0);
     if (st == SQZ_OK) st = sqz__run_tiles(ctx, k, FF_TILES_TILE0, &p);
   }
   clReleaseKernel(k);

@@ -5,6 +5,7 @@
 
 #include "backends/opencl/cl_engine.h"
 #include "backends/opencl/cl_simplex.h"
+#include "core/field_parts.h"
 
 static int sqz__slayout(const sqz_field *f) { return f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT; }
 
@@ -18,18 +19,18 @@ static uint64_t sqz__rho_max(const sqz_field *f) {
 }
 
 /* Arguments of sqz_engine2/3 (cl/engine_simplex.cl), by name. */
-enum { SA_SRC, SA_DST, SA_PARAM, SA_IP, SA_N, SA_RHO, SA_LAUNCH };
+enum { SA_SRC, SA_DST, SA_PARAM, SA_IP, SA_N, SA_RHO, SA_LAUNCH, SA_PU0, SA_PU1, SA_PNH, SA_PHALO };
 
 int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
-  if (sqz__cl_simplex_swar_applies(f, u)) return sqz__cl_simplex_swar(f, u, steps);
+  if (!f->part && sqz__cl_simplex_swar_applies(f, u)) return sqz__cl_simplex_swar(f, u, steps); /* parts: generic */
   sqz_context *ctx = f->ctx;
   int dims = f->dom->dims;
-  const char *files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_rule.h", "sqz_heat.h", "simplex_blocks.cl", NULL,
-                         "engine_simplex.cl", NULL};
-  files[5] = sqz__cl_update_file(u);
-  if (!files[5]) { /* the user's update is in the prelude */
-    files[5] = files[6];
-    files[6] = NULL;
+  const char *files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_parts.h", "sqz_rule.h", "sqz_heat.h", "simplex_blocks.cl",
+                         NULL, "engine_simplex.cl", NULL};
+  files[6] = sqz__cl_update_file(u);
+  if (!files[6]) { /* the user's update is in the prelude */
+    files[6] = files[7];
+    files[7] = NULL;
   }
   sqz_simplex_plan plan;
   cl_kernel k = NULL;
@@ -52,11 +53,16 @@ int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
   st = sqz__field_ensure_pair(f);
   if (st == SQZ_OK) st = sqz__cl_update_params(ctx, f, u, &param, &ip);
   cl_uint n = (cl_uint)f->dom->side, rho = plan.rho;
+  const sqz_field_part *pt = f->part; /* the unit remap (cl/sqz_parts.h): identity in one buffer */
+  cl_ulong pu0 = pt ? pt->u0 : 0, pu1 = pt ? pt->u1 : f->elems, pnh = pt ? pt->n_halo : 0;
+  cl_mem phalo = pt ? (cl_mem)pt->halo_dev : NULL;
   for (uint64_t s = 0; st == SQZ_OK && s < steps; s++) {
     cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
     cl_int e = clSetKernelArg(k, SA_SRC, sizeof src, &src) | clSetKernelArg(k, SA_DST, sizeof dst, &dst) |
                clSetKernelArg(k, SA_PARAM, sizeof param, &param) | clSetKernelArg(k, SA_IP, sizeof ip, &ip) |
-               clSetKernelArg(k, SA_N, sizeof n, &n) | clSetKernelArg(k, SA_RHO, sizeof rho, &rho);
+               clSetKernelArg(k, SA_N, sizeof n, &n) | clSetKernelArg(k, SA_RHO, sizeof rho, &rho) |
+               clSetKernelArg(k, SA_PU0, sizeof pu0, &pu0) | clSetKernelArg(k, SA_PU1, sizeof pu1, &pu1) |
+               clSetKernelArg(k, SA_PNH, sizeof pnh, &pnh) | clSetKernelArg(k, SA_PHALO, sizeof phalo, &phalo);
     st = e == CL_SUCCESS ? sqz__simplex_enqueue(ctx, k, SA_LAUNCH, &plan)
                          : sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the arguments of a simplex step failed");
     if (st == SQZ_OK) f->cur = 1 - f->cur;
@@ -110,13 +116,15 @@ int sqz__cl_fill_random_simplex(sqz_field *f, uint64_t threshold, uint64_t seed)
   if (st == SQZ_OK) st = sqz__kernel(ctx, prog, "sqz_simplex_fill", &k);
   if (st != SQZ_OK) return st;
   cl_uint n = (cl_uint)f->dom->side;
-  cl_ulong elems = f->elems, sd = seed, th = threshold;
+  uint64_t e0, own;
+  sqz__own_elems(f, &e0, &own); /* a part's own cells, at its buffer's start */
+  cl_ulong elems = e0 + own, base = e0, sd = seed, th = threshold;
   size_t local = 256;
-  for (cl_ulong first = 0; st == SQZ_OK && first < elems; first += SQZ__FILL_CHUNK) {
+  for (cl_ulong first = e0; st == SQZ_OK && first < elems; first += SQZ__FILL_CHUNK) {
     uint64_t left = elems - first, items = left < SQZ__FILL_CHUNK ? left : SQZ__FILL_CHUNK;
     size_t global = (size_t)((items + local - 1) / local * local);
     st = sqz__args(ctx, k, sizeof(cl_mem), &f->mem[f->cur], sizeof n, &n, sizeof first, &first, sizeof elems, &elems,
-                   sizeof sd, &sd, sizeof th, &th, (size_t)0);
+                   sizeof sd, &sd, sizeof th, &th, sizeof base, &base, (size_t)0);
     if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
   }
   clReleaseKernel(k);

@@ -1,0 +1,363 @@
+/* field_parts.c — fields in parts: the unit of a layout, part ranges and halos in units, part buffers, and the step (exchange, then every part). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backend.h"
+#include "core/field_parts.h"
+#include "fractal/fractal_internal.h"
+
+uint64_t sqz__parts_alloc_limit(const sqz_context *ctx) {
+  const char *cap = getenv("SQZ_MAX_ALLOC");
+  unsigned long long lim = cap && *cap ? strtoull(cap, NULL, 10) : 0;
+  return lim > 0 && lim < ctx->max_alloc ? (uint64_t)lim : ctx->max_alloc;
+}
+
+static int sqz__tiled_fractal(const sqz_field *f) {
+  return f->dom->kind == SQZ_DOMAIN_FRACTAL && (f->layout == SQZ_LAYOUT_BLOCK || f->layout == SQZ_LAYOUT_COMPACT);
+}
+
+int sqz__parts_unit(const sqz_field *f, uint64_t *unit, uint64_t *unit_cells, uint32_t *jt) {
+  *unit = *unit_cells = 1;
+  *jt = 0;
+  if (sqz__tiled_fractal(f)) {
+    sqz_fractal_tiling t;
+    int st = sqz__fractal_tiling(f, &t);
+    if (st != SQZ_OK) return st;
+    *jt = t.j;
+    *unit = t.tile_elems;
+    *unit_cells = sqz__ipow((uint64_t)f->dom->fr.k, (int)t.j);
+    return SQZ_OK;
+  }
+  if (f->dom->kind != SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_COMPACT) return SQZ_OK; /* a cell */
+  return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
+                   "%s in layout %s cannot be stored in parts: the layouts that part are compact and block:RHO on "
+                   "fractals and compact on triangles and tetrahedra",
+                   f->dom->spec, f->layout_str);
+}
+
+uint64_t sqz__parts_max(const sqz_field *f) {
+  uint64_t most = f->dom->cells; /* compact: units shrink down to one cell */
+  if (f->dom->kind == SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_BLOCK)
+    most = sqz__ipow((uint64_t)f->dom->fr.k, f->dom->fr.r - sqz__fractal_rho_level(f->dom->fr.s, f->layout_rho));
+  return most < SQZ_PARTS_MAX ? most : SQZ_PARTS_MAX;
+}
+
+uint64_t sqz__parts_owner_of(const sqz_field_split *fp, uint64_t g) {
+  uint64_t lo = 0, hi = fp->parts - 1; /* the last p with u0 <= g */
+  while (lo < hi) {
+    uint64_t mid = (lo + hi + 1) / 2;
+    if (fp->part[mid].u0 <= g) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+uint64_t sqz__parts_halo_bytes(const sqz_field *f) {
+  const sqz_field_split *fp = f->parts;
+  uint64_t n = 0;
+  for (uint64_t p = 0; fp && p < fp->parts; p++) n += fp->part[p].n_halo;
+  return fp ? n * fp->unit * sqz_type_size(f->type) : 0;
+}
+
+void sqz__part_view(sqz_field *f, uint64_t p, sqz_field *view) {
+  const sqz_field_part *pt = &f->parts->part[p];
+  *view = *f;
+  view->ctx = pt->ctx;
+  view->mem[0] = pt->mem[0];
+  view->mem[1] = pt->mem[1];
+  view->parts = NULL;
+  view->part = pt;
+}
+
+/* Bytes of one buffer of part pt. */
+static uint64_t sqz__part_bytes(const sqz_field *f, const sqz_field_split *fp, const sqz_field_part *pt) {
+  return (pt->u1 - pt->u0 + pt->n_halo) * fp->unit * sqz_type_size(f->type);
+}
+
+/* The units of part p's halo: the cell halo of the plan in units (sorted, unique), their owners,
+ * and the runs of consecutive units of one owner. */
+static int sqz__part_halo(sqz_field *f, sqz_field_split *fp, uint64_t p) {
+  sqz_field_part *pt = &fp->part[p];
+  sqz_halo h;
+  int st = sqz__parts_halo(fp->plan, p, &h);
+  if (st != SQZ_OK) return st;
+  pt->halo = sqz__malloc((h.n ? h.n : 1) * sizeof *pt->halo);
+  pt->owner = sqz__malloc((h.n ? h.n : 1) * sizeof *pt->owner);
+  pt->runs = sqz__malloc((h.n ? h.n : 1) * sizeof *pt->runs);
+  if (!pt->halo || !pt->owner || !pt->runs) {
+    sqz__halo_free(&h);
+    return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "the halo of part %llu (%llu cells)", (unsigned long long)p,
+                     (unsigned long long)h.n);
+  }
+  for (uint64_t i = 0; i < h.n; i++) {
+    uint64_t g = h.index[i] / fp->unit_cells;
+    if (pt->n_halo && pt->halo[pt->n_halo - 1] == g) continue;
+    pt->halo[pt->n_halo] = g;
+    pt->owner[pt->n_halo++] = h.owner[i];
+  }
+  sqz__halo_free(&h);
+  for (uint64_t i = 0; i < pt->n_halo; i++) {
+    sqz_halo_run *r = pt->n_runs ? &pt->runs[pt->n_runs - 1] : NULL;
+    if (r && r->owner == pt->owner[i] && r->g0 + r->n == pt->halo[i]) r->n++;
+    else pt->runs[pt->n_runs++] = (sqz_halo_run){pt->halo[i], 1, pt->u1 - pt->u0 + i, pt->owner[i]};
+  }
+  return SQZ_OK;
+}
+
+/* Unit ranges and halos of `parts` parts of f (no buffers, no contexts) into a new fp. */
+static int sqz__parts_layout(sqz_field *f, uint64_t parts, sqz_field_split **out) {
+  *out = NULL;
+  uint64_t most = sqz__parts_max(f), unit, unit_cells;
+  uint32_t jt;
+  int st = sqz__parts_unit(f, &unit, &unit_cells, &jt); /* the layout parts at all */
+  if (st != SQZ_OK) return st;
+  if (parts == 0 || parts > most)
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT,
+                     "%llu parts of %s in layout %s: the count must be 1 .. %llu (the largest valid count: %s)",
+                     (unsigned long long)parts, f->dom->spec, f->layout_str, (unsigned long long)most,
+                     most == SQZ_PARTS_MAX ? "the most parts sqz plans"
+                     : f->layout == SQZ_LAYOUT_BLOCK ? "one tile per part"
+                                                     : "one cell per part");
+  sqz_field_split *fp = sqz__calloc(1, sizeof *fp);
+  if (!fp) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  fp->unit = unit;
+  fp->unit_cells = unit_cells;
+  fp->jt = jt;
+  int max_level = 0;
+  if (st == SQZ_OK && f->dom->kind == SQZ_DOMAIN_FRACTAL) {
+    const sqz_fractal *fr = &f->dom->fr;
+    if (f->layout == SQZ_LAYOUT_COMPACT) /* finer tiles until there is a tile per part */
+      while (fp->jt > 0 && sqz__ipow((uint64_t)fr->k, fr->r - (int)fp->jt) < parts) fp->jt--;
+    if (f->layout == SQZ_LAYOUT_COMPACT) fp->unit = fp->unit_cells = sqz__ipow((uint64_t)fr->k, (int)fp->jt);
+    max_level = fr->r - (int)fp->jt; /* part boundaries on whole tiles */
+  }
+  fp->parts = parts;
+  fp->units = f->elems / fp->unit;
+  if (st == SQZ_OK) st = sqz__parts_plan_level(f->dom, parts, max_level, &fp->plan);
+  if (st == SQZ_OK && !(fp->part = sqz__calloc((size_t)parts, sizeof *fp->part)))
+    st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "the table of %llu parts", (unsigned long long)parts);
+  for (uint64_t p = 0; st == SQZ_OK && p < parts; p++) {
+    fp->part[p].u0 = fp->plan->start[p] / fp->unit_cells;
+    fp->part[p].u1 = fp->plan->start[p + 1] / fp->unit_cells;
+    fp->part[p].unit = fp->unit;
+  }
+  for (uint64_t p = 0; st == SQZ_OK && p < parts; p++) st = sqz__part_halo(f, fp, p);
+  *out = fp;
+  return st;
+}
+
+static void sqz__parts_release(sqz_field_split *fp) {
+  if (!fp) return;
+  if (fp->xchg && fp->xchg->release) fp->xchg->release(fp);
+  for (uint64_t p = 0; fp->part && p < fp->parts; p++) {
+    sqz_field_part *pt = &fp->part[p];
+    if (pt->ctx) {
+      sqz__lock(pt->ctx);
+      for (int i = 0; i < 2; i++) pt->ctx->ops->free(pt->ctx, pt->mem[i]);
+      pt->ctx->ops->free(pt->ctx, pt->halo_dev);
+      sqz__unlock(pt->ctx);
+      sqz_context_release(pt->ctx);
+    }
+    free(pt->halo);
+    free(pt->owner);
+    free(pt->runs);
+  }
+  free(fp->part);
+  free(fp->ctxs);
+  sqz__parts_plan_free(fp->plan);
+  free(fp);
+}
+
+void sqz__field_parts_free(sqz_field *f) {
+  sqz__parts_release(f->parts);
+  f->parts = NULL;
+}
+
+int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *parts) {
+  uint64_t ts = sqz_type_size(f->type), most = sqz__parts_max(f);
+  uint64_t p = max_alloc ? (f->elems * ts + max_alloc - 1) / max_alloc : most + 1;
+  for (p = p ? p : 1; p <= most; p += (p + 15) / 16) { /* halos grow a part past elems / P: try more */
+    sqz_field_split *fp = NULL;
+    int st = sqz__parts_layout(f, p, &fp);
+    uint64_t largest = 0;
+    for (uint64_t q = 0; st == SQZ_OK && q < p; q++) {
+      uint64_t b = sqz__part_bytes(f, fp, &fp->part[q]);
+      largest = b > largest ? b : largest;
+    }
+    sqz__parts_release(fp);
+    if (st != SQZ_OK) return st;
+    if (largest <= max_alloc) {
+      *parts = p;
+      return SQZ_OK;
+    }
+  }
+  return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE,
+                   "%s in layout %s: no part count up to %llu keeps a part buffer within %s's %llu-byte allocation limit",
+                   f->dom->spec, f->layout_str, (unsigned long long)most, f->ctx->device_name,
+                   (unsigned long long)max_alloc);
+}
+
+/* Adds ctx to fp's distinct contexts (f->ctx is the first). */
+static void sqz__parts_add_ctx(sqz_field_split *fp, sqz_context *ctx) {
+  for (size_t i = 0; i < fp->n_ctx; i++)
+    if (fp->ctxs[i] == ctx) return;
+  fp->ctxs[fp->n_ctx++] = ctx;
+}
+
+/* Buffer 0 and the device copy of the halo of every part held here, after the memory checks: each
+ * buffer within its device's allocation limit, the pairs of each device within its memory. */
+static int sqz__parts_alloc(sqz_field *f, sqz_field_split *fp) {
+  for (size_t c = 0; c < fp->n_ctx; c++) {
+    sqz_context *ctx = fp->ctxs[c];
+    uint64_t total = 0;
+    for (uint64_t p = 0; p < fp->parts; p++) {
+      sqz_field_part *pt = &fp->part[p];
+      uint64_t b = sqz__part_bytes(f, fp, pt);
+      if (pt->ctx != ctx) continue;
+      if (b > sqz__parts_alloc_limit(ctx))
+        return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE,
+                         "%s in layout %s: part %llu needs a buffer of %llu bytes but %s allocates at most %llu (more "
+                         "parts: --parts)",
+                         f->dom->spec, f->layout_str, (unsigned long long)p, (unsigned long long)b, ctx->device_name,
+                         (unsigned long long)sqz__parts_alloc_limit(ctx));
+      total += 2 * b + pt->n_halo * 8;
+    }
+    if (total > ctx->global_mem)
+      return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s needs %llu bytes on %s (two state buffers per part) but it has %llu bytes",
+                       f->dom->spec, f->layout_str, (unsigned long long)total, ctx->device_name,
+                       (unsigned long long)ctx->global_mem);
+  }
+  int st = SQZ_OK;
+  for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
+    sqz_field_part *pt = &fp->part[p];
+    if (!pt->ctx) continue;
+    sqz__lock(pt->ctx);
+    st = pt->ctx->ops->alloc(pt->ctx, sqz__part_bytes(f, fp, pt), &pt->mem[0]);
+    if (st == SQZ_OK && pt->n_halo) st = pt->ctx->ops->alloc(pt->ctx, pt->n_halo * 8, &pt->halo_dev);
+    if (st == SQZ_OK && pt->n_halo) st = pt->ctx->ops->upload(pt->ctx, pt->halo_dev, 0, pt->halo, pt->n_halo * 8);
+    if (st == SQZ_OK) st = sqz__finish(pt->ctx);
+    if (st != SQZ_OK && pt->ctx != f->ctx) st = sqz__fail(f->ctx, st, "part %llu on %s: %s", (unsigned long long)p,
+                                                          pt->ctx->device_name, sqz_last_error(pt->ctx));
+    sqz__unlock(pt->ctx);
+  }
+  return st;
+}
+
+int sqz__field_parts_build(sqz_field *f, uint64_t parts, sqz_context *const *ctxs, size_t n_ctx,
+                           const sqz_exchange_ops *xchg) {
+  sqz_field_split *fp = NULL;
+  int st = sqz__parts_layout(f, parts, &fp);
+  if (st == SQZ_OK && !(fp->ctxs = sqz__calloc(n_ctx + 1, sizeof *fp->ctxs)))
+    st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  if (st != SQZ_OK) {
+    sqz__parts_release(fp);
+    return st;
+  }
+  fp->ctxs[fp->n_ctx++] = f->ctx;
+  for (uint64_t p = 0; p < parts; p++) {
+    sqz_context *ctx = n_ctx ? ctxs[p * n_ctx / parts] : f->ctx;
+    fp->part[p].ctx = ctx;
+    if (!ctx) continue;
+    sqz_context_retain(ctx);
+    sqz__parts_add_ctx(fp, ctx);
+  }
+  if (!xchg) xchg = fp->n_ctx == 1 ? &sqz__exchange_device : &sqz__exchange_host;
+  fp->xchg = xchg;
+  if (f->dom->kind == SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_COMPACT) /* the engine's tiles are the units */
+    f->block = (uint32_t)sqz__ipow((uint64_t)f->dom->fr.s, (int)fp->jt);
+  st = sqz__parts_alloc(f, fp);
+  if (st != SQZ_OK) {
+    sqz__parts_release(fp);
+    return st;
+  }
+  f->parts = fp;
+  return SQZ_OK;
+}
+
+/* ---- the step -------------------------------------------------------------------------------- */
+int sqz__field_parts_pairs(sqz_field *f) {
+  sqz_field_split *fp = f->parts;
+  int st = SQZ_OK;
+  for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
+    sqz_field_part *pt = &fp->part[p];
+    if (!pt->ctx || pt->mem[1]) continue;
+    sqz__lock(pt->ctx);
+    st = pt->ctx->ops->alloc(pt->ctx, sqz__part_bytes(f, fp, pt), &pt->mem[1]);
+    if (st != SQZ_OK && pt->ctx != f->ctx) st = sqz__fail(f->ctx, st, "%s", sqz_last_error(pt->ctx));
+    sqz__unlock(pt->ctx);
+  }
+  return st;
+}
+
+int sqz__field_parts_step(sqz_field *f, const sqz_update *u, uint64_t steps) {
+  sqz_field_split *fp = f->parts;
+  int st = sqz__field_parts_pairs(f);
+  for (uint64_t s = 0; st == SQZ_OK && s < steps; s++) {
+    st = fp->xchg->exchange(f, f->cur);
+    for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
+      if (!fp->part[p].ctx) continue;
+      sqz_field view;
+      sqz__part_view(f, p, &view);
+      sqz__lock(view.ctx);
+      st = view.ctx->ops->stencil_part(&view, u);
+      if (st != SQZ_OK && view.ctx != f->ctx) st = sqz__fail(f->ctx, st, "part %llu: %s", (unsigned long long)p,
+                                                             sqz_last_error(view.ctx));
+      sqz__unlock(view.ctx);
+    }
+    if (st == SQZ_OK) f->cur ^= 1;
+  }
+  return st;
+}
+
+/* ---- exchanges ------------------------------------------------------------------------------- */
+/* One context: every run of halo units by the backend's device copy. */
+static int sqz__xchg_device(sqz_field *f, int cur) {
+  sqz_field_split *fp = f->parts;
+  uint64_t ub = fp->unit * sqz_type_size(f->type);
+  int st = SQZ_OK;
+  for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
+    sqz_field_part *pt = &fp->part[p];
+    for (uint64_t r = 0; st == SQZ_OK && r < pt->n_runs; r++) {
+      const sqz_halo_run *run = &pt->runs[r];
+      const sqz_field_part *q = &fp->part[run->owner];
+      st = pt->ctx->ops->copy(pt->ctx, pt->mem[cur], run->slot0 * ub, q->mem[cur], (run->g0 - q->u0) * ub, run->n * ub);
+    }
+  }
+  return st;
+}
+
+/* Any contexts: each part's halo runs downloaded from their owners into a host staging area laid
+ * out as the part's halo slots, then uploaded in one transfer. */
+static int sqz__xchg_host(sqz_field *f, int cur) {
+  sqz_field_split *fp = f->parts;
+  uint64_t ub = fp->unit * sqz_type_size(f->type), most = 0;
+  for (uint64_t p = 0; p < fp->parts; p++) most = fp->part[p].n_halo > most ? fp->part[p].n_halo : most;
+  if (most == 0) return SQZ_OK;
+  unsigned char *stage = NULL;
+  int st = sqz__host_alloc(f->ctx, most * ub, 0, (void **)&stage, "%s: the host staging area of a halo exchange",
+                           f->dom->spec);
+  for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
+    sqz_field_part *pt = &fp->part[p];
+    if (!pt->ctx || !pt->n_halo) continue;
+    uint64_t own = pt->u1 - pt->u0;
+    for (uint64_t r = 0; st == SQZ_OK && r < pt->n_runs; r++) {
+      const sqz_halo_run *run = &pt->runs[r];
+      const sqz_field_part *q = &fp->part[run->owner];
+      sqz__lock(q->ctx);
+      st = q->ctx->ops->download(q->ctx, stage + (run->slot0 - own) * ub, q->mem[cur], (run->g0 - q->u0) * ub, run->n * ub);
+      if (st == SQZ_OK) st = sqz__finish(q->ctx);
+      sqz__unlock(q->ctx);
+    }
+    if (st != SQZ_OK) break;
+    sqz__lock(pt->ctx);
+    st = pt->ctx->ops->upload(pt->ctx, pt->mem[cur], own * ub, stage, pt->n_halo * ub);
+    if (st == SQZ_OK) st = sqz__finish(pt->ctx);
+    sqz__unlock(pt->ctx);
+  }
+  free(stage);
+  return st;
+}
+
+const sqz_exchange_ops sqz__exchange_device = {"device", sqz__xchg_device, NULL};
+const sqz_exchange_ops sqz__exchange_host = {"host", sqz__xchg_host, NULL};

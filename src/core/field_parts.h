@@ -1,0 +1,161 @@
+/* field_parts.h — a field stored in parts: P buffers, each a contiguous range of the layout's storage units plus copies of the units its cells read from other parts (its halo), and the exchange that refreshes the copies. */
+#ifndef SQZ_FIELD_PARTS_H
+#define SQZ_FIELD_PARTS_H
+#include "core/parts.h"
+#include "core/update.h"
+
+/* The shape every parts path (one device, several devices, MPI ranks) shares.
+ *
+ * Storage units. A parted field cuts the storage of its layout (sqz_field.elems elements) into
+ * `units` units of `unit` consecutive storage elements, the smallest thing a kernel addresses
+ * through a neighbour index:
+ *   fractal block:RHO  one tile (RHO^2 elements, tiles in the digit order of their λ_b);
+ *   fractal compact    one tile of the compact engine (k^jt elements, jt fixed at creation
+ *                      and shared with the engine so kernel tiles never cross a unit);
+ *   simplex compact    one cell (the kernels address cells by storage index);
+ *   others (bb, lambda, bits): SQZ_ERR_UNSUPPORTED naming the layout and the ones that part.
+ * Part p owns units [u0, u1): p's cells are the cells of the cell plan (sqz__parts_plan) rounded
+ * to units (fractals: replicas at level j hold whole tiles when R - j >= jt; the plan is asked for
+ * a level that satisfies it). Its halo is the sorted set of units of other parts that any own
+ * unit's cells read (Moore neighbourhood): unique(g / unit_cells) over the cell halo
+ * (sqz__parts_halo), so whole tiles travel (each tile holds unit_cells cells).
+ *
+ * Part buffers. mem[b] of part p holds its own units (local slots 0 .. u1-u0-1) then its halo
+ * units (slots u1-u0 .. u1-u0+n_halo-1, in the order of `halo`). A kernel of a parted field maps a
+ * global unit g to its local slot once per unit (fractal tiles: once per neighbour tile):
+ *     g in [u0, u1) ? g - u0 : (u1 - u0) + position of g in halo (binary search, device copy)
+ * through one function in a cl/ header shared with the host (cl/sqz_parts.h, sqz_part_slot), and
+ * launches only over its own units (tile kernels: tiles u0 .. u1; simplices: the blocks that hold
+ * own cells, each writing only its own cells). Halo slots are read, never written, by steps.
+ *
+ * Exchange. Before every step the halo slots of every part this process holds are refreshed from
+ * their owners' current buffers. A maximal run of consecutive halo units with one owner moves as
+ * one copy (sqz_halo_run). The exchange is a hook so the settings share everything else:
+ *   same context           ops->copy (device to device: clEnqueueCopyBuffer, memcpy)
+ *   different contexts     through a host staging buffer (download, then upload)
+ *   MPI (src/mpi/)         part p lives on rank p; runs leave by MPI_Isend and arrive by MPI_Irecv
+ * A part whose ctx is NULL is held by another rank: it has u0, u1 and the plan, no buffers.
+ *
+ * Everything the front end does to a field (read/write, compact I/O, fill_random, count/sum,
+ * gather/scatter, checkpoints, images) works on a parted field: a storage index s of the whole
+ * field is in part p when s / unit is in [u0, u1), at local element s - u0 * unit; reductions
+ * combine the parts' own ranges (halos excluded). The front end reaches storage only through the
+ * sqz__store_* functions below, which take a buffer number (f->cur or f->cur ^ 1) and serve a
+ * field in one buffer and a parted one alike. */
+
+/* The parts of a field (sqz_field.parts; not sqz_field_parts, the public count function). */
+typedef struct sqz_field_split sqz_field_split;
+
+/* A run of halo units [g0, g0 + n) that one owner holds: they land at local slots slot0 .. */
+typedef struct {
+  uint64_t g0, n, slot0, owner;
+} sqz_halo_run;
+
+typedef struct sqz_field_part {
+  sqz_context *ctx;   /* the part's device (retained); NULL: held by another MPI rank */
+  uint64_t u0, u1;    /* own storage units */
+  uint64_t n_halo;    /* halo units, after the own ones in mem[] */
+  uint64_t *halo;     /* n_halo sorted global unit indices */
+  uint64_t *owner;    /* their owning parts */
+  uint64_t n_runs;    /* the halo as runs of consecutive units of one owner */
+  sqz_halo_run *runs;
+  sqz_mem mem[2];     /* (u1 - u0 + n_halo) * unit elements each; mem[1] made on the first step */
+  sqz_mem halo_dev;   /* `halo` on the device for the kernels' remap (NULL when n_halo = 0) */
+  uint64_t unit;      /* the field's storage elements per unit (sqz_field_split.unit) */
+} sqz_field_part;
+
+/* The storage elements that f's own units hold, [*e0, *e0 + *n) of the whole field: a part's when
+ * f is a part's view, else all of them. */
+static inline void sqz__own_elems(const sqz_field *f, uint64_t *e0, uint64_t *n) {
+  *e0 = f->part ? f->part->u0 * f->part->unit : 0;
+  *n = f->part ? (f->part->u1 - f->part->u0) * f->part->unit : f->elems;
+}
+
+/* How halos move between parts (one device, several devices, MPI ranks). */
+typedef struct {
+  const char *name; /* "device", "host", "mpi" */
+  /* Refreshes the halo slots of the parts this process holds in buffer `cur` (every owner's
+   * mem[cur] is current). May enqueue without waiting; must have completed or be ordered before
+   * the next step's kernels on each part's queue when it returns. */
+  int (*exchange)(sqz_field *f, int cur);
+  void (*release)(sqz_field_split *fp); /* frees `state` (may be NULL) */
+} sqz_exchange_ops;
+
+struct sqz_field_split {
+  sqz_parts_plan *plan;      /* the cell plan the units were rounded from */
+  uint64_t parts;
+  uint64_t unit;             /* storage elements per unit */
+  uint64_t unit_cells;       /* domain cells per unit (compact order: unit g holds cells g * unit_cells ..) */
+  uint64_t units;            /* elems / unit */
+  uint32_t jt;               /* fractals: the tile level of a unit (block: log_s RHO) */
+  sqz_field_part *part;      /* parts entries */
+  const sqz_exchange_ops *xchg;
+  void *state;               /* the exchange's own (MPI: the communicator, requests, send lists) */
+  size_t n_ctx;              /* the distinct contexts of the parts held here, f->ctx first */
+  sqz_context **ctxs;
+};
+
+/* The backend table's entries for parts (src/backends/backend.h; every backend fills them):
+ *   copy(ctx, dst, dst_off, src, src_off, bytes)   device to device inside one context;
+ *                           (0 bytes: SQZ_OK where the backend holds fields in parts, else
+ *                           SQZ_ERR_UNSUPPORTED with the reason: the cuda backend);
+ *   stencil_part(view, u)   one step of the part that `view` views (sqz__part_view) from its
+ *                           mem[cur] into mem[cur ^ 1], own units only, halo slots as read-only
+ *                           neighbours.
+ * Public API (include/sqz.h): sqz_field_create_parts, sqz_field_create_devices, sqz_field_parts;
+ * sqz_field_create takes the automatic count (sqz__parts_auto) when one buffer would exceed the
+ * device's single-allocation limit (SQZ_MAX_ALLOC=bytes lowers that limit, for tests). */
+
+/* ---- creation (field_parts.c) ------------------------------------------------------------- */
+/* The unit of f's layout: elements per unit, cells per unit and the fractal tile level;
+ * SQZ_ERR_UNSUPPORTED naming the layout and the layouts that part. */
+SQZ_INTERNAL int sqz__parts_unit(const sqz_field *f, uint64_t *unit, uint64_t *unit_cells, uint32_t *jt);
+/* The single-allocation limit that field storage keeps to: the device's, or SQZ_MAX_ALLOC=bytes
+ * when that is lower (a test hook: small fields split as large ones do on a real device). */
+SQZ_INTERNAL uint64_t sqz__parts_alloc_limit(const sqz_context *ctx);
+/* The largest part count of f: min(units, SQZ_PARTS_MAX). */
+SQZ_INTERNAL uint64_t sqz__parts_max(const sqz_field *f);
+/* The fewest parts that keep every part buffer of f (own units and halo) within max_alloc bytes
+ * of its device; 0 with the detail when even single units do not fit. */
+SQZ_INTERNAL int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *parts);
+/* Builds f->parts: the unit ranges, halos and runs of `parts` parts (f's geometry set, f->mem
+ * empty), part p on ctxs[p * n_ctx / parts] (n_ctx 0: every part on f->ctx; a NULL entry: held
+ * by another rank), buffers allocated for the parts with a context, with exchange xchg (NULL:
+ * "device" when every part shares one context, else "host"). SQZ_ERR_INVALID_ARGUMENT with the
+ * largest valid count when parts is 0 or too many. */
+SQZ_INTERNAL int sqz__field_parts_build(sqz_field *f, uint64_t parts, sqz_context *const *ctxs, size_t n_ctx,
+                                        const sqz_exchange_ops *xchg);
+SQZ_INTERNAL void sqz__field_parts_free(sqz_field *f);
+/* f as its part p (sqz_field.part): the part's context and buffers, the rest f's. */
+SQZ_INTERNAL void sqz__part_view(sqz_field *f, uint64_t p, sqz_field *view);
+/* The part that owns global unit g (binary search over u0). */
+SQZ_INTERNAL uint64_t sqz__parts_owner_of(const sqz_field_split *fp, uint64_t g);
+/* Bytes one step's exchange moves into the parts (every halo unit once, cell type width). */
+SQZ_INTERNAL uint64_t sqz__parts_halo_bytes(const sqz_field *f);
+
+/* The built-in exchanges: "device" (ops->copy inside one context), "host" (download + upload
+ * through a staging buffer, any contexts). */
+SQZ_INTERNAL extern const sqz_exchange_ops sqz__exchange_device;
+SQZ_INTERNAL extern const sqz_exchange_ops sqz__exchange_host;
+
+/* ---- the step (field_parts.c) ------------------------------------------------------------- */
+/* The second (ping-pong) buffer of every part held here (sqz__field_ensure_pair of a parted f). */
+SQZ_INTERNAL int sqz__field_parts_pairs(sqz_field *f);
+/* `steps` steps of u on parted f: per step xchg->exchange(f, f->cur), ops->stencil_part for every
+ * part held here, f->cur ^= 1. */
+SQZ_INTERNAL int sqz__field_parts_step(sqz_field *f, const sqz_update *u, uint64_t steps);
+
+/* ---- storage access of any field (field_store.c) ------------------------------------------- */
+/* Elements [e0, e0 + n) of buffer `which` between the device(s) and a host array. */
+SQZ_INTERNAL int sqz__store_read(sqz_field *f, int which, uint64_t e0, uint64_t n, void *host);
+SQZ_INTERNAL int sqz__store_write(sqz_field *f, int which, uint64_t e0, uint64_t n, const void *host);
+/* Zeroes buffer `which` (halos included). */
+SQZ_INTERNAL int sqz__store_zero(sqz_field *f, int which);
+
+/* n cells of a parted f's buffer `which` through whole-field storage indices (-1: none), part by
+ * part (sqz__field_gather and sqz__field_scatter of a parted field). */
+SQZ_INTERNAL int sqz__store_gather(sqz_field *f, int which, const int64_t *idx, uint64_t n, void *out);
+SQZ_INTERNAL int sqz__store_scatter(sqz_field *f, int which, const int64_t *idx, uint64_t n, const void *in);
+/* Waits for every context of f. */
+SQZ_INTERNAL int sqz__store_finish(sqz_field *f);
+#endif

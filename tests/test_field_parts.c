@@ -1,0 +1,353 @@
+/* labels: opencl */
+/* ctest cases: cpu opencl devices auto io errors */
+/* test_field_parts.c — fields in parts: Life, heat and a user stencil on P parts bit-identical to one buffer, on the cpu and opencl backends, on two contexts, the automatic split under SQZ_MAX_ALLOC, every front-end operation, and the refusals. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sqz_internal.h"
+#include "sqz_test.h"
+
+/* A cyclic automaton on i32 cells, once in OpenCL C and once in C (the same arithmetic). */
+static const char CYCLIC_CL[] =
+    "sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present,\n"
+    "                      __constant const sqz_param_t *param) {\n"
+    "  int next = ((int)self + 1) % 4, score = (int)(popcount(present) & 1u);\n"
+    "  for (int i = 0; i < SQZ_NB; i++)\n"
+    "    if (((present >> i) & 1u) && (int)nb[i] == next) score += 1 + i % 3;\n"
+    "  return score >= 3 ? (sqz_cell_t)next : self;\n"
+    "}\n";
+
+static int nb_count = 8; /* SQZ_NB of the domain being stepped */
+static void cyclic_fn(const void *self, const void *nb, uint32_t present, const void *param, void *out, void *user) {
+  int32_t s, n, next, score;
+  memcpy(&s, self, 4);
+  next = (s + 1) % 4;
+  score = __builtin_popcount(present) & 1;
+  for (int i = 0; i < nb_count; i++) {
+    memcpy(&n, (const char *)nb + 4 * i, 4);
+    if (((present >> i) & 1u) && n == next) score += 1 + i % 3;
+  }
+  int32_t r = score >= 3 ? next : s;
+  memcpy(out, &r, 4);
+}
+
+typedef enum { W_LIFE, W_HEAT, W_CYCLIC } workload;
+
+/* A field of dom in layout, in `parts` parts (0: one buffer), or on n_ctx contexts. */
+static sqz_field *make(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, sqz_type type, const char *layout,
+                       uint64_t parts) {
+  sqz_field *f = NULL;
+  int st = n_ctx ? sqz_field_create_devices(dom, ctxs, n_ctx, type, layout, parts, &f)
+           : parts ? sqz_field_create_parts(dom, type, layout, parts, &f)
+                   : sqz_field_create(dom, type, layout, &f);
+  ck_assert_msg(st == SQZ_OK, "%s %s in %llu parts: %s", sqz_domain_spec(dom), layout, (unsigned long long)parts,
+                sqz_last_error((dom)->ctx));
+  ck_assert_uint_eq(sqz_field_parts(f), parts ? parts : 1);
+  return f;
+}
+
+/* A deterministic initial state in compact order (the same for every field of the domain). */
+static void initial(sqz_field *f, sqz_type type, uint64_t seed) {
+  sqz_domain *dom = sqz_field_domain(f);
+  uint64_t n = sqz_domain_cells(dom);
+  size_t ts = sqz_type_size(type);
+  unsigned char *v = malloc(n * ts);
+  ck_assert_ptr_nonnull(v);
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t h = (i + seed) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+    if (type == SQZ_U8) v[i] = (unsigned char)((h >> 7) % 3 == 0);
+    else if (type == SQZ_I32) { int32_t x = (int32_t)((h >> 9) % 4); memcpy(v + 4 * i, &x, 4); }
+    else { float x = (float)((h >> 11) % 1000) / 1000.0f; memcpy(v + 4 * i, &x, 4); }
+  }
+  ck_assert_msg(sqz_field_write_compact(f, v, n) == SQZ_OK, "%s", sqz_last_error((dom)->ctx));
+  free(v);
+}
+
+static void step(sqz_field *f, workload w, uint64_t steps) {
+  sqz_context *ctx = (sqz_field_domain(f))->ctx;
+  int st = SQZ_OK;
+  nb_count = sqz_domain_dims(sqz_field_domain(f)) == 3 ? 26 : 8;
+  if (w == W_LIFE) st = sqz_life_step(f, NULL, steps);
+  else if (w == W_HEAT) st = sqz_heat_step(f, 0.15, steps);
+  else if (strcmp(sqz_context_backend(ctx), "cpu") == 0) st = sqz_stencil_step_fn(f, cyclic_fn, NULL, NULL, 0, steps);
+  else st = sqz_stencil_step(f, CYCLIC_CL, "cyclic.cl", NULL, 0, steps);
+  ck_assert_msg(st == SQZ_OK, "step: %s", sqz_last_error(ctx));
+}
+
+/* The state in compact order (caller frees). */
+static unsigned char *state(sqz_field *f) {
+  uint64_t n = sqz_domain_cells(sqz_field_domain(f));
+  unsigned char *v = malloc(n * sqz_type_size(sqz_field_type(f)));
+  ck_assert_ptr_nonnull(v);
+  ck_assert_msg(sqz_field_read_compact(f, v, n) == SQZ_OK, "%s",
+                sqz_last_error((sqz_field_domain(f))->ctx));
+  return v;
+}
+
+/* Workload w for `steps` steps on a field in `parts` parts (or on n_ctx contexts) equals one buffer, bit for bit;
+ * the two start from the same state and from the same random fill. */
+static void same(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, const char *layout, workload w, uint64_t parts) {
+  sqz_type type = w == W_LIFE ? SQZ_U8 : w == W_HEAT ? SQZ_F32 : SQZ_I32;
+  sqz_field *one = make(dom, NULL, 0, type, layout, 0), *pf = make(dom, ctxs, n_ctx, type, layout, parts);
+  uint64_t n = sqz_domain_cells(dom), steps = 6;
+  size_t bytes = n * sqz_type_size(type);
+  for (int fill = 0; fill < (w == W_LIFE ? 2 : 1); fill++) {
+    if (fill) {
+      ck_assert_int_eq(sqz_field_fill_random(one, 0.4, 11), SQZ_OK);
+      ck_assert_int_eq(sqz_field_fill_random(pf, 0.4, 11), SQZ_OK);
+    } else {
+      initial(one, type, parts);
+      initial(pf, type, parts);
+    }
+    unsigned char *a = state(one), *b = state(pf);
+    ck_assert_msg(memcmp(a, b, bytes) == 0, "%s %s: the initial states differ", sqz_domain_spec(dom), layout);
+    free(a);
+    free(b);
+    step(one, w, steps);
+    step(pf, w, 2);
+    step(pf, w, steps - 2);
+    a = state(one);
+    b = state(pf);
+    uint64_t first = n;
+    for (uint64_t i = 0; i < n && first == n; i++)
+      if (memcmp(a + i * sqz_type_size(type), b + i * sqz_type_size(type), sqz_type_size(type))) first = i;
+    ck_assert_msg(first == n, "%s %s on %s, workload %d, %llu parts%s: compact cell %llu of %llu differs",
+                  sqz_domain_spec(dom), layout, sqz_context_backend((dom)->ctx), (int)w,
+                  (unsigned long long)parts, n_ctx ? " on several contexts" : "", (unsigned long long)first,
+                  (unsigned long long)n);
+    free(a);
+    free(b);
+  }
+  sqz_field_release(one);
+  sqz_field_release(pf);
+}
+
+typedef struct {
+  const char *spec, *layout;
+  uint64_t k;
+} family;
+
+/* Fractals of scale 2 (k = 3) and 3 (k = 8) in compact and block tiles, triangles and tetrahedra in compact. */
+static const family FAMILIES[] = {
+    {"fractal:sierpinski-triangle:6", "compact", 3}, {"fractal:sierpinski-triangle:6", "block:4", 3},
+    {"fractal:sierpinski-carpet:3", "compact", 8},   {"fractal:sierpinski-carpet:3", "block:3", 8},
+    {"triangle:23", "compact", 4},                   {"tetrahedron:9", "compact", 4},
+};
+#define N_FAMILIES (sizeof FAMILIES / sizeof *FAMILIES)
+
+/* The part counts: 1, 2, 3, k, k + 1, 7, more than the top level's k replicas, and 10 (divides none). */
+static int counts(uint64_t k, uint64_t *out) {
+  uint64_t list[] = {1, 2, 3, k, k + 1, 7, k + 3, 10};
+  int n = 0;
+  for (size_t i = 0; i < sizeof list / sizeof *list; i++) {
+    int dup = 0;
+    for (int j = 0; j < n; j++) dup |= out[j] == list[i];
+    if (!dup) out[n++] = list[i];
+  }
+  return n;
+}
+
+static void backend_matrix(const char *backend) {
+  sqz_context *ctx = sqz_test_context(backend);
+  for (size_t i = 0; i < N_FAMILIES; i++) {
+    sqz_domain *dom = NULL;
+    ck_assert_int_eq(sqz_domain_parse(ctx, FAMILIES[i].spec, &dom), SQZ_OK);
+    uint64_t ps[8];
+    int n = counts(FAMILIES[i].k, ps);
+    for (int j = 0; j < n; j++) same(dom, NULL, 0, FAMILIES[i].layout, W_LIFE, ps[j]);
+    same(dom, NULL, 0, FAMILIES[i].layout, W_HEAT, 3);
+    same(dom, NULL, 0, FAMILIES[i].layout, W_HEAT, FAMILIES[i].k + 1);
+    same(dom, NULL, 0, FAMILIES[i].layout, W_CYCLIC, 2);
+    same(dom, NULL, 0, FAMILIES[i].layout, W_CYCLIC, 7);
+    sqz_domain_release(dom);
+  }
+  sqz_context_release(ctx);
+}
+
+START_TEST(test_backend) { backend_matrix(_i ? "opencl" : "cpu"); } /* loop index 0: cpu, 1: opencl */
+END_TEST
+
+/* Parts on two contexts of the same device (the code path of two devices: halos through the host). */
+START_TEST(test_devices) {
+  sqz_context *ctxs[2] = {sqz_test_context("opencl"), sqz_test_context("opencl")};
+  for (size_t i = 0; i < N_FAMILIES; i++) {
+    sqz_domain *dom = NULL;
+    ck_assert_int_eq(sqz_domain_parse(ctxs[0], FAMILIES[i].spec, &dom), SQZ_OK);
+    same(dom, ctxs, 2, FAMILIES[i].layout, W_LIFE, 2);
+    same(dom, ctxs, 2, FAMILIES[i].layout, W_LIFE, 5);
+    same(dom, ctxs, 2, FAMILIES[i].layout, W_HEAT, 3);
+    sqz_domain_release(dom);
+  }
+  sqz_context *cpus[2] = {sqz_test_context("cpu"), sqz_test_context("cpu")};
+  sqz_domain *dom = NULL;
+  ck_assert_int_eq(sqz_domain_parse(cpus[1], "fractal:sierpinski-triangle:6", &dom), SQZ_OK);
+  same(dom, cpus, 2, "compact", W_CYCLIC, 4);
+  sqz_domain_release(dom);
+  for (int i = 0; i < 2; i++) {
+    sqz_context_release(ctxs[i]);
+    sqz_context_release(cpus[i]);
+  }
+}
+END_TEST
+
+/* SQZ_MAX_ALLOC below one buffer: sqz_field_create splits the field itself, each part within the
+ * limit, and steps it as one buffer does. */
+START_TEST(test_auto) {
+  static const char *const backends[] = {"cpu", "opencl"};
+  for (int b = 0; b < 2; b++) {
+    sqz_context *plain = sqz_test_context(backends[b]);
+    sqz_context *small = sqz_test_context(backends[b]);
+    static const char *const cases[][2] = {{"fractal:sierpinski-triangle:9", "compact"},
+                                           {"fractal:sierpinski-triangle:9", "block:8"},
+                                           {"triangle:200", "compact"}};
+    for (int c = 0; c < 3; c++) {
+      sqz_domain *d1 = NULL, *d2 = NULL;
+      sqz_field *one = NULL, *pf = NULL;
+      ck_assert_int_eq(sqz_domain_parse(plain, cases[c][0], &d1), SQZ_OK);
+      ck_assert_int_eq(sqz_domain_parse(small, cases[c][0], &d2), SQZ_OK);
+      SQZ_OK_OR_FAIL(plain, sqz_field_create(d1, SQZ_U8, cases[c][1], &one));
+      setenv("SQZ_MAX_ALLOC", "4096", 1);
+      SQZ_OK_OR_FAIL(small, sqz_field_create(d2, SQZ_U8, cases[c][1], &pf));
+      unsetenv("SQZ_MAX_ALLOC");
+      ck_assert_uint_eq(sqz_field_parts(one), 1);
+      ck_assert_msg(sqz_field_parts(pf) > 1, "%s: %llu parts", cases[c][0], (unsigned long long)sqz_field_parts(pf));
+      ck_assert_uint_le(sqz_field_bytes(pf) / sqz_field_parts(pf), 4096); /* one buffer per part so far */
+      SQZ_OK_OR_FAIL(plain, sqz_field_fill_random(one, 0.35, 5));
+      SQZ_OK_OR_FAIL(small, sqz_field_fill_random(pf, 0.35, 5));
+      step(one, W_LIFE, 5);
+      step(pf, W_LIFE, 5);
+      unsigned char *a = state(one), *b2 = state(pf);
+      ck_assert_msg(memcmp(a, b2, sqz_domain_cells(d1)) == 0, "%s %s on %s: the split field differs", cases[c][0],
+                    cases[c][1], backends[b]);
+      free(a);
+      free(b2);
+      sqz_field_release(one);
+      sqz_field_release(pf);
+      sqz_domain_release(d1);
+      sqz_domain_release(d2);
+    }
+    sqz_context_release(plain);
+    sqz_context_release(small);
+  }
+}
+END_TEST
+
+/* Every front-end operation on a field in parts: embedded write/read, compact I/O, counts and sums,
+ * copies, files (npy, h5 checkpoints, pbm) written from parts and read into one buffer and back. */
+START_TEST(test_io) {
+  sqz_context *ctx = sqz_test_context("cpu");
+  static const char *const cases[][2] = {{"fractal:sierpinski-carpet:3", "block:3"},
+                                         {"fractal:sierpinski-triangle:6", "compact"},
+                                         {"triangle:23", "compact"}};
+  char dir[] = "/tmp/sqz-parts-XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  for (int c = 0; c < 3; c++) {
+    sqz_domain *dom = NULL;
+    ck_assert_int_eq(sqz_domain_parse(ctx, cases[c][0], &dom), SQZ_OK);
+    sqz_field *one = make(dom, NULL, 0, SQZ_U8, cases[c][1], 0), *pf = make(dom, NULL, 0, SQZ_U8, cases[c][1], 5);
+    uint64_t side = sqz_domain_side(dom), cells = side * side, n1 = 0, n2 = 0;
+    unsigned char *e1 = calloc(cells, 1), *e2 = calloc(cells, 1);
+    SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(one, 0.5, 3));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_read(one, e1, cells));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_write(pf, e1, cells)); /* embedded write into parts, read back */
+    SQZ_OK_OR_FAIL(ctx, sqz_field_read(pf, e2, cells));
+    ck_assert_int_eq(memcmp(e1, e2, cells), 0);
+    SQZ_OK_OR_FAIL(ctx, sqz_field_count(one, &n1));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_count(pf, &n2));
+    ck_assert_uint_eq(n1, n2);
+    double s1 = 0, s2 = 0;
+    SQZ_OK_OR_FAIL(ctx, sqz_field_sum(one, SQZ_SUM_PAIRWISE, &s1));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_sum(pf, SQZ_SUM_PAIRWISE, &s2));
+    ck_assert(s1 == s2 && s1 == (double)n1);
+    char npy[300], h5[300], pbm[300];
+    snprintf(npy, sizeof npy, "%s/s%d.npy", dir, c);
+    snprintf(h5, sizeof h5, "%s/s%d.h5", dir, c);
+    snprintf(pbm, sizeof pbm, "%s/s%d.pbm", dir, c);
+    step(pf, W_LIFE, 3);
+    step(one, W_LIFE, 3);
+    SQZ_OK_OR_FAIL(ctx, sqz_field_save_npy(pf, npy));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_save_pbm(pf, pbm));
+    int h5ok = sqz_field_save_h5(pf, h5, "life", 3);
+    ck_assert(h5ok == SQZ_OK || h5ok == SQZ_ERR_UNSUPPORTED); /* builds without HDF5 refuse */
+    sqz_field *back = make(dom, NULL, 0, SQZ_U8, cases[c][1], 0), *back_p = make(dom, NULL, 0, SQZ_U8, cases[c][1], 3);
+    SQZ_OK_OR_FAIL(ctx, sqz_field_load_npy(back, npy));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_load_pbm(back_p, pbm));
+    unsigned char *a = state(one), *b = state(back), *bp = state(back_p);
+    ck_assert_int_eq(memcmp(a, b, sqz_domain_cells(dom)), 0);
+    ck_assert_int_eq(memcmp(a, bp, sqz_domain_cells(dom)), 0);
+    free(b);
+    if (h5ok == SQZ_OK) { /* a checkpoint of parts resumes into parts of another count */
+      char wl[32];
+      uint64_t at = 0;
+      SQZ_OK_OR_FAIL(ctx, sqz_field_load_h5(back_p, h5, wl, sizeof wl, &at));
+      ck_assert_uint_eq(at, 3);
+      b = state(back_p);
+      ck_assert_int_eq(memcmp(a, b, sqz_domain_cells(dom)), 0);
+      free(b);
+    }
+    SQZ_OK_OR_FAIL(ctx, sqz_field_copy(back_p, one)); /* a copy into parts */
+    b = state(back_p);
+    ck_assert_int_eq(memcmp(a, b, sqz_domain_cells(dom)), 0);
+    free(a);
+    free(b);
+    free(bp);
+    free(e1);
+    free(e2);
+    sqz_field_release(one);
+    sqz_field_release(pf);
+    sqz_field_release(back);
+    sqz_field_release(back_p);
+    sqz_domain_release(dom);
+  }
+  sqz_test_remove_tree(dir);
+  sqz_context_release(ctx);
+}
+END_TEST
+
+/* Too many parts name the largest valid count; layouts without parts name the ones with. */
+START_TEST(test_errors) {
+  sqz_context *ctx = sqz_test_context("cpu");
+  sqz_domain *fr = NULL, *tri = NULL;
+  sqz_field *f = NULL;
+  ck_assert_int_eq(sqz_domain_parse(ctx, "fractal:sierpinski-triangle:4", &fr), SQZ_OK);
+  ck_assert_int_eq(sqz_domain_parse(ctx, "triangle:5", &tri), SQZ_OK);
+  ck_assert_int_eq(sqz_field_create_parts(fr, SQZ_U8, "compact", 82, &f), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(f);
+  ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "1 .. 81"));
+  ck_assert_int_eq(sqz_field_create_parts(fr, SQZ_U8, "block:4", 10, &f), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "1 .. 9"));
+  ck_assert_int_eq(sqz_field_create_parts(fr, SQZ_U8, "compact", 0, &f), SQZ_OK); /* 0: automatic, one part fits */
+  ck_assert_uint_eq(sqz_field_parts(f), 1);
+  sqz_field_release(f);
+  ck_assert_int_eq(sqz_field_create_parts(tri, SQZ_U8, "compact", 16, &f), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "1 .. 15"));
+  static const char *const no[][2] = {{"bb", "fractal"}, {"lambda", "fractal"}, {"bits", "fractal"}, {"bb", "triangle"}};
+  for (int i = 0; i < 4; i++) {
+    f = NULL;
+    int st = sqz_field_create_parts(no[i][1][0] == 'f' ? fr : tri, SQZ_U8, no[i][0], 2, &f);
+    ck_assert_int_eq(st, SQZ_ERR_UNSUPPORTED);
+    ck_assert_ptr_null(f);
+    ck_assert_msg(strstr(sqz_last_error(ctx), no[i][0]) && strstr(sqz_last_error(ctx), "compact and block:RHO"), "%s",
+                  sqz_last_error(ctx));
+  }
+  f = make(fr, NULL, 0, SQZ_U8, "compact", 2); /* the tile side is fixed by the parts */
+  ck_assert_int_eq(sqz_field_set_block(f, 4), SQZ_ERR_UNSUPPORTED);
+  sqz_field_release(f);
+  sqz_domain_release(fr);
+  sqz_domain_release(tri);
+  sqz_context_release(ctx);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("field_parts");
+  tcase_add_loop_test(sqz_test_tcase(s, "cpu", 900), test_backend, 0, 1);
+  tcase_add_loop_test(sqz_test_tcase(s, "opencl", 900), test_backend, 1, 2);
+  tcase_add_test(sqz_test_tcase(s, "devices", 900), test_devices);
+  tcase_add_test(sqz_test_tcase(s, "auto", 900), test_auto);
+  tcase_add_test(sqz_test_tcase(s, "io", 900), test_io);
+  tcase_add_test(sqz_test_tcase(s, "errors", 900), test_errors);
+  return sqz_test_run(s);
+}

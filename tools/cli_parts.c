@@ -1,0 +1,92 @@
+/* cli_parts.c — --parts P and --devices LIST of sqz life, run and heat: a field in parts on one device or on several, one context each. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_common.h"
+
+int sqz_cli_parts_opt(const char *cmd, int argc, char **argv, int *i, sqz_cli_parts *o) {
+  const char *v = NULL;
+  int m = sqz_cli_opt(argc, argv, i, "--parts", 1, &v);
+  if (m < 0) return sqz_cli_usage(cmd, "--parts needs a value");
+  if (m > 0) return sqz_cli_u64_range(cmd, "--parts", v, 1, UINT64_MAX, &o->parts) ? 2 : 1;
+  m = sqz_cli_opt(argc, argv, i, "--devices", 1, &v);
+  if (m < 0) return sqz_cli_usage(cmd, "--devices needs a value");
+  if (m == 0) return 0;
+  o->devices = v;
+  return 1;
+}
+
+/* The device list of the run: --devices, or a --device or SQZ_DEVICE that holds a comma. */
+static const char *sqz__device_list(const sqz_cli_parts *o, const char *device) {
+  const char *env = getenv("SQZ_DEVICE");
+  if (o->devices) return o->devices;
+  if (device && strchr(device, ',')) return device;
+  if (!device && env && strchr(env, ',')) return env;
+  return NULL;
+}
+
+/* A list entry of digits only is the Nth device of the backend in `sqz devices` order (its id,
+ * into id); other entries (P:D, a name) go to the library as --device does. */
+static const char *sqz__device_entry(const char *backend, const char *entry, char *id, size_t len) {
+  if (!*entry || strspn(entry, "0123456789") != strlen(entry)) return entry;
+  const char *want = backend ? backend : getenv("SQZ_BACKEND") ? getenv("SQZ_BACKEND") : "opencl";
+  unsigned long n = strtoul(entry, NULL, 10), seen = 0;
+  sqz_device_list *l = NULL;
+  if (sqz_device_list_create(&l) != SQZ_OK) return entry;
+  for (size_t i = 0; i < sqz_device_list_count(l); i++)
+    if (strcmp(sqz_device_list_str(l, i, SQZ_DEVICE_BACKEND), want) == 0 && seen++ == n) {
+      snprintf(id, len, "%s", sqz_device_list_str(l, i, SQZ_DEVICE_ID));
+      entry = id;
+      break;
+    }
+  sqz_device_list_release(l);
+  return entry;
+}
+
+int sqz_cli_parts_open(const char *cmd, sqz_cli_parts *o, const char *backend, const char *device,
+                       sqz_context **ctx) {
+  const char *list = sqz__device_list(o, device);
+  if (list && o->devices && device) return sqz_cli_usage(cmd, "--device %s and --devices %s: give one of them", device, list);
+  if (!list) return sqz_cli_open(cmd, backend, device, ctx);
+  size_t len = strlen(list);
+  o->text = sqz_cli_malloc(len + 1);
+  if (!o->text) return sqz_cli_error(cmd, SQZ_ERR_OUT_OF_MEMORY, "the device list %s", list);
+  memcpy(o->text, list, len + 1);
+  for (char *p = o->text, *save = NULL, *d; (d = strtok_r(p, ",", &save)) != NULL; p = NULL) {
+    if (o->n_ctx == SQZ_CLI_MAX_DEVICES)
+      return sqz_cli_usage(cmd, "--devices %s: at most %d devices", list, SQZ_CLI_MAX_DEVICES);
+    char id[64];
+    int rc = sqz_cli_open(cmd, backend, sqz__device_entry(backend, d, id, sizeof id), &o->ctxs[o->n_ctx]);
+    if (rc) return rc;
+    o->n_ctx++;
+  }
+  if (o->n_ctx == 0) return sqz_cli_usage(cmd, "--devices '%s' names no device", list);
+  sqz_context_retain(o->ctxs[0]); /* the run's context (the domain's): the first device */
+  *ctx = o->ctxs[0];
+  return 0;
+}
+
+int sqz_cli_parts_field(const sqz_cli_parts *o, sqz_domain *dom, sqz_type type, const char *layout, sqz_field **f) {
+  if (o->n_ctx) return sqz_field_create_devices(dom, o->ctxs, o->n_ctx, type, layout, o->parts, f);
+  if (o->parts) return sqz_field_create_parts(dom, type, layout, o->parts, f);
+  return sqz_field_create(dom, type, layout, f);
+}
+
+void sqz_cli_parts_json(sqz_json *j, const sqz_field *f, const sqz_cli_parts *o) {
+  sqz_json_u64(j, "parts", sqz_field_parts(f));
+  sqz_json_u64(j, "halo_bytes_per_step", sqz_field_halo_bytes(f));
+  sqz_json_u64(j, "devices", o->n_ctx ? o->n_ctx : 1);
+}
+
+void sqz_cli_parts_print(const sqz_field *f, const sqz_cli_parts *o) {
+  if (sqz_field_parts(f) > 1 || o->n_ctx > 1)
+    printf("parts    %llu on %zu device%s, %llu halo bytes per step\n", (unsigned long long)sqz_field_parts(f),
+           o->n_ctx ? o->n_ctx : 1, o->n_ctx > 1 ? "s" : "", (unsigned long long)sqz_field_halo_bytes(f));
+}
+
+void sqz_cli_parts_close(sqz_cli_parts *o) {
+  for (size_t i = 0; i < o->n_ctx; i++) sqz_context_release(o->ctxs[i]);
+  free(o->text);
+  memset(o, 0, sizeof *o);
+}
