@@ -101,32 +101,14 @@ SQZ_INTERNAL int sqz__simplex_parts_halo(const sqz_parts_plan *plan, uint64_t p,
 /* P part buffers of ts-byte cells (own cells, then the halo), stepped with the engine's update
  * contract (sqz_update_fn): exchange (every halo cell copied from its owner), then `width` steps
  * per exchange, each part updating its own cells and the halo cells still exact (depth <= width -
- * step). The own cells that read no halo cell (the interior) are updated between the exchange's
- * start and its finish, so an exchange that runs in the background (MPI) overlaps them. The cpu
- * backend's path for parts, the oracle of the device paths, and each rank's part under MPI. */
+ * step). The cpu backend's path for parts and the oracle of the device paths. */
 typedef struct sqz_parted sqz_parted;
-/* How halos are refreshed: start begins it for the parts held (current buffers), finish completes
- * it; the in-process exchange (all parts held) does everything in start. */
-typedef struct {
-  int (*start)(sqz_parted *pf, void *user);
-  int (*finish)(sqz_parted *pf, void *user);
-} sqz_parted_xchg;
 /* values: |D| cells in compact order (copied into the parts). */
 SQZ_INTERNAL int sqz__parted_create(const sqz_domain *dom, uint64_t parts, unsigned width, size_t ts,
                                     const void *values, sqz_parted **out);
-/* Only parts p0 .. p1 - 1 held here (the others belong to other processes), values the cells of
- * those parts (from compact index start[p0]; NULL: zeros), halos refreshed by xchg. Each part's
- * host memory is checked first: SQZ_ERR_OUT_OF_MEMORY naming the part, its cells and the bytes. */
-SQZ_INTERNAL int sqz__parted_create_held(const sqz_domain *dom, uint64_t parts, uint64_t p0, uint64_t p1,
-                                         unsigned width, size_t ts, const void *values, const sqz_parted_xchg *xchg,
-                                         void *xchg_user, sqz_parted **out);
-/* Host bytes per slot (own or halo cell) of a part of ts-byte cells. */
-SQZ_INTERNAL uint64_t sqz__parted_slot_bytes(const sqz_domain *dom, size_t ts);
 SQZ_INTERNAL int sqz__parted_step(sqz_parted *pf, sqz_update_fn fn, void *user, const void *param, uint64_t steps);
-/* The held parts' own cells back into values in compact order (from compact index start[p0]). */
+/* The parts' own cells back into |D| values in compact order. */
 SQZ_INTERNAL void sqz__parted_gather(const sqz_parted *pf, void *values);
-/* The current buffer of held part p (its own cells, then its halo; NULL when not held) and its halo. */
-SQZ_INTERNAL unsigned char *sqz__parted_buffer(sqz_parted *pf, uint64_t p, const sqz_halo **halo);
 SQZ_INTERNAL const sqz_parts_plan *sqz__parted_plan(const sqz_parted *pf);
 SQZ_INTERNAL void sqz__parted_free(sqz_parted *pf);
 #endif
