@@ -12,19 +12,12 @@ static int sqz_mpi_size = 1, sqz_mpi_rank;
 int sqz_cli_mpi_ranks(void) { return sqz_mpi_size; }
 int sqz_cli_mpi_rank(void) { return sqz_mpi_rank; }
 
-int sqz_cli_mpi_options(const char *cmd, const char *backend, const char *layout, const char *map, uint64_t block,
-                        const char *frames, uint64_t parts) {
+int sqz_cli_mpi_options(const char *cmd, uint64_t parts, const char *map, uint64_t block, const char *frames) {
   if (parts)
     return sqz_cli_usage(cmd, "--parts %llu: a run on %d MPI ranks has a part per rank", (unsigned long long)parts,
                          sqz_mpi_size);
-  if (!backend) backend = getenv("SQZ_BACKEND");
-  if (backend && *backend && strcmp(backend, "cpu") != 0)
-    return sqz_cli_usage(cmd, "backend %s: a run on %d MPI ranks steps its parts on the host (cpu) until parts on "
-                              "devices exist", backend, sqz_mpi_size);
-  if (layout && strcmp(layout, "compact") != 0)
-    return sqz_cli_usage(cmd, "--layout %s: a run on %d MPI ranks stores its parts in layout compact", layout, sqz_mpi_size);
   if (map || block)
-    return sqz_cli_usage(cmd, "--%s: a run on %d MPI ranks steps its parts on the host, without thread maps",
+    return sqz_cli_usage(cmd, "--%s: not with a run on %d MPI ranks (yet): the parts take the default map and block",
                          map ? "map" : "block", sqz_mpi_size);
   if (frames) return sqz_cli_usage(cmd, "--frames: not with a run on %d MPI ranks (yet)", sqz_mpi_size);
   return 0;
@@ -33,8 +26,8 @@ int sqz_cli_mpi_options(const char *cmd, const char *backend, const char *layout
 #ifdef SQZ_HAVE_MPI
 #include "sqz_mpi.h"
 
-static int sqz_mpi_on, sqz_mpi_local, sqz_mpi_passed;
-static FILE *sqz_mpi_err; /* ranks other than 0: their stderr */
+static int sqz_mpi_on, sqz_mpi_local, sqz_mpi_passed, sqz_mpi_err_fd = -1;
+static FILE *sqz_mpi_err; /* ranks other than 0: their stderr, sqz_mpi_err_fd the one they had */
 
 void sqz_cli_mpi_init(int *argc, char ***argv) {
   const char *launched = getenv("OMPI_COMM_WORLD_SIZE");
@@ -58,6 +51,7 @@ void sqz_cli_mpi_init(int *argc, char ***argv) {
   if (sqz_mpi_rank == 0) return;
   if (!freopen("/dev/null", "w", stdout)) fclose(stdout);
   fflush(stderr);
+  sqz_mpi_err_fd = dup(STDERR_FILENO);
   if ((sqz_mpi_err = tmpfile()) != NULL) dup2(fileno(sqz_mpi_err), STDERR_FILENO);
 }
 
@@ -113,36 +107,59 @@ const char *sqz_cli_mpi_device(const char *device, char *buf, size_t len) {
 static void sqz__mpi_rank_row(FILE *out, int i, void *user) {
   const sqz_mpi_rank_stats *s = (const sqz_mpi_rank_stats *)user + i;
   fprintf(out,
-          "{\"rank\":%d,\"cells\":%llu,\"halo_cells\":%llu,\"bytes\":%llu,\"neighbours\":%llu,\"send_bytes_per_step\":%llu,"
-          "\"step_s\":%.6f,\"halo_wait_s\":%.6f}",
-          i, (unsigned long long)s->cells, (unsigned long long)s->halo_cells, (unsigned long long)s->bytes,
-          (unsigned long long)s->neighbours, (unsigned long long)s->send_bytes, s->step_s, s->wait_s);
+          "{\"rank\":%d,\"units\":%llu,\"halo_units\":%llu,\"unit_elems\":%llu,\"bytes\":%llu,\"neighbours\":%llu,"
+          "\"send_bytes_per_step\":%llu,\"exchange_s\":%.6f}",
+          i, (unsigned long long)s->units, (unsigned long long)s->halo_units, (unsigned long long)s->unit_elems,
+          (unsigned long long)s->bytes, (unsigned long long)s->neighbours, (unsigned long long)s->send_bytes,
+          s->exchange_s);
 }
 
-int sqz_cli_mpi_steps(sqz_context *ctx, sqz_domain *dom, sqz_type type, sqz_field *whole, const sqz_cli_mpi_job *job,
-                      uint64_t steps, double *kernel_s, double *wall_s, char **ranks_json) {
-  *kernel_s = *wall_s = 0;
-  *ranks_json = NULL;
-  sqz_mpi_field *f = NULL;
-  int st = sqz_field_create_mpi(ctx, MPI_COMM_WORLD, dom, type, "compact", &f);
-  if (st == SQZ_OK) st = sqz_mpi_field_scatter(f, whole, 0);
-  if (st == SQZ_OK) st = job->heat ? sqz_mpi_heat_step(f, job->alpha, steps) : sqz_mpi_life_step(f, job->rule, steps);
-  double t[2] = {0, 0}, worst[2] = {0, 0};
+/* Every rank's figures to rank 0 as JSON. */
+static char *sqz__mpi_ranks_json(sqz_field *f) {
+  sqz_mpi_rank_stats mine, *all = sqz_cli_calloc(sqz_mpi_rank == 0 ? (size_t)sqz_mpi_size : 1, sizeof *all);
+  int have = all != NULL, every = 0;
+  char *json = NULL;
+  sqz_mpi_field_stats(f, &mine);
+  MPI_Allreduce(&have, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (every) MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD);
+  if (every && sqz_mpi_rank == 0) json = sqz_json_rows(sqz_mpi_size, sqz__mpi_rank_row, all);
+  free(all);
+  return json;
+}
+
+/* The steps, or the end of every rank when they failed on this one (the others wait for its halo). */
+static int sqz__mpi_steps(sqz_context *ctx, sqz_field *f, const sqz_cli_mpi_job *job, uint64_t steps) {
+  int st = job->kind == SQZ_CLI_MPI_HEAT ? sqz_heat_step(f, job->alpha, steps)
+           : job->kind == SQZ_CLI_MPI_RUN
+               ? sqz_stencil_step(f, job->source, job->source_name, job->params, job->n_params, steps)
+               : sqz_life_step(f, job->rule, steps);
+  if (st == SQZ_OK) return st;
+  if (sqz_mpi_err_fd >= 0) dup2(sqz_mpi_err_fd, STDERR_FILENO); /* this rank's own stderr again */
+  fprintf(stderr, "sqz: rank %d of %d: the steps failed, ending every rank: ", sqz_mpi_rank, sqz_mpi_size);
+  fflush(stderr);
+  sqz_cli_fail(job->kind == SQZ_CLI_MPI_HEAT ? "heat" : job->kind == SQZ_CLI_MPI_RUN ? "run" : "life", ctx, st);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  return st;
+}
+
+int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char *layout, sqz_field *whole,
+                    sqz_cli_mpi_job *job, uint64_t steps, sqz_field **mf) {
+  double t[2] = {0, 0};
+  int st = sqz_field_create_mpi(ctx, MPI_COMM_WORLD, dom, type, layout, mf);
+  sqz_field *f = *mf;
+  if (st == SQZ_OK && job->random)
+    st = sqz_mpi_agree(ctx, MPI_COMM_WORLD, job->kind == SQZ_CLI_MPI_HEAT ? sqz_field_fill_uniform(f, job->seed)
+                                                                          : sqz_field_fill_random(f, job->density, job->seed));
+  else if (st == SQZ_OK) st = sqz_mpi_field_scatter(f, whole, 0);
+  if (st == SQZ_OK && job->kind == SQZ_CLI_MPI_HEAT) st = sqz_mpi_field_sum(f, SQZ_SUM_NEUMAIER, &job->sum0);
+  if (st == SQZ_OK) st = sqz__mpi_steps(ctx, f, job, steps);
   if (st == SQZ_OK) sqz_context_timing(ctx, &t[0], &t[1]);
-  if (st == SQZ_OK) st = sqz_mpi_field_gather(f, whole, 0);
-  if (st == SQZ_OK) {
-    MPI_Reduce(t, worst, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    *kernel_s = worst[0];
-    *wall_s = worst[1];
-    sqz_mpi_rank_stats mine, *all = sqz_cli_calloc(sqz_mpi_rank == 0 ? (size_t)sqz_mpi_size : 1, sizeof *all);
-    int have = all != NULL, every = 0;
-    sqz_mpi_field_stats(f, &mine);
-    MPI_Allreduce(&have, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (every) MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD);
-    if (every && sqz_mpi_rank == 0) *ranks_json = sqz_json_rows(sqz_mpi_size, sqz__mpi_rank_row, all);
-    free(all);
-  }
-  sqz_mpi_field_release(f);
+  if (st == SQZ_OK) MPI_Reduce(t, &job->kernel_s, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (st == SQZ_OK) MPI_Reduce(t + 1, &job->wall_s, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (st == SQZ_OK && job->kind == SQZ_CLI_MPI_HEAT) st = sqz_mpi_field_sum(f, SQZ_SUM_NEUMAIER, &job->sum1);
+  if (st == SQZ_OK) st = sqz_mpi_field_count(f, &job->nonzero);
+  if (st == SQZ_OK && job->gather) st = sqz_mpi_field_gather(f, whole, 0);
+  if (st == SQZ_OK) job->ranks_json = sqz__mpi_ranks_json(f);
   return st;
 }
 #else /* one process: nothing to start, to agree with or to spread over */

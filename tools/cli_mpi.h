@@ -26,20 +26,34 @@ int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len);
 /* --device of this rank: one of a comma-separated list by node-local rank (list[local % n]); one
  * device or none as given. buf gets the pick. */
 const char *sqz_cli_mpi_device(const char *device, char *buf, size_t len);
-/* Refuses (exit status 2) the options a run on ranks does not take (yet; --parts: a part per rank) (backend: --backend, else
- * $SQZ_BACKEND; only cpu). */
-int sqz_cli_mpi_options(const char *cmd, const char *backend, const char *layout, const char *map, uint64_t block,
-                        const char *frames, uint64_t parts);
+/* Refuses (exit status 2) the options a run on ranks does not take (--parts: a part per rank;
+ * --map, --block, --frames: not yet). */
+int sqz_cli_mpi_options(const char *cmd, uint64_t parts, const char *map, uint64_t block, const char *frames);
 
-/* The steps of a run on the ranks (a build with MPI): each rank makes its part, rank 0's field `whole` (NULL elsewhere)
- * is scattered, `steps` of Life (rule) or heat (alpha) run, and the state comes back into whole.
- * kernel_s, wall_s: the slowest rank's; *ranks_json (rank 0; the caller frees it): per-rank figures
- * as a JSON array. Returns a status every rank agrees on. */
+/* A run on the ranks (a build with MPI): every rank makes its part of a field on the ranks (*mf, in
+ * layout; the caller releases it), fills it (random: each part from the seed, as one field would
+ * be; else scattered from rank 0's field `whole`), runs `steps` of Life, heat or the user's stencil,
+ * counts (heat: sums before and after), and gathers the state into whole when whole is given
+ * (rank 0; NULL elsewhere, and on rank 0 when no file is written). A step that fails on one rank
+ * ends every rank (MPI_Abort, its message on stderr): the others wait for its halo. Returns a
+ * status every rank agrees on. */
+enum { SQZ_CLI_MPI_LIFE, SQZ_CLI_MPI_HEAT, SQZ_CLI_MPI_RUN };
 typedef struct {
-  int heat;
+  int kind;            /* Life with rule, heat with alpha, or the user's source with params */
   const char *rule;
   double alpha;
+  const char *source, *source_name;
+  const double *params;
+  size_t n_params;
+  int random;          /* fill the parts: random:density:seed, heat uniform:seed */
+  double density;
+  uint64_t seed;
+  int gather;          /* the state back into rank 0's whole after the steps */
+  uint64_t nonzero;    /* out: non-zero cells after the steps */
+  double sum0, sum1;   /* out (heat): the sums before and after */
+  double kernel_s, wall_s; /* out: the slowest rank's */
+  char *ranks_json;    /* out (rank 0): per-rank figures as a JSON array; the caller frees it */
 } sqz_cli_mpi_job;
-int sqz_cli_mpi_steps(sqz_context *ctx, sqz_domain *dom, sqz_type type, sqz_field *whole, const sqz_cli_mpi_job *job,
-                      uint64_t steps, double *kernel_s, double *wall_s, char **ranks_json);
+int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char *layout, sqz_field *whole,
+                    sqz_cli_mpi_job *job, uint64_t steps, sqz_field **mf);
 #endif
