@@ -33,8 +33,10 @@ int sqz_field_create_mpi(sqz_context *ctx, MPI_Comm comm, sqz_domain *dom, sqz_t
                      !out ? "out" : !ctx ? "the context" : "the domain");
   *out = NULL;
   int size = 1, rank = 0;
+  MPI_Comm dup = MPI_COMM_NULL;
   MPI_Comm_size(comm, &size);
   MPI_Comm_rank(comm, &rank);
+  MPI_Comm_dup(comm, &dup); /* first: collective, before anything that may fail on one rank only */
   sqz_context **ctxs = sqz__calloc((size_t)size, sizeof *ctxs);
   sqz_field *f = NULL;
   sqz_mpi_state *x = NULL;
@@ -43,15 +45,21 @@ int sqz_field_create_mpi(sqz_context *ctx, MPI_Comm comm, sqz_domain *dom, sqz_t
     ctxs[rank] = ctx; /* the other parts are held by the other ranks */
     st = sqz__field_create_held(dom, ctxs, (uint64_t)size, type, layout, &sqz__exchange_mpi, &f);
     if (st != SQZ_OK && dom->ctx && dom->ctx != ctx) sqz__fail(ctx, st, "%s", sqz_last_error(dom->ctx));
-    if (st == SQZ_ERR_TOO_LARGE) /* this rank's part does not fit its device: memory, not the domain */
-      st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s", sqz_last_error(ctx));
+    if (st == SQZ_ERR_TOO_LARGE) { /* this rank's part does not fit its device: memory, not the domain */
+      char detail[1024];
+      snprintf(detail, sizeof detail, "%s", sqz_last_error(ctx));
+      char *hint = strstr(detail, " (more parts: --parts)"); /* here: more ranks */
+      if (hint) snprintf(hint, sizeof detail - (size_t)(hint - detail), " (more ranks make smaller parts)");
+      st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s", detail);
+    }
   }
   free(ctxs);
-  if (st == SQZ_OK) st = sqz__mpi_state_new(f, comm, &x);
-  if (st == SQZ_OK) f->parts->state = x;
+  if (st == SQZ_OK) st = sqz__mpi_state_new(f, dup, &x);
+  if (st == SQZ_OK) f->parts->state = x; /* x owns dup now */
   st = sqz_mpi_agree(ctx, comm, st);
   if (st != SQZ_OK) {
     sqz_field_release(f); /* the exchange's release frees x */
+    if (!x) MPI_Comm_free(&dup);
     return st;
   }
   *out = f;

@@ -29,7 +29,8 @@ typedef struct {
 } sqz_mpi_state;
 
 SQZ_INTERNAL extern const sqz_exchange_ops sqz__exchange_mpi;
-/* The lists of this rank's part of f (f->parts built, part `rank` held) into a new state. */
+/* The lists of this rank's part of f (f->parts built, part `rank` held) into a new state that
+ * takes comm (the field's own duplicate, freed with the state). */
 SQZ_INTERNAL int sqz__mpi_state_new(sqz_field *f, MPI_Comm comm, sqz_mpi_state **out);
 /* The state of f when f lives on MPI ranks, else NULL. */
 SQZ_INTERNAL sqz_mpi_state *sqz__mpi_state(const sqz_field *f);

@@ -94,7 +94,7 @@ int sqz__mpi_state_new(sqz_field *f, MPI_Comm comm, sqz_mpi_state **out) {
     if (x->link[i].recv_units * x->ub > INT_MAX || x->link[i].send_units * x->ub > INT_MAX)
       st = sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE, "part %d: a halo message to or from rank %d exceeds 2^31 bytes", x->rank,
                      x->link[i].peer);
-  if (st == SQZ_OK) MPI_Comm_dup(comm, &x->comm);
+  if (st == SQZ_OK) x->comm = comm;
   if (st != SQZ_OK) {
     sqz__mpi_state_free(x);
     return st;
