@@ -301,10 +301,10 @@ static int sqz__stencil(int argc, char **argv, int which) {
   }
   sqz_stencil_job job = {which, alpha, source, o.kernel, params, n_params};
   sqz_cli_progress_start(ctx, o.cmd, o.quiet || o.json);
+#ifdef SQZ_HAVE_MPI
   sqz_cli_mpi_job mjob = {.kind = which == SQZ_HEAT ? SQZ_CLI_MPI_HEAT : SQZ_CLI_MPI_RUN, .alpha = alpha,
                           .source = source, .source_name = o.kernel, .params = params, .n_params = n_params,
                           .random = random, .density = density, .seed = seed, .gather = o.out || o.png};
-#ifdef SQZ_HAVE_MPI
   if (st == SQZ_OK && ranks > 1) {
     st = sqz_cli_mpi_run(ctx, dom, type, o.layout, f, &mjob, o.steps, &mf);
     kernel_s = mjob.kernel_s;
