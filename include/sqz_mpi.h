@@ -21,6 +21,7 @@ extern "C" {
  * cpu). Collective; every rank gets the same status (sqz_mpi_agree): more ranks than the layout
  * has units is SQZ_ERR_INVALID_ARGUMENT naming the largest valid count, a part that does not fit
  * its rank's device SQZ_ERR_OUT_OF_MEMORY "rank R: ..." naming the bytes, on every rank. */
+/* sqz_field_release of such a field is collective too (it frees the field's communicator). */
 SQZ_API int sqz_field_create_mpi(sqz_context *ctx, MPI_Comm comm, sqz_domain *dom, sqz_type type, const char *layout,
                                  sqz_field **out);
 

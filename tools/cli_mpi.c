@@ -92,14 +92,16 @@ int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len) {
   return rc;
 }
 
-const char *sqz_cli_mpi_device(const char *device, char *buf, size_t len) {
+const char *sqz_cli_mpi_device(const char *backend, const char *device, char *buf, size_t len) {
   if (!device || !strchr(device, ',')) return device;
   int n = 1;
   for (const char *p = device; *p; p++) n += *p == ',';
   const char *p = device;
   for (int i = sqz_mpi_local % n; i > 0; i--) p = strchr(p, ',') + 1;
-  size_t k = strcspn(p, ",");
-  snprintf(buf, len, "%.*s", (int)k, p);
+  char entry[256];
+  snprintf(entry, sizeof entry, "%.*s", (int)strcspn(p, ","), p);
+  const char *id = sqz_cli_device_entry(backend, entry, buf, len);
+  if (id != buf) snprintf(buf, len, "%s", entry);
   return buf;
 }
 
@@ -166,5 +168,5 @@ int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char
 void sqz_cli_mpi_init(int *argc, char ***argv) {}
 int sqz_cli_mpi_finalize(int rc) { return rc; }
 int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len) { return rc; }
-const char *sqz_cli_mpi_device(const char *device, char *buf, size_t len) { return device; }
+const char *sqz_cli_mpi_device(const char *backend, const char *device, char *buf, size_t len) { return device; }
 #endif

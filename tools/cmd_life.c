@@ -159,7 +159,8 @@ int sqz_cmd_life(int argc, char **argv) {
   sqz_field *f = NULL, *mf = NULL; /* mf: the field on the ranks (mpirun) */
   char *ranks_json = NULL, device[256], rule_buf[SQZ_RLE_RULE_MAX];
   if (ranks > 1) /* one device per rank: --device or --devices LIST picked by node-local rank */
-    rc = sqz_cli_open("life", o.backend, sqz_cli_mpi_device(o.parts.devices ? o.parts.devices : o.device, device, sizeof device),
+    rc = sqz_cli_open("life", o.backend,
+                      sqz_cli_mpi_device(o.backend, o.parts.devices ? o.parts.devices : o.device, device, sizeof device),
                       &ctx);
   else
     rc = sqz_cli_parts_open("life", &o.parts, o.backend, o.device, &ctx);
@@ -281,8 +282,10 @@ int sqz_cmd_life(int argc, char **argv) {
            total_s);
     printf("memory   %llu bytes\ndevice   %s (%s)\n", (unsigned long long)sqz_field_bytes(shown), sqz_context_device_name(ctx),
            sqz_context_backend(ctx));
-    sqz_cli_parts_print(shown, &o.parts);
-    if (ranks > 1) printf("ranks    %d MPI ranks, a part each (memory: rank 0's part)\n", ranks);
+    if (!mf) sqz_cli_parts_print(shown, &o.parts);
+    else
+      printf("ranks    %d MPI ranks, a part each, %llu halo bytes per step (memory: rank 0's part)\n", ranks,
+             (unsigned long long)sqz_field_halo_bytes(mf));
   }
   rc = 0;
 done:

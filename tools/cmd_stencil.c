@@ -259,7 +259,8 @@ static int sqz__stencil(int argc, char **argv, int which) {
   uint64_t nonzero = 0;
   char *ranks_json = NULL, device[256];
   if (ranks > 1) /* one device per rank: --device or --devices LIST picked by node-local rank */
-    rc = sqz_cli_open(o.cmd, o.backend, sqz_cli_mpi_device(o.parts.devices ? o.parts.devices : o.device, device, sizeof device),
+    rc = sqz_cli_open(o.cmd, o.backend,
+                      sqz_cli_mpi_device(o.backend, o.parts.devices ? o.parts.devices : o.device, device, sizeof device),
                       &ctx);
   else
     rc = sqz_cli_parts_open(o.cmd, &o.parts, o.backend, o.device, &ctx);
@@ -375,8 +376,10 @@ static int sqz__stencil(int argc, char **argv, int which) {
     if (which == SQZ_HEAT) printf("heat     %.17g -> %.17g (alpha %g)\n", sum0, sum1, alpha);
     printf("kernel   %.6f s (%.3g cells/s)\nwall     %.6f s for the steps, %.6f s in all\ndevice   %s (%s)\n", kernel_s,
            rate, wall_s, total_s, sqz_context_device_name(ctx), sqz_context_backend(ctx));
-    sqz_cli_parts_print(shown, &o.parts);
-    if (ranks > 1) printf("ranks    %d MPI ranks, a part each (memory: rank 0's part)\n", ranks);
+    if (!mf) sqz_cli_parts_print(shown, &o.parts);
+    else
+      printf("ranks    %d MPI ranks, a part each, %llu halo bytes per step (memory: rank 0's part)\n", ranks,
+             (unsigned long long)sqz_field_halo_bytes(mf));
   }
 done:
   if (rc == 0 && !root && st != SQZ_OK) rc = sqz_cli_fail(o.cmd, ctx, st);
