@@ -21,6 +21,16 @@ static inline sqz_cell_t sqz_part_cell(__global const sqz_cell_t *src, ulong i, 
   return s < 0 ? (sqz_cell_t)0 : src[s];
 }
 static inline int sqz_part_own(ulong i, sqz_part_map pm) { return i >= pm.u0 && i < pm.u1; }
+/* A part of several (cells outside it exist): a group whose block holds no own cell skips its
+ * tile and step (uniform over the group, after the barriers). mine: the work-item's cell is own. */
+static inline int sqz_part_group(__local int *any, int mine, sqz_part_map pm) {
+  if (pm.u0 == 0u && pm.n_halo == 0u) return 1; /* one part: the whole field */
+  if (get_local_id(0) == 0u && get_local_id(1) == 0u && get_local_id(2) == 0u) *any = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (mine) *any = 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return *any;
+}
 
 #if SQZ_DIMS == 2
 /* Row y of a tile, at t: work-item tx loads cell ox + tx at position tx + 1, and work-items
@@ -75,10 +85,14 @@ __kernel void sqz_engine2(__global const sqz_cell_t *restrict src, __global sqz_
   sqz_part_map pm = {pu0, pu1, pnh, phalo};
   __local sqz_cell_t tile[SQZ_TILE];
   __local uint blk[3];
-  uint bx = 0u, by = 0u, tx = (uint)get_local_id(0), ty = (uint)get_local_id(1);
+  __local int any;
+  uint bx = 0u, by = 0u, tx = (uint)get_local_id(0), ty = (uint)get_local_id(1), cx, cy;
   /* has is uniform over the group; a group without a cell skips the tile but passes the barrier
    * before it leaves: PoCL 3 miscompiled an early return here */
   int has = sqz_block2(blk, lp, rho, n, &bx, &by);
+  int mine = has && sqz_scell2(lp.s0, lp.s1, lp.s2, lp.s4, lp.s5, bx, by, tx, ty, n, &cx, &cy) &&
+             sqz_part_own(sqz_tri_index(SQZ_SLAYOUT, n, cx, cy), pm);
+  has = sqz_part_group(&any, mine, pm) && has;
   uint ox = bx, oy = by, ux = tx, uy = ty; /* the work-item's cell is (ox + ux, oy + uy) */
 #if SQZ_HAS_KIND(SQZ_SK_RB)
   int mixed = 0;
@@ -173,9 +187,13 @@ __kernel void sqz_engine3(__global const sqz_cell_t *restrict src, __global sqz_
   __local sqz_sidx rbase[SQZ_TROWS];
   __local uint rcnt[SQZ_TROWS];
   __local uint blk[4];
-  uint bx = 0u, by = 0u, bz = 0u;
+  __local int any;
+  uint bx = 0u, by = 0u, bz = 0u, cx, cy, cz;
   uint tx = (uint)get_local_id(0), ty = (uint)get_local_id(1), tz = (uint)get_local_id(2);
   int has = sqz_block3(blk, lp, rho, n, &bx, &by, &bz); /* uniform: leave after the barriers, as in 2D */
+  int mine = has && sqz_scell3(lp.s0, lp.s1, lp.s2, lp.s3, lp.s4, lp.s5, lp.s6, bx, by, bz, tx, ty, tz, n, &cx, &cy, &cz) &&
+             sqz_part_own(sqz_tet_index(SQZ_SLAYOUT, n, cx, cy, cz), pm);
+  has = sqz_part_group(&any, mine, pm) && has;
   sqz_tile3(tile, rbase, rcnt, src, n, rho, bx, by, bz, has, pm); /* !has: the barrier only */
   barrier(CLK_LOCAL_MEM_FENCE);
   uint x, y, z;

@@ -21,6 +21,7 @@ typedef struct {
 /* The local slot of global unit g, or -1 when the part neither owns nor copies g. */
 SQZ_FN sqz_i64 sqz_part_slot(sqz_u64 g, sqz_u64 u0, sqz_u64 u1, sqz_u64 n_halo, SQZ_PARTS_GLOBAL const sqz_u64 *halo) {
   if (g >= u0 && g < u1) return (sqz_i64)(g - u0);
+  if (n_halo == 0u || g < halo[0] || g > halo[n_halo - 1u]) return (sqz_i64)-1; /* most reads of far cells */
   sqz_u64 lo = 0u, hi = n_halo;
   while (lo < hi) {
     sqz_u64 mid = lo + (hi - lo) / 2u;

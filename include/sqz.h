@@ -269,6 +269,11 @@ SQZ_API int sqz_field_create_parts(sqz_domain *dom, sqz_type type, const char *l
 SQZ_API int sqz_field_create_devices(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, sqz_type type,
                                      const char *layout, uint64_t parts, sqz_field **out);
 SQZ_API uint64_t sqz_field_parts(const sqz_field *field); /* 1 for a field in one buffer */
+/* The part count sqz_field_create would take for (dom, type, layout) on ctx's device (1 when one
+ * buffer fits; 0 when it does not and the layout does not part, or two buffers exceed the device's
+ * memory) and that count's halo bytes per step; nothing is allocated (dom's own context is unused). */
+SQZ_API int sqz_field_parts_auto(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout,
+                                 uint64_t *parts, uint64_t *halo_bytes);
 /* Bytes the halo exchange copies into the parts before each step (0 for a field in one buffer). */
 SQZ_API uint64_t sqz_field_halo_bytes(const sqz_field *field);
 SQZ_API void sqz_field_retain(sqz_field *field);

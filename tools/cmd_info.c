@@ -110,6 +110,7 @@ static int sqz__info_maps(sqz_domain *dom, const char *map, uint32_t rho, int js
 typedef struct {
   char name[32];
   uint64_t cells, bytes; /* storage elements and bytes of one buffer (layout bits: a bit each) */
+  uint64_t parts, halo;  /* the automatic part count of a u8 field on the device, its halo bytes per step */
   int status;
 } sqz_info_row;
 
@@ -211,6 +212,8 @@ int sqz_cmd_info(int argc, char **argv) {
   for (int i = 0; i < n; i++) {
     rows[i].status = sqz_domain_layout_cells(dom, rows[i].name, &rows[i].cells);
     if (rows[i].status == SQZ_OK) rows[i].status = sqz_domain_layout_bytes(dom, rows[i].name, &rows[i].bytes);
+    if (rows[i].status == SQZ_OK && sqz_field_parts_auto(dom, ctx, SQZ_U8, rows[i].name, &rows[i].parts, &rows[i].halo))
+      rows[i].parts = 0; /* no count keeps the parts within the limit */
     if (rows[i].status != SQZ_OK && layout) {
       rc = sqz_cli_fail("info", NULL, rows[i].status);
       goto done;
@@ -229,10 +232,12 @@ int sqz_cmd_info(int argc, char **argv) {
     fputs(",\"layouts\":[", stdout);
     for (int i = 0, first = 1; i < n; i++) {
       if (rows[i].status != SQZ_OK) continue;
-      printf("%s{\"layout\":\"%s\",\"cells\":%llu,\"bytes\":%llu,\"mrf\":%.6g,\"fits_one\":%s,\"fits_two\":%s}",
+      printf("%s{\"layout\":\"%s\",\"cells\":%llu,\"bytes\":%llu,\"mrf\":%.6g,\"fits_one\":%s,\"fits_two\":%s,"
+             "\"parts\":%llu,\"halo_bytes_per_step\":%llu}",
              first ? "" : ",", rows[i].name, (unsigned long long)rows[i].cells, (unsigned long long)rows[i].bytes,
              (double)bb_cells / (double)rows[i].bytes, rows[i].bytes <= max_alloc ? "true" : "false",
-             rows[i].bytes <= gmem / 2 ? "true" : "false");
+             rows[i].bytes <= gmem / 2 ? "true" : "false", (unsigned long long)rows[i].parts,
+             (unsigned long long)rows[i].halo);
       first = 0;
     }
     fputs("]", stdout);
@@ -255,18 +260,21 @@ int sqz_cmd_info(int argc, char **argv) {
     printf("cells    %llu\n", (unsigned long long)sqz_domain_cells(dom));
     printf("device   %s: max allocation %llu bytes, global memory %llu bytes\n\n", sqz_context_device_name(ctx),
            (unsigned long long)max_alloc, (unsigned long long)gmem);
-    printf("%-10s %20s %20s %10s %8s %8s\n", "layout", "cells stored", "bytes (1 B/cell)*", "MRF vs bb", "fits 1x",
-           "fits 2x");
+    printf("%-10s %20s %20s %10s %8s %8s %6s %14s\n", "layout", "cells stored", "bytes (1 B/cell)*", "MRF vs bb", "fits 1x",
+           "fits 2x", "parts", "halo B/step");
     for (int i = 0; i < n; i++) {
       if (rows[i].status != SQZ_OK) {
         printf("%-10s %s\n", rows[i].name, sqz_status_message(rows[i].status));
         continue;
       }
-      printf("%-10s %20llu %20llu %10.4g %8s %8s\n", rows[i].name, (unsigned long long)rows[i].cells,
+      printf("%-10s %20llu %20llu %10.4g %8s %8s %6llu %14llu\n", rows[i].name, (unsigned long long)rows[i].cells,
              (unsigned long long)rows[i].bytes, (double)bb_cells / (double)rows[i].bytes,
-             rows[i].bytes <= max_alloc ? "yes" : "no", rows[i].bytes <= gmem / 2 ? "yes" : "no");
+             rows[i].bytes <= max_alloc ? "yes" : "no", rows[i].bytes <= gmem / 2 ? "yes" : "no",
+             (unsigned long long)rows[i].parts, (unsigned long long)rows[i].halo);
     }
     puts("* layout bits: 1 bit per cell, rows (simplices) or tiles (fractals) padded to 32-bit words");
+    puts("  parts: the buffers a u8 field takes on this device (above the allocation limit it is split by itself;\n"
+         "  0: not even parts fit, or the layout does not part); halo B/step: what those parts exchange per step");
     if (simplex) {
       if ((rc = sqz__info_maps(dom, map, (uint32_t)rho, 0)) != 0) goto done;
       printf("\nlargest N with two 1-byte state buffers on this device: bb %llu, compact %llu\n",

@@ -30,6 +30,23 @@ static int sqz__alloc_storage(sqz_field *f, int which) {
   return ctx->ops->alloc(ctx, bytes, &f->mem[which]);
 }
 
+/* f's layout, storage geometry and layout name on f->dom and f->ctx (f->type set). */
+static int sqz__field_shape(sqz_field *f, const char *layout) {
+  sqz_context *ctx = f->ctx;
+  int st = sqz__parse_layout(ctx, f->dom, layout, &f->layout, &f->layout_rho);
+  if (st == SQZ_OK && f->layout == SQZ_LAYOUT_BITS) st = sqz__bits_check_type(ctx, f->type);
+  if (st == SQZ_OK) st = ctx->ops->accepts(ctx, f->dom, f->type, f->layout);
+  if (st == SQZ_OK) st = sqz__layout_geometry(f->dom, f->layout, f->layout_rho, &f->elems, &f->width, &f->height);
+  if (st != SQZ_OK) return st;
+  if (f->layout == SQZ_LAYOUT_BLOCK) snprintf(f->layout_str, sizeof f->layout_str, "block:%u", f->layout_rho);
+  else snprintf(f->layout_str, sizeof f->layout_str, "%s",
+                f->layout == SQZ_LAYOUT_BB       ? "bb"
+                : f->layout == SQZ_LAYOUT_LAMBDA ? "lambda"
+                : f->layout == SQZ_LAYOUT_BITS   ? "bits"
+                                                 : "compact");
+  return SQZ_OK;
+}
+
 /* 1 when f's layout parts (sqz__parts_unit), without a failure detail. */
 static int sqz__layout_parts(const sqz_field *f) {
   return f->layout == SQZ_LAYOUT_COMPACT || (f->layout == SQZ_LAYOUT_BLOCK && f->dom->kind == SQZ_DOMAIN_FRACTAL);
@@ -49,13 +66,19 @@ static int sqz__field_storage(sqz_field *f, uint64_t parts, sqz_context *const *
   }
   int st = SQZ_OK;
   if (parts == 0) {
-    uint64_t limit = UINT64_MAX;
+    uint64_t limit = UINT64_MAX, mem = 0, bytes = 0;
     for (size_t i = 0; i < (n_ctx ? n_ctx : 1); i++) {
       sqz_context *c = n_ctx ? ctxs[i] : ctx;
       uint64_t l = sqz__parts_alloc_limit(c);
       limit = l < limit ? l : limit;
+      mem = mem + c->global_mem < mem ? UINT64_MAX : mem + c->global_mem;
     }
-    st = sqz__parts_auto(f, limit, &parts);
+    if (!sqz__checked_mul(f->elems, sqz_type_size(f->type), &bytes) || bytes > mem / 2) /* no split helps */
+      return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s needs %s%llu bytes in two state buffers but %s %llu bytes",
+                       f->dom->spec, f->layout_str, bytes > UINT64_MAX / 2 ? "more than " : "",
+                       (unsigned long long)(bytes > UINT64_MAX / 2 ? UINT64_MAX : 2 * bytes),
+                       n_ctx > 1 ? "the devices have" : "the device has", (unsigned long long)mem);
+    st = sqz__parts_auto(f, limit, &parts, NULL);
     if (st == SQZ_OK && n_ctx > parts) parts = n_ctx; /* a part per device at least */
   }
   if (st == SQZ_OK) st = ctx->ops->copy(ctx, NULL, 0, NULL, 0, 0); /* the backend holds parts */
@@ -80,17 +103,8 @@ static int sqz__field_new(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ct
   atomic_init(&f->refs, 1u);
   sqz_domain_retain(dom); /* the field keeps its domain and its context alive */
   sqz_context_retain(ctx);
-  int st = sqz__parse_layout(ctx, dom, layout, &f->layout, &f->layout_rho);
-  if (st == SQZ_OK && f->layout == SQZ_LAYOUT_BITS) st = sqz__bits_check_type(ctx, type);
-  if (st == SQZ_OK) st = ctx->ops->accepts(ctx, dom, type, f->layout);
-  if (st == SQZ_OK) st = sqz__layout_geometry(dom, f->layout, f->layout_rho, &f->elems, &f->width, &f->height);
+  int st = sqz__field_shape(f, layout);
   if (st == SQZ_OK) {
-    if (f->layout == SQZ_LAYOUT_BLOCK) snprintf(f->layout_str, sizeof f->layout_str, "block:%u", f->layout_rho);
-    else snprintf(f->layout_str, sizeof f->layout_str, "%s",
-                  f->layout == SQZ_LAYOUT_BB       ? "bb"
-                  : f->layout == SQZ_LAYOUT_LAMBDA ? "lambda"
-                  : f->layout == SQZ_LAYOUT_BITS   ? "bits"
-                                                   : "compact");
     for (size_t i = 0; st == SQZ_OK && i < n_ctx; i++)
       if ((!ctxs[i] && !xchg) || (ctxs[i] && ctxs[i]->ops != ctx->ops))
         st = sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "device %zu of a field in parts is %s (the domain's backend is %s)",
@@ -110,6 +124,28 @@ static int sqz__field_new(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ct
 
 int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out) {
   return sqz__field_new(dom, NULL, 0, type, layout, SQZ_PARTS_AUTO, NULL, out);
+}
+
+int sqz_field_parts_auto(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout, uint64_t *parts,
+                         uint64_t *halo_bytes) {
+  if (!dom || !ctx || !parts || !halo_bytes || sqz_type_size(type) == 0)
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_parts_auto: a NULL argument or an unknown type");
+  sqz_field f; /* the shape of the field, no storage */
+  memset(&f, 0, sizeof f);
+  f.dom = dom;
+  f.ctx = ctx;
+  f.type = type;
+  *parts = 1;
+  *halo_bytes = 0;
+  uint64_t bytes = 0;
+  int st = sqz__field_shape(&f, layout);
+  uint64_t limit = sqz__parts_alloc_limit(ctx);
+  if (st != SQZ_OK || (sqz__checked_mul(f.elems, sqz_type_size(type), &bytes) && (bytes = sqz__field_storage_bytes(&f)) <= limit))
+    return st;
+  if (!sqz__layout_parts(&f) || bytes == 0 || bytes > ctx->global_mem / 2)
+    *parts = 0; /* the layout does not part, or the pair would not fit the device at all */
+  else st = sqz__parts_auto(&f, limit, parts, halo_bytes);
+  return st;
 }
 
 int sqz_field_create_parts(sqz_domain *dom, sqz_type type, const char *layout, uint64_t parts, sqz_field **out) {

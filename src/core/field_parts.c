@@ -174,21 +174,23 @@ void sqz__field_parts_free(sqz_field *f) {
   f->parts = NULL;
 }
 
-int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *parts) {
+int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *parts, uint64_t *halo_bytes) {
   uint64_t ts = sqz_type_size(f->type), most = sqz__parts_max(f);
   uint64_t p = max_alloc ? (f->elems * ts + max_alloc - 1) / max_alloc : most + 1;
   for (p = p ? p : 1; p <= most; p += (p + 15) / 16) { /* halos grow a part past elems / P: try more */
     sqz_field_split *fp = NULL;
     int st = sqz__parts_layout(f, p, &fp);
-    uint64_t largest = 0;
+    uint64_t largest = 0, halo = 0;
     for (uint64_t q = 0; st == SQZ_OK && q < p; q++) {
       uint64_t b = sqz__part_bytes(f, fp, &fp->part[q]);
       largest = b > largest ? b : largest;
+      halo += fp->part[q].n_halo * fp->unit * sqz_type_size(f->type);
     }
     sqz__parts_release(fp);
     if (st != SQZ_OK) return st;
     if (largest <= max_alloc) {
       *parts = p;
+      if (halo_bytes) *halo_bytes = halo;
       return SQZ_OK;
     }
   }

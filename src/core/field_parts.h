@@ -116,8 +116,9 @@ SQZ_INTERNAL uint64_t sqz__parts_alloc_limit(const sqz_context *ctx);
 /* The largest part count of f: min(units, SQZ_PARTS_MAX). */
 SQZ_INTERNAL uint64_t sqz__parts_max(const sqz_field *f);
 /* The fewest parts that keep every part buffer of f (own units and halo) within max_alloc bytes
- * of its device; 0 with the detail when even single units do not fit. */
-SQZ_INTERNAL int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *parts);
+ * of its device, and the halo bytes per step of that count (halo_bytes may be NULL);
+ * SQZ_ERR_TOO_LARGE with the detail when no count does. */
+SQZ_INTERNAL int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *parts, uint64_t *halo_bytes);
 /* Builds f->parts: the unit ranges, halos and runs of `parts` parts (f's geometry set, f->mem
  * empty), part p on ctxs[p * n_ctx / parts] (n_ctx 0: every part on f->ctx; a NULL entry: held
  * by another rank), buffers allocated for the parts with a context, with exchange xchg (NULL:

@@ -27,9 +27,9 @@ SQZ_INLINE void cpu_row(int dims, int sl, sqz_u32 n, sqz_u32 y, sqz_u32 z, const
   sqz_sidx idx[26];
   sqz_u32 end = dims == 2 ? y + 1 : n - y - z;
   for (sqz_u32 x = 0; x < end; x++) {
-    sqz_sidx self = 0;
+    sqz_sidx self = pt ? (dims == 2 ? sqz_tri_index(sl, n, x, y) : sqz_tet_index(sl, n, x, y, z)) : 0;
+    if (pt && (self < pt->u0 || self >= pt->u1)) continue; /* another part's cell */
     sqz_u32 present = dims == 2 ? sqz_tri_nbrs(sl, n, x, y, idx, &self) : sqz_tet_nbrs(sl, n, x, y, z, idx, &self);
-    if (pt && (self < pt->u0 || self >= pt->u1)) continue;
     for (int d = 0; d < nn; d++) {
       sqz_i64 at = (present >> d) & 1u ? cpu_slot(pt, idx[d]) : -1;
       if (at >= 0) sqz__cpu_cell_copy(nb + (size_t)d * ts, src + (uint64_t)at * ts, ts);

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# gpu_parts.sh — fields in parts on a GPU machine: block:32 Sierpinski-triangle Life at R = 21 (44 GB per buffer,
+# above NVIDIA OpenCL's single-allocation limit: split automatically) against R = 20 in one buffer, the parts checked
+# bit for bit against one buffer at a small level, and compact R = 20 on PoCL under a 2 GB allocation limit.
+# usage: scripts/gpu_parts.sh [BUILD_DIR]    (default build-gpu; as root for the ICD file)
+# env:   OUT=DIR (logs and JSON; default BUILD_DIR/parts), STEPS (Life steps per run, 10), R (21), SKIP_POCL=1
+# Prints a short summary on stdout; exit status 0 when every check passed.
+set -u
+cd "$(dirname "$0")/.."
+B=${1:-build-gpu}
+OUT=${OUT:-$B/parts}
+STEPS=${STEPS:-10}
+R=${R:-21}
+mkdir -p "$B" "$OUT"
+SUMMARY=()
+FAILED=0
+say() { SUMMARY+=("$1"); echo "== $1"; }
+bad() { SUMMARY+=("FAIL  $1"); FAILED=1; echo "== FAIL $1"; }
+[ -e /etc/OpenCL/vendors/nvidia.icd ] || { mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd; } 2>/dev/null
+cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+cmake --build "$B" -j"$(nproc)" --target sqz_cli >"$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+S=$B/sqz
+export SQZ_CACHE_DIR=$PWD/$B/cache
+$S devices | tee "$OUT/devices.txt"
+NV=${SQZ_GPU_DEVICE:-NVIDIA}
+py=$(command -v /usr/bin/python3 || command -v python3)
+field() { "$py" -c "import json,sys; d=json.load(open(sys.argv[1])); print(' '.join(str(d.get(k, '-')) for k in sys.argv[2:]))" "$@"; }
+run() { # run NAME sqz-args...: JSON into $OUT/NAME.json, the command and its stderr into $OUT/NAME.log
+  local name=$1
+  shift
+  echo "\$ sqz $*" | tee "$OUT/$name.log"
+  /usr/bin/time -v "$S" "$@" --json >"$OUT/$name.json" 2>>"$OUT/$name.log"
+}
+
+# 1. parts against one buffer, bit for bit, on the GPU (small levels, both tiled layouts, Life and heat)
+for lay in block:32 compact; do
+  for p in 1 2 5 13; do
+    $S life fractal:sierpinski-triangle:13 --layout $lay --steps 9 --device "$NV" --out "$OUT/one.pbm" >/dev/null 2>&1 &&
+      $S life fractal:sierpinski-triangle:13 --layout $lay --steps 9 --device "$NV" --parts $p --out "$OUT/p.pbm" >/dev/null 2>&1 &&
+      cmp -s "$OUT/one.pbm" "$OUT/p.pbm" || bad "life $lay R=13 in $p parts differs from one buffer on $NV"
+  done
+done
+$S heat triangle:3000 --steps 20 --type f32 --device "$NV" --out "$OUT/h1.npy" >/dev/null 2>&1 &&
+  $S heat triangle:3000 --steps 20 --type f32 --device "$NV" --parts 7 --out "$OUT/h7.npy" >/dev/null 2>&1 &&
+  cmp -s "$OUT/h1.npy" "$OUT/h7.npy" || bad "heat triangle:3000 in 7 parts differs from one buffer on $NV"
+[ "$FAILED" = 0 ] && say "PASS  parts = one buffer on $NV (life block:32/compact R=13, P = 1, 2, 5, 13; heat triangle:3000 P = 7)"
+
+# 2. block:32 R-1 in one buffer against R split automatically (no --parts: the field exceeds one allocation)
+run one_r$((R - 1)) life fractal:sierpinski-triangle:$((R - 1)) --layout block:32 --steps "$STEPS" --device "$NV" --quiet ||
+  bad "R=$((R - 1)) block:32 in one buffer: $(tail -3 "$OUT/one_r$((R - 1)).log")"
+run auto_r$R life fractal:sierpinski-triangle:$R --layout block:32 --steps "$STEPS" --device "$NV" --quiet ||
+  bad "R=$R block:32 split automatically: $(tail -3 "$OUT/auto_r$R.log")"
+for n in one_r$((R - 1)) auto_r$R; do
+  [ -s "$OUT/$n.json" ] || continue
+  read -r cells parts halo bytes ks ws live <<<"$(field "$OUT/$n.json" cells parts halo_bytes_per_step bytes kernel_s wall_s live)"
+  say "$(printf '%-10s %13s cells %3s part(s) %13s halo B/step %14s B  kernel %8.3f s  wall %8.3f s  %6.2f Gcells/s (wall)  %.1f steps/s  live %s' \
+    "$n" "$cells" "$parts" "$halo" "$bytes" "$ks" "$ws" "$("$py" -c "print($cells*$STEPS/$ws/1e9)")" \
+    "$("$py" -c "print($STEPS/$ws)")" "$live")"
+done
+if [ -s "$OUT/one_r$((R - 1)).json" ] && [ -s "$OUT/auto_r$R.json" ]; then
+  say "$("$py" - "$OUT/one_r$((R - 1)).json" "$OUT/auto_r$R.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+ra, rb = a["cells"] / a["wall_s"], b["cells"] / b["wall_s"]
+print(f"R={b['domain'].rsplit(':', 1)[1]} in {b['parts']} parts runs at {rb / ra:.2f}x the cell rate of one buffer "
+      f"one level down (halo {b['halo_bytes_per_step'] / 1e6:.1f} MB per step)")
+PY
+)"
+fi
+
+# 3. compact R = 20 on PoCL under a 2 GB single-allocation limit (PoCL's own on the 6.8 GB machine): split automatically
+if [ "${SKIP_POCL:-0}" != 1 ] && grep -qi "portable\|pthread" "$OUT/devices.txt"; then
+  SQZ_MAX_ALLOC=2147483648 run pocl_auto life fractal:sierpinski-triangle:20 --steps 2 --device pthread --quiet ||
+    bad "compact R=20 on PoCL: $(tail -3 "$OUT/pocl_auto.log")"
+  [ -s "$OUT/pocl_auto.json" ] &&
+    say "PoCL compact R=20 under 2 GB: $(field "$OUT/pocl_auto.json" parts halo_bytes_per_step bytes wall_s live | awk '{printf "%s parts, %s halo B/step, %s B, %.1f s for 2 steps, live %s", $1, $2, $3, $4, $5}')"
+else
+  say "PoCL: not on this machine (or SKIP_POCL=1): the compact R=20 run was skipped"
+fi
+
+echo
+echo "================ sqz parts on $NV: summary ================"
+printf '%s\n' "${SUMMARY[@]}"
+echo "logs and JSON: $OUT"
+exit "$FAILED"
