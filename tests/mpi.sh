@@ -105,6 +105,13 @@ rc=$?
 [ "$rc" -eq 2 ] || fail "rank 1 alone fails: exit $rc, expected 2"
 grep -q "rank 1 of 2 failed: sqz life: --steps" err.txt || { fail "rank 1 alone fails: message"; cat err.txt; }
 
+# a kernel that does not build fails on every rank alike: one agreed message from rank 0, no abort
+printf 'sqz_cell_t sqz_update(sqz_cell_t s, const sqz_cell_t nb[SQZ_NB], uint p, __constant const sqz_param_t *q) { return s + oops; }\n' >broken.cl
+mpi 2 run triangle:37 --kernel broken.cl --type i32 --steps 2
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "SQZ_ERR_BUILD_FAILED): rank 0: kernel build failed" err.txt && ! grep -q "MPI_ABORT" err.txt ||
+  { fail "a kernel that does not build on 2 ranks: exit $rc"; cat err.txt; }
+
 # one rank's device short of memory for its part (SQZ_MAX_ALLOC, the library's test hook, lowers rank 1's allocation
 # limit below its part: 10 050 cells and a 200-cell halo): every rank exits 1 with the message naming rank 1 and the bytes, at once
 start=$(date +%s)

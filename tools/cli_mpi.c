@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_common.h"
@@ -129,15 +130,28 @@ static char *sqz__mpi_ranks_json(sqz_field *f) {
   return json;
 }
 
-/* The steps, or the end of every rank when they failed on this one (the others wait for its halo). */
+/* The steps, with an agreed status: every rank meets the others at a barrier after them. A rank
+ * whose steps failed waits there SQZ_CLI_MPI_GRACE seconds at most: when the others failed alike
+ * (a kernel that does not build fails on every rank) they all arrive and the failure is agreed as
+ * any other; when they did not, they are waiting for this rank's halo, and it ends every rank
+ * (MPI_Abort, its message on its own stderr). */
+#define SQZ_CLI_MPI_GRACE 10.0
 static int sqz__mpi_steps(sqz_context *ctx, sqz_field *f, const sqz_cli_mpi_job *job, uint64_t steps) {
   int st = job->kind == SQZ_CLI_MPI_HEAT ? sqz_heat_step(f, job->alpha, steps)
            : job->kind == SQZ_CLI_MPI_RUN
                ? sqz_stencil_step(f, job->source, job->source_name, job->params, job->n_params, steps)
                : sqz_life_step(f, job->rule, steps);
-  if (st == SQZ_OK) return st;
+  MPI_Request rq;
+  int met = 0;
+  MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+  if (st == SQZ_OK) MPI_Wait(&rq, MPI_STATUS_IGNORE);
+  for (double t0 = sqz_cli_clock(); st != SQZ_OK && !met && sqz_cli_clock() - t0 < SQZ_CLI_MPI_GRACE;) {
+    MPI_Test(&rq, &met, MPI_STATUS_IGNORE);
+    if (!met) nanosleep(&(struct timespec){0, 1000000}, NULL);
+  }
+  if (st == SQZ_OK || met) return sqz_mpi_agree(ctx, MPI_COMM_WORLD, st);
   if (sqz_mpi_err_fd >= 0) dup2(sqz_mpi_err_fd, STDERR_FILENO); /* this rank's own stderr again */
-  fprintf(stderr, "sqz: rank %d of %d: the steps failed, ending every rank: ", sqz_mpi_rank, sqz_mpi_size);
+  fprintf(stderr, "sqz: rank %d of %d: the steps failed here alone, ending every rank: ", sqz_mpi_rank, sqz_mpi_size);
   fflush(stderr);
   sqz_cli_fail(job->kind == SQZ_CLI_MPI_HEAT ? "heat" : job->kind == SQZ_CLI_MPI_RUN ? "run" : "life", ctx, st);
   MPI_Abort(MPI_COMM_WORLD, 1);
