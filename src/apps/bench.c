@@ -23,6 +23,9 @@ int sqz_bench_simplex_touch(sqz_field *field, int accumulate, uint64_t steps) {
   if (!field) return SQZ_ERR_INVALID_ARGUMENT;
   if (field->dom->kind == SQZ_DOMAIN_FRACTAL || field->type != SQZ_U8)
     return sqz__fail(field->ctx, SQZ_ERR_INVALID_ARGUMENT, "the map and accumulate workloads need a SQZ_U8 simplex field");
+  if (field->parts)
+    return sqz__fail(field->ctx, SQZ_ERR_UNSUPPORTED, "the map and accumulate workloads run on a field in one buffer, "
+                     "and %s is stored in %llu parts", field->dom->spec, (unsigned long long)sqz_field_parts(field));
   sqz__lock(field->ctx);
   int st = field->ctx->ops->touch(field, accumulate, steps);
   sqz__unlock(field->ctx);

@@ -46,6 +46,9 @@ int sqz_field_cl_mem(const sqz_field *f, cl_mem *current) {
   if (f->ctx->ops != &sqz__opencl_ops)
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "a field of the %s backend has no cl_mem (its memory is %s)",
                      f->ctx->ops->name, f->ctx->ops->host_memory ? "host memory" : "the backend's own");
+  if (f->parts)
+    return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "%s is stored in %llu parts: there is no single cl_mem of its state",
+                     f->dom->spec, (unsigned long long)sqz_field_parts(f));
   sqz__lock(f->ctx); /* a step on another thread flips the pair */
   *current = (cl_mem)f->mem[f->cur];
   sqz__unlock(f->ctx);
