@@ -87,7 +87,8 @@ int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len) {
     int zero_rc = rc;
     MPI_Bcast(&zero_rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (worst && !zero_rc) sqz__mpi_relay(lowest); /* rank 0 has not said why: the failed rank's message */
-    if (++sqz_mpi_passed == SQZ_CLI_MPI_BEGIN && !worst && text && len) MPI_Bcast(text, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (++sqz_mpi_passed == SQZ_CLI_MPI_BEGIN && !worst && text && len)
+      MPI_Bcast(text, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
     rc = zero_rc ? zero_rc : worst; /* rank 0's status when it failed, so that every rank exits with it */
   }
   return rc;
