@@ -94,8 +94,37 @@ int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len) {
   return rc;
 }
 
+/* Device i of list l is the backend's (a GPU when gpus_only). */
+static int sqz__mpi_device_is(const sqz_device_list *l, size_t i, const char *backend, int gpus_only) {
+  return strcmp(sqz_device_list_str(l, i, SQZ_DEVICE_BACKEND), backend) == 0 &&
+         (!gpus_only || strcmp(sqz_device_list_str(l, i, SQZ_DEVICE_TYPE), "GPU") == 0);
+}
+
+/* No device named: the node-local rank's GPU of the backend (local rank mod GPUs), else its device
+ * among all of the backend's; NULL (the library's default) when the backend lists none. */
+static const char *sqz__mpi_auto_device(const char *backend, char *buf, size_t len) {
+  const char *want = backend ? backend : getenv("SQZ_BACKEND") ? getenv("SQZ_BACKEND") : "opencl";
+  sqz_device_list *l = NULL;
+  const char *pick = NULL;
+  if (sqz_device_list_create(&l) != SQZ_OK) return NULL;
+  size_t count = sqz_device_list_count(l);
+  for (int gpus_only = 1; gpus_only >= 0 && !pick; gpus_only--) {
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < count; i++) n += (size_t)sqz__mpi_device_is(l, i, want, gpus_only);
+    for (size_t i = 0; n && i < count && !pick; i++)
+      if (sqz__mpi_device_is(l, i, want, gpus_only) && k++ == (size_t)sqz_mpi_local % n) {
+        snprintf(buf, len, "%s", sqz_device_list_str(l, i, SQZ_DEVICE_ID));
+        pick = buf;
+      }
+  }
+  sqz_device_list_release(l);
+  return pick;
+}
+
 const char *sqz_cli_mpi_device(const char *backend, const char *device, char *buf, size_t len) {
-  if (!device || !strchr(device, ',')) return device;
+  if (!device) device = getenv("SQZ_DEVICE");
+  if (!device || !*device) return sqz__mpi_auto_device(backend, buf, len);
+  if (!strchr(device, ',')) return device;
   int n = 1;
   for (const char *p = device; *p; p++) n += *p == ',';
   const char *p = device;

@@ -23,9 +23,10 @@ int sqz_cli_mpi_rank(void);
  * to END, so no rank waits in a collective that another skipped. */
 enum { SQZ_CLI_MPI_BEGIN = 1, SQZ_CLI_MPI_END = 2 };
 int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len);
-/* --device of this rank: one of a comma-separated list by node-local rank (list[local % n]; an
- * entry of digits only is the Nth device of the backend, as in --devices); one device or none as
- * given. buf gets the pick. */
+/* The device of this rank: of a comma-separated --device/--devices (else $SQZ_DEVICE) list the
+ * entry of its node-local rank (list[local % n]; an entry of digits only is the Nth device of the
+ * backend, as in --devices); one device as given; none: the backend's GPUs (else all its devices)
+ * by node-local rank, so the ranks of a node spread over its GPUs. buf gets the pick. */
 const char *sqz_cli_mpi_device(const char *backend, const char *device, char *buf, size_t len);
 /* Refuses (exit status 2) the options a run on ranks does not take (--parts: a part per rank;
  * --map, --block, --frames: not yet). */
