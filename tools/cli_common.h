@@ -138,6 +138,9 @@ int sqz_cli_parts_field(const sqz_cli_parts *o, sqz_domain *dom, sqz_type type, 
 void sqz_cli_parts_json(sqz_json *j, const sqz_field *f, const sqz_cli_parts *o);
 void sqz_cli_parts_print(const sqz_field *f, const sqz_cli_parts *o);
 void sqz_cli_parts_close(sqz_cli_parts *o);
+/* A device list entry of digits only is the Nth device of the backend in `sqz devices` order (its id,
+ * into id); other entries (P:D, a name) go to the library as --device does. */
+const char *sqz_cli_device_entry(const char *backend, const char *entry, char *id, size_t len);
 void sqz_json_begin(sqz_json *j, FILE *out);
 void sqz_json_str(sqz_json *j, const char *key, const char *value);
 void sqz_json_u64(sqz_json *j, const char *key, uint64_t value);

@@ -26,9 +26,7 @@ static const char *sqz__device_list(const sqz_cli_parts *o, const char *device) 
   return NULL;
 }
 
-/* A list entry of digits only is the Nth device of the backend in `sqz devices` order (its id,
- * into id); other entries (P:D, a name) go to the library as --device does. */
-static const char *sqz__device_entry(const char *backend, const char *entry, char *id, size_t len) {
+const char *sqz_cli_device_entry(const char *backend, const char *entry, char *id, size_t len) {
   if (!*entry || strspn(entry, "0123456789") != strlen(entry)) return entry;
   const char *want = backend ? backend : getenv("SQZ_BACKEND") ? getenv("SQZ_BACKEND") : "opencl";
   unsigned long n = strtoul(entry, NULL, 10), seen = 0;
@@ -57,7 +55,7 @@ int sqz_cli_parts_open(const char *cmd, sqz_cli_parts *o, const char *backend, c
     if (o->n_ctx == SQZ_CLI_MAX_DEVICES)
       return sqz_cli_usage(cmd, "--devices %s: at most %d devices", list, SQZ_CLI_MAX_DEVICES);
     char id[64];
-    int rc = sqz_cli_open(cmd, backend, sqz__device_entry(backend, d, id, sizeof id), &o->ctxs[o->n_ctx]);
+    int rc = sqz_cli_open(cmd, backend, sqz_cli_device_entry(backend, d, id, sizeof id), &o->ctxs[o->n_ctx]);
     if (rc) return rc;
     o->n_ctx++;
   }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_mpi.h"
 #include "cmds.h"
 
 static const char *sqz_life_help =
@@ -149,15 +150,21 @@ int sqz_cmd_life(int argc, char **argv) {
   if (o.at && !rle_init)
     return sqz_cli_usage("life", "--at %s places an .rle --init pattern, and --init is '%s'", o.at, o.init);
   if (o.at && sqz__parse_at(o.at, &at_x, &at_y)) return 2;
+  int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
+  if (ranks > 1 && (rc = sqz_cli_mpi_options("life", o.parts.parts, o.map, o.block, o.frames)) != 0) return rc;
 
   double t0 = sqz_cli_clock();
   sqz_context *ctx = NULL;
   sqz_domain *dom = NULL;
-  sqz_field *f = NULL;
-  if ((rc = sqz_cli_parts_open("life", &o.parts, o.backend, o.device, &ctx)) != 0) {
-    sqz_cli_parts_close(&o.parts);
-    return rc;
-  }
+  sqz_field *f = NULL, *mf = NULL; /* mf: the field on the ranks (mpirun) */
+  char *ranks_json = NULL, device[256], rule_buf[SQZ_RLE_RULE_MAX];
+  if (ranks > 1) /* one device per rank: --device or --devices LIST picked by node-local rank */
+    rc = sqz_cli_open("life", o.backend,
+                      sqz_cli_mpi_device(o.backend, o.parts.devices ? o.parts.devices : o.device, device, sizeof device),
+                      &ctx);
+  else
+    rc = sqz_cli_parts_open("life", &o.parts, o.backend, o.device, &ctx);
+  if (rc != 0) goto done;
   int st = sqz_domain_parse(ctx, o.domain, &dom);
   uint32_t b, s;
   char err[256], file_rule[SQZ_RLE_RULE_MAX] = "";
@@ -174,11 +181,13 @@ int sqz_cmd_life(int argc, char **argv) {
       goto done;
     }
   }
-  if (st == SQZ_OK) st = sqz_cli_parts_field(&o.parts, dom, SQZ_U8, o.layout, &f);
+  /* on ranks, rank 0's field holds the state for files only: random states are made on the parts */
+  int whole = ranks == 1 || (root && (!random || o.out || o.png));
+  if (st == SQZ_OK && whole) st = sqz_cli_parts_field(&o.parts, dom, SQZ_U8, o.layout, &f);
   if (st == SQZ_OK && o.map) st = sqz_field_set_map(f, o.map);
   if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
   uint64_t step0 = 0; /* the step count a checkpoint --init carries */
-  if (st == SQZ_OK) {
+  if (st == SQZ_OK && f && (ranks == 1 || !random)) {
     if (random) st = sqz_field_fill_random(f, o.density, o.seed);
     else if (rle_init) st = sqz_field_load_rle(f, o.init, at_x, at_y);
     else if (sqz_cli_has_ext(o.init, ".h5")) st = sqz_field_load_h5(f, o.init, file_rule, sizeof file_rule, &step0);
@@ -197,12 +206,31 @@ int sqz_cmd_life(int argc, char **argv) {
     goto done;
   }
   double kernel_s = 0, wall_s = 0;
+  if (ranks > 1) { /* every rank learns rank 0's outcome so far and the rule (a file's, read there) */
+    if (st != SQZ_OK) rc = sqz_cli_fail("life", ctx, st);
+    snprintf(rule_buf, sizeof rule_buf, "%s", o.rule);
+    if ((rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_BEGIN, rc, rule_buf, sizeof rule_buf)) != 0) goto done;
+    o.rule = rule_buf;
+  }
   sqz_cli_progress_start(ctx, "life", o.quiet || o.json);
+  sqz_cli_mpi_job job = {.rule = o.rule, .random = random, .density = o.density, .seed = o.seed,
+                         .gather = o.out || o.png};
+#ifdef SQZ_HAVE_MPI
+  if (st == SQZ_OK && ranks > 1) {
+    st = sqz_cli_mpi_run(ctx, dom, SQZ_U8, o.layout, f, &job, o.steps, &mf);
+    kernel_s = job.kernel_s;
+    wall_s = job.wall_s;
+    ranks_json = job.ranks_json;
+  } else
+#endif
   if (st == SQZ_OK)
     st = sqz_cli_steps(ctx, f, o.steps, sqz__life_steps, (void *)o.rule, o.frames, o.every, o.png_size, &kernel_s,
                        &wall_s);
+  if (!root) goto done;
   uint64_t live = 0;
-  if (st == SQZ_OK) st = sqz_field_count(f, &live);
+  if (st == SQZ_OK && mf) live = job.nonzero;
+  else if (st == SQZ_OK) st = sqz_field_count(f, &live);
+  sqz_field *shown = mf ? mf : f; /* layout, map and bytes (on ranks: rank 0's part) */
   const char *out_tmp = NULL, *png_tmp = NULL; /* every output to a temporary, renamed together at the end */
   if (st == SQZ_OK && ((o.out && (rc = sqz_cli_output("life", o.out, &out_tmp, NULL)) != 0) ||
                        (o.png && (rc = sqz_cli_output("life", o.png, &png_tmp, NULL)) != 0)))
@@ -221,8 +249,8 @@ int sqz_cmd_life(int argc, char **argv) {
     sqz_json j;
     sqz_json_begin(&j, stdout);
     sqz_json_str(&j, "domain", sqz_domain_spec(dom));
-    sqz_json_str(&j, "layout", sqz_field_layout(f));
-    sqz_json_str(&j, "map", sqz_field_map_resolved(f));
+    sqz_json_str(&j, "layout", sqz_field_layout(shown));
+    sqz_json_str(&j, "map", sqz_field_map_resolved(shown));
     sqz_json_str(&j, "rule", o.rule);
     if (random) {
       sqz_json_u64(&j, "seed", o.seed);
@@ -237,25 +265,35 @@ int sqz_cmd_life(int argc, char **argv) {
     sqz_json_num(&j, "wall_s", wall_s);
     sqz_json_num(&j, "total_s", total_s);
     sqz_json_num(&j, "cells_per_s", rate);
-    sqz_json_u64(&j, "bytes", sqz_field_bytes(f));
-    sqz_cli_parts_json(&j, f, &o.parts);
+    sqz_json_u64(&j, "bytes", sqz_field_bytes(shown));
+    sqz_cli_parts_json(&j, shown, &o.parts);
     sqz_json_str(&j, "backend", sqz_context_backend(ctx));
     sqz_json_str(&j, "device", sqz_context_device_name(ctx));
+    if (ranks_json) {
+      sqz_json_u64(&j, "mpi_ranks", (uint64_t)ranks);
+      sqz_json_raw(&j, "ranks", ranks_json);
+    }
     sqz_json_end(&j);
   } else {
     printf("domain   %s (%llu cells)\nlayout   %s, map %s, rule %s\n", sqz_domain_spec(dom), (unsigned long long)cells,
-           sqz_field_layout(f), *sqz_field_map(f) ? sqz_field_map(f) : "default", o.rule);
+           sqz_field_layout(shown), *sqz_field_map(shown) ? sqz_field_map(shown) : "default", o.rule);
     printf("steps    %llu\nlive     %llu\n", (unsigned long long)o.steps, (unsigned long long)live);
     printf("kernel   %.6f s (%.3g cells/s)\nwall     %.6f s for the steps, %.6f s in all\n", kernel_s, rate, wall_s,
            total_s);
-    printf("memory   %llu bytes\ndevice   %s (%s)\n", (unsigned long long)sqz_field_bytes(f), sqz_context_device_name(ctx),
+    printf("memory   %llu bytes\ndevice   %s (%s)\n", (unsigned long long)sqz_field_bytes(shown), sqz_context_device_name(ctx),
            sqz_context_backend(ctx));
-    sqz_cli_parts_print(f, &o.parts);
+    if (!mf) sqz_cli_parts_print(shown, &o.parts);
+    else
+      printf("ranks    %d MPI ranks, a part each, %llu halo bytes per step (memory: rank 0's part)\n", ranks,
+             (unsigned long long)sqz_field_halo_bytes(mf));
   }
   rc = 0;
 done:
   if (rc == 0 && st != SQZ_OK) rc = sqz_cli_fail("life", ctx, st);
+  rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_END, rc, NULL, 0);
+  free(ranks_json);
   sqz_cli_outputs_abort();
+  sqz_field_release(mf);
   sqz_field_release(f);
   sqz_domain_release(dom);
   sqz_context_release(ctx);

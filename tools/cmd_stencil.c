@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_mpi.h"
 #include "cmds.h"
 
 static const char *sqz_run_help =
@@ -238,6 +239,8 @@ static int sqz__stencil(int argc, char **argv, int which) {
   int random = sqz_cli_random_init(o.cmd, init, which == SQZ_HEAT ? NULL : &density, &seed);
   if (random == 2) return 2;
   if (o.alpha && sqz_cli_double(o.cmd, "--alpha", o.alpha, -HUGE_VAL, HUGE_VAL, &alpha)) return 2;
+  int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
+  if (ranks > 1 && (rc = sqz_cli_mpi_options(o.cmd, o.parts.parts, o.map, o.block, o.frames)) != 0) return rc;
   if (which == SQZ_RUN) {
     if (o.backend && strcmp(o.backend, "cpu") == 0)
       return sqz_cli_usage(o.cmd, "--backend cpu cannot run --kernel %s: the kernel is OpenCL C, which needs an OpenCL "
@@ -252,9 +255,16 @@ static int sqz__stencil(int argc, char **argv, int which) {
   double t0 = sqz_cli_clock(), kernel_s = 0, wall_s = 0, sum0 = 0, sum1 = 0;
   sqz_context *ctx = NULL;
   sqz_domain *dom = NULL;
-  sqz_field *f = NULL;
+  sqz_field *f = NULL, *mf = NULL; /* mf: the field on the ranks (mpirun) */
   uint64_t nonzero = 0;
-  if ((rc = sqz_cli_parts_open(o.cmd, &o.parts, o.backend, o.device, &ctx)) != 0) goto done;
+  char *ranks_json = NULL, device[256];
+  if (ranks > 1) /* one device per rank: --device or --devices LIST picked by node-local rank */
+    rc = sqz_cli_open(o.cmd, o.backend,
+                      sqz_cli_mpi_device(o.backend, o.parts.devices ? o.parts.devices : o.device, device, sizeof device),
+                      &ctx);
+  else
+    rc = sqz_cli_parts_open(o.cmd, &o.parts, o.backend, o.device, &ctx);
+  if (rc != 0) goto done;
   int st = sqz_domain_parse(ctx, o.domain, &dom);
   if (st == SQZ_OK && which == SQZ_HEAT) {
     double amax = sqz_heat_alpha_max(sqz_domain_dims(dom));
@@ -265,16 +275,18 @@ static int sqz__stencil(int argc, char **argv, int which) {
       goto done;
     }
   }
-  if (st == SQZ_OK) st = sqz_cli_parts_field(&o.parts, dom, type, o.layout, &f);
+  /* on ranks, rank 0's field holds the state for files only: random states are made on the parts */
+  int whole = ranks == 1 || (root && (!random || o.out || o.png));
+  if (st == SQZ_OK && whole) st = sqz_cli_parts_field(&o.parts, dom, type, o.layout, &f);
   if (st == SQZ_OK && o.map) st = sqz_field_set_map(f, o.map);
   if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
   char workload[512] = "";
   uint64_t step0 = 0; /* the step count of a checkpoint --init */
-  if (st == SQZ_OK) {
-    if (!random && !sqz_cli_has_ext(init, ".npy") && !sqz_cli_has_ext(init, ".h5")) {
-      rc = sqz_cli_usage(o.cmd, "--init %s: expected random:..., a .npy state or an .h5 checkpoint", init);
-      goto done;
-    }
+  if (st == SQZ_OK && !random && !sqz_cli_has_ext(init, ".npy") && !sqz_cli_has_ext(init, ".h5")) {
+    rc = sqz_cli_usage(o.cmd, "--init %s: expected random:..., a .npy state or an .h5 checkpoint", init);
+    goto done;
+  }
+  if (st == SQZ_OK && f && (ranks == 1 || !random)) {
     if (!random) st = sqz_cli_load_state(f, init, workload, sizeof workload, &step0);
     else st = which == SQZ_HEAT ? sqz_field_fill_uniform(f, seed) : sqz_field_fill_random(f, density, seed);
     if (st == SQZ_ERR_IO && !random) { /* an unreadable --init file is bad input */
@@ -283,13 +295,33 @@ static int sqz__stencil(int argc, char **argv, int which) {
       goto done;
     }
   }
-  if (st == SQZ_OK && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum0);
+  if (st == SQZ_OK && ranks == 1 && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum0);
+  if (ranks > 1) { /* every rank learns rank 0's outcome so far */
+    if (st != SQZ_OK) rc = sqz_cli_fail(o.cmd, ctx, st);
+    if ((rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_BEGIN, rc, NULL, 0)) != 0) goto done;
+  }
   sqz_stencil_job job = {which, alpha, source, o.kernel, params, n_params};
   sqz_cli_progress_start(ctx, o.cmd, o.quiet || o.json);
+#ifdef SQZ_HAVE_MPI
+  sqz_cli_mpi_job mjob = {.kind = which == SQZ_HEAT ? SQZ_CLI_MPI_HEAT : SQZ_CLI_MPI_RUN, .alpha = alpha,
+                          .source = source, .source_name = o.kernel, .params = params, .n_params = n_params,
+                          .random = random, .density = density, .seed = seed, .gather = o.out || o.png};
+  if (st == SQZ_OK && ranks > 1) {
+    st = sqz_cli_mpi_run(ctx, dom, type, o.layout, f, &mjob, o.steps, &mf);
+    kernel_s = mjob.kernel_s;
+    wall_s = mjob.wall_s;
+    ranks_json = mjob.ranks_json;
+    nonzero = mjob.nonzero;
+    sum0 = mjob.sum0;
+    sum1 = mjob.sum1;
+  } else
+#endif
   if (st == SQZ_OK)
     st = sqz_cli_steps(ctx, f, o.steps, sqz__stencil_steps, &job, o.frames, o.every, o.png_size, &kernel_s, &wall_s);
-  if (st == SQZ_OK && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum1);
-  if (st == SQZ_OK) st = sqz_field_count(f, &nonzero);
+  if (!root) goto done;
+  if (st == SQZ_OK && !mf && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum1);
+  if (st == SQZ_OK && !mf) st = sqz_field_count(f, &nonzero);
+  sqz_field *shown = mf ? mf : f; /* layout, map and bytes (on ranks: rank 0's part) */
   const char *out_tmp = NULL, *png_tmp = NULL; /* every output to a temporary, renamed together at the end */
   if (st == SQZ_OK && ((o.out && (rc = sqz_cli_output(o.cmd, o.out, &out_tmp, NULL)) != 0) ||
                        (o.png && (rc = sqz_cli_output(o.cmd, o.png, &png_tmp, NULL)) != 0)))
@@ -305,13 +337,13 @@ static int sqz__stencil(int argc, char **argv, int which) {
   }
   uint64_t cells = sqz_domain_cells(dom);
   double rate = kernel_s > 0 ? (double)cells * (double)o.steps / kernel_s : 0.0, total_s = sqz_cli_clock() - t0;
-  const char *map = *sqz_field_map(f) ? sqz_field_map(f) : "default";
+  const char *map = *sqz_field_map(shown) ? sqz_field_map(shown) : "default";
   if (o.json) {
     sqz_json j;
     sqz_json_begin(&j, stdout);
     sqz_json_str(&j, "domain", sqz_domain_spec(dom));
-    sqz_json_str(&j, "layout", sqz_field_layout(f));
-    sqz_json_str(&j, "map", sqz_field_map_resolved(f));
+    sqz_json_str(&j, "layout", sqz_field_layout(shown));
+    sqz_json_str(&j, "map", sqz_field_map_resolved(shown));
     if (random) sqz_json_u64(&j, "seed", seed);
     else sqz_json_str(&j, "init", init);
     sqz_json_str(&j, "type", o.type ? o.type : "f64");
@@ -328,22 +360,33 @@ static int sqz__stencil(int argc, char **argv, int which) {
     sqz_json_num(&j, "wall_s", wall_s);
     sqz_json_num(&j, "total_s", total_s);
     sqz_json_num(&j, "cells_per_s", rate);
-    sqz_json_u64(&j, "bytes", sqz_field_bytes(f));
-    sqz_cli_parts_json(&j, f, &o.parts);
+    sqz_json_u64(&j, "bytes", sqz_field_bytes(shown));
+    sqz_cli_parts_json(&j, shown, &o.parts);
     sqz_json_str(&j, "backend", sqz_context_backend(ctx));
     sqz_json_str(&j, "device", sqz_context_device_name(ctx));
+    if (ranks_json) {
+      sqz_json_u64(&j, "mpi_ranks", (uint64_t)ranks);
+      sqz_json_raw(&j, "ranks", ranks_json);
+    }
     sqz_json_end(&j);
   } else {
     printf("domain   %s (%llu cells)\nlayout   %s, map %s, type %s\n", sqz_domain_spec(dom), (unsigned long long)cells,
-           sqz_field_layout(f), map, o.type ? o.type : "f64");
+           sqz_field_layout(shown), map, o.type ? o.type : "f64");
     printf("steps    %llu\nnonzero  %llu\n", (unsigned long long)o.steps, (unsigned long long)nonzero);
     if (which == SQZ_HEAT) printf("heat     %.17g -> %.17g (alpha %g)\n", sum0, sum1, alpha);
     printf("kernel   %.6f s (%.3g cells/s)\nwall     %.6f s for the steps, %.6f s in all\ndevice   %s (%s)\n", kernel_s,
            rate, wall_s, total_s, sqz_context_device_name(ctx), sqz_context_backend(ctx));
-    sqz_cli_parts_print(f, &o.parts);
+    if (!mf) sqz_cli_parts_print(shown, &o.parts);
+    else
+      printf("ranks    %d MPI ranks, a part each, %llu halo bytes per step (memory: rank 0's part)\n", ranks,
+             (unsigned long long)sqz_field_halo_bytes(mf));
   }
 done:
+  if (rc == 0 && !root && st != SQZ_OK) rc = sqz_cli_fail(o.cmd, ctx, st);
+  rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_END, rc, NULL, 0);
+  free(ranks_json);
   sqz_cli_outputs_abort();
+  sqz_field_release(mf);
   sqz_field_release(f);
   sqz_domain_release(dom);
   sqz_context_release(ctx);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_mpi.h"
 #include "cmds.h"
 
 static void sqz_usage(FILE *out) {
@@ -43,8 +44,7 @@ static int sqz_dispatch(const char *cmd, int argc, char **argv) {
   return 2;
 }
 
-int main(int argc, char **argv) {
-  sqz_cli_outputs_init();
+static int sqz_main(int argc, char **argv) {
   if (argc < 2) {
     sqz_usage(stderr);
     return 2;
@@ -63,4 +63,10 @@ int main(int argc, char **argv) {
     return 0;
   }
   return sqz_dispatch(cmd, argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv) {
+  sqz_cli_outputs_init();
+  sqz_cli_mpi_init(&argc, &argv); /* under mpirun: every rank ends through sqz_cli_mpi_finalize */
+  return sqz_cli_mpi_finalize(sqz_main(argc, argv));
 }

@@ -55,7 +55,8 @@ static int sqz__layout_parts(const sqz_field *f) {
 /* The storage of a new field: one buffer, or `parts` parts (SQZ_PARTS_AUTO: one buffer when it
  * fits the allocation limit of the device, else the automatic count) on n_ctx contexts. */
 #define SQZ_PARTS_AUTO UINT64_MAX
-static int sqz__field_storage(sqz_field *f, uint64_t parts, sqz_context *const *ctxs, size_t n_ctx) {
+static int sqz__field_storage(sqz_field *f, uint64_t parts, sqz_context *const *ctxs, size_t n_ctx,
+                              const sqz_exchange_ops *xchg) {
   sqz_context *ctx = f->ctx;
   if (parts == SQZ_PARTS_AUTO) {
     uint64_t bytes = 0; /* an overflow: one buffer, whose allocation says why not */
@@ -81,12 +82,13 @@ static int sqz__field_storage(sqz_field *f, uint64_t parts, sqz_context *const *
     if (st == SQZ_OK && n_ctx > parts) parts = n_ctx; /* a part per device at least */
   }
   if (st == SQZ_OK) st = ctx->ops->copy(ctx, NULL, 0, NULL, 0, 0); /* the backend holds parts */
-  if (st == SQZ_OK) st = sqz__field_parts_build(f, parts, ctxs, n_ctx, NULL);
+  if (st == SQZ_OK) st = sqz__field_parts_build(f, parts, ctxs, n_ctx, xchg);
   return st;
 }
 
+/* xchg NULL: every part here (ctxs all set); else parts whose ctxs entry is NULL are held elsewhere. */
 static int sqz__field_new(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, sqz_type type, const char *layout,
-                          uint64_t parts, sqz_field **out) {
+                          uint64_t parts, const sqz_exchange_ops *xchg, sqz_field **out) {
   if (!out) return SQZ_ERR_INVALID_ARGUMENT;
   *out = NULL;
   if (!dom) return SQZ_ERR_INVALID_ARGUMENT;
@@ -104,11 +106,11 @@ static int sqz__field_new(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ct
   int st = sqz__field_shape(f, layout);
   if (st == SQZ_OK) {
     for (size_t i = 0; st == SQZ_OK && i < n_ctx; i++)
-      if (!ctxs[i] || ctxs[i]->ops != ctx->ops)
+      if ((!ctxs[i] && !xchg) || (ctxs[i] && ctxs[i]->ops != ctx->ops))
         st = sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "device %zu of a field in parts is %s (the domain's backend is %s)",
                        i, ctxs[i] ? ctxs[i]->ops->name : "NULL", ctx->ops->name);
     sqz__lock(ctx);
-    if (st == SQZ_OK) st = sqz__field_storage(f, parts, ctxs, n_ctx);
+    if (st == SQZ_OK) st = sqz__field_storage(f, parts, ctxs, n_ctx, xchg);
     if (st == SQZ_OK) st = sqz__finish(ctx);
     sqz__unlock(ctx);
   }
@@ -121,7 +123,7 @@ static int sqz__field_new(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ct
 }
 
 int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out) {
-  return sqz__field_new(dom, NULL, 0, type, layout, SQZ_PARTS_AUTO, out);
+  return sqz__field_new(dom, NULL, 0, type, layout, SQZ_PARTS_AUTO, NULL, out);
 }
 
 int sqz_field_parts_auto(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout, uint64_t *parts,
@@ -147,7 +149,7 @@ int sqz_field_parts_auto(sqz_domain *dom, sqz_context *ctx, sqz_type type, const
 }
 
 int sqz_field_create_parts(sqz_domain *dom, sqz_type type, const char *layout, uint64_t parts, sqz_field **out) {
-  return sqz__field_new(dom, NULL, 0, type, layout, parts, out);
+  return sqz__field_new(dom, NULL, 0, type, layout, parts, NULL, out);
 }
 
 int sqz_field_create_devices(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, sqz_type type,
@@ -155,7 +157,12 @@ int sqz_field_create_devices(sqz_domain *dom, sqz_context *const *ctxs, size_t n
   if (out) *out = NULL;
   if (!ctxs || n_ctx == 0)
     return sqz__fail(dom ? dom->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_create_devices: no devices given");
-  return sqz__field_new(dom, ctxs, n_ctx, type, layout, parts ? parts : n_ctx, out);
+  return sqz__field_new(dom, ctxs, n_ctx, type, layout, parts ? parts : n_ctx, NULL, out);
+}
+
+int sqz__field_create_held(sqz_domain *dom, sqz_context *const *ctxs, uint64_t parts, sqz_type type, const char *layout,
+                           const sqz_exchange_ops *xchg, sqz_field **out) {
+  return sqz__field_new(dom, ctxs, (size_t)parts, type, layout, parts, xchg, out);
 }
 
 uint64_t sqz_field_parts(const sqz_field *f) { return f && f->parts ? f->parts->parts : 1; }
@@ -413,12 +420,23 @@ int sqz_field_fill_uniform(sqz_field *f, uint64_t seed) {
   if (f->type != SQZ_F32 && f->type != SQZ_F64)
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "uniform fills need an f32 or f64 field");
   size_t ts = sqz_type_size(f->type);
+  uint64_t band = f->elems < ((uint64_t)1 << 20) ? f->elems : (uint64_t)1 << 20;
   void *store = NULL;
-  int st = sqz__host_alloc(f->ctx, f->elems * ts, 0, &store, "%s: the host fill", f->dom->spec);
+  int st = sqz__host_alloc(f->ctx, (band ? band : 1) * ts, 0, &store, "%s: a band of the host fill", f->dom->spec);
   if (st != SQZ_OK) return st;
   sqz__op_begin(f->ctx);
-  sqz__host_fill(f, store, 1, 0, seed);
-  st = sqz__field_upload(f, store);
+  /* band by band over the own units of each part held here (all of them but on MPI ranks) */
+  for (uint64_t p = 0; st == SQZ_OK && p < (f->parts ? f->parts->parts : 1); p++) {
+    const sqz_field_part *pt = f->parts ? &f->parts->part[p] : NULL;
+    if (pt && !pt->ctx) continue;
+    uint64_t e0 = pt ? pt->u0 * pt->unit : 0, n = pt ? (pt->u1 - pt->u0) * pt->unit : f->elems;
+    for (uint64_t off = 0; st == SQZ_OK && off < n; off += band) {
+      uint64_t m = n - off < band ? n - off : band;
+      sqz__host_fill_range(f, store, e0 + off, m, 1, 0, seed);
+      st = sqz__store_write(f, f->cur, e0 + off, m, store);
+    }
+  }
+  if (st == SQZ_OK) st = sqz__store_finish(f);
   free(store);
   sqz__op_end(f->ctx);
   return st;

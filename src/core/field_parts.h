@@ -129,6 +129,10 @@ SQZ_INTERNAL int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *par
 SQZ_INTERNAL int sqz__field_parts_build(sqz_field *f, uint64_t parts, sqz_context *const *ctxs, size_t n_ctx,
                                         const sqz_exchange_ops *xchg);
 SQZ_INTERNAL void sqz__field_parts_free(sqz_field *f);
+/* A new field of dom in `parts` parts, part p on ctxs[p] or, where that is NULL, held by another
+ * process (MPI ranks), halos refreshed by xchg (its state set by the caller after creation). */
+SQZ_INTERNAL int sqz__field_create_held(sqz_domain *dom, sqz_context *const *ctxs, uint64_t parts, sqz_type type,
+                                        const char *layout, const sqz_exchange_ops *xchg, sqz_field **out);
 /* f as its part p (sqz_field.part): the part's context and buffers, the rest f's. */
 SQZ_INTERNAL void sqz__part_view(sqz_field *f, uint64_t p, sqz_field *view);
 /* The part that owns global unit g (binary search over u0). */

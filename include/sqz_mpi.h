@@ -1,0 +1,57 @@
+/* sqz_mpi.h — fields in parts on MPI ranks (libsqz built with -DSQZ_WITH_MPI): part r on rank r, halos by MPI messages. */
+#ifndef SQZ_MPI_H
+#define SQZ_MPI_H
+#include <mpi.h>
+
+#include "sqz.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A field in P parts (P = the communicator's size; the plan of sqz_field_create_parts) whose part r
+ * lives on rank r, on that rank's context ctx (its own device). It is an ordinary sqz_field with
+ * parts held elsewhere: sqz_life_step, sqz_heat_step, sqz_stencil_step(_fn), sqz_field_fill_random
+ * and sqz_field_fill_uniform work on it and are collective (every rank calls them alike: each step
+ * exchanges halos, one message per neighbouring rank each way); functions that read or write
+ * cells by position (sqz_field_read/write, the files) need the whole state and fail with
+ * SQZ_ERR_UNSUPPORTED on it: move the state to and from an ordinary field on one rank with
+ * sqz_mpi_field_scatter / sqz_mpi_field_gather. The results equal a field in one buffer bit for bit.
+ * Layouts: those that part (compact; block:RHO on fractals), on backends that hold parts (opencl,
+ * cpu). Collective; every rank gets the same status (sqz_mpi_agree): more ranks than the layout
+ * has units is SQZ_ERR_INVALID_ARGUMENT naming the largest valid count, a part that does not fit
+ * its rank's device SQZ_ERR_OUT_OF_MEMORY "rank R: ..." naming the bytes, on every rank. */
+/* sqz_field_release of such a field is collective too (it frees the field's communicator). */
+SQZ_API int sqz_field_create_mpi(sqz_context *ctx, MPI_Comm comm, sqz_domain *dom, sqz_type type, const char *layout,
+                                 sqz_field **out);
+
+/* The state between an MPI field and an ordinary field `whole` of the same domain, type and layout
+ * on rank root (read on root only; NULL elsewhere), one piece of at most 2^24 storage elements at a
+ * time (host memory on each rank: one piece). Collective, agreed statuses. A failed gather leaves
+ * whole's state undefined. */
+SQZ_API int sqz_mpi_field_scatter(sqz_field *field, sqz_field *whole, int root);
+SQZ_API int sqz_mpi_field_gather(sqz_field *field, sqz_field *whole, int root);
+
+/* Non-zero cells and the sum of the whole field, on every rank (collective). The count is exact;
+ * the sum is the ranks' sums (sqz_field_sum with method) added in rank order. */
+SQZ_API int sqz_mpi_field_count(sqz_field *field, uint64_t *nonzero);
+SQZ_API int sqz_mpi_field_sum(sqz_field *field, sqz_sum_method method, double *sum);
+
+/* This rank's figures (not collective): its part, its own and halo storage units and elements per
+ * unit, bytes of its two buffers, neighbouring ranks, bytes it sends per step, and seconds spent in
+ * halo exchanges (packing, messages, waits) since creation. */
+typedef struct {
+  uint64_t part, units, halo_units, unit_elems, bytes, neighbours, send_bytes;
+  double exchange_s;
+} sqz_mpi_rank_stats;
+SQZ_API int sqz_mpi_field_stats(const sqz_field *field, sqz_mpi_rank_stats *stats);
+
+/* Agrees on a status over comm: SQZ_OK when st is SQZ_OK on every rank, else the status of the
+ * lowest rank R that failed, with sqz_last_error(ctx) = "rank R: <R's detail>" on every rank (a
+ * detail that already starts with "rank " is kept as it is). */
+SQZ_API int sqz_mpi_agree(sqz_context *ctx, MPI_Comm comm, int st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

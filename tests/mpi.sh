@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# tests/mpi.sh — `mpirun -np P sqz life|heat|run` (Open MPI, 1 to 4 ranks, --oversubscribe) against one process: the
+# final states bit for bit for every family on PoCL and the cpu backend, P dividing the domain or not, layouts compact
+# and block:RHO, an --init file and an .h5 checkpoint resumed on another rank count, the per-rank --json figures, and
+# the bad input: more ranks than cells, options refused, a lone rank's failure, one rank short of memory, a rank killed.
+# usage: mpi.sh path/to/sqz [h5]   (h5: the build has HDF5 checkpoints)
+set -u
+sqz="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+h5="${2:-}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 OMPI_MCA_rmaps_base_oversubscribe=1
+fails=0
+fail() {
+  echo "FAIL: $*"
+  fails=$((fails + 1))
+}
+mpi() { # mpi P ARGS...: sqz ARGS on P ranks, stdout to out.txt, stderr to err.txt; returns mpirun's status
+  local p="$1"
+  shift
+  timeout 120 mpirun --oversubscribe -np "$p" "$sqz" "$@" >out.txt 2>err.txt
+}
+
+# Life on every family: one process against 2 ranks on the default backend (PoCL in CI) and 3 and 4 on the cpu backend
+# (1, 3 and 4 on PoCL for the triangle); 703, 286 and 729 cells divide by few of these counts; block:8 too
+for dom in fractal:sierpinski-triangle:6 fractal:vicsek-cross:3 triangle:37 tetrahedron:11; do
+  "$sqz" life "$dom" --steps 7 --init random:0.4:3 --out one.npy >one.txt || fail "$dom: one process"
+  runs=("2" "3 --backend cpu" "4 --backend cpu")
+  [ "$dom" = triangle:37 ] && runs+=("1" "3" "4")
+  for run in "${runs[@]}"; do
+    set -- $run
+    p=$1
+    shift
+    mpi "$p" life "$dom" --steps 7 --init random:0.4:3 --out ranks.npy "$@" ||
+      { fail "$dom on $p ranks $*: exit $?"; cat err.txt; continue; }
+    cmp -s one.npy ranks.npy || fail "$dom on $p ranks $*: the state differs from one process"
+    [ "$(grep '^live' out.txt)" = "$(grep '^live' one.txt)" ] || fail "$dom on $p ranks $*: the live count differs"
+  done
+done
+mpi 3 life fractal:sierpinski-triangle:6 --layout block:8 --steps 7 --init random:0.4:3 --out ranks.npy || fail "block:8: exit $?"
+"$sqz" life fractal:sierpinski-triangle:6 --steps 7 --init random:0.4:3 --out one.npy >/dev/null
+cmp -s one.npy ranks.npy || fail "fractal in layout block:8 on 3 ranks: the state differs from one process"
+# the run changed the state (a test that could not fail otherwise): 7 steps from random:0.4 leave another count
+"$sqz" life fractal:sierpinski-triangle:6 --steps 0 --init random:0.4:3 --out zero.npy >/dev/null && cmp -s zero.npy one.npy &&
+  fail "7 steps left the state as it was"
+# an --init file scattered from rank 0 (not random: the state moves from rank 0's field to the parts)
+mpi 2 life fractal:sierpinski-triangle:6 --steps 7 --init zero.npy --out ranks.npy || fail "--init FILE on 2 ranks: exit $?"
+cmp -s one.npy ranks.npy || fail "--init FILE on 2 ranks: the state differs from one process"
+
+# heat f32 and f64 on 3 ranks against one process, on PoCL and on the cpu backend: equal bit for bit
+for run in "opencl triangle:29 f32" "opencl fractal:sierpinski-carpet:3 f64" "cpu tetrahedron:9 f32" "cpu tetrahedron:9 f64" \
+  "cpu fractal:sierpinski-carpet:3 f32"; do
+  set -- $run
+  "$sqz" heat "$2" --steps 6 --type "$3" --backend "$1" --out one.npy >/dev/null || fail "heat $run: one process"
+  mpi 3 heat "$2" --steps 6 --type "$3" --backend "$1" --out ranks.npy || { fail "heat $run on 3 ranks: exit $?"; cat err.txt; }
+  cmp -s one.npy ranks.npy || fail "heat $run on 3 ranks: the state differs from one process"
+done
+# a user stencil (sqz run, i32 cells reading every neighbour) on 4 ranks
+cat >mix.cl <<'CL'
+sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present, __constant const sqz_param_t *param) {
+  uint acc = (uint)self * 3u + present;
+  for (int i = 0; i < SQZ_NB; i++) acc = acc * 31u + (uint)nb[i] * (uint)(i + 1);
+  return (sqz_cell_t)(acc & 0xFFFFFu);
+}
+CL
+"$sqz" run triangle:37 --kernel mix.cl --type i32 --steps 4 --out one.npy >/dev/null || fail "run: one process"
+mpi 4 run triangle:37 --kernel mix.cl --type i32 --steps 4 --out ranks.npy || { fail "run on 4 ranks: exit $?"; cat err.txt; }
+cmp -s one.npy ranks.npy || fail "run (i32 stencil) on 4 ranks: the state differs from one process"
+
+# per-rank figures: 4 entries whose cells add up to the domain's
+mpi 4 life triangle:37 --steps 3 --json || fail "--json on 4 ranks: exit $?"
+/usr/bin/python3 - out.txt <<'PY' || fail "--json on 4 ranks: per-rank figures"
+import json, sys
+j = json.loads(open(sys.argv[1]).read())
+r = j["ranks"]
+assert j["mpi_ranks"] == 4 and len(r) == 4, j
+assert sum(x["units"] * x["unit_elems"] for x in r) == j["cells"] == 703, r
+assert all(x["halo_units"] > 0 and x["neighbours"] >= 1 and x["send_bytes_per_step"] > 0 for x in r), r
+PY
+
+# a checkpoint written on 3 ranks, resumed on 2: the same as 10 steps in one process
+if [ -n "$h5" ]; then
+  "$sqz" life fractal:sierpinski-triangle:6 --steps 10 --out one.npy >/dev/null
+  mpi 3 life fractal:sierpinski-triangle:6 --steps 4 --out half.h5 || fail "checkpoint on 3 ranks: exit $?"
+  mpi 2 life fractal:sierpinski-triangle:6 --steps 6 --init half.h5 --out ranks.npy || fail "resume on 2 ranks: exit $?"
+  cmp -s one.npy ranks.npy || fail "checkpoint on 3 ranks resumed on 2: the state differs from one process"
+fi
+
+# bad input: more ranks than cells (triangle:2 has 3): exit 2 naming the largest valid count
+mpi 4 life triangle:2 --steps 1
+rc=$?
+[ "$rc" -eq 2 ] || fail "4 ranks for 3 cells: exit $rc, expected 2"
+grep -q "4 parts of triangle:2 in layout compact: the count must be 1 .. 3" err.txt || { fail "4 ranks for 3 cells: message"; cat err.txt; }
+[ "$(grep -c 'the count must be' err.txt)" -eq 1 ] || fail "4 ranks for 3 cells: printed by more than rank 0"
+# options a run on ranks does not take: exit 2; a layout that does not part: the library's message
+mpi 2 life triangle:37 --steps 1 --parts 4
+[ $? -eq 2 ] && grep -q "a part per rank" err.txt || fail "--parts on 2 ranks: not refused with exit 2"
+mpi 2 life triangle:37 --steps 1 --layout bb
+[ $? -ne 0 ] && grep -q "the layouts that part are" err.txt || fail "--layout bb on 2 ranks: not refused"
+# a failure of rank 1 alone before the steps (other arguments there): rank 0 prints rank 1's message, both exit 2
+timeout 120 mpirun --oversubscribe -np 1 "$sqz" life triangle:37 --steps 1 : \
+  -np 1 "$sqz" life triangle:37 --steps 1x >out.txt 2>err.txt
+rc=$?
+[ "$rc" -eq 2 ] || fail "rank 1 alone fails: exit $rc, expected 2"
+grep -q "rank 1 of 2 failed: sqz life: --steps" err.txt || { fail "rank 1 alone fails: message"; cat err.txt; }
+
+# a kernel that does not build fails on every rank alike: one agreed message from rank 0, no abort
+printf 'sqz_cell_t sqz_update(sqz_cell_t s, const sqz_cell_t nb[SQZ_NB], uint p, __constant const sqz_param_t *q) { return s + oops; }\n' >broken.cl
+mpi 2 run triangle:37 --kernel broken.cl --type i32 --steps 2
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "SQZ_ERR_BUILD_FAILED): rank 0: kernel build failed" err.txt && ! grep -q "MPI_ABORT" err.txt ||
+  { fail "a kernel that does not build on 2 ranks: exit $rc"; cat err.txt; }
+
+# one rank's device short of memory for its part (SQZ_MAX_ALLOC, the library's test hook, lowers rank 1's allocation
+# limit below its part: 10 050 cells and a 200-cell halo): every rank exits 1 with the message naming rank 1 and the bytes, at once
+start=$(date +%s)
+timeout 120 mpirun --oversubscribe -np 1 "$sqz" life triangle:200 --steps 1 : \
+  -np 1 env SQZ_MAX_ALLOC=4096 "$sqz" life triangle:200 --steps 1 >out.txt 2>err.txt
+rc=$?
+[ "$rc" -eq 1 ] || fail "rank 1 short of memory: mpirun exit $rc, expected 1"
+grep -qE "rank 1: triangle:200 in layout compact: part 1 needs a buffer of 10250 bytes but .* allocates at most 4096 \(more ranks" err.txt ||
+  { fail "rank 1 short of memory: message"; cat err.txt; }
+[ $(($(date +%s) - start)) -lt 60 ] || fail "rank 1 short of memory: took $(($(date +%s) - start)) s"
+
+# a rank killed mid-run: mpirun ends the others and fails within 60 s (Open MPI's default on a process that dies)
+start=$(date +%s)
+timeout 120 mpirun --oversubscribe -np 1 "$sqz" life triangle:1500 --steps 100000000 --backend cpu --quiet : \
+  -np 1 timeout -s KILL 3 "$sqz" life triangle:1500 --steps 100000000 --backend cpu --quiet >out.txt 2>err.txt
+rc=$?
+took=$(($(date +%s) - start))
+[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || fail "a rank killed: mpirun exit $rc (124: it hung)"
+[ "$took" -lt 60 ] || fail "a rank killed: the others ran on for $took s"
+
+if [ "$fails" -ne 0 ]; then
+  echo "$fails failures"
+  exit 1
+fi
+echo "mpi: all passed"

@@ -1,0 +1,61 @@
+/* cli_mpi.h — `mpirun -np P sqz life|heat ...`: MPI start and end, agreement of every rank on the outcome, the rank's device, and the steps of a run in parts on the ranks. */
+#ifndef SQZ_CLI_MPI_H
+#define SQZ_CLI_MPI_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sqz.h"
+
+/* Starts MPI when a launcher started this process (OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK
+ * in the environment; a plain `sqz` never touches MPI, nor does a build without MPI). Ranks other
+ * than 0 write nothing: stdout goes nowhere, stderr to a scratch file whose text rank 0 prints
+ * when that rank alone failed. */
+void sqz_cli_mpi_init(int *argc, char ***argv);
+/* Passes sqz_cli_mpi_agree's points a command did not reach (it ended early), ends MPI and returns the
+ * agreed exit status. */
+int sqz_cli_mpi_finalize(int rc);
+/* Ranks of the run (1: no MPI), this process's rank and its rank among the ranks of its node. */
+int sqz_cli_mpi_ranks(void);
+int sqz_cli_mpi_rank(void);
+/* The points where every rank agrees on the exit status so far (the largest of the ranks'): BEGIN
+ * before the collective steps (text, len: rank 0's text, e.g. the rule a file recorded, given to
+ * every rank), END at the end. A rank that gives up early passes BEGIN with its status on the way
+ * to END, so no rank waits in a collective that another skipped. */
+enum { SQZ_CLI_MPI_BEGIN = 1, SQZ_CLI_MPI_END = 2 };
+int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len);
+/* The device of this rank: of a comma-separated --device/--devices (else $SQZ_DEVICE) list the
+ * entry of its node-local rank (list[local % n]; an entry of digits only is the Nth device of the
+ * backend, as in --devices); one device as given; none: the backend's GPUs (else all its devices)
+ * by node-local rank, so the ranks of a node spread over its GPUs. buf gets the pick. */
+const char *sqz_cli_mpi_device(const char *backend, const char *device, char *buf, size_t len);
+/* Refuses (exit status 2) the options a run on ranks does not take (--parts: a part per rank;
+ * --map, --block, --frames: not yet). */
+int sqz_cli_mpi_options(const char *cmd, uint64_t parts, const char *map, uint64_t block, const char *frames);
+
+/* A run on the ranks (a build with MPI): every rank makes its part of a field on the ranks (*mf, in
+ * layout; the caller releases it), fills it (random: each part from the seed, as one field would
+ * be; else scattered from rank 0's field `whole`), runs `steps` of Life, heat or the user's stencil,
+ * counts (heat: sums before and after), and gathers the state into whole when whole is given
+ * (rank 0; NULL elsewhere, and on rank 0 when no file is written). A step that fails on one rank
+ * ends every rank (MPI_Abort, its message on stderr): the others wait for its halo. Returns a
+ * status every rank agrees on. */
+enum { SQZ_CLI_MPI_LIFE, SQZ_CLI_MPI_HEAT, SQZ_CLI_MPI_RUN };
+typedef struct {
+  int kind;            /* Life with rule, heat with alpha, or the user's source with params */
+  const char *rule;
+  double alpha;
+  const char *source, *source_name;
+  const double *params;
+  size_t n_params;
+  int random;          /* fill the parts: random:density:seed, heat uniform:seed */
+  double density;
+  uint64_t seed;
+  int gather;          /* the state back into rank 0's whole after the steps */
+  uint64_t nonzero;    /* out: non-zero cells after the steps */
+  double sum0, sum1;   /* out (heat): the sums before and after */
+  double kernel_s, wall_s; /* out: the slowest rank's */
+  char *ranks_json;    /* out (rank 0): per-rank figures as a JSON array; the caller frees it */
+} sqz_cli_mpi_job;
+int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char *layout, sqz_field *whole,
+                    sqz_cli_mpi_job *job, uint64_t steps, sqz_field **mf);
+#endif
