@@ -52,25 +52,11 @@ void sqz_cli_outputs_init(void) {
   }
 }
 
-/* "<path>.XXXXXX" made unique by mkstemp in path's folder (O_EXCL: never an existing name or a link),
- * with the mode the target would get from fopen (an existing regular file's mode, else 0666 less
- * the umask). Returns the open fd, or -1 with errno set; *out is the malloc'ed name. */
-static int sqz__cli_mkstemp(const char *path, char **out) {
-  size_t n = strlen(path);
-  char *name = sqz_cli_malloc(n + 8);
-  *out = NULL;
-  if (!name) return errno = ENOMEM, -1;
-  memcpy(name, path, n);
-  memcpy(name + n, ".XXXXXX", 8);
-  int fd = mkstemp(name);
-  if (fd < 0) {
-    free(name);
-    return -1;
-  }
+/* The mode the target would get from fopen (an existing regular file's mode, else 0666 less the
+ * umask) for the temporary fd. */
+static void sqz__cli_temp_mode(int fd, const char *path) {
   struct stat st;
   (void)fchmod(fd, lstat(path, &st) == 0 && S_ISREG(st.st_mode) ? st.st_mode & 07777 : 0666 & ~sqz_cli_umask);
-  *out = name;
-  return fd;
 }
 
 int sqz_cli_output(const char *cmd, const char *target, const char **tmp, FILE **fp) {
@@ -82,12 +68,28 @@ int sqz_cli_output(const char *cmd, const char *target, const char **tmp, FILE *
   sqz_cli_out *o = &sqz_cli_outs[sqz_cli_nouts];
   memset(o, 0, sizeof *o);
   o->target = target;
-  int fd = sqz__cli_mkstemp(target, &o->tmp);
-  if (fd < 0)
-    return sqz_cli_error(cmd, SQZ_ERR_IO, "%s: cannot create a temporary file beside it: %s", target, strerror(errno));
+  /* "<target>.XXXXXX" made unique by mkstemp (O_EXCL: never an existing name or a link), in place in
+   * a name the signal handler already removes: a signal at any moment finds the file's name (at
+   * worst one that does not exist yet), never a file it does not know */
+  size_t n = strlen(target);
+  if (!(o->tmp = sqz_cli_malloc(n + 8)))
+    return sqz_cli_error(cmd, SQZ_ERR_IO, "%s: cannot create a temporary file beside it: %s", target, strerror(ENOMEM));
+  memcpy(o->tmp, target, n);
+  memcpy(o->tmp + n, ".XXXXXX", 8);
   atomic_signal_fence(memory_order_seq_cst); /* the handler sees the name before `live` */
   o->live = 1;
   sqz_cli_nouts++;
+  int fd = mkstemp(o->tmp);
+  if (fd < 0) {
+    int e = errno;
+    o->live = 0;
+    sqz_cli_nouts--;
+    atomic_signal_fence(memory_order_seq_cst); /* the handler stops looking before the name goes */
+    free(o->tmp);
+    o->tmp = NULL;
+    return sqz_cli_error(cmd, SQZ_ERR_IO, "%s: cannot create a temporary file beside it: %s", target, strerror(e));
+  }
+  sqz__cli_temp_mode(fd, target);
   if (fp && !(o->fp = fdopen(fd, "wb"))) {
     int e = errno;
     close(fd);

@@ -11,7 +11,10 @@
 /* ---- the live temporaries, for a signal handler ---------------------------------------------
  * A fixed table (a handler may not allocate or lock): a slot is free (0), being filled (1) or holds
  * the path of a live temporary (2). Filling and freeing are atomic stores; the handler only reads
- * slots in state 2 and unlinks their paths. A path longer than a slot, or a full table, leaves the
+ * slots in state 2 and unlinks their paths. mkstemp runs on the slot's own buffer after the slot is
+ * live, so a signal at any moment finds the name the file has or will have (at worst a name that
+ * does not exist yet); registering after mkstemp left a window in which a signal, delivered to any
+ * thread, missed a file that existed. A path longer than a slot, or a full table, leaves the
  * temporary unregistered: it is still removed on every failure, only not on a signal. */
 #define SQZ_TEMP_SLOTS 32
 #define SQZ_TEMP_PATH 4096
@@ -20,16 +23,29 @@ static struct {
   char path[SQZ_TEMP_PATH];
 } sqz_temps[SQZ_TEMP_SLOTS];
 
-int sqz__temp_register(const char *path) {
+int sqz__temp_mkstemp(const char *path, int *fd, char **name) {
   size_t n = strlen(path);
-  if (n >= SQZ_TEMP_PATH) return -1;
-  for (int i = 0; i < SQZ_TEMP_SLOTS; i++) {
+  *fd = -1;
+  *name = sqz__malloc(n + 8);
+  if (!*name) return errno = ENOMEM, -1;
+  memcpy(*name, path, n);
+  memcpy(*name + n, ".XXXXXX", 8);
+  for (int i = 0; n + 8 <= SQZ_TEMP_PATH && i < SQZ_TEMP_SLOTS; i++) {
     int free_slot = 0;
     if (!atomic_compare_exchange_strong(&sqz_temps[i].state, &free_slot, 1)) continue;
-    memcpy(sqz_temps[i].path, path, n + 1);
-    atomic_store(&sqz_temps[i].state, 2);
+    memcpy(sqz_temps[i].path, *name, n + 8);
+    atomic_store(&sqz_temps[i].state, 2); /* live before the file exists: mkstemp fills the name in place */
+    *fd = mkstemp(sqz_temps[i].path);
+    int e = errno;
+    if (*fd < 0) {
+      atomic_store(&sqz_temps[i].state, 0);
+      errno = e;
+      return -1;
+    }
+    memcpy(*name, sqz_temps[i].path, n + 8);
     return i;
   }
+  *fd = mkstemp(*name); /* no slot: the temporary goes unregistered */
   return -1;
 }
 
@@ -75,14 +91,11 @@ int sqz__atomic_open(sqz_context *ctx, const char *path, sqz_atomic_file *af) {
   af->tmp = NULL;
   af->path = path;
   af->slot = -1;
-  size_t n = strlen(path);
-  char *tmp = sqz__malloc(n + 8);
+  char *tmp = NULL;
+  int fd = -1, slot = sqz__temp_mkstemp(path, &fd, &tmp);
   if (!tmp)
-    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for a temporary name", path, n + 8);
-  memcpy(tmp, path, n);
-  memcpy(tmp + n, ".XXXXXX", 8);
-  int fd = mkstemp(tmp);
-  int slot = fd >= 0 ? sqz__temp_register(tmp) : -1;
+    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for a temporary name", path,
+                     strlen(path) + 8);
   if (fd < 0) {
     int e = errno;
     free(tmp);

@@ -31,10 +31,12 @@ SQZ_INTERNAL int sqz__atomic_commit(sqz_context *ctx, sqz_atomic_file *af);
 /* Closes and removes the temporary; a no-op on an empty handle. */
 SQZ_INTERNAL void sqz__atomic_abort(sqz_atomic_file *af);
 
-/* The table of live temporaries behind sqz_remove_temporaries (include/sqz.h): registers a path
- * (returns its slot, or -1 when it does not fit: the temporary then goes unregistered) and frees a
- * slot (-1 is a no-op). */
-SQZ_INTERNAL int sqz__temp_register(const char *path);
+/* The table of live temporaries behind sqz_remove_temporaries (include/sqz.h): creates the temporary
+ * "<path>.XXXXXX" with mkstemp in a live slot (a signal at any moment removes it), *name its
+ * malloc'ed name (NULL: out of memory), *fd the open descriptor or -1 with errno; returns the slot,
+ * or -1 when the name does not fit one or the table is full (the temporary then goes unregistered).
+ * sqz__temp_unregister frees a slot (-1 is a no-op). */
+SQZ_INTERNAL int sqz__temp_mkstemp(const char *path, int *fd, char **name);
 SQZ_INTERNAL void sqz__temp_unregister(int slot);
 
 #endif /* SQZ_ATOMIC_FILE_H */
