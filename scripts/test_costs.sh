@@ -16,7 +16,11 @@ for t in $(ctest --test-dir "$build" -N -R "$regex" | sed -n 's/^ *Test *#[0-9]*
   POCL_CACHE_DIR="$work/pocl" XDG_CACHE_HOME="$work/sqz" /usr/bin/time -f '%e %U %S' -o "$work/time" \
     ctest --test-dir "$build" -R "^${t//./\\.}\$" >"$work/log" 2>&1
   rc=$?
-  read -r wall user sys <"$work/time"
+  read -r wall user sys < <(tail -n 1 "$work/time") # GNU time puts "Command exited with ..." first on a failure
+  if [ "$rc" -ne 0 ]; then
+    echo "== $t failed (rc $rc):" >&2
+    tail -n 30 "$work/log" >&2
+  fi
   cpu=$(echo "$user + $sys" | bc)
   progs=$(find "$build/tests/kernel-cache" "$work/sqz" -name '*.bin' 2>/dev/null | wc -l)
   so=$(find "$work/pocl" -name '*.so' | wc -l)

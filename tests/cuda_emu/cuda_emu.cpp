@@ -1,5 +1,5 @@
-/* cuda_emu.cpp — runs every CUDA fractal kernel on host threads (tests/cuda_emu/cuda_emu.h) and compares with the CPU backend. */
-/* No GPU needed: the kernel source of cuda/ is compiled as C++ and each lane is a thread.
+/* cuda_emu.cpp — runs every CUDA fractal kernel on host coroutines (tests/cuda_emu/cuda_emu.h) and compares with the CPU backend. */
+/* No GPU needed: the kernel source of cuda/ is compiled as C++ and each lane is a coroutine.
  * Checks the tile maps (MMA and ALU) at every level against cl/sqz_fractal.h, and the Life
  * step and random fill of every kernel specialisation against the CPU reference backend.
  * Exit status 0 when everything matches. */
@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
-#include <thread>
 #include <vector>
 
 extern "C" {
@@ -18,31 +17,10 @@ extern "C" {
 #include "life_fractal.cu"
 #include "map_bench.cu"
 
-thread_local sqz_emu_dim threadIdx, blockIdx;
-sqz_emu_dim blockDim, gridDim;
-sqz_emu_warp sqz_emu_warps[32];
-std::barrier<> *sqz_emu_cta;
-
-/* Runs f on grid CTAs of `threads` threads, the CTAs one after another (the kernels loop
+/* Runs f on grid CTAs of `threads` lanes, the CTAs one after another (the kernels loop
  * over their work, so a small grid of one-warp CTAs covers everything). */
 template <class F> static void sqz_emu_launch(unsigned grid, unsigned threads, F f) {
-  gridDim = {grid, 1, 1};
-  blockDim = {threads, 1, 1};
-  for (unsigned b = 0; b < grid; b++) {
-    std::barrier<> cta(threads);
-    std::vector<std::barrier<> *> bars;
-    sqz_emu_cta = &cta;
-    for (unsigned w = 0; w < threads / 32; w++) sqz_emu_warps[w].bar = bars.emplace_back(new std::barrier<>(32));
-    std::vector<std::thread> lanes;
-    for (unsigned t = 0; t < threads; t++)
-      lanes.emplace_back([=] {
-        threadIdx = {t, 0, 0};
-        blockIdx = {b, 0, 0};
-        f();
-      });
-    for (auto &t : lanes) t.join();
-    for (auto *p : bars) delete p;
-  }
+  sqz_emu_run(grid, threads, [](void *p) { (*(F *)p)(); }, &f);
 }
 
 typedef void (*sqz_emu_life_fn)(const sqz_cu_fractal *, const unsigned char *, unsigned char *,

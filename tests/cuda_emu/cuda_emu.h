@@ -1,14 +1,17 @@
-/* cuda_emu.h — just enough of CUDA to run the kernels of cuda/ on host threads, one thread per lane. */
+/* cuda_emu.h — just enough of CUDA to run the kernels of cuda/ on the host, one coroutine per lane. */
 #ifndef SQZ_CUDA_EMU_H
 #define SQZ_CUDA_EMU_H
-/* Included before the kernel sources of cuda/ in a C++20 translation unit. Each lane of a warp is a thread;
- * warp collectives (shuffles, ballot, mma.sync, __syncwarp) exchange values through the
- * warp's slots between two barrier phases, __syncthreads is a barrier of the CTA, and
- * __shared__ variables are statics (CTAs run one after another). The mma.sync emulation
- * reads the fragments with the layout of the PTX ISA (cuda/sqz_mma.h), so a kernel that
- * passes here and fails on a GPU points at the hardware contract, not at the kernel logic. */
+/* Included before the kernel sources of cuda/ in a C++20 translation unit. Each lane of a CTA is
+ * a coroutine (ucontext) with its own stack, all on one OS thread: a lane runs until it reaches
+ * a barrier, then the next lane runs (tests/cuda_emu/cuda_emu_lanes.cpp). Warp collectives (shuffles,
+ * ballot, mma.sync, __syncwarp) exchange values through the warp's slots between two barrier
+ * phases, __syncthreads is a barrier of the CTA, and __shared__ variables are statics (CTAs
+ * run one after another). A barrier that not every lane of its group reaches is reported as a
+ * deadlock. Without OS threads the test costs its CPU time also on a busy machine (64 threads
+ * per CTA meeting at futexes took 128 s for 22 s of CPU, two tests per core). The mma.sync
+ * emulation reads the fragments with the layout of the PTX ISA (cuda/sqz_mma.h), so a kernel
+ * that passes here and fails on a GPU points at the hardware contract, not at the kernel logic. */
 #include <atomic>
-#include <barrier>
 #include <cstdint>
 #include <cstring>
 
@@ -23,16 +26,25 @@
 struct sqz_emu_dim {
   unsigned x, y, z;
 };
-extern thread_local sqz_emu_dim threadIdx, blockIdx;
-extern sqz_emu_dim blockDim, gridDim;
+extern sqz_emu_dim threadIdx, blockIdx, blockDim, gridDim; /* threadIdx: set for the lane that runs */
 
+/* A barrier of `count` lanes: the last to arrive starts the next generation and goes on; the
+ * others give the OS thread to the next lane until their generation has passed. */
+struct sqz_emu_barrier {
+  unsigned count, arrived;
+  uint64_t gen;
+  void arrive_and_wait();
+};
 struct sqz_emu_warp {
-  std::barrier<> *bar;
+  sqz_emu_barrier *bar;
   uint64_t slot[32];
   uint32_t a[32], b[32];
 };
 extern sqz_emu_warp sqz_emu_warps[32];
-extern std::barrier<> *sqz_emu_cta;
+extern sqz_emu_barrier *sqz_emu_cta;
+/* Runs body(arg) on every lane of `grid` CTAs of `threads` lanes (at most 1024), one CTA
+ * after another; exits the process with a message on a deadlock. */
+void sqz_emu_run(unsigned grid, unsigned threads, void (*body)(void *), void *arg);
 
 static inline unsigned sqz_emu_lane() { return threadIdx.x & 31u; }
 static inline sqz_emu_warp &sqz_emu_w() { return sqz_emu_warps[threadIdx.x >> 5]; }

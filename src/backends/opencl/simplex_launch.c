@@ -75,21 +75,24 @@ int sqz__simplex_kernel(sqz_context *ctx, int dims, uint64_t n, const char *map,
   }
 }
 
-int sqz__simplex_enqueue(sqz_context *ctx, cl_kernel k, cl_uint argi, const sqz_simplex_plan *plan) {
+int sqz__simplex_enqueue_grid(sqz_context *ctx, cl_kernel k, cl_uint argi, const sqz_simplex_plan *plan,
+                              const sqz_simplex_launch *l, const uint32_t grid[3]) {
   size_t local[3] = {plan->rho, plan->rho, plan->rho}, global[3];
-  cl_uint dims = (cl_uint)plan->dims;
+  cl_uint8 lp;
+  memset(&lp, 0, sizeof lp);
+  lp.s[0] = l->kind;
+  for (int j = 0; j < 3; j++) {
+    lp.s[1 + j] = l->p[j];
+    lp.s[4 + j] = l->o[j];
+    global[j] = (size_t)grid[j] * plan->rho;
+  }
+  SQZ_CL_CHECK(ctx, clSetKernelArg(k, argi, sizeof lp, &lp));
+  return sqz__run(ctx, k, (cl_uint)plan->dims, global, local);
+}
+
+int sqz__simplex_enqueue(sqz_context *ctx, cl_kernel k, cl_uint argi, const sqz_simplex_plan *plan) {
   for (size_t i = 0; i < plan->count; i++) {
-    const sqz_simplex_launch *l = &plan->launch[i];
-    cl_uint8 lp;
-    memset(&lp, 0, sizeof lp);
-    lp.s[0] = l->kind;
-    for (int j = 0; j < 3; j++) {
-      lp.s[1 + j] = l->p[j];
-      lp.s[4 + j] = l->o[j];
-      global[j] = (size_t)l->grid[j] * plan->rho;
-    }
-    SQZ_CL_CHECK(ctx, clSetKernelArg(k, argi, sizeof lp, &lp));
-    int st = sqz__run(ctx, k, dims, global, local);
+    int st = sqz__simplex_enqueue_grid(ctx, k, argi, plan, &plan->launch[i], plan->launch[i].grid);
     if (st != SQZ_OK) return st;
   }
   return SQZ_OK;
