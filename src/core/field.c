@@ -219,10 +219,6 @@ int sqz__field_ensure_pair(sqz_field *f) {
   return sqz__alloc_storage(f, 1);
 }
 
-uint64_t sqz__field_storage_bytes(const sqz_field *f) {
-  return f->layout == SQZ_LAYOUT_BITS ? sqz__bits_bytes(f) : f->elems * sqz_type_size(f->type);
-}
-
 int sqz__field_gather(sqz_field *f, int which, const int64_t *idx, uint64_t n, void *out) {
   if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, f->mem[which], idx, n, out, NULL);
   if (f->parts) return sqz__store_gather(f, which, idx, n, out);

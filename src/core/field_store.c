@@ -3,7 +3,12 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "core/bits.h"
 #include "core/field_parts.h"
+
+uint64_t sqz__field_storage_bytes(const sqz_field *f) {
+  return f->layout == SQZ_LAYOUT_BITS ? sqz__bits_bytes(f) : f->elems * sqz_type_size(f->type);
+}
 
 /* Copies a failure's detail from a part's context to f's, where they differ. */
 static int sqz__part_status(sqz_field *f, sqz_context *ctx, int st) {
