@@ -14,8 +14,10 @@
  * Fields in parts (cl/sqz_parts.h; unit = one cell): the step kernels end with the part's own
  * cells [pu0, pu1) and its pnh sorted halo cells phalo, every read goes through the cell's slot
  * (cells in no slot read as 0: they are no neighbour of an own cell) and only own cells are
- * written. A field in one buffer passes pu0 = 0, pu1 = cells, pnh = 0. */
+ * written. That code is compiled only into a part's program (SQZ_PARTED): a field in one buffer
+ * (pu0 = 0, pu1 = cells, pnh = 0) reads and writes storage directly, as before parts. */
 #define SQZ_PART_ARGS , ulong pu0, ulong pu1, ulong pnh, __global const ulong *phalo
+#ifdef SQZ_PARTED /* the host defines it for a part's program: a field in one buffer pays nothing */
 static inline sqz_cell_t sqz_part_cell(__global const sqz_cell_t *src, ulong i, sqz_part_map pm) {
   long s = sqz_part_slot(i, pm.u0, pm.u1, pm.n_halo, pm.halo);
   return s < 0 ? (sqz_cell_t)0 : src[s];
@@ -31,6 +33,11 @@ static inline int sqz_part_group(__local int *any, int mine, sqz_part_map pm) {
   barrier(CLK_LOCAL_MEM_FENCE);
   return *any;
 }
+#else /* one buffer: storage index = slot, every cell own */
+#define sqz_part_cell(src, i, pm) ((src)[i])
+#define sqz_part_own(i, pm) 1
+#define sqz_part_group(any, mine, pm) 1
+#endif
 
 #if SQZ_DIMS == 2
 /* Row y of a tile, at t: work-item tx loads cell ox + tx at position tx + 1, and work-items
@@ -85,14 +92,19 @@ __kernel void sqz_engine2(__global const sqz_cell_t *restrict src, __global sqz_
   sqz_part_map pm = {pu0, pu1, pnh, phalo};
   __local sqz_cell_t tile[SQZ_TILE];
   __local uint blk[3];
+#ifdef SQZ_PARTED
   __local int any;
-  uint bx = 0u, by = 0u, tx = (uint)get_local_id(0), ty = (uint)get_local_id(1), cx, cy;
+  uint cx, cy;
+#endif
+  uint bx = 0u, by = 0u, tx = (uint)get_local_id(0), ty = (uint)get_local_id(1);
   /* has is uniform over the group; a group without a cell skips the tile but passes the barrier
    * before it leaves: PoCL 3 miscompiled an early return here */
   int has = sqz_block2(blk, lp, rho, n, &bx, &by);
+#ifdef SQZ_PARTED
   int mine = has && sqz_scell2(lp.s0, lp.s1, lp.s2, lp.s4, lp.s5, bx, by, tx, ty, n, &cx, &cy) &&
              sqz_part_own(sqz_tri_index(SQZ_SLAYOUT, n, cx, cy), pm);
   has = sqz_part_group(&any, mine, pm) && has;
+#endif
   uint ox = bx, oy = by, ux = tx, uy = ty; /* the work-item's cell is (ox + ux, oy + uy) */
 #if SQZ_HAS_KIND(SQZ_SK_RB)
   int mixed = 0;
@@ -187,13 +199,18 @@ __kernel void sqz_engine3(__global const sqz_cell_t *restrict src, __global sqz_
   __local sqz_sidx rbase[SQZ_TROWS];
   __local uint rcnt[SQZ_TROWS];
   __local uint blk[4];
+#ifdef SQZ_PARTED
   __local int any;
-  uint bx = 0u, by = 0u, bz = 0u, cx, cy, cz;
+  uint cx, cy, cz;
+#endif
+  uint bx = 0u, by = 0u, bz = 0u;
   uint tx = (uint)get_local_id(0), ty = (uint)get_local_id(1), tz = (uint)get_local_id(2);
   int has = sqz_block3(blk, lp, rho, n, &bx, &by, &bz); /* uniform: leave after the barriers, as in 2D */
+#ifdef SQZ_PARTED
   int mine = has && sqz_scell3(lp.s0, lp.s1, lp.s2, lp.s3, lp.s4, lp.s5, lp.s6, bx, by, bz, tx, ty, tz, n, &cx, &cy, &cz) &&
              sqz_part_own(sqz_tet_index(SQZ_SLAYOUT, n, cx, cy, cz), pm);
   has = sqz_part_group(&any, mine, pm) && has;
+#endif
   sqz_tile3(tile, rbase, rcnt, src, n, rho, bx, by, bz, has, pm); /* !has: the barrier only */
   barrier(CLK_LOCAL_MEM_FENCE);
   uint x, y, z;

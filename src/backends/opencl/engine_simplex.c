@@ -38,13 +38,14 @@ int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
   cl_uint2 ip;
   char *upre = sqz__cl_update_prelude(ctx, f, u);
   if (!upre) return SQZ_ERR_OUT_OF_MEMORY;
-  size_t len = strlen(upre) + 48;
+  size_t len = strlen(upre) + 80;
   char *pre = sqz__malloc(len);
   if (!pre) {
     free(upre);
     return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   }
-  snprintf(pre, len, "#define SQZ_RHO_MAX %llu\n%s", (unsigned long long)sqz__rho_max(f), upre);
+  snprintf(pre, len, "#define SQZ_RHO_MAX %llu\n%s%s", (unsigned long long)sqz__rho_max(f),
+           f->part ? "#define SQZ_PARTED 1\n" : "", upre); /* parts: the slot remap (cl/engine_simplex.cl) */
   free(upre);
   int st = sqz__simplex_kernel(ctx, dims, f->dom->side, f->map, f->block, sqz__slayout(f), pre, files,
                                dims == 2 ? "sqz_engine2" : "sqz_engine3", &plan, &k);
