@@ -26,6 +26,10 @@ mpi() { # mpi P ARGS...: sqz ARGS on P ranks, stdout to out.txt, stderr to err.t
 # (1, 3 and 4 on PoCL for the triangle); 703, 286 and 729 cells divide by few of these counts; block:8 too
 for dom in fractal:sierpinski-triangle:6 fractal:vicsek-cross:3 triangle:37 tetrahedron:11; do
   "$sqz" life "$dom" --steps 7 --init random:0.4:3 --out one.npy >one.txt || fail "$dom: one process"
+  # the same parts in one process first: equal to one buffer, and their kernels built once (PoCL's cache), not by
+  # every rank at once
+  "$sqz" life "$dom" --steps 7 --init random:0.4:3 --parts 2 --out parts.npy >/dev/null && cmp -s one.npy parts.npy ||
+    fail "$dom: 2 parts in one process differ from one buffer"
   runs=("2" "3 --backend cpu" "4 --backend cpu")
   [ "$dom" = triangle:37 ] && runs+=("1" "3" "4")
   for run in "${runs[@]}"; do
@@ -53,6 +57,8 @@ for run in "opencl triangle:29 f32" "opencl fractal:sierpinski-carpet:3 f64" "cp
   "cpu fractal:sierpinski-carpet:3 f32"; do
   set -- $run
   "$sqz" heat "$2" --steps 6 --type "$3" --backend "$1" --out one.npy >/dev/null || fail "heat $run: one process"
+  "$sqz" heat "$2" --steps 6 --type "$3" --backend "$1" --parts 3 --out parts.npy >/dev/null && cmp -s one.npy parts.npy ||
+    fail "heat $run: 3 parts in one process differ from one buffer"
   mpi 3 heat "$2" --steps 6 --type "$3" --backend "$1" --out ranks.npy || { fail "heat $run on 3 ranks: exit $?"; cat err.txt; }
   cmp -s one.npy ranks.npy || fail "heat $run on 3 ranks: the state differs from one process"
 done
@@ -65,6 +71,8 @@ sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present
 }
 CL
 "$sqz" run triangle:37 --kernel mix.cl --type i32 --steps 4 --out one.npy >/dev/null || fail "run: one process"
+"$sqz" run triangle:37 --kernel mix.cl --type i32 --steps 4 --parts 4 --out parts.npy >/dev/null && cmp -s one.npy parts.npy ||
+  fail "run: 4 parts in one process differ from one buffer"
 mpi 4 run triangle:37 --kernel mix.cl --type i32 --steps 4 --out ranks.npy || { fail "run on 4 ranks: exit $?"; cat err.txt; }
 cmp -s one.npy ranks.npy || fail "run (i32 stencil) on 4 ranks: the state differs from one process"
 
