@@ -116,6 +116,22 @@ static inline void fr_swar_column(__local const uint *in, __local uint *out, __l
   }
 }
 
+/* Steps 1 to 3 for the nt tiles from b0: their neighbour slots into nbr, then their own cells and
+ * halos into the caches (tile_bytes apart). Returns q0, the first storage byte of the tiles in this
+ * buffer (their bytes are [q0, q0 + nt te)). Every work-item of the group calls it. */
+static inline ulong fr_swar_fill(__local uchar *cb, __local long *nbr, __global const uchar *src,
+                                 __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
+                                 __global const uint *restrict halo, uint n_halo, uint levels, ulong b0, uint nt,
+                                 ulong first, ulong tiles, ulong pnh, __global const ulong *phalo, uint tile_bytes,
+                                 uint te) {
+  fr_swar_neighbours(nbr, levels, b0, nt, first, tiles, pnh, phalo);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  ulong q0 = (b0 - first) * te;
+  fr_swar_move(1, src, NULL, pos, mask, rowmajor, cb, tile_bytes, 0u, q0, q0 + (ulong)nt * te, te);
+  fr_swar_halo(cb, src, halo, nbr, n_halo, nt, tile_bytes, te);
+  return q0;
+}
+
 /* Tiles [first, tiles) are stepped (all, or a part's own units: its buffer holds tile b at slot
  * sqz_part_slot(b, first, tiles, pnh, phalo), cl/sqz_parts.h; one buffer: first = 0, pnh = 0).
  * tab: the shared tables, pos (ushort) from word 0, halo pairs from word halo_at, tasks (ushort:
@@ -137,11 +153,9 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
   ulong stride = (ulong)get_num_groups(0) * per_iter;
   for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
-    fr_swar_neighbours(nbr, levels, b0, nt, first, tiles, pnh, phalo);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    ulong q0 = (b0 - first) * te, q1 = q0 + (ulong)nt * te;
-    fr_swar_move(1, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset, q0, q1, te);
-    fr_swar_halo(cb, src, halo, nbr, n_halo, nt, tile_bytes, te);
+    ulong q0 = fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, first, tiles, pnh, phalo,
+                            tile_bytes, te),
+          q1 = q0 + (ulong)nt * te;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < nt * n_tasks; i += g) { /* cache row y + 1 holds tile row y; output row y at out_offset */
       uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
@@ -185,11 +199,9 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
   ulong stride = (ulong)get_num_groups(0) * per_iter;
   for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
-    fr_swar_neighbours(nbr, levels, b0, nt, first, tiles, pnh, phalo);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    ulong q0 = (b0 - first) * te, q1 = q0 + (ulong)nt * te;
-    fr_swar_move(1, src, dst, pos, mask, rowmajor, cb, tile_bytes, 0u, q0, q1, te);
-    fr_swar_halo(cb, src, halo, nbr, n_halo, nt, tile_bytes, te);
+    ulong q0 = fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, first, tiles, pnh, phalo,
+                            tile_bytes, te),
+          q1 = q0 + (ulong)nt * te;
     for (uint i = lid; i < nt * area; i += g) { /* K */
       uint t = i / area, wi = i - t * area, keep = 0u;
       for (uint e = 0u; e < 4u; e++) {
