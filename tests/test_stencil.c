@@ -392,7 +392,9 @@ static void matrix(const char *spec, sqz_type type, const workload *w, int k, ui
  * pattern, cell type, update, kernel) is one program build (10-20 s of CPU with PoCL), while the traversals depend
  * on the cell type only through its size (1, 4 or 8 bytes: the tile caches' words and strides) and on the pattern
  * only through its tables.
- * a. The CA in i32: every configuration of every domain, 7 steps (every layout, map and pattern). In u8: every
+ * a. The CA in i32: every configuration of the simplices and of one fractal per scale, the Sierpinski triangle (s = 2)
+ * and the asymmetric custom pattern (s = 3), 7 steps (every layout and map; the carpet runs 4-byte cells in f32, the
+ * Vicsek cross runs every layout in u8 Life in test_fractal_life). In u8: every
  * configuration of the simplices and of one fractal, the Sierpinski triangle (1-byte cells in every kernel; Life in
  * u8 runs every layout and λ map on 7 and more patterns in test_fractal_life and test_fractal_group).
  * b. The float average in f64: every configuration of the simplices and of one fractal, the asymmetric custom
@@ -413,11 +415,12 @@ typedef struct {
   const char *fractal; /* of the fractals, only the one whose spec contains this (NULL: all) */
 } matrix_run;
 
-#define CYCLIC_I32 {&CYCLIC, SQZ_I32, 4, 7, 0, NULL}
-#define CYCLIC_U8 {&CYCLIC, SQZ_U8, 4, 7, 0, "sierpinski-triangle"}
 #define F64_PATTERN "##./#.#/.##"
-static const matrix_run CYCLIC_BOTH[] = {CYCLIC_I32, CYCLIC_U8, {NULL}}, CYCLIC_I32_ONLY[] = {CYCLIC_I32, {NULL}},
-                        CYCLIC_U8_ONLY[] = {CYCLIC_U8, {NULL}};
+#define CYCLIC_I32 {&CYCLIC, SQZ_I32, 4, 7, 0, "sierpinski-triangle"}
+#define CYCLIC_I32_S3 {&CYCLIC, SQZ_I32, 4, 7, 0, F64_PATTERN}
+#define CYCLIC_U8 {&CYCLIC, SQZ_U8, 4, 7, 0, "sierpinski-triangle"}
+static const matrix_run CYCLIC_BOTH[] = {CYCLIC_I32, CYCLIC_U8, {NULL}},
+                        CYCLIC_I32_ONLY[] = {CYCLIC_I32, CYCLIC_I32_S3, {NULL}}, CYCLIC_U8_ONLY[] = {CYCLIC_U8, {NULL}};
 static const matrix_run AVERAGE_F64[] = {{&AVERAGE64, SQZ_F64, 0, 20, 0, F64_PATTERN},
                                          {&AVERAGE64, SQZ_F64, 0, 1000, 4, F64_PATTERN},
                                          {NULL}};

@@ -79,6 +79,9 @@ SQZ_INTERNAL int sqz__buffer(sqz_context *ctx, uint64_t bytes, cl_mem_flags flag
 /* A read-only buffer holding a copy of `bytes` of host memory, made at creation (no queue
  * command: safe while the queue waits on events, and the host copy may go at once). */
 SQZ_INTERNAL int sqz__const_buffer(sqz_context *ctx, uint64_t bytes, const void *host, cl_mem *out);
+/* A fractal's pattern for kernels that take it as arguments (cl/fractal_fill.cl, the bits
+ * kernels): H_λ (2k entries) then H_ν (s^2), as a read-only buffer of ints. */
+SQZ_INTERNAL int sqz__cl_fractal_pattern(sqz_context *ctx, const sqz_fractal *fr, cl_mem *out);
 /* Enqueues zeroing of bytes [0, bytes) of buf (fills and copies that every driver accepts). */
 SQZ_INTERNAL int sqz__zero_buffer(sqz_context *ctx, cl_mem buf, uint64_t bytes);
 /* Checks an OpenCL status and records which call failed. */

@@ -61,18 +61,17 @@ static void sqz__fractal_defines(const sqz_fractal *fr, char *pre, size_t cap, s
   *at += (size_t)snprintf(pre + *at, cap - *at, "}\n");
 }
 
-/* Kernel `name` of f's fractal with update u (NULL: a fill kernel), alone in its program: the
- * fractal's tables and, for the group-parallel λ, the sub-group switch, then the update's prelude,
- * in front of the shared sources. One program per pattern, update and kernel, any level. */
+/* Kernel `name` of f's fractal with update u, alone in its program: the fractal's tables and, for
+ * the group-parallel λ, the sub-group switch, then the update's prelude, in front of the shared
+ * sources. One program per pattern, update and kernel, any level. (The fills take the pattern as
+ * arguments: sqz__cl_fill_random_fractal.) */
 static int sqz__fractal_kernel(sqz_field *f, const sqz_update *u, int group, const char *name, cl_kernel *k) {
-  static const char *const fill_files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_fractal_tables.h", "fractal_fill.cl",
-                                           NULL};
   const char *files[] = {"sqz_common.h", "sqz_rule.h", "sqz_heat.h", "sqz_fractal.h", "sqz_fractal_tables.h", NULL,
                          "sqz_parts.h", "engine_fractal.cl", "sqz_swar.h", "engine_fractal_swar.cl", NULL};
-  char *upre = u ? sqz__cl_update_prelude(f->ctx, f, u) : NULL, opts[32] = "";
-  if (u && !upre) return SQZ_ERR_OUT_OF_MEMORY;
+  char *upre = sqz__cl_update_prelude(f->ctx, f, u), opts[32] = "";
+  if (!upre) return SQZ_ERR_OUT_OF_MEMORY;
   const char *sub = group ? sqz__subgroup_prelude(f->ctx, opts, sizeof opts) : "";
-  size_t cap = (upre ? strlen(upre) : 0) + strlen(sub) + 12u * 3u * SQZ_MAX_SCALE * SQZ_MAX_SCALE + 2048u, at = 0;
+  size_t cap = strlen(upre) + strlen(sub) + 12u * 3u * SQZ_MAX_SCALE * SQZ_MAX_SCALE + 2048u, at = 0;
   char *pre = sqz__malloc(cap);
   int st = SQZ_OK;
   if (!pre) {
@@ -81,14 +80,12 @@ static int sqz__fractal_kernel(sqz_field *f, const sqz_update *u, int group, con
   }
   at = (size_t)snprintf(pre, cap, "%s", sub);
   sqz__fractal_defines(&f->dom->fr, pre, cap, &at);
-  snprintf(pre + at, cap - at, "%s", upre ? upre : "");
-  if (u) {
-    files[5] = sqz__cl_update_file(u);
-    if (!files[5]) { /* the user's update is in the prelude: close the gap in the list */
-      for (size_t i = 5; i + 1 < sizeof files / sizeof files[0]; i++) files[i] = files[i + 1];
-    }
+  snprintf(pre + at, cap - at, "%s", upre);
+  files[5] = sqz__cl_update_file(u);
+  if (!files[5]) { /* the user's update is in the prelude: close the gap in the list */
+    for (size_t i = 5; i + 1 < sizeof files / sizeof files[0]; i++) files[i] = files[i + 1];
   }
-  st = sqz__program_kernel(f->ctx, pre, u ? files : fill_files, opts, name, k);
+  st = sqz__program_kernel(f->ctx, pre, files, opts, name, k);
 done:
   free(upre);
   free(pre);
@@ -306,23 +303,38 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   return st;
 }
 
+int sqz__cl_fractal_pattern(sqz_context *ctx, const sqz_fractal *fr, cl_mem *out) {
+  cl_int tab[2 * SQZ_MAX_SCALE * SQZ_MAX_SCALE + SQZ_MAX_SCALE * SQZ_MAX_SCALE];
+  size_t n = 2u * (size_t)fr->k, m = (size_t)fr->s * (size_t)fr->s;
+  memcpy(tab, fr->hl, n * sizeof *tab);
+  memcpy(tab + n, fr->hnu, m * sizeof *tab);
+  return sqz__const_buffer(ctx, (n + m) * sizeof *tab, tab, out);
+}
+
 /* Arguments of the fill kernels (cl/fractal_fill.cl) that change per launch, by name: the
- * kernels take (dst, n, levels, seed, threshold, row0) and (dst, n, levels, j, rho, tile_elems,
- * lanes, tiles_per_group, compact, seed, threshold, tile0, tiles, first). */
-enum { FF_EMBEDDED_ROW0 = 5, FF_TILES_TILE0 = 11 };
+ * kernels take (dst, fr, s, k, n, levels, seed, threshold, row0) and (dst, fr, s, k, n, levels, j,
+ * rho, tile_elems, lanes, tiles_per_group, compact, seed, threshold, tile0, tiles, first). */
+enum { FF_EMBEDDED_ROW0 = 8, FF_TILES_TILE0 = 14 };
 
 int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed) {
+  static const char *const files[] = {"sqz_common.h", "sqz_fractal.h", "fractal_fill.cl", NULL};
   sqz_context *ctx = f->ctx;
   cl_kernel k = NULL;
+  cl_mem fr = NULL;
   int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA;
-  int st = sqz__fractal_kernel(f, NULL, 0, embedded ? "fill_fractal_embedded" : "fill_fractal_tiles", &k);
-  if (st != SQZ_OK) return st;
+  int st = sqz__program_kernel(ctx, NULL, files, NULL, embedded ? "fill_fractal_embedded" : "fill_fractal_tiles", &k);
+  if (st == SQZ_OK) st = sqz__cl_fractal_pattern(ctx, &f->dom->fr, &fr);
+  if (st != SQZ_OK) {
+    if (k) clReleaseKernel(k);
+    return st;
+  }
   cl_mem dst = (cl_mem)f->mem[f->cur];
   cl_uint n = (cl_uint)f->dom->side, r = (cl_uint)f->dom->fr.r, compact = f->layout == SQZ_LAYOUT_COMPACT;
+  cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k;
   cl_ulong cseed = seed, thr = threshold, zero = 0;
   if (embedded) {
-    st = sqz__args(ctx, k, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof cseed, &cseed, sizeof thr, &thr,
-                   sizeof(cl_uint), &zero, (size_t)0);
+    st = sqz__args(ctx, k, sizeof dst, &dst, sizeof fr, &fr, sizeof s, &s, sizeof kk, &kk, sizeof n, &n, sizeof r, &r,
+                   sizeof cseed, &cseed, sizeof thr, &thr, sizeof(cl_uint), &zero, (size_t)0);
     if (st == SQZ_OK) st = sqz__run_rows(ctx, k, FF_EMBEDDED_ROW0, n);
   } else {
     sqz__tile_launch p;
@@ -331,12 +343,14 @@ int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed)
     cl_uint j = p.t.j, rho = p.t.rho, te = p.t.tile_elems;
     cl_ulong tiles = p.t.end, first = p.t.first; /* a part's buffer starts at its first own tile */
     if (st == SQZ_OK)
-      st = sqz__args(ctx, k, sizeof dst, &dst, sizeof n, &n, sizeof r, &r, sizeof j, &j, sizeof rho, &rho, sizeof te,
-                     &te, sizeof p.lanes, &p.lanes, sizeof p.per_group, &p.per_group, sizeof compact, &compact,
-                     sizeof cseed, &cseed, sizeof thr, &thr, sizeof zero, &zero, sizeof tiles, &tiles, sizeof first,
-                     &first, (size_t)0);
+      st = sqz__args(ctx, k, sizeof dst, &dst, sizeof fr, &fr, sizeof s, &s, sizeof kk, &kk, sizeof n, &n, sizeof r,
+                     &r, sizeof j, &j, sizeof rho, &rho, sizeof te, &te, sizeof p.lanes, &p.lanes, sizeof p.per_group,
+                     &p.per_group, sizeof compact, &compact, sizeof cseed, &cseed, sizeof thr, &thr, sizeof zero, &zero,
+                     sizeof tiles, &tiles, sizeof first, &first, (size_t)0);
     if (st == SQZ_OK) st = sqz__run_tiles(ctx, k, FF_TILES_TILE0, &p);
   }
+  int fin = sqz__cl_done_with(ctx, fr, NULL); /* the pattern must outlive the launches that read it */
+  if (st == SQZ_OK) st = fin;
   clReleaseKernel(k);
   return st;
 }
