@@ -455,14 +455,15 @@ END_TEST
 
 /* ---- c. heat ---------------------------------------------------------------------------------------------------- */
 /* Heat on the oracle (the documented formula), the cpu backend and a few opencl configurations of a few domains
- * (the traversals are those of the user updates above; the update is the engine's own). */
+ * (the traversals are those of the user updates above; the update is the engine's own): f64 on three configurations
+ * of each domain, f32 on one (4-byte cells take the traversals of the i32 CA). */
 START_TEST(test_heat_backends_agree) {
   static const char *const specs[] = {"triangle:40", "tetrahedron:11", "fractal:sierpinski-carpet:3"};
   for (int d = 0; d < 3; d++) {
     double alpha = strncmp(specs[d], "tetra", 5) == 0 ? 1.0 / 6.0 : 0.2;
     workload h64 = {"heat", NULL, heat_f64, NULL, 0, alpha}, h32 = {"heat", NULL, heat_f32, NULL, 0, alpha};
     matrix(specs[d], SQZ_F64, &h64, 0, 50, 3);
-    matrix(specs[d], SQZ_F32, &h32, 0, 50, 3);
+    matrix(specs[d], SQZ_F32, &h32, 0, 50, 1);
   }
 }
 END_TEST
