@@ -25,7 +25,8 @@ typedef struct {
   sqz_mpi_link *link;
   MPI_Request *req;               /* 2 * n_links */
   unsigned char *recv;            /* the halo's staging area where device memory is not host memory */
-  double exchange_s;
+  int posted;                     /* requests of a started exchange not yet completed */
+  double exchange_s, wait_s;      /* seconds in the exchange's calls; of those, waiting for messages */
 } sqz_mpi_state;
 
 SQZ_INTERNAL extern const sqz_exchange_ops sqz__exchange_mpi;

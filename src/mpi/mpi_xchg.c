@@ -107,9 +107,10 @@ sqz_mpi_state *sqz__mpi_state(const sqz_field *f) {
   return f && f->parts && f->parts->xchg == &sqz__exchange_mpi ? f->parts->state : NULL;
 }
 
-/* Receives into the halo slots (or their staging), packs and sends every link, waits, and uploads
- * the staged halo. Device work of the part's context under its lock. */
-static int sqz__mpi_exchange(sqz_field *f, int cur) {
+/* start: receives posted into the halo slots (or their staging), every link's sends packed and
+ * posted. complete: the messages waited for (the inner step runs meanwhile), the staged halo
+ * uploaded. Device work of the part's context under its lock. */
+static int sqz__mpi_start(sqz_field *f, int cur) {
   sqz_mpi_state *x = f->parts->state;
   sqz_field_part *pt = &f->parts->part[x->rank];
   sqz_context *ctx = pt->ctx;
@@ -137,12 +138,27 @@ static int sqz__mpi_exchange(sqz_field *f, int cur) {
     sqz_mpi_link *l = &x->link[i];
     rc = MPI_Isend(l->send, (int)(l->send_units * ub), MPI_BYTE, l->peer, SQZ_MPI_TAG, x->comm, &x->req[x->n_links + i]);
   }
-  if (rc == MPI_SUCCESS) rc = MPI_Waitall(2 * x->n_links, x->req, MPI_STATUSES_IGNORE);
+  x->posted = rc == MPI_SUCCESS ? 2 * x->n_links : 0; /* MPI errors are fatal unless the user changed the handler */
   if (st == SQZ_OK) st = sqz__mpi_fail(f->ctx, rc, "the halo exchange");
-  if (st == SQZ_OK && !host && pt->n_halo) {
+  x->exchange_s += sqz__now() - t0;
+  return st;
+}
+
+static int sqz__mpi_complete(sqz_field *f, int cur, double *wait_s) {
+  sqz_mpi_state *x = f->parts->state;
+  sqz_field_part *pt = &f->parts->part[x->rank];
+  sqz_context *ctx = pt->ctx;
+  uint64_t own = pt->u1 - pt->u0, ub = x->ub;
+  double t0 = sqz__now();
+  int rc = x->posted ? MPI_Waitall(x->posted, x->req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+  x->posted = 0;
+  double t1 = sqz__now();
+  *wait_s += t1 - t0;
+  x->wait_s += t1 - t0;
+  int st = sqz__mpi_fail(f->ctx, rc, "the halo exchange");
+  if (st == SQZ_OK && !ctx->ops->host_memory && pt->n_halo) {
     sqz__lock(ctx);
     st = ctx->ops->upload(ctx, pt->mem[cur], own * ub, x->recv, pt->n_halo * ub);
-    if (st == SQZ_OK) st = sqz__finish(ctx);
     if (st != SQZ_OK && ctx != f->ctx) st = sqz__fail(f->ctx, st, "%s", sqz_last_error(ctx));
     sqz__unlock(ctx);
   }
@@ -150,4 +166,4 @@ static int sqz__mpi_exchange(sqz_field *f, int cur) {
   return st;
 }
 
-const sqz_exchange_ops sqz__exchange_mpi = {"mpi", sqz__mpi_exchange, sqz__mpi_release};
+const sqz_exchange_ops sqz__exchange_mpi = {"mpi", sqz__mpi_start, sqz__mpi_complete, sqz__mpi_release};

@@ -18,10 +18,10 @@ SQZ_INLINE sqz_i64 cpu_slot(const sqz_field_part *pt, sqz_sidx i) {
 }
 
 /* Row (y, z) of the domain: cells x = 0 .. y (triangle) or 0 .. n-1-y-z (tetrahedron); in a part's
- * buffer (pt) its own cells only. */
+ * buffer (pt) its own cells of the step's unit set only (set: NULL, every own cell). */
 SQZ_INLINE void cpu_row(int dims, int sl, sqz_u32 n, sqz_u32 y, sqz_u32 z, const unsigned char *src,
                         unsigned char *dst, size_t ts, sqz_update_fn fn, const sqz_cpu_update *u,
-                        const sqz_field_part *pt) {
+                        const sqz_field_part *pt, const sqz_unit_set *set) {
   int nn = dims == 2 ? 8 : 26;
   unsigned char nb[26 * 8];
   sqz_sidx idx[26];
@@ -29,6 +29,7 @@ SQZ_INLINE void cpu_row(int dims, int sl, sqz_u32 n, sqz_u32 y, sqz_u32 z, const
   for (sqz_u32 x = 0; x < end; x++) {
     sqz_sidx self = pt ? (dims == 2 ? sqz_tri_index(sl, n, x, y) : sqz_tet_index(sl, n, x, y, z)) : 0;
     if (pt && (self < pt->u0 || self >= pt->u1)) continue; /* another part's cell */
+    if (set && !sqz_units_has((sqz_u64)self, set->n_runs, set->runs)) continue; /* the other launch's */
     sqz_u32 present = dims == 2 ? sqz_tri_nbrs(sl, n, x, y, idx, &self) : sqz_tet_nbrs(sl, n, x, y, z, idx, &self);
     for (int d = 0; d < nn; d++) {
       sqz_i64 at = (present >> d) & 1u ? cpu_slot(pt, idx[d]) : -1;
@@ -131,7 +132,7 @@ int sqz__cpu_step_simplex(sqz_field *f, const sqz_cpu_update *u, const unsigned 
 #pragma omp parallel for schedule(dynamic, 8) num_threads(sqz__cpu_threads(u, f->dom->cells))
   for (int64_t r = 0; r < rows; r++) {
     sqz_u32 y = (sqz_u32)(r % n), z = (sqz_u32)(r / n);
-    if (y + z < n) cpu_row(dims, sl, n, y, z, src, dst, u->ts, u->fn, u, f->part);
+    if (y + z < n) cpu_row(dims, sl, n, y, z, src, dst, u->ts, u->fn, u, f->part, f->part ? f->units : NULL);
   }
   return SQZ_OK;
 }
