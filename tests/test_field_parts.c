@@ -249,6 +249,7 @@ static void split_case(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, 
   const char *where = n_ctx ? " on two contexts" : "";
   for (int mutate = 0; mutate < 3; mutate++) {
     sqz_field *pf = make(dom, ctxs, n_ctx, SQZ_F32, layout, parts);
+    pf->parts->serial = 0; /* one context runs serially by default (one queue): split here too */
     for (uint64_t p = 0; p < parts; p++) {
       const sqz_field_part *pt = &pf->parts->part[p];
       ck_assert_uint_eq(pt->inner.n + pt->border.n, pt->u1 - pt->u0);
@@ -263,6 +264,7 @@ static void split_case(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, 
   }
   sqz_field_release(one);
   sqz_field *pf = make(dom, ctxs, n_ctx, SQZ_U8, layout, parts);
+  pf->parts->serial = 0;
   mutate_split(pf, 0);
   same_life(dom, pf, layout, parts, where);
   sqz_field_release(pf);

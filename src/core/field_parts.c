@@ -360,8 +360,10 @@ int sqz__field_parts_build(sqz_field *f, uint64_t parts, sqz_context *const *ctx
   fp->xchg = xchg;
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_COMPACT) /* the engine's tiles are the units */
     f->block = (uint32_t)sqz__ipow((uint64_t)f->dom->fr.s, (int)fp->jt);
+  /* one context: the copies and the kernels share one in-order queue, so a split launch would only
+   * add a launch per part; several contexts and MPI ranks overlap (SQZ_OVERLAP=0 or 1 overrides) */
   const char *ov = getenv("SQZ_OVERLAP");
-  fp->serial = ov && strcmp(ov, "0") == 0;
+  fp->serial = ov && *ov ? strcmp(ov, "0") == 0 : xchg == &sqz__exchange_device;
   f->parts = fp;
   st = sqz__parts_alloc(f, fp);
   if (st == SQZ_OK) st = sqz__parts_split(f, fp);

@@ -134,7 +134,8 @@ struct sqz_field_split {
   const sqz_exchange_ops *xchg;
   void *state;               /* the exchange's own (MPI: the communicator, requests, send lists) */
   sqz_parts_clock clock;     /* where the steps' time went */
-  int serial;                /* SQZ_OVERLAP=0 at creation: exchange, then every own unit at once */
+  int serial;                /* exchange, then every own unit at once: the default of one context
+                              * ("device"); SQZ_OVERLAP=0 (serial) or 1 (split) at creation overrides */
   size_t n_ctx;              /* the distinct contexts of the parts held here, f->ctx first */
   sqz_context **ctxs;
 };
@@ -163,6 +164,9 @@ SQZ_INTERNAL uint64_t sqz__parts_max(const sqz_field *f);
  * of its device, and the halo bytes per step of that count (halo_bytes may be NULL);
  * SQZ_ERR_TOO_LARGE with the detail when no count does. */
 SQZ_INTERNAL int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *parts, uint64_t *halo_bytes);
+/* The fewest parts of a field of (dom, type, layout) whose buffers each fit ctx's allocation limit
+ * (1 when one buffer does or the layout does not part), wherever the parts live (MPI ranks). */
+SQZ_INTERNAL int sqz__parts_fit(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout, uint64_t *parts);
 /* Builds f->parts: the unit ranges, halos and runs of `parts` parts (f's geometry set, f->mem
  * empty), part p on ctxs[p * n_ctx / parts] (n_ctx 0: every part on f->ctx; a NULL entry: held
  * by another rank), buffers allocated for the parts with a context, with exchange xchg (NULL:
