@@ -57,16 +57,19 @@ SQZ_FN sqz_u64 sqz_units_run_end(sqz_u64 i, sqz_u64 n_runs, SQZ_PARTS_GLOBAL con
   if (n_runs == 0u) return ~(sqz_u64)0;
   return runs[2u * sqz_units_run(i, n_runs, runs) + 3u];
 }
-/* Whether unit g is in the set (n_runs = 0: every unit is). */
-SQZ_FN int sqz_units_has(sqz_u64 g, sqz_u64 n_runs, SQZ_PARTS_GLOBAL const sqz_u64 *runs) {
-  if (n_runs == 0u) return 1;
-  if (g < runs[0]) return 0;
+/* The run that holds unit g, or -1 when the set does not (n_runs > 0). */
+SQZ_FN sqz_i64 sqz_units_run_of(sqz_u64 g, sqz_u64 n_runs, SQZ_PARTS_GLOBAL const sqz_u64 *runs) {
+  if (g < runs[0]) return (sqz_i64)-1;
   sqz_u64 lo = 0u, hi = n_runs - 1u; /* the last run whose first unit is <= g */
   while (lo < hi) {
     sqz_u64 mid = (lo + hi + 1u) / 2u;
     if (runs[2u * mid] <= g) lo = mid;
     else hi = mid - 1u;
   }
-  return g - runs[2u * lo] < runs[2u * lo + 3u] - runs[2u * lo + 1u];
+  return g - runs[2u * lo] < runs[2u * lo + 3u] - runs[2u * lo + 1u] ? (sqz_i64)lo : (sqz_i64)-1;
+}
+/* Whether unit g is in the set (n_runs = 0: every unit is). */
+SQZ_FN int sqz_units_has(sqz_u64 g, sqz_u64 n_runs, SQZ_PARTS_GLOBAL const sqz_u64 *runs) {
+  return n_runs == 0u || sqz_units_run_of(g, n_runs, runs) >= 0;
 }
 #endif

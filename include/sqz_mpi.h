@@ -9,11 +9,12 @@
 extern "C" {
 #endif
 
-/* A field in P parts (P = the communicator's size; the plan of sqz_field_create_parts) whose part r
- * lives on rank r, on that rank's context ctx (its own device). It is an ordinary sqz_field with
+/* A field in P parts (P = the communicator's size, or more: sqz_field_create_mpi_parts; the plan of
+ * sqz_field_create_parts) whose part r lives on rank r, on that rank's context ctx (its own device). It is an ordinary sqz_field with
  * parts held elsewhere: sqz_life_step, sqz_heat_step, sqz_stencil_step(_fn), sqz_field_fill_random
  * and sqz_field_fill_uniform work on it and are collective (every rank calls them alike: each step
- * exchanges halos, one message per neighbouring rank each way); functions that read or write
+ * exchanges halos, one message per pair of neighbouring parts on two ranks each way, overlapped
+ * with the step of the units that read no halo); functions that read or write
  * cells by position (sqz_field_read/write, the files) need the whole state and fail with
  * SQZ_ERR_UNSUPPORTED on it: move the state to and from an ordinary field on one rank with
  * sqz_mpi_field_scatter / sqz_mpi_field_gather. The results equal a field in one buffer bit for bit.
