@@ -107,6 +107,14 @@ assert j["parts"] == 5 and [(x["parts"], x["first_part"]) for x in r] == [(3, 0)
 assert sum(x["units"] * x["unit_elems"] for x in r) == j["cells"] == 3 ** 7, r
 assert all(x["exchange_s"] >= x["halo_wait_s"] >= 0 and x["inner_s"] > 0 and x["border_s"] > 0 for x in r), r
 PY
+# several steps per exchange (SQZ_EXCHANGE_STEPS=4: tile halos, the temporal word kernel on PoCL): 13 steps in 4
+# exchanges on 2 ranks holding 5 parts, the state one process's
+SQZ_EXCHANGE_STEPS=4 mpi 2 life fractal:sierpinski-triangle:7 --steps 13 --init random:0.4:5 --parts 5 --out ranks.npy --json ||
+  fail "4 steps per exchange on 2 ranks: exit $?"
+"$sqz" life fractal:sierpinski-triangle:7 --steps 13 --init random:0.4:5 --out one.npy >/dev/null
+cmp -s one.npy ranks.npy || fail "4 steps per exchange on 2 ranks: the state differs from one process"
+/usr/bin/python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); assert j["exchanges"] == 4, j' out.txt ||
+  fail "4 steps per exchange on 2 ranks: not 4 exchanges for 13 steps"
 # the automatic count: rank 1's device allocates 4096 bytes (SQZ_MAX_ALLOC, the library's test hook), so without
 # --parts the ranks agree on the fewest parts that each fit (more than 2), and the state is still one process's
 timeout 120 mpirun --oversubscribe -np 1 "$sqz" life fractal:sierpinski-triangle:9 --steps 5 --out ranks.npy --json : \

@@ -1,5 +1,5 @@
 /* labels: opencl */
-/* ctest cases: cpu opencl devices auto split io errors */
+/* ctest cases: cpu opencl devices auto split depth io errors */
 /* test_field_parts.c — fields in parts: Life, heat and a user stencil on P parts bit-identical to one buffer, on the cpu and opencl backends, on two contexts, the automatic split under SQZ_MAX_ALLOC, every front-end operation, and the refusals. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,6 +286,58 @@ START_TEST(test_split) {
 }
 END_TEST
 
+/* Steps per exchange (SQZ_EXCHANGE_STEPS=T at creation): on fractal tiles the halo is every tile
+ * touching an own tile and Life steps T steps per launch on opencl (the temporal word kernel), so
+ * 7 steps in two calls (2, then 5) take ceil(2/T) + ceil(5/T) exchanges and equal one buffer bit
+ * for bit, serial and split; on the cpu backend, and for heat, the engine steps one at a time:
+ * 7 exchanges, the same result. */
+START_TEST(test_depth) {
+  static const char *const backends[] = {"cpu", "opencl"};
+  for (int b = 0; b < 2; b++) {
+    sqz_context *ctx = sqz_test_context(backends[b]);
+    for (size_t i = 0; i < N_FAMILIES; i++) {
+      if (strncmp(FAMILIES[i].spec, "fractal:", 8) != 0) continue;
+      sqz_domain *dom = NULL;
+      ck_assert_int_eq(sqz_domain_parse(ctx, FAMILIES[i].spec, &dom), SQZ_OK);
+      sqz_field *one = make(dom, NULL, 0, SQZ_U8, FAMILIES[i].layout, 0);
+      for (unsigned t = 2; t <= 4; t += 2)
+        for (int split = 0; split < 2; split++) {
+          char tv[4];
+          snprintf(tv, sizeof tv, "%u", t);
+          setenv("SQZ_EXCHANGE_STEPS", tv, 1);
+          sqz_field *pf = make(dom, NULL, 0, SQZ_U8, FAMILIES[i].layout, FAMILIES[i].k + 1);
+          unsetenv("SQZ_EXCHANGE_STEPS");
+          pf->parts->serial = !split;
+          uint64_t rho = 1, deep = 0; /* the tile side: T needs T <= it (carpet block:3 and T = 4: one step) */
+          for (uint32_t j = 0; j < pf->parts->jt; j++) rho *= (uint64_t)dom->fr.s;
+          deep = rho >= t ? t : 1;
+          ck_assert_uint_eq(pf->parts->depth, deep);
+          ck_assert_int_eq(sqz_field_fill_random(one, 0.4, 11), SQZ_OK);
+          ck_assert_int_eq(sqz_field_fill_random(pf, 0.4, 11), SQZ_OK);
+          step(one, W_LIFE, 7);
+          step(pf, W_LIFE, 2);
+          step(pf, W_LIFE, 5);
+          unsigned char *a = state(one), *c = state(pf);
+          ck_assert_msg(memcmp(a, c, sqz_domain_cells(dom)) == 0, "%s %s, T = %u%s on %s: differs from one buffer",
+                        FAMILIES[i].spec, FAMILIES[i].layout, t, split ? " split" : "", backends[b]);
+          free(a);
+          free(c);
+          sqz_parts_times tm;
+          ck_assert_int_eq(sqz_field_parts_times(pf, &tm), SQZ_OK);
+          uint64_t want = b ? (2 + deep - 1) / deep + (5 + deep - 1) / deep : 7;
+          ck_assert_msg(tm.steps == 7 && tm.exchanges == want, "%s %s, T = %u on %s: %llu exchanges for %llu steps",
+                        FAMILIES[i].spec, FAMILIES[i].layout, t, backends[b], (unsigned long long)tm.exchanges,
+                        (unsigned long long)tm.steps);
+          sqz_field_release(pf);
+        }
+      sqz_field_release(one);
+      sqz_domain_release(dom);
+    }
+    sqz_context_release(ctx);
+  }
+}
+END_TEST
+
 /* SQZ_MAX_ALLOC below one buffer: sqz_field_create splits the field itself, each part within the
  * limit, and steps it as one buffer does. */
 START_TEST(test_auto) {
@@ -442,6 +494,7 @@ int main(void) {
   tcase_add_test(sqz_test_tcase(s, "devices", 900), test_devices);
   tcase_add_test(sqz_test_tcase(s, "auto", 900), test_auto);
   tcase_add_test(sqz_test_tcase(s, "split", 900), test_split);
+  tcase_add_test(sqz_test_tcase(s, "depth", 900), test_depth);
   tcase_add_test(sqz_test_tcase(s, "io", 900), test_io);
   tcase_add_test(sqz_test_tcase(s, "errors", 900), test_errors);
   return sqz_test_run(s);

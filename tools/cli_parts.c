@@ -81,6 +81,7 @@ void sqz_cli_parts_json(sqz_json *j, const sqz_field *f, const sqz_cli_parts *o)
     sqz_json_num(j, "halo_wait_s", t.wait_s);
     sqz_json_num(j, "inner_s", t.inner_s);
     sqz_json_num(j, "border_s", t.border_s);
+    sqz_json_u64(j, "exchanges", t.exchanges);
   }
 }
 

@@ -185,7 +185,7 @@ int sqz_field_parts_times(const sqz_field *f, sqz_parts_times *t) {
   if (!f || !t) return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_parts_times: %s is NULL", f ? "times" : "field");
   memset(t, 0, sizeof *t);
   const sqz_parts_clock *c = f->parts ? &f->parts->clock : NULL;
-  if (c) *t = (sqz_parts_times){c->exchange_s, c->wait_s, c->inner_s, c->border_s, c->steps};
+  if (c) *t = (sqz_parts_times){c->exchange_s, c->wait_s, c->inner_s, c->border_s, c->steps, c->exchanges};
   return SQZ_OK;
 }
 

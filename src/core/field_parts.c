@@ -76,12 +76,14 @@ static uint64_t sqz__part_bytes(const sqz_field *f, const sqz_field_split *fp, c
   return (pt->u1 - pt->u0 + pt->n_halo) * fp->unit * sqz_type_size(f->type);
 }
 
-/* The units of part p's halo: the cell halo of the plan in units (sorted, unique), their owners,
- * and the runs of consecutive units of one owner. */
-static int sqz__part_halo(sqz_field *f, sqz_field_split *fp, uint64_t p) {
+/* The units of part p's halo: the cell halo of the plan in units (sorted, unique), or with
+ * steps per exchange (tiles) that of the plan one tile per cell, their owners, and the runs of
+ * consecutive units of one owner. */
+static int sqz__part_halo(sqz_field *f, sqz_field_split *fp, const sqz_parts_plan *tiles, uint64_t p) {
   sqz_field_part *pt = &fp->part[p];
   sqz_halo h;
-  int st = sqz__parts_halo(fp->plan, p, &h);
+  uint64_t per = tiles ? 1 : fp->unit_cells; /* cells per unit in the plan's indices */
+  int st = sqz__parts_halo(tiles ? tiles : fp->plan, p, &h);
   if (st != SQZ_OK) return st;
   pt->halo = sqz__malloc((h.n ? h.n : 1) * sizeof *pt->halo);
   pt->owner = sqz__malloc((h.n ? h.n : 1) * sizeof *pt->owner);
@@ -92,7 +94,7 @@ static int sqz__part_halo(sqz_field *f, sqz_field_split *fp, uint64_t p) {
                      (unsigned long long)h.n);
   }
   for (uint64_t i = 0; i < h.n; i++) {
-    uint64_t g = h.index[i] / fp->unit_cells;
+    uint64_t g = h.index[i] / per;
     if (pt->n_halo && pt->halo[pt->n_halo - 1] == g) continue;
     pt->halo[pt->n_halo] = g;
     pt->owner[pt->n_halo++] = h.owner[i];
@@ -143,7 +145,28 @@ static int sqz__parts_layout(sqz_field *f, uint64_t parts, sqz_field_split **out
     fp->part[p].u1 = fp->plan->start[p + 1] / fp->unit_cells;
     fp->part[p].unit = fp->unit;
   }
-  for (uint64_t p = 0; st == SQZ_OK && p < parts; p++) st = sqz__part_halo(f, fp, p);
+  sqz_domain coarse; /* the fractal one tile per cell (T > 1): borrowed by its plan while the halos are made */
+  sqz_parts_plan *tiles = NULL;
+  fp->depth = 1;
+  const char *t = getenv("SQZ_EXCHANGE_STEPS");
+  unsigned long want = t && *t ? strtoul(t, NULL, 10) : 1;
+  if (st == SQZ_OK && want >= 2 && want <= 4 && sqz__tiled_fractal(f) &&
+      sqz__ipow((uint64_t)f->dom->fr.s, (int)fp->jt) >= want) {
+    coarse = *f->dom;
+    coarse.fr.r = f->dom->fr.r - (int)fp->jt;
+    coarse.side = sqz__ipow((uint64_t)coarse.fr.s, coarse.fr.r);
+    coarse.cells = sqz__ipow((uint64_t)coarse.fr.k, coarse.fr.r);
+    st = sqz__parts_plan_level(&coarse, parts, max_level, &tiles);
+    int same = st == SQZ_OK; /* the same replica split (the level depends on k, the count and max_level only) */
+    for (uint64_t p = 0; same && p <= parts; p++) same = tiles->start[p] * fp->unit_cells == fp->plan->start[p];
+    if (same) fp->depth = (uint32_t)want;
+    if (!same) { /* not expected; steps one at a time then */
+      sqz__parts_plan_free(tiles);
+      tiles = NULL;
+    }
+  }
+  for (uint64_t p = 0; st == SQZ_OK && p < parts; p++) st = sqz__part_halo(f, fp, tiles, p);
+  sqz__parts_plan_free(tiles);
   *out = fp;
   return st;
 }
@@ -390,8 +413,9 @@ int sqz__field_parts_pairs(sqz_field *f) {
   return st;
 }
 
-/* One step of every part held here over its units `which` (0: all own, 1: inner, 2: border). */
-static int sqz__parts_launch(sqz_field *f, const sqz_update *u, int which, double *secs) {
+/* `k` steps of every part held here over its units `which` (0: all own, 1: inner, 2: border); k > 1:
+ * one launch each, or SQZ_ERR_UNSUPPORTED from the first part's engine before anything runs. */
+static int sqz__parts_launch(sqz_field *f, const sqz_update *u, int which, uint64_t k, double *secs) {
   static const sqz_enqueue no_wait = {0, NULL, NULL}; /* enqueued, without a wait list or an event */
   sqz_field_split *fp = f->parts;
   double t0 = sqz__now();
@@ -406,9 +430,10 @@ static int sqz__parts_launch(sqz_field *f, const sqz_update *u, int which, doubl
     view.units = set == &pt->inner && pt->border.n == 0 ? NULL : set; /* every own unit: positions are units */
     sqz__lock(view.ctx);
     /* several devices: each part's step is enqueued on its queue without waiting, so that the
-     * devices run side by side (the next exchange's transfers wait for them); one device:
-     * stencil_part, whose queue serialises the parts anyway */
-    st = fp->n_ctx > 1 ? view.ctx->ops->stencil(&view, u, 1, &no_wait) : view.ctx->ops->stencil_part(&view, u);
+     * devices run side by side (the next exchange's transfers wait for them); one device: its
+     * queue serialises the parts anyway */
+    st = k > 1 || fp->n_ctx > 1 ? view.ctx->ops->stencil(&view, u, k, fp->n_ctx > 1 ? &no_wait : NULL)
+                                : view.ctx->ops->stencil_part(&view, u);
     if (st != SQZ_OK && view.ctx != f->ctx) st = sqz__fail(f->ctx, st, "part %llu: %s", (unsigned long long)p,
                                                            sqz_last_error(view.ctx));
     sqz__unlock(view.ctx);
@@ -420,25 +445,38 @@ static int sqz__parts_launch(sqz_field *f, const sqz_update *u, int which, doubl
 int sqz__field_parts_step(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_field_split *fp = f->parts;
   sqz_parts_clock *c = &fp->clock;
-  int st = sqz__field_parts_pairs(f);
-  for (uint64_t s = 0; st == SQZ_OK && s < steps; s++) {
+  int st = sqz__field_parts_pairs(f), first = 1;
+  uint64_t depth = fp->depth;
+  for (uint64_t s = 0; st == SQZ_OK && s < steps;) {
+    uint64_t k = steps - s < depth ? steps - s : depth;
     double t0 = sqz__now(), t1;
     st = fp->xchg->start(f, f->cur);
     if (fp->serial) { /* the exchange whole, then every own unit */
       if (st == SQZ_OK) st = fp->xchg->complete(f, f->cur, &c->wait_s);
       c->exchange_s += sqz__now() - t0;
-      if (st == SQZ_OK) st = sqz__parts_launch(f, u, 0, &c->inner_s);
+      if (st == SQZ_OK) st = sqz__parts_launch(f, u, 0, k, &c->inner_s);
     } else {
       c->exchange_s += sqz__now() - t0;
-      if (st == SQZ_OK) st = sqz__parts_launch(f, u, 1, &c->inner_s);
+      if (st == SQZ_OK) st = sqz__parts_launch(f, u, 1, k, &c->inner_s);
       t1 = sqz__now();
-      if (st == SQZ_OK) st = fp->xchg->complete(f, f->cur, &c->wait_s);
+      if (st == SQZ_OK || (k > 1 && first && st == SQZ_ERR_UNSUPPORTED)) {
+        int cs = fp->xchg->complete(f, f->cur, &c->wait_s); /* started: completed whatever the launch did */
+        st = st == SQZ_OK ? cs : st;
+      }
       c->exchange_s += sqz__now() - t1;
-      if (st == SQZ_OK) st = sqz__parts_launch(f, u, 2, &c->border_s);
+      if (st == SQZ_OK) st = sqz__parts_launch(f, u, 2, k, &c->border_s);
     }
+    if (st == SQZ_ERR_UNSUPPORTED && k > 1 && first) { /* the engine steps one at a time: so do the exchanges */
+      depth = 1;
+      st = SQZ_OK;
+      continue; /* nothing ran: the chunk again, a step at a time (the halo is refreshed again) */
+    }
+    first = 0;
     if (st == SQZ_OK) {
       f->cur ^= 1;
-      c->steps++;
+      c->exchanges++;
+      c->steps += k;
+      s += k;
     }
   }
   return st;

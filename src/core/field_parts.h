@@ -120,7 +120,7 @@ typedef struct {
 /* Host seconds of a parted field's steps since creation (sqz_field_parts_times). */
 typedef struct {
   double exchange_s, wait_s, inner_s, border_s;
-  uint64_t steps;
+  uint64_t steps, exchanges;
 } sqz_parts_clock;
 
 struct sqz_field_split {
@@ -130,6 +130,13 @@ struct sqz_field_split {
   uint64_t unit_cells;       /* domain cells per unit (compact order: unit g holds cells g * unit_cells ..) */
   uint64_t units;            /* elems / unit */
   uint32_t jt;               /* fractals: the tile level of a unit (block: log_s RHO) */
+  /* Steps per exchange: 1, or on tiled fractals T = SQZ_EXCHANGE_STEPS (2 .. 4, at most the tile
+   * side s^jt) at creation. With T > 1 a part's halo is every tile that touches an own tile (a
+   * tile's T-wide surroundings lie in its 8 neighbour tiles when T <= its side): the width-1 cell
+   * halo of the fractal one tile per cell (R - jt levels, the same replica split), so engines that
+   * step a part's tiles T steps in one launch (the temporal word kernel) are exact; the others step
+   * one at a time, exchanging between steps, as with T = 1. */
+  uint32_t depth;
   sqz_field_part *part;      /* parts entries */
   const sqz_exchange_ops *xchg;
   void *state;               /* the exchange's own (MPI: the communicator, requests, send lists) */
@@ -198,7 +205,8 @@ SQZ_INTERNAL extern const sqz_exchange_ops sqz__exchange_host;
 /* ---- the step (field_parts.c) ------------------------------------------------------------- */
 /* The second (ping-pong) buffer of every part held here (sqz__field_ensure_pair of a parted f). */
 SQZ_INTERNAL int sqz__field_parts_pairs(sqz_field *f);
-/* `steps` steps of u on parted f: per step xchg->start(f, f->cur), the inner units of every part
+/* `steps` steps of u on parted f, in chunks of fp->depth steps where every held part's engine steps
+ * them in one launch (else of 1): per chunk xchg->start(f, f->cur), the inner units of every part
  * held here (a view with units = &inner), xchg->complete, the border units (units = &border),
  * f->cur ^= 1; each through ops->stencil_part (on several contexts ops->stencil of the view, one
  * step, enqueued without waiting, so the devices run side by side). fp->serial: complete right

@@ -267,6 +267,13 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   memset(&plan, 0, sizeof plan);
   if (steps == 0) return SQZ_OK;
   int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB, group = strcmp(f->map, "group") == 0;
+  if (f->part && steps > 1) { /* a part's steps between exchanges: one launch of the temporal word kernel, or none */
+    if (steps > 4 || !sqz__cl_fractal_swar_applies(f, u))
+      return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "%s: a part steps %llu steps at once only by the temporal word kernel "
+                       "(Life on u8 cells, up to 4 steps)", f->dom->spec, (unsigned long long)steps);
+    if (st == SQZ_OK) st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar_t", &k);
+    return st == SQZ_OK ? sqz__cl_fractal_swar(f, u, k, (unsigned)steps, steps) : st; /* UNSUPPORTED: it does not fit */
+  }
   if (st == SQZ_OK && sqz__cl_fractal_swar_applies(f, u)) { /* takes the kernel */
     unsigned depth = sqz__cl_fractal_swar_depth(f, steps);
     if (depth > 1) {
