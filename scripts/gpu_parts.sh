@@ -3,7 +3,8 @@
 # above NVIDIA OpenCL's single-allocation limit: split automatically) against R = 20 in one buffer, the parts checked
 # bit for bit against one buffer at a small level, and compact R = 20 on PoCL under a 2 GB allocation limit.
 # R = 20 also runs with SQZ_ENGINE=generic and in 2 parts (fractal parts take the fast word kernels too): the
-# baselines of the parts' cost.
+# baselines of the parts' cost; R - 1 in 2 parts and R split automatically run again with 4 steps per exchange
+# (SQZ_EXCHANGE_STEPS=4: tile halos, the temporal word kernel that one buffer takes on GPUs).
 # With two or more NVIDIA GPUs (nvidia-h200-x2), section 4 measures the halo exchange overlapped with the inner units'
 # step against the exchange first (SQZ_OVERLAP=0): R - 1 on --devices 0,1 in one process and, in a build with MPI,
 # on 2 ranks (scripts/mpi_scaling.sh OVERLAP=both), each checked against one GPU bit for bit at R = 13.
@@ -46,6 +47,13 @@ for lay in block:32 compact; do
     $S life fractal:sierpinski-triangle:13 --layout $lay --steps 9 --device "$NV" --out "$OUT/one.pbm" >/dev/null 2>&1 &&
       $S life fractal:sierpinski-triangle:13 --layout $lay --steps 9 --device "$NV" --parts $p --out "$OUT/p.pbm" >/dev/null 2>&1 &&
       cmp -s "$OUT/one.pbm" "$OUT/p.pbm" || bad "life $lay R=13 in $p parts differs from one buffer on $NV"
+    for t in 2 4; do # several steps per exchange, the exchange overlapped (SQZ_OVERLAP=1) or not
+      for ov in 0 1; do
+        SQZ_EXCHANGE_STEPS=$t SQZ_OVERLAP=$ov $S life fractal:sierpinski-triangle:13 --layout $lay --steps 9 --device "$NV" \
+          --parts $p --out "$OUT/p.pbm" >/dev/null 2>&1 && cmp -s "$OUT/one.pbm" "$OUT/p.pbm" ||
+          bad "life $lay R=13 in $p parts, $t steps per exchange (SQZ_OVERLAP=$ov), differs from one buffer on $NV"
+      done
+    done
   done
 done
 $S heat triangle:3000 --steps 20 --type f32 --device "$NV" --out "$OUT/h1.npy" >/dev/null 2>&1 &&
@@ -64,7 +72,18 @@ run parts2_r$Q life fractal:sierpinski-triangle:$Q --layout block:32 --steps "$S
   bad "R=$Q block:32 in 2 parts: $(tail -3 "$OUT/parts2_r$Q.log")"
 run auto_r$R life fractal:sierpinski-triangle:$R --layout block:32 --steps "$STEPS" --device "$NV" --quiet ||
   bad "R=$R block:32 split automatically: $(tail -3 "$OUT/auto_r$R.log")"
-for n in one_r$Q generic_r$Q parts2_r$Q auto_r$R; do
+SQZ_EXCHANGE_STEPS=4 run parts2t4_r$Q life fractal:sierpinski-triangle:$Q --layout block:32 --steps "$STEPS" --device "$NV" \
+  --parts 2 --quiet || bad "R=$Q block:32 in 2 parts, 4 steps per exchange: $(tail -3 "$OUT/parts2t4_r$Q.log")"
+SQZ_EXCHANGE_STEPS=4 run autot4_r$R life fractal:sierpinski-triangle:$R --layout block:32 --steps "$STEPS" --device "$NV" \
+  --quiet || bad "R=$R block:32 split automatically, 4 steps per exchange: $(tail -3 "$OUT/autot4_r$R.log")"
+for a in parts2 auto; do # the same final state with 1 and 4 steps per exchange
+  r=$Q
+  [ $a = auto ] && r=$R
+  [ -s "$OUT/${a}_r$r.json" ] && [ -s "$OUT/${a}t4_r$r.json" ] &&
+    [ "$(field "$OUT/${a}_r$r.json" live)" != "$(field "$OUT/${a}t4_r$r.json" live)" ] &&
+    bad "R=$r $a: the live counts with 1 and 4 steps per exchange differ"
+done
+for n in one_r$Q generic_r$Q parts2_r$Q parts2t4_r$Q auto_r$R autot4_r$R; do
   [ -s "$OUT/$n.json" ] || continue
   read -r cells parts halo bytes ks ws live <<<"$(field "$OUT/$n.json" cells parts halo_bytes_per_step bytes kernel_s wall_s live)"
   say "$(printf '%-10s %13s cells %3s part(s) %13s halo B/step %14s B  kernel %8.3f s  wall %8.3f s  %6.2f Gcells/s (wall)  %.1f steps/s  live %s' \
