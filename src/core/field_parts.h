@@ -26,16 +26,20 @@
  * global unit g to its local slot once per unit (fractal tiles: once per neighbour tile):
  *     g in [u0, u1) ? g - u0 : (u1 - u0) + position of g in halo (binary search, device copy)
  * through one function in a cl/ header shared with the host (cl/sqz_parts.h, sqz_part_slot), and
- * launches only over its own units (tile kernels: tiles u0 .. u1; simplices: every block of the
- * map, those without an own cell skipping their tile, each writing only its own cells). Halo
- * slots are read, never written, by steps.
+ * launches only over its own units, or a set of them (sqz_field.units of a view: tile kernels over
+ * the set's positions; simplices: every block of the map, those without a cell of the set
+ * skipping their tile, each writing only its own cells of the set). Halo slots are read, never
+ * written, by steps.
  *
- * Exchange. Before every step the halo slots of every part this process holds are refreshed from
- * their owners' current buffers. A maximal run of consecutive halo units with one owner moves as
- * one copy (sqz_halo_run). The exchange is a hook so the settings share everything else:
+ * Exchange. Before every step (or every fp->depth steps) the halo slots of every part this
+ * process holds are refreshed from their owners' current buffers, in two halves around the step
+ * of the inner units (sqz_exchange_ops: start, complete). A maximal run of consecutive halo units
+ * with one owner moves as one copy (sqz_halo_run). The exchange is a hook so the settings share
+ * everything else:
  *   same context           ops->copy (device to device: clEnqueueCopyBuffer, memcpy)
  *   different contexts     through a host staging buffer (download, then upload)
- *   MPI (src/mpi/)         part p lives on rank p; runs leave by MPI_Isend and arrive by MPI_Irecv
+ *   MPI (src/mpi/)         part p on rank p * ranks / parts; runs leave by MPI_Isend and arrive
+ *                          by MPI_Irecv, those between parts of one rank by ops->copy
  * A part whose ctx is NULL is held by another rank: it has u0, u1 and the plan, no buffers.
  *
  * Everything the front end does to a field (read/write, compact I/O, fill_random, count/sum,
