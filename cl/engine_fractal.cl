@@ -32,12 +32,13 @@
  * No device available to the project offers sub-groups (PoCL 3.1, NVIDIA's OpenCL 1.2),
  * so only the local-memory path is tested. */
 static inline ulong fr_group_lambda(uint levels, ulong b0, uint t, uint lane, uint lanes, uint tiles_per_group,
-                                    __local ulong *terms) {
+                                    __local ulong *terms, ulong nrun, __global const ulong *runs) {
 #ifdef SQZ_FR_SUBGROUPS
   uint sl = get_sub_group_local_id(), ss = get_sub_group_size();
   for (uint u = get_sub_group_id(); u < tiles_per_group; u += get_num_sub_groups()) {
     ulong part = 0u;
-    for (uint i = sl; i < levels; i += ss) part += FR_LAMBDA_TERM(i, b0 + u);
+    ulong b = sqz_units_at(b0 + u, nrun, runs);
+    for (uint i = sl; i < levels; i += ss) part += FR_LAMBDA_TERM(i, b);
     part = sub_group_reduce_add(part);
     if (sl == 0u) terms[u] = part;
   }
@@ -49,8 +50,8 @@ static inline ulong fr_group_lambda(uint levels, ulong b0, uint t, uint lane, ui
   int mine = t < tiles_per_group;
   __local ulong *sum = terms + t * w;
   if (mine && lane < w) {
-    ulong part = 0u;
-    for (uint i = lane; i < levels; i += w) part += FR_LAMBDA_TERM(i, b0 + t);
+    ulong part = 0u, b = sqz_units_at(b0 + t, nrun, runs);
+    for (uint i = lane; i < levels; i += w) part += FR_LAMBDA_TERM(i, b);
     sum[lane] = part;
   }
   for (uint h = sqz_pow2ceil(w) >> 1; h > 0u; h >>= 1) {
@@ -144,7 +145,7 @@ static inline void fr_lambda_step(const uint group, __global const sqz_cell_t *s
   ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t;
   int active = t < tiles_per_group && b < tiles;
   if (group) {
-    ulong e = fr_group_lambda(levels - j, b0, t, lane, lanes, tiles_per_group, terms);
+    ulong e = fr_group_lambda(levels - j, b0, t, lane, lanes, tiles_per_group, terms, 0u, 0);
     x0 = (uint)e * rho;
     y0 = (uint)(e >> 32) * rho;
     if (!active) return;
@@ -185,20 +186,23 @@ FR_LAMBDA_KERNEL(engine_fractal_lambda_group, 1u)
 #endif
 
 /* The unit remap of a field in parts (cl/sqz_parts.h): the tile kernels' last arguments, the
- * part's own tiles [pu0, pu1) and its pnh sorted halo tiles phalo; a field in one buffer passes
- * pu0 = 0, pu1 = tiles, pnh = 0, where every tile is its own slot. */
-#define FR_PART_ARGS , ulong pu0, ulong pu1, ulong pnh, __global const ulong *phalo
-#define FR_PART_PASS , pu0, pu1, pnh, phalo
+ * part's own tiles [pu0, pu1) and its pnh sorted halo tiles phalo, then the launch's unit set:
+ * launch position b is tile sqz_units_at(b, prn, pruns) (a part's inner or border tiles; prn = 0:
+ * position b is tile b). A field in one buffer passes pu0 = 0, pu1 = tiles, pnh = 0, prn = 0,
+ * where every tile is its own slot. */
+#define FR_PART_ARGS , ulong pu0, ulong pu1, ulong pnh, __global const ulong *phalo, ulong prn, __global const ulong *pruns
+#define FR_PART_PASS , pu0, pu1, pnh, phalo, prn, pruns
 
-/* The buffer slots of tile b and its 8 neighbours (ν_b, -1 outside the fractal or in no slot of
- * the part) into nb, from tile b's corner λ_b: group-parallel (its barriers reached by the whole
- * group) or by the digit loops of lanes 0..8. Every work-item of the group calls it. */
+/* The buffer slots of tile b (at launch position b0 + t) and its 8 neighbours (ν_b, -1 outside
+ * the fractal or in no slot of the part) into nb, from tile b's corner λ_b: group-parallel (its
+ * barriers reached by the whole group) or by the digit loops of lanes 0..8. Every work-item of
+ * the group calls it. */
 static inline void fr_tile_neighbours(const uint group, uint levels, ulong b0, ulong b, uint t, uint lane,
                                       uint lanes, uint tiles_per_group, int active, __local long *nb,
                                       __local ulong *terms FR_PART_ARGS) {
   uint bx = 0u, by = 0u;
   if (group) {
-    ulong e = fr_group_lambda(levels, b0, t, lane, lanes, tiles_per_group, terms);
+    ulong e = fr_group_lambda(levels, b0, t, lane, lanes, tiles_per_group, terms, prn, pruns);
     bx = (uint)e;
     by = (uint)(e >> 32);
   }
@@ -225,8 +229,9 @@ static inline void fr_tile_step(const uint compact, const uint group, __global c
   uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, w = rho + 2u;
   uint stride = (w * w + 3u) & ~3u; /* per-tile cache cells, a multiple of 4 (so of 4 bytes) */
   uint words = stride * (uint)sizeof(sqz_cell_t) / (uint)sizeof(sqz_cache_word);
-  ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t;
+  ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t; /* launch positions */
   int active = t < tiles_per_group && b < tiles;
+  if (active) b = sqz_units_at(b, prn, pruns); /* the tile */
   __local sqz_cell_t *c = cache + t * stride;
   __local long *nb = nbr + t * 9u;
   fr_tile_neighbours(group, levels - j, b0, b, t, lane, lanes, tiles_per_group, active, nb, terms FR_PART_PASS);
@@ -290,8 +295,9 @@ static inline void fr_tile_step_direct(const uint compact, const uint group, __g
                                        uint n_cells, uint lanes, uint tiles_per_group, ulong tile0, ulong tiles,
                                        __local long *nbr, __local ulong *terms FR_PART_ARGS) {
   uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes;
-  ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t;
+  ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t; /* launch positions */
   int active = t < tiles_per_group && b < tiles;
+  if (active) b = sqz_units_at(b, prn, pruns); /* the tile */
   __local long *nb = nbr + t * 9u;
   fr_tile_neighbours(group, levels - j, b0, b, t, lane, lanes, tiles_per_group, active, nb, terms FR_PART_PASS);
   barrier(CLK_LOCAL_MEM_FENCE);

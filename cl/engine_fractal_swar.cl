@@ -73,16 +73,37 @@ static inline void fr_swar_move(const int load, __global const uchar *src, __glo
   }
 }
 
-/* The 9 tiles around tiles b0 .. b0 + nt - 1 into nbr (9 per tile) as slots of this buffer: ν_b
- * through the unit remap of a part (cl/sqz_parts.h: own tiles [first, tiles), then the halo
- * tiles; one buffer: first = 0, pnh = 0), -1 outside the fractal. */
-static inline void fr_swar_neighbours(__local long *nbr, uint levels, ulong b0, uint nt, ulong first, ulong tiles,
-                                      ulong pnh, __global const ulong *phalo) {
+/* A part's view of the tiles (cl/sqz_parts.h): own tiles [u0, u1) then the pnh halo tiles, and
+ * the launch's unit set (launch position p is tile sqz_units_at(p, prn, pruns); prn = 0: tile p).
+ * One buffer: u0 = 0, u1 = tiles, pnh = 0, prn = 0. */
+#define FR_SWAR_PART_ARGS , ulong pu0, ulong pu1, ulong pnh, __global const ulong *phalo, ulong prn, __global const ulong *pruns
+#define FR_SWAR_PART_PASS , pu0, pu1, pnh, phalo, prn, pruns
+
+/* The 9 tiles around the tiles at launch positions p0 .. p0 + nt - 1 into nbr (9 per tile) as
+ * slots of this buffer (ν_b through the unit remap), -1 outside the fractal. */
+static inline void fr_swar_neighbours(__local long *nbr, uint levels, ulong p0, uint nt FR_SWAR_PART_ARGS) {
   for (uint i = (uint)get_local_id(0); i < 9u * nt; i += (uint)get_local_size(0)) {
     uint t = i / 9u, d = i - 9u * t, bx, by;
-    FR_LAMBDA(levels, b0 + t, &bx, &by);
-    long nb = d == 4u ? (long)(b0 + t) : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d);
-    nbr[i] = nb < 0 ? nb : sqz_part_slot((ulong)nb, first, tiles, pnh, phalo);
+    ulong b = sqz_units_at(p0 + t, prn, pruns);
+    FR_LAMBDA(levels, b, &bx, &by);
+    long nb = d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d);
+    nbr[i] = nb < 0 ? nb : sqz_part_slot((ulong)nb, pu0, pu1, pnh, phalo);
+  }
+}
+
+/* Steps 2 and 5 for the nt tiles at launch positions p0 ..: each stretch of them that is
+ * consecutive tiles (all of them unless a unit set splits them) moves as one storage byte range
+ * (fr_swar_move). Uniform over the group. */
+static inline void fr_swar_moves(const int load, __global const uchar *src, __global uchar *dst,
+                                 __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
+                                 __local uchar *cache, uint tile_bytes, uint out_offset, ulong p0, uint nt, uint te,
+                                 ulong pu0, ulong prn, __global const ulong *pruns) {
+  for (uint t = 0u; t < nt;) {
+    ulong end = sqz_units_run_end(p0 + t, prn, pruns), q0 = (sqz_units_at(p0 + t, prn, pruns) - pu0) * te;
+    uint t1 = end - p0 < (ulong)nt ? (uint)(end - p0) : nt;
+    fr_swar_move(load, src, dst, pos, mask, rowmajor, cache + t * tile_bytes, tile_bytes, out_offset, q0,
+                 q0 + (ulong)(t1 - t) * te, te);
+    t = t1;
   }
 }
 
@@ -116,24 +137,22 @@ static inline void fr_swar_column(__local const uint *in, __local uint *out, __l
   }
 }
 
-/* Steps 1 to 3 for the nt tiles from b0: their neighbour slots into nbr, then their own cells and
- * halos into the caches (tile_bytes apart). Returns q0, the first storage byte of the tiles in this
- * buffer (their bytes are [q0, q0 + nt te)). Every work-item of the group calls it. */
-static inline ulong fr_swar_fill(__local uchar *cb, __local long *nbr, __global const uchar *src,
-                                 __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
-                                 __global const uint *restrict halo, uint n_halo, uint levels, ulong b0, uint nt,
-                                 ulong first, ulong tiles, ulong pnh, __global const ulong *phalo, uint tile_bytes,
-                                 uint te) {
-  fr_swar_neighbours(nbr, levels, b0, nt, first, tiles, pnh, phalo);
+/* Steps 1 to 3 for the nt tiles at launch positions p0 ..: their neighbour slots into nbr, then
+ * their own cells and halos into the caches (tile_bytes apart). Every work-item of the group
+ * calls it. */
+static inline void fr_swar_fill(__local uchar *cb, __local long *nbr, __global const uchar *src,
+                                __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
+                                __global const uint *restrict halo, uint n_halo, uint levels, ulong p0, uint nt,
+                                uint tile_bytes, uint te FR_SWAR_PART_ARGS) {
+  fr_swar_neighbours(nbr, levels, p0, nt FR_SWAR_PART_PASS);
   barrier(CLK_LOCAL_MEM_FENCE);
-  ulong q0 = (b0 - first) * te;
-  fr_swar_move(1, src, NULL, pos, mask, rowmajor, cb, tile_bytes, 0u, q0, q0 + (ulong)nt * te, te);
+  fr_swar_moves(1, src, NULL, pos, mask, rowmajor, cb, tile_bytes, 0u, p0, nt, te, pu0, prn, pruns);
   fr_swar_halo(cb, src, halo, nbr, n_halo, nt, tile_bytes, te);
-  return q0;
 }
 
-/* Tiles [first, tiles) are stepped (all, or a part's own units: its buffer holds tile b at slot
- * sqz_part_slot(b, first, tiles, pnh, phalo), cl/sqz_parts.h; one buffer: first = 0, pnh = 0).
+/* The tiles at launch positions [first, tiles) are stepped (all; a part's own units, its buffer
+ * holding tile b at slot sqz_part_slot(b, pu0, pu1, pnh, phalo); or a part's unit set through
+ * pruns: FR_SWAR_PART_ARGS).
  * tab: the shared tables, pos (ushort) from word 0, halo pairs from word halo_at, tasks (ushort:
  * word column | segment << 8) from word task_at, and with rowmajor (block layout, rows % 4 == 0:
  * tiles and their rows are whole words, so storage words move to cache words as they are, holes
@@ -142,8 +161,7 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
                                   __global const uint *restrict tab, uint halo_at, uint task_at, uint mask_at,
                                   uint rowmajor, uint levels, uint te,
                                   uint n_halo, uint n_tasks, uint rows, uint wrow, uint seg, uint per_iter, ulong tiles,
-                                  ulong first, ulong pnh, __global const ulong *phalo, __local uint *cache,
-                                  __local long *nbr) {
+                                  ulong first FR_SWAR_PART_ARGS, __local uint *cache, __local long *nbr) {
   __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2;
@@ -153,9 +171,7 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
   ulong stride = (ulong)get_num_groups(0) * per_iter;
   for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
-    ulong q0 = fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, first, tiles, pnh, phalo,
-                            tile_bytes, te),
-          q1 = q0 + (ulong)nt * te;
+    fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, tile_bytes, te FR_SWAR_PART_PASS);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < nt * n_tasks; i += g) { /* cache row y + 1 holds tile row y; output row y at out_offset */
       uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
@@ -164,7 +180,7 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
       fr_swar_column(tc + w4, tc + (rows + 2u) * w4, NULL, w4, c, y0, y1, rule);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    fr_swar_move(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset - wrow, q0, q1, te);
+    fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset - wrow, b0, nt, te, pu0, prn, pruns);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
@@ -187,8 +203,7 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
                                     __global const uint *restrict tab, uint halo_at, uint bm_at, uint mask_at,
                                     uint task_at, uint n_tasks, uint rowmajor, uint levels, uint te, uint n_halo,
                                     uint rows, uint wrow, uint depth, uint steps, uint per_iter, ulong tiles,
-                                    ulong first, ulong pnh, __global const ulong *phalo, __local uint *cache,
-                                    __local long *nbr) {
+                                    ulong first FR_SWAR_PART_ARGS, __local uint *cache, __local long *nbr) {
   __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   __global const uchar *bm = (__global const uchar *)(tab + bm_at);
@@ -199,9 +214,7 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
   ulong stride = (ulong)get_num_groups(0) * per_iter;
   for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
-    ulong q0 = fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, first, tiles, pnh, phalo,
-                            tile_bytes, te),
-          q1 = q0 + (ulong)nt * te;
+    fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, tile_bytes, te FR_SWAR_PART_PASS);
     for (uint i = lid; i < nt * area; i += g) { /* K */
       uint t = i / area, wi = i - t * area, keep = 0u;
       for (uint e = 0u; e < 4u; e++) {
@@ -221,7 +234,8 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
-    fr_swar_move(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, (steps & 1u) ? 4u * area : 0u, q0, q1, te);
+    fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, (steps & 1u) ? 4u * area : 0u, b0, nt, te, pu0, prn,
+                  pruns);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

@@ -14,17 +14,20 @@
  * Fields in parts (cl/sqz_parts.h; unit = one cell): the step kernels end with the part's own
  * cells [pu0, pu1) and its pnh sorted halo cells phalo, every read goes through the cell's slot
  * (cells in no slot read as 0: they are no neighbour of an own cell) and only own cells are
- * written. That code is compiled only into a part's program (SQZ_PARTED): a field in one buffer
+ * written, those of the launch's unit set (prn runs pruns: inner or border cells; 0: all). That code is compiled only into a part's program (SQZ_PARTED): a field in one buffer
  * (pu0 = 0, pu1 = cells, pnh = 0) reads and writes storage directly, as before parts. */
-#define SQZ_PART_ARGS , ulong pu0, ulong pu1, ulong pnh, __global const ulong *phalo
+#define SQZ_PART_ARGS , ulong pu0, ulong pu1, ulong pnh, __global const ulong *phalo, ulong prn, __global const ulong *pruns
 #ifdef SQZ_PARTED /* the host defines it for a part's program: a field in one buffer pays nothing */
 static inline sqz_cell_t sqz_part_cell(__global const sqz_cell_t *src, ulong i, sqz_part_map pm) {
   long s = sqz_part_slot(i, pm.u0, pm.u1, pm.n_halo, pm.halo);
   return s < 0 ? (sqz_cell_t)0 : src[s];
 }
-static inline int sqz_part_own(ulong i, sqz_part_map pm) { return i >= pm.u0 && i < pm.u1; }
+static inline int sqz_part_own(ulong i, sqz_part_map pm) {
+  return i >= pm.u0 && i < pm.u1 && sqz_units_has(i, pm.n_runs, pm.runs);
+}
 /* A part of several (cells outside it exist): a group whose block holds no own cell skips its
- * tile and step (uniform over the group, after the barriers). mine: the work-item's cell is own. */
+ * tile and step (uniform over the group, after the barriers). mine: the work-item's cell is own
+ * and in the launch's set. */
 static inline int sqz_part_group(__local int *any, int mine, sqz_part_map pm) {
   if (pm.u0 == 0u && pm.n_halo == 0u) return 1; /* one part: the whole field */
   if (get_local_id(0) == 0u && get_local_id(1) == 0u && get_local_id(2) == 0u) *any = 0;
@@ -89,7 +92,7 @@ static inline uint sqz_tri_present(uint n, uint x, uint y) {
 
 __kernel void sqz_engine2(__global const sqz_cell_t *restrict src, __global sqz_cell_t *restrict dst,
                           __constant const sqz_param_t *param, uint2 ip, uint n, uint rho, uint8 lp SQZ_PART_ARGS) {
-  sqz_part_map pm = {pu0, pu1, pnh, phalo};
+  sqz_part_map pm = {pu0, pu1, pnh, phalo, prn, pruns};
   __local sqz_cell_t tile[SQZ_TILE];
   __local uint blk[3];
 #ifdef SQZ_PARTED
@@ -194,7 +197,7 @@ static inline uint sqz_tet_present(uint n, uint x, uint y, uint z) {
 
 __kernel void sqz_engine3(__global const sqz_cell_t *restrict src, __global sqz_cell_t *restrict dst,
                           __constant const sqz_param_t *param, uint2 ip, uint n, uint rho, uint8 lp SQZ_PART_ARGS) {
-  sqz_part_map pm = {pu0, pu1, pnh, phalo};
+  sqz_part_map pm = {pu0, pu1, pnh, phalo, prn, pruns};
   __local sqz_cell_t tile[(SQZ_RHO_MAX + 2) * SQZ_TROWS];
   __local sqz_sidx rbase[SQZ_TROWS];
   __local uint rcnt[SQZ_TROWS];

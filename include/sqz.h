@@ -276,6 +276,17 @@ SQZ_API int sqz_field_parts_auto(sqz_domain *dom, sqz_context *ctx, sqz_type typ
                                  uint64_t *parts, uint64_t *halo_bytes);
 /* Bytes the halo exchange copies into the parts before each step (0 for a field in one buffer). */
 SQZ_API uint64_t sqz_field_halo_bytes(const sqz_field *field);
+/* Where a field in parts spent its steps' host time since creation: in its halo exchanges
+ * (exchange_s; of that, wait_s blocked on the halo arriving: messages, transfers), and in the
+ * calls that step the inner units (whose cells read no halo, stepped while the halo moves) and
+ * the border units (inner_s, border_s: the run time on the cpu backend, the enqueue time on a
+ * device queue, whose kernels run meanwhile); steps counts them, exchanges the halo exchanges
+ * (steps / T with T steps per exchange: SQZ_EXCHANGE_STEPS). All 0 for a field in one buffer. */
+typedef struct {
+  double exchange_s, wait_s, inner_s, border_s;
+  uint64_t steps, exchanges;
+} sqz_parts_times;
+SQZ_API int sqz_field_parts_times(const sqz_field *field, sqz_parts_times *times);
 SQZ_API void sqz_field_retain(sqz_field *field);
 SQZ_API void sqz_field_release(sqz_field *field); /* NULL is a no-op */
 SQZ_API sqz_type sqz_field_type(const sqz_field *field);

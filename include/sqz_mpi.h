@@ -1,4 +1,4 @@
-/* sqz_mpi.h — fields in parts on MPI ranks (libsqz built with -DSQZ_WITH_MPI): part r on rank r, halos by MPI messages. */
+/* sqz_mpi.h — fields in parts on MPI ranks (libsqz built with -DSQZ_WITH_MPI): contiguous blocks of parts per rank, halos by MPI messages. */
 #ifndef SQZ_MPI_H
 #define SQZ_MPI_H
 #include <mpi.h>
@@ -9,11 +9,12 @@
 extern "C" {
 #endif
 
-/* A field in P parts (P = the communicator's size; the plan of sqz_field_create_parts) whose part r
- * lives on rank r, on that rank's context ctx (its own device). It is an ordinary sqz_field with
+/* A field in P parts (P = the communicator's size, or more: sqz_field_create_mpi_parts; the plan of
+ * sqz_field_create_parts) whose part r lives on rank r, on that rank's context ctx (its own device). It is an ordinary sqz_field with
  * parts held elsewhere: sqz_life_step, sqz_heat_step, sqz_stencil_step(_fn), sqz_field_fill_random
  * and sqz_field_fill_uniform work on it and are collective (every rank calls them alike: each step
- * exchanges halos, one message per neighbouring rank each way); functions that read or write
+ * exchanges halos, one message per pair of neighbouring parts on two ranks each way, overlapped
+ * with the step of the units that read no halo); functions that read or write
  * cells by position (sqz_field_read/write, the files) need the whole state and fail with
  * SQZ_ERR_UNSUPPORTED on it: move the state to and from an ordinary field on one rank with
  * sqz_mpi_field_scatter / sqz_mpi_field_gather. The results equal a field in one buffer bit for bit.
@@ -24,6 +25,13 @@ extern "C" {
 /* sqz_field_release of such a field is collective too (it frees the field's communicator). */
 SQZ_API int sqz_field_create_mpi(sqz_context *ctx, MPI_Comm comm, sqz_domain *dom, sqz_type type, const char *layout,
                                  sqz_field **out);
+/* The same in `parts` parts (>= the communicator's size P), part p on rank p * P / parts (contiguous
+ * blocks of parts per rank; halos between parts of one rank move by device copy, between ranks by
+ * MPI). parts = 0 (what sqz_field_create_mpi takes): P, or the fewest parts that each fit every
+ * rank's device allocation limit when a part per rank would not (SQZ_MAX_ALLOC lowers it, as for
+ * sqz_field_create). Fewer parts than ranks: SQZ_ERR_INVALID_ARGUMENT on every rank. */
+SQZ_API int sqz_field_create_mpi_parts(sqz_context *ctx, MPI_Comm comm, sqz_domain *dom, sqz_type type,
+                                       const char *layout, uint64_t parts, sqz_field **out);
 
 /* The state between an MPI field and an ordinary field `whole` of the same domain, type and layout
  * on rank root (read on root only; NULL elsewhere), one piece of at most 2^24 storage elements at a
@@ -38,11 +46,13 @@ SQZ_API int sqz_mpi_field_count(sqz_field *field, uint64_t *nonzero);
 SQZ_API int sqz_mpi_field_sum(sqz_field *field, sqz_sum_method method, double *sum);
 
 /* This rank's figures (not collective): its part, its own and halo storage units and elements per
- * unit, bytes of its two buffers, neighbouring ranks, bytes it sends per step, and seconds spent in
- * halo exchanges (packing, messages, waits) since creation. */
+ * unit, bytes of its two buffers, neighbouring ranks, bytes it sends per step, and seconds since
+ * creation spent in halo exchanges (packing, messages, waits), of those blocked on messages
+ * (wait_s), and in the calls that step the inner and the border units (sqz_parts_times). */
 typedef struct {
   uint64_t part, units, halo_units, unit_elems, bytes, neighbours, send_bytes;
-  double exchange_s;
+  double exchange_s, wait_s, inner_s, border_s;
+  uint64_t parts; /* parts held here (part: the first of them; units, halo_units, bytes: their sums) */
 } sqz_mpi_rank_stats;
 SQZ_API int sqz_mpi_field_stats(const sqz_field *field, sqz_mpi_rank_stats *stats);
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/mpi.sh — `mpirun -np P sqz life|heat|run` (Open MPI, 1 to 4 ranks, --oversubscribe) against one process: the
 # final states bit for bit for every family on PoCL and the cpu backend, P dividing the domain or not, layouts compact
-# and block:RHO, an --init file and an .h5 checkpoint resumed on another rank count, the per-rank --json figures, and
-# the bad input: more ranks than cells, options refused, a lone rank's failure, one rank short of memory, a rank killed.
+# and block:RHO, several parts per rank (--parts N >= ranks, and the automatic count when a rank's device allocates too
+# little), an --init file and an .h5 checkpoint resumed on another rank count, the per-rank --json figures, and the bad
+# input: more ranks than cells, options refused, a lone rank's failure, one rank short of memory, a rank killed.
 # usage: mpi.sh path/to/sqz [h5]   (h5: the build has HDF5 checkpoints)
 set -u
 sqz="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
@@ -30,8 +31,8 @@ for dom in fractal:sierpinski-triangle:6 fractal:vicsek-cross:3 triangle:37 tetr
   # every rank at once
   "$sqz" life "$dom" --steps 7 --init random:0.4:3 --parts 2 --out parts.npy >/dev/null && cmp -s one.npy parts.npy ||
     fail "$dom: 2 parts in one process differ from one buffer"
-  runs=("2" "3 --backend cpu" "4 --backend cpu")
-  [ "$dom" = triangle:37 ] && runs+=("1" "3" "4")
+  runs=("2" "3 --backend cpu" "4 --backend cpu" "2 --parts 5")
+  [ "$dom" = triangle:37 ] && runs+=("1" "3" "4" "3 --parts 7 --backend cpu")
   for run in "${runs[@]}"; do
     set -- $run
     p=$1
@@ -62,6 +63,10 @@ for run in "opencl triangle:29 f32" "opencl fractal:sierpinski-carpet:3 f64" "cp
   mpi 3 heat "$2" --steps 6 --type "$3" --backend "$1" --out ranks.npy || { fail "heat $run on 3 ranks: exit $?"; cat err.txt; }
   cmp -s one.npy ranks.npy || fail "heat $run on 3 ranks: the state differs from one process"
 done
+# heat in several parts per rank: 5 on 2 (f32, PoCL)
+"$sqz" heat triangle:29 --steps 6 --type f32 --out one.npy >/dev/null
+mpi 2 heat triangle:29 --steps 6 --type f32 --parts 5 --out ranks.npy || { fail "heat, 5 parts on 2 ranks: exit $?"; cat err.txt; }
+cmp -s one.npy ranks.npy || fail "heat f32, 5 parts on 2 ranks: the state differs from one process"
 # a user stencil (sqz run, i32 cells reading every neighbour) on 4 ranks
 cat >mix.cl <<'CL'
 sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present, __constant const sqz_param_t *param) {
@@ -86,6 +91,39 @@ assert j["mpi_ranks"] == 4 and len(r) == 4, j
 assert sum(x["units"] * x["unit_elems"] for x in r) == j["cells"] == 703, r
 assert all(x["halo_units"] > 0 and x["neighbours"] >= 1 and x["send_bytes_per_step"] > 0 for x in r), r
 PY
+# several parts per rank: 5 parts on 2 ranks in contiguous blocks (parts 0-2 on rank 0, 3-4 on rank 1), the halos
+# between parts of one rank by device copy; the overlapped and the serial step (SQZ_OVERLAP=0) give the same state
+"$sqz" life fractal:sierpinski-triangle:7 --steps 9 --init random:0.4:5 --out one.npy >/dev/null
+for ov in 0 1; do
+  SQZ_OVERLAP=$ov mpi 2 life fractal:sierpinski-triangle:7 --steps 9 --init random:0.4:5 --parts 5 --out ranks.npy --json ||
+    fail "--parts 5 on 2 ranks (SQZ_OVERLAP=$ov): exit $?"
+  cmp -s one.npy ranks.npy || fail "--parts 5 on 2 ranks (SQZ_OVERLAP=$ov): the state differs from one process"
+done
+/usr/bin/python3 - out.txt <<'PY' || fail "--parts 5 on 2 ranks: per-rank figures"
+import json, sys
+j = json.loads(open(sys.argv[1]).read())
+r = j["ranks"]
+assert j["parts"] == 5 and [(x["parts"], x["first_part"]) for x in r] == [(3, 0), (2, 3)], j
+assert sum(x["units"] * x["unit_elems"] for x in r) == j["cells"] == 3 ** 7, r
+assert all(x["exchange_s"] >= x["halo_wait_s"] >= 0 and x["inner_s"] > 0 and x["border_s"] > 0 for x in r), r
+PY
+# several steps per exchange (SQZ_EXCHANGE_STEPS=4: tile halos, the temporal word kernel on PoCL): 13 steps in 4
+# exchanges on 2 ranks holding 5 parts, the state one process's
+SQZ_EXCHANGE_STEPS=4 mpi 2 life fractal:sierpinski-triangle:7 --steps 13 --init random:0.4:5 --parts 5 --out ranks.npy --json ||
+  fail "4 steps per exchange on 2 ranks: exit $?"
+"$sqz" life fractal:sierpinski-triangle:7 --steps 13 --init random:0.4:5 --out one.npy >/dev/null
+cmp -s one.npy ranks.npy || fail "4 steps per exchange on 2 ranks: the state differs from one process"
+/usr/bin/python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); assert j["exchanges"] == 4, j' out.txt ||
+  fail "4 steps per exchange on 2 ranks: not 4 exchanges for 13 steps"
+# the automatic count: rank 1's device allocates 4096 bytes (SQZ_MAX_ALLOC, the library's test hook), so without
+# --parts the ranks agree on the fewest parts that each fit (more than 2), and the state is still one process's
+timeout 120 mpirun --oversubscribe -np 1 "$sqz" life fractal:sierpinski-triangle:9 --steps 5 --out ranks.npy --json : \
+  -np 1 env SQZ_MAX_ALLOC=4096 "$sqz" life fractal:sierpinski-triangle:9 --steps 5 --out ranks.npy --json >out.txt 2>err.txt ||
+  { fail "an automatic part count on 2 ranks: exit $?"; cat err.txt; }
+"$sqz" life fractal:sierpinski-triangle:9 --steps 5 --out one.npy >/dev/null
+cmp -s one.npy ranks.npy || fail "an automatic part count on 2 ranks: the state differs from one process"
+/usr/bin/python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); assert j["parts"] > 2 and max(x["bytes"] / 2 / x["parts"] for x in j["ranks"]) <= 4096, j' out.txt ||
+  fail "an automatic part count on 2 ranks: $(cat out.txt)"
 
 # a checkpoint written on 3 ranks, resumed on 2: the same as 10 steps in one process
 if [ -n "$h5" ]; then
@@ -102,8 +140,8 @@ rc=$?
 grep -q "4 parts of triangle:2 in layout compact: the count must be 1 .. 3" err.txt || { fail "4 ranks for 3 cells: message"; cat err.txt; }
 [ "$(grep -c 'the count must be' err.txt)" -eq 1 ] || fail "4 ranks for 3 cells: printed by more than rank 0"
 # options a run on ranks does not take: exit 2; a layout that does not part: the library's message
-mpi 2 life triangle:37 --steps 1 --parts 4
-[ $? -eq 2 ] && grep -q "a part per rank" err.txt || fail "--parts on 2 ranks: not refused with exit 2"
+mpi 2 life triangle:37 --steps 1 --parts 1
+[ $? -eq 2 ] && grep -q "at least one part per rank (--parts 2 or more)" err.txt || fail "--parts 1 on 2 ranks: not refused with exit 2"
 mpi 2 life triangle:37 --steps 1 --layout bb
 [ $? -ne 0 ] && grep -q "the layouts that part are" err.txt || fail "--layout bb on 2 ranks: not refused"
 # a failure of rank 1 alone before the steps (other arguments there): rank 0 prints rank 1's message, both exit 2
@@ -120,14 +158,15 @@ rc=$?
 [ "$rc" -eq 1 ] && grep -q "SQZ_ERR_BUILD_FAILED): rank 0: kernel build failed" err.txt && ! grep -q "MPI_ABORT" err.txt ||
   { fail "a kernel that does not build on 2 ranks: exit $rc"; cat err.txt; }
 
-# one rank's device short of memory for its part (SQZ_MAX_ALLOC, the library's test hook, lowers rank 1's allocation
-# limit below its part: 10 050 cells and a 200-cell halo): every rank exits 1 with the message naming rank 1 and the bytes, at once
+# one rank's device short of memory for its part of an explicit count (SQZ_MAX_ALLOC, the library's test hook, lowers
+# rank 1's allocation limit below its part: 10 050 cells and a 200-cell halo): every rank exits 1 with the message
+# naming rank 1 and the bytes, at once
 start=$(date +%s)
-timeout 120 mpirun --oversubscribe -np 1 "$sqz" life triangle:200 --steps 1 : \
-  -np 1 env SQZ_MAX_ALLOC=4096 "$sqz" life triangle:200 --steps 1 >out.txt 2>err.txt
+timeout 120 mpirun --oversubscribe -np 1 "$sqz" life triangle:200 --steps 1 --parts 2 : \
+  -np 1 env SQZ_MAX_ALLOC=4096 "$sqz" life triangle:200 --steps 1 --parts 2 >out.txt 2>err.txt
 rc=$?
 [ "$rc" -eq 1 ] || fail "rank 1 short of memory: mpirun exit $rc, expected 1"
-grep -qE "rank 1: triangle:200 in layout compact: part 1 needs a buffer of 10250 bytes but .* allocates at most 4096 \(more ranks" err.txt ||
+grep -qE "rank 1: triangle:200 in layout compact: part 1 needs a buffer of 10250 bytes but .* allocates at most 4096 \(more ranks or --parts" err.txt ||
   { fail "rank 1 short of memory: message"; cat err.txt; }
 [ $(($(date +%s) - start)) -lt 60 ] || fail "rank 1 short of memory: took $(($(date +%s) - start)) s"
 

@@ -1,4 +1,4 @@
-/* mpi_api.c — include/sqz_mpi.h on the ranks of mpirun (ctest mpi_api: 3 ranks): fields on the ranks against one field in one buffer (Life on fractals in compact and block:RHO and on a triangle, heat f64), scatter and gather, counts, sums, per-rank figures, agreed failures. */
+/* mpi_api.c — include/sqz_mpi.h on the ranks of mpirun (ctest mpi_api: 3 ranks): fields on the ranks against one field in one buffer (Life on fractals in compact and block:RHO and on a triangle, a part per rank and several, heat f64), scatter and gather, counts, sums, per-rank figures, agreed failures. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,9 +27,10 @@ static unsigned char *compact(sqz_context *ctx, sqz_field *f, sqz_domain *dom, s
   return v;
 }
 
-/* Life (random start, 9 steps) on the ranks, started twice: filled on the parts, and scattered from
- * rank 0; both gathered and compared with one field in one buffer. */
-static void life(sqz_context *ctx, const char *spec, const char *layout) {
+/* Life (random start, 9 steps) on the ranks in `parts` parts (0: a part per rank), started twice:
+ * filled on the parts, and scattered from rank 0; both gathered and compared with one field in one
+ * buffer. */
+static void life(sqz_context *ctx, const char *spec, const char *layout, uint64_t parts) {
   sqz_domain *dom = NULL;
   OK(ctx, sqz_domain_parse(ctx, spec, &dom));
   sqz_field *ref = NULL, *whole = NULL, *mf = NULL;
@@ -47,7 +48,7 @@ static void life(sqz_context *ctx, const char *spec, const char *layout) {
   MPI_Bcast(&want_live, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   unsigned char *want = compact(ctx, ref, dom, 1);
   for (int scattered = 0; scattered < 2; scattered++) {
-    OK(ctx, sqz_field_create_mpi(ctx, MPI_COMM_WORLD, dom, SQZ_U8, layout, &mf));
+    OK(ctx, sqz_field_create_mpi_parts(ctx, MPI_COMM_WORLD, dom, SQZ_U8, layout, parts, &mf));
     if (!mf) break;
     if (scattered) {
       if (rank == 0) OK(ctx, sqz_field_fill_random(whole, 0.4, 7));
@@ -63,8 +64,11 @@ static void life(sqz_context *ctx, const char *spec, const char *layout) {
           (unsigned long long)live, size, (unsigned long long)want_live);
     sqz_mpi_rank_stats st;
     OK(ctx, sqz_mpi_field_stats(mf, &st));
-    CHECK(st.part == (uint64_t)rank && st.units > 0, "%s: rank %d holds part %llu of %llu units", spec, rank,
-          (unsigned long long)st.part, (unsigned long long)st.units);
+    uint64_t n = parts ? parts : (uint64_t)size, first = ((uint64_t)rank * n + (uint64_t)size - 1) / (uint64_t)size;
+    uint64_t held = ((uint64_t)(rank + 1) * n + (uint64_t)size - 1) / (uint64_t)size - first; /* p * size / n == rank */
+    CHECK(sqz_field_parts(mf) == n && st.part == first && st.parts == held && st.units > 0,
+          "%s, %llu parts: rank %d holds %llu parts from part %llu (%llu units)", spec, (unsigned long long)n, rank,
+          (unsigned long long)st.parts, (unsigned long long)st.part, (unsigned long long)st.units);
     uint64_t elems = st.units * st.unit_elems, all = 0, storage = 0;
     MPI_Allreduce(&elems, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     sqz_domain_layout_cells(dom, layout, &storage);
@@ -122,6 +126,11 @@ static void failures(sqz_context *ctx) {
   int st = sqz_field_create_mpi(ctx, MPI_COMM_WORLD, dom, SQZ_U8, NULL, &mf);
   CHECK(st == SQZ_ERR_INVALID_ARGUMENT && !mf && strstr(sqz_last_error(ctx), "largest valid count"),
         "3 ranks for 1 cell: %d %s", st, sqz_last_error(ctx));
+  if (size > 1) { /* fewer parts than ranks */
+    st = sqz_field_create_mpi_parts(ctx, MPI_COMM_WORLD, dom, SQZ_U8, NULL, (uint64_t)size - 1, &mf);
+    CHECK(st == SQZ_ERR_INVALID_ARGUMENT && !mf && strstr(sqz_last_error(ctx), "every rank holds a part"),
+          "%d parts on %d ranks: %d %s", size - 1, size, st, sqz_last_error(ctx));
+  }
   OK(ctx, sqz_field_create(dom, SQZ_U8, NULL, &plain));
   CHECK(sqz_mpi_field_scatter(plain, NULL, 0) == SQZ_ERR_INVALID_ARGUMENT, "scatter of a field not on ranks");
   sqz_field_release(plain);
@@ -141,9 +150,11 @@ int main(int argc, char **argv) {
   sqz_context *ctx = NULL;
   OK(ctx, sqz_context_create(backend, NULL, &ctx));
   if (ctx) {
-    life(ctx, "fractal:sierpinski-triangle:6", "compact");
-    life(ctx, "fractal:sierpinski-carpet:3", "block:3");
-    life(ctx, "triangle:37", "compact");
+    life(ctx, "fractal:sierpinski-triangle:6", "compact", 0);
+    life(ctx, "fractal:sierpinski-carpet:3", "block:3", 0);
+    life(ctx, "triangle:37", "compact", 0);
+    life(ctx, "fractal:sierpinski-triangle:6", "compact", 2 * (uint64_t)size + 1); /* several parts per rank */
+    life(ctx, "triangle:37", "compact", (uint64_t)size + 1);
     heat(ctx, "tetrahedron:9");
     failures(ctx);
   }

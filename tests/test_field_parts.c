@@ -1,11 +1,14 @@
 /* labels: opencl */
-/* ctest cases: cpu opencl devices auto io errors */
+/* ctest cases: cpu opencl devices auto split depth io errors */
 /* test_field_parts.c — fields in parts: Life, heat and a user stencil on P parts bit-identical to one buffer, on the cpu and opencl backends, on two contexts, the automatic split under SQZ_MAX_ALLOC, every front-end operation, and the refusals. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/field_parts.h"
 #include "core/sqz_internal.h"
+#include "sqz_common.h"
+#include "sqz_parts.h"
 #include "sqz_test.h"
 
 /* A cyclic automaton on i32 cells, once in OpenCL C and once in C (the same arithmetic). */
@@ -192,6 +195,149 @@ START_TEST(test_devices) {
 }
 END_TEST
 
+/* Life on the parted field pf against one buffer, 6 steps from the random fill of seed 11. */
+static void same_life(sqz_domain *dom, sqz_field *pf, const char *layout, uint64_t parts, const char *where) {
+  sqz_field *one = make(dom, NULL, 0, SQZ_U8, layout, 0);
+  uint64_t n = sqz_domain_cells(dom);
+  ck_assert_int_eq(sqz_field_fill_random(one, 0.4, 11), SQZ_OK);
+  ck_assert_int_eq(sqz_field_fill_random(pf, 0.4, 11), SQZ_OK);
+  step(one, W_LIFE, 6);
+  step(pf, W_LIFE, 6);
+  unsigned char *a = state(one), *b = state(pf);
+  ck_assert_msg(memcmp(a, b, n) == 0, "%s %s, %llu parts%s, every other unit a border unit: Life differs",
+                sqz_domain_spec(dom), layout, (unsigned long long)parts, where);
+  free(a);
+  free(b);
+  sqz_field_release(one);
+}
+
+/* Heat on pf against one buffer after 6 steps from the same state: 1 when equal bit for bit (heat:
+ * every cell changes every step, so a halo read too early always shows). */
+static int heat_equal(sqz_field *one, sqz_field *pf) {
+  uint64_t n = sqz_domain_cells(sqz_field_domain(one));
+  initial(one, SQZ_F32, 5);
+  initial(pf, SQZ_F32, 5);
+  step(one, W_HEAT, 6);
+  step(pf, W_HEAT, 6);
+  unsigned char *a = state(one), *b = state(pf);
+  int eq = memcmp(a, b, n * 4) == 0;
+  free(a);
+  free(b);
+  return eq;
+}
+
+/* Moves every other unit of part 0 (by index from its first) into its border set, or with none,
+ * every border unit into its inner set. */
+static void mutate_split(sqz_field *pf, int none) {
+  const sqz_field_part *p0 = &pf->parts->part[0];
+  uint64_t m = 0, *list = malloc((p0->u1 - p0->u0) * sizeof *list);
+  ck_assert_ptr_nonnull(list);
+  for (uint64_t g = p0->u0; !none && g < p0->u1; g++)
+    if (sqz_units_has(g, p0->border.n_runs, p0->border.runs) || (g - p0->u0) % 2 == 0) list[m++] = g;
+  SQZ_OK_OR_FAIL(sqz_field_domain(pf)->ctx, sqz__part_split(pf, 0, list, m));
+  free(list);
+}
+
+/* The split of every part's own units into inner and border units (the step runs the inner ones
+ * while the halo moves): the two cover the own units, a part of several has border units, and
+ * the split matters (heat): moving part 0's border units into its inner set (stepped before the
+ * halo arrives) changes the result, on one context (device copies) and on two (through the host);
+ * moving every other inner unit to the border set (launches over many runs) does not, for heat
+ * and for Life (the u8 Life kernels). */
+static void split_case(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, const char *layout, uint64_t parts) {
+  sqz_field *one = make(dom, NULL, 0, SQZ_F32, layout, 0);
+  const char *where = n_ctx ? " on two contexts" : "";
+  for (int mutate = 0; mutate < 3; mutate++) {
+    sqz_field *pf = make(dom, ctxs, n_ctx, SQZ_F32, layout, parts);
+    pf->parts->serial = 0; /* one context runs serially by default (one queue): split here too */
+    for (uint64_t p = 0; p < parts; p++) {
+      const sqz_field_part *pt = &pf->parts->part[p];
+      ck_assert_uint_eq(pt->inner.n + pt->border.n, pt->u1 - pt->u0);
+      ck_assert_msg(parts == 1 || pt->border.n > 0, "%s %s: part %llu of %llu has no border unit", sqz_domain_spec(dom),
+                    layout, (unsigned long long)p, (unsigned long long)parts);
+    }
+    if (mutate) mutate_split(pf, mutate == 1);
+    ck_assert_msg(heat_equal(one, pf) == (mutate != 1), "%s %s, %llu parts%s, split %d: %s", sqz_domain_spec(dom), layout,
+                  (unsigned long long)parts, where, mutate,
+                  mutate == 1 ? "a split without border units gave the right result" : "differs from one buffer");
+    sqz_field_release(pf);
+  }
+  sqz_field_release(one);
+  sqz_field *pf = make(dom, ctxs, n_ctx, SQZ_U8, layout, parts);
+  pf->parts->serial = 0;
+  mutate_split(pf, 0);
+  same_life(dom, pf, layout, parts, where);
+  sqz_field_release(pf);
+}
+
+START_TEST(test_split) {
+  static const char *const backends[] = {"cpu", "opencl"};
+  for (int b = 0; b < 2; b++) {
+    sqz_context *ctxs[2] = {sqz_test_context(backends[b]), sqz_test_context(backends[b])};
+    for (size_t i = 0; i < N_FAMILIES; i++) {
+      sqz_domain *dom = NULL;
+      ck_assert_int_eq(sqz_domain_parse(ctxs[0], FAMILIES[i].spec, &dom), SQZ_OK);
+      split_case(dom, NULL, 0, FAMILIES[i].layout, FAMILIES[i].k + 1);
+      split_case(dom, ctxs, 2, FAMILIES[i].layout, 3);
+      sqz_domain_release(dom);
+    }
+    for (int c = 0; c < 2; c++) sqz_context_release(ctxs[c]);
+  }
+}
+END_TEST
+
+/* Steps per exchange (SQZ_EXCHANGE_STEPS=T at creation): on fractal tiles the halo is every tile
+ * touching an own tile and Life steps T steps per launch on opencl (the temporal word kernel), so
+ * 7 steps in two calls (2, then 5) take ceil(2/T) + ceil(5/T) exchanges and equal one buffer bit
+ * for bit, serial and split; on the cpu backend, and for heat, the engine steps one at a time:
+ * 7 exchanges, the same result. */
+START_TEST(test_depth) {
+  static const char *const backends[] = {"cpu", "opencl"};
+  for (int b = 0; b < 2; b++) {
+    sqz_context *ctx = sqz_test_context(backends[b]);
+    for (size_t i = 0; i < N_FAMILIES; i++) {
+      if (strncmp(FAMILIES[i].spec, "fractal:", 8) != 0) continue;
+      sqz_domain *dom = NULL;
+      ck_assert_int_eq(sqz_domain_parse(ctx, FAMILIES[i].spec, &dom), SQZ_OK);
+      sqz_field *one = make(dom, NULL, 0, SQZ_U8, FAMILIES[i].layout, 0);
+      for (unsigned t = 2; t <= 4; t += 2)
+        for (int split = 0; split < 2; split++) {
+          char tv[4];
+          snprintf(tv, sizeof tv, "%u", t);
+          setenv("SQZ_EXCHANGE_STEPS", tv, 1);
+          sqz_field *pf = make(dom, NULL, 0, SQZ_U8, FAMILIES[i].layout, FAMILIES[i].k + 1);
+          unsetenv("SQZ_EXCHANGE_STEPS");
+          pf->parts->serial = !split;
+          uint64_t rho = 1, deep = 0; /* the tile side: T needs T <= it (carpet block:3 and T = 4: one step) */
+          for (uint32_t j = 0; j < pf->parts->jt; j++) rho *= (uint64_t)dom->fr.s;
+          deep = rho >= t ? t : 1;
+          ck_assert_uint_eq(pf->parts->depth, deep);
+          ck_assert_int_eq(sqz_field_fill_random(one, 0.4, 11), SQZ_OK);
+          ck_assert_int_eq(sqz_field_fill_random(pf, 0.4, 11), SQZ_OK);
+          step(one, W_LIFE, 7);
+          step(pf, W_LIFE, 2);
+          step(pf, W_LIFE, 5);
+          unsigned char *a = state(one), *c = state(pf);
+          ck_assert_msg(memcmp(a, c, sqz_domain_cells(dom)) == 0, "%s %s, T = %u%s on %s: differs from one buffer",
+                        FAMILIES[i].spec, FAMILIES[i].layout, t, split ? " split" : "", backends[b]);
+          free(a);
+          free(c);
+          sqz_parts_times tm;
+          ck_assert_int_eq(sqz_field_parts_times(pf, &tm), SQZ_OK);
+          uint64_t want = b ? (2 + deep - 1) / deep + (5 + deep - 1) / deep : 7;
+          ck_assert_msg(tm.steps == 7 && tm.exchanges == want, "%s %s, T = %u on %s: %llu exchanges for %llu steps",
+                        FAMILIES[i].spec, FAMILIES[i].layout, t, backends[b], (unsigned long long)tm.exchanges,
+                        (unsigned long long)tm.steps);
+          sqz_field_release(pf);
+        }
+      sqz_field_release(one);
+      sqz_domain_release(dom);
+    }
+    sqz_context_release(ctx);
+  }
+}
+END_TEST
+
 /* SQZ_MAX_ALLOC below one buffer: sqz_field_create splits the field itself, each part within the
  * limit, and steps it as one buffer does. */
 START_TEST(test_auto) {
@@ -347,6 +493,8 @@ int main(void) {
   tcase_add_loop_test(sqz_test_tcase(s, "opencl", 900), test_backend, 1, 2);
   tcase_add_test(sqz_test_tcase(s, "devices", 900), test_devices);
   tcase_add_test(sqz_test_tcase(s, "auto", 900), test_auto);
+  tcase_add_test(sqz_test_tcase(s, "split", 900), test_split);
+  tcase_add_test(sqz_test_tcase(s, "depth", 900), test_depth);
   tcase_add_test(sqz_test_tcase(s, "io", 900), test_io);
   tcase_add_test(sqz_test_tcase(s, "errors", 900), test_errors);
   return sqz_test_run(s);

@@ -134,9 +134,11 @@ int sqz_cli_parts_open(const char *cmd, sqz_cli_parts *o, const char *backend, c
 /* The run's field: in --parts parts and on the listed devices, else sqz_field_create (which splits
  * a field above the device's allocation limit itself). A library status. */
 int sqz_cli_parts_field(const sqz_cli_parts *o, sqz_domain *dom, sqz_type type, const char *layout, sqz_field **f);
-/* --json keys parts, halo_bytes_per_step, devices; the text summary's line (fields in parts only). */
+/* --json keys parts, halo_bytes_per_step, devices and the steps' times (exchange_s, halo_wait_s,
+ * inner_s, border_s); the text summary's lines (fields in parts only; ranks > 0: a field on MPI
+ * ranks, f the rank's). */
 void sqz_cli_parts_json(sqz_json *j, const sqz_field *f, const sqz_cli_parts *o);
-void sqz_cli_parts_print(const sqz_field *f, const sqz_cli_parts *o);
+void sqz_cli_parts_print(const sqz_field *f, const sqz_cli_parts *o, int ranks);
 void sqz_cli_parts_close(sqz_cli_parts *o);
 /* A device list entry of digits only is the Nth device of the backend in `sqz devices` order (its id,
  * into id); other entries (P:D, a name) go to the library as --device does. */

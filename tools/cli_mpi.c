@@ -14,9 +14,9 @@ int sqz_cli_mpi_ranks(void) { return sqz_mpi_size; }
 int sqz_cli_mpi_rank(void) { return sqz_mpi_rank; }
 
 int sqz_cli_mpi_options(const char *cmd, uint64_t parts, const char *map, uint64_t block, const char *frames) {
-  if (parts)
-    return sqz_cli_usage(cmd, "--parts %llu: a run on %d MPI ranks has a part per rank", (unsigned long long)parts,
-                         sqz_mpi_size);
+  if (parts && parts < (uint64_t)sqz_mpi_size)
+    return sqz_cli_usage(cmd, "--parts %llu: a run on %d MPI ranks holds at least one part per rank (--parts %d or more)",
+                         (unsigned long long)parts, sqz_mpi_size, sqz_mpi_size);
   if (map || block)
     return sqz_cli_usage(cmd, "--%s: not with a run on %d MPI ranks (yet): the parts take the default map and block",
                          map ? "map" : "block", sqz_mpi_size);
@@ -141,10 +141,11 @@ static void sqz__mpi_rank_row(FILE *out, int i, void *user) {
   const sqz_mpi_rank_stats *s = (const sqz_mpi_rank_stats *)user + i;
   fprintf(out,
           "{\"rank\":%d,\"units\":%llu,\"halo_units\":%llu,\"unit_elems\":%llu,\"bytes\":%llu,\"neighbours\":%llu,"
-          "\"send_bytes_per_step\":%llu,\"exchange_s\":%.6f}",
+          "\"send_bytes_per_step\":%llu,\"exchange_s\":%.6f,\"halo_wait_s\":%.6f,\"inner_s\":%.6f,\"border_s\":%.6f,"
+          "\"parts\":%llu,\"first_part\":%llu}",
           i, (unsigned long long)s->units, (unsigned long long)s->halo_units, (unsigned long long)s->unit_elems,
           (unsigned long long)s->bytes, (unsigned long long)s->neighbours, (unsigned long long)s->send_bytes,
-          s->exchange_s);
+          s->exchange_s, s->wait_s, s->inner_s, s->border_s, (unsigned long long)s->parts, (unsigned long long)s->part);
 }
 
 /* Every rank's figures to rank 0 as JSON. */
@@ -191,7 +192,7 @@ static int sqz__mpi_steps(sqz_context *ctx, sqz_field *f, const sqz_cli_mpi_job 
 int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char *layout, sqz_field *whole,
                     sqz_cli_mpi_job *job, uint64_t steps, sqz_field **mf) {
   double t[2] = {0, 0};
-  int st = sqz_field_create_mpi(ctx, MPI_COMM_WORLD, dom, type, layout, mf);
+  int st = sqz_field_create_mpi_parts(ctx, MPI_COMM_WORLD, dom, type, layout, job->parts, mf);
   sqz_field *f = *mf;
   if (st == SQZ_OK && job->random)
     st = sqz_mpi_agree(ctx, MPI_COMM_WORLD, job->kind == SQZ_CLI_MPI_HEAT ? sqz_field_fill_uniform(f, job->seed)

@@ -28,8 +28,8 @@ int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len);
  * backend, as in --devices); one device as given; none: the backend's GPUs (else all its devices)
  * by node-local rank, so the ranks of a node spread over its GPUs. buf gets the pick. */
 const char *sqz_cli_mpi_device(const char *backend, const char *device, char *buf, size_t len);
-/* Refuses (exit status 2) the options a run on ranks does not take (--parts: a part per rank;
- * --map, --block, --frames: not yet). */
+/* Refuses (exit status 2) the options a run on ranks does not take (--parts below the ranks: each
+ * rank holds a part; --map, --block, --frames: not yet). */
 int sqz_cli_mpi_options(const char *cmd, uint64_t parts, const char *map, uint64_t block, const char *frames);
 
 /* A run on the ranks (a build with MPI): every rank makes its part of a field on the ranks (*mf, in
@@ -51,6 +51,7 @@ typedef struct {
   double density;
   uint64_t seed;
   int gather;          /* the state back into rank 0's whole after the steps */
+  uint64_t parts;      /* --parts (>= the ranks; 0: a part per rank, or more where one does not fit) */
   uint64_t nonzero;    /* out: non-zero cells after the steps */
   double sum0, sum1;   /* out (heat): the sums before and after */
   double kernel_s, wall_s; /* out: the slowest rank's */

@@ -75,12 +75,27 @@ void sqz_cli_parts_json(sqz_json *j, const sqz_field *f, const sqz_cli_parts *o)
   sqz_json_u64(j, "parts", sqz_field_parts(f));
   sqz_json_u64(j, "halo_bytes_per_step", sqz_field_halo_bytes(f));
   sqz_json_u64(j, "devices", o->n_ctx ? o->n_ctx : 1);
+  sqz_parts_times t;
+  if (sqz_field_parts(f) > 1 && sqz_field_parts_times(f, &t) == SQZ_OK) { /* where the steps' time went */
+    sqz_json_num(j, "exchange_s", t.exchange_s);
+    sqz_json_num(j, "halo_wait_s", t.wait_s);
+    sqz_json_num(j, "inner_s", t.inner_s);
+    sqz_json_num(j, "border_s", t.border_s);
+    sqz_json_u64(j, "exchanges", t.exchanges);
+  }
 }
 
-void sqz_cli_parts_print(const sqz_field *f, const sqz_cli_parts *o) {
-  if (sqz_field_parts(f) > 1 || o->n_ctx > 1)
+void sqz_cli_parts_print(const sqz_field *f, const sqz_cli_parts *o, int ranks) {
+  sqz_parts_times t;
+  if (ranks)
+    printf("ranks    %d MPI ranks, %llu parts, %llu halo bytes per step (memory, times: rank 0's parts)\n", ranks,
+           (unsigned long long)sqz_field_parts(f), (unsigned long long)sqz_field_halo_bytes(f));
+  else if (sqz_field_parts(f) > 1 || o->n_ctx > 1)
     printf("parts    %llu on %zu device%s, %llu halo bytes per step\n", (unsigned long long)sqz_field_parts(f),
            o->n_ctx ? o->n_ctx : 1, o->n_ctx > 1 ? "s" : "", (unsigned long long)sqz_field_halo_bytes(f));
+  if (sqz_field_parts(f) > 1 && sqz_field_parts_times(f, &t) == SQZ_OK)
+    printf("halo     %.6f s exchanging (%.6f s waiting), steps %.6f s inner + %.6f s border\n", t.exchange_s, t.wait_s,
+           t.inner_s, t.border_s);
 }
 
 void sqz_cli_parts_close(sqz_cli_parts *o) {

@@ -214,7 +214,7 @@ int sqz_cmd_life(int argc, char **argv) {
   }
   sqz_cli_progress_start(ctx, "life", o.quiet || o.json);
   sqz_cli_mpi_job job = {.rule = o.rule, .random = random, .density = o.density, .seed = o.seed,
-                         .gather = o.out || o.png};
+                         .gather = o.out || o.png, .parts = o.parts.parts};
 #ifdef SQZ_HAVE_MPI
   if (st == SQZ_OK && ranks > 1) {
     st = sqz_cli_mpi_run(ctx, dom, SQZ_U8, o.layout, f, &job, o.steps, &mf);
@@ -282,10 +282,7 @@ int sqz_cmd_life(int argc, char **argv) {
            total_s);
     printf("memory   %llu bytes\ndevice   %s (%s)\n", (unsigned long long)sqz_field_bytes(shown), sqz_context_device_name(ctx),
            sqz_context_backend(ctx));
-    if (!mf) sqz_cli_parts_print(shown, &o.parts);
-    else
-      printf("ranks    %d MPI ranks, a part each, %llu halo bytes per step (memory: rank 0's part)\n", ranks,
-             (unsigned long long)sqz_field_halo_bytes(mf));
+    sqz_cli_parts_print(mf ? mf : shown, &o.parts, mf ? ranks : 0);
   }
   rc = 0;
 done:

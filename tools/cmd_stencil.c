@@ -305,7 +305,8 @@ static int sqz__stencil(int argc, char **argv, int which) {
 #ifdef SQZ_HAVE_MPI
   sqz_cli_mpi_job mjob = {.kind = which == SQZ_HEAT ? SQZ_CLI_MPI_HEAT : SQZ_CLI_MPI_RUN, .alpha = alpha,
                           .source = source, .source_name = o.kernel, .params = params, .n_params = n_params,
-                          .random = random, .density = density, .seed = seed, .gather = o.out || o.png};
+                          .random = random, .density = density, .seed = seed, .gather = o.out || o.png,
+                          .parts = o.parts.parts};
   if (st == SQZ_OK && ranks > 1) {
     st = sqz_cli_mpi_run(ctx, dom, type, o.layout, f, &mjob, o.steps, &mf);
     kernel_s = mjob.kernel_s;
@@ -376,10 +377,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
     if (which == SQZ_HEAT) printf("heat     %.17g -> %.17g (alpha %g)\n", sum0, sum1, alpha);
     printf("kernel   %.6f s (%.3g cells/s)\nwall     %.6f s for the steps, %.6f s in all\ndevice   %s (%s)\n", kernel_s,
            rate, wall_s, total_s, sqz_context_device_name(ctx), sqz_context_backend(ctx));
-    if (!mf) sqz_cli_parts_print(shown, &o.parts);
-    else
-      printf("ranks    %d MPI ranks, a part each, %llu halo bytes per step (memory: rank 0's part)\n", ranks,
-             (unsigned long long)sqz_field_halo_bytes(mf));
+    sqz_cli_parts_print(mf ? mf : shown, &o.parts, mf ? ranks : 0);
   }
 done:
   if (rc == 0 && !root && st != SQZ_OK) rc = sqz_cli_fail(o.cmd, ctx, st);

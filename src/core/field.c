@@ -126,10 +126,9 @@ int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
   return sqz__field_new(dom, NULL, 0, type, layout, SQZ_PARTS_AUTO, NULL, out);
 }
 
-int sqz_field_parts_auto(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout, uint64_t *parts,
-                         uint64_t *halo_bytes) {
-  if (!dom || !ctx || !parts || !halo_bytes || sqz_type_size(type) == 0)
-    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_parts_auto: a NULL argument or an unknown type");
+/* sqz_field_parts_auto; one_device 0: without the check that the pairs fit one device's memory. */
+static int sqz__parts_count(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout, int one_device,
+                            uint64_t *parts, uint64_t *halo_bytes) {
   sqz_field f; /* the shape of the field, no storage */
   memset(&f, 0, sizeof f);
   f.dom = dom;
@@ -142,9 +141,23 @@ int sqz_field_parts_auto(sqz_domain *dom, sqz_context *ctx, sqz_type type, const
   uint64_t limit = sqz__parts_alloc_limit(ctx);
   if (st != SQZ_OK || (sqz__checked_mul(f.elems, sqz_type_size(type), &bytes) && (bytes = sqz__field_storage_bytes(&f)) <= limit))
     return st;
-  if (!sqz__layout_parts(&f) || bytes == 0 || bytes > ctx->global_mem / 2)
+  if (!sqz__layout_parts(&f) || bytes == 0 || (one_device && bytes > ctx->global_mem / 2))
     *parts = 0; /* the layout does not part, or the pair would not fit the device at all */
   else st = sqz__parts_auto(&f, limit, parts, halo_bytes);
+  return st;
+}
+
+int sqz_field_parts_auto(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout, uint64_t *parts,
+                         uint64_t *halo_bytes) {
+  if (!dom || !ctx || !parts || !halo_bytes || sqz_type_size(type) == 0)
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_parts_auto: a NULL argument or an unknown type");
+  return sqz__parts_count(dom, ctx, type, layout, 1, parts, halo_bytes);
+}
+
+int sqz__parts_fit(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout, uint64_t *parts) {
+  uint64_t halo = 0;
+  int st = sqz__parts_count(dom, ctx, type, layout, 0, parts, &halo);
+  if (st == SQZ_OK && *parts == 0) *parts = 1; /* the layout does not part: creation says so */
   return st;
 }
 
@@ -167,6 +180,14 @@ int sqz__field_create_held(sqz_domain *dom, sqz_context *const *ctxs, uint64_t p
 
 uint64_t sqz_field_parts(const sqz_field *f) { return f && f->parts ? f->parts->parts : 1; }
 uint64_t sqz_field_halo_bytes(const sqz_field *f) { return f ? sqz__parts_halo_bytes(f) : 0; }
+
+int sqz_field_parts_times(const sqz_field *f, sqz_parts_times *t) {
+  if (!f || !t) return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_parts_times: %s is NULL", f ? "times" : "field");
+  memset(t, 0, sizeof *t);
+  const sqz_parts_clock *c = f->parts ? &f->parts->clock : NULL;
+  if (c) *t = (sqz_parts_times){c->exchange_s, c->wait_s, c->inner_s, c->border_s, c->steps, c->exchanges};
+  return SQZ_OK;
+}
 
 void sqz_field_retain(sqz_field *f) {
   if (f) atomic_fetch_add_explicit(&f->refs, 1u, memory_order_relaxed);

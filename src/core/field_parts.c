@@ -68,6 +68,7 @@ void sqz__part_view(sqz_field *f, uint64_t p, sqz_field *view) {
   view->mem[1] = pt->mem[1];
   view->parts = NULL;
   view->part = pt;
+  view->units = NULL;
 }
 
 /* Bytes of one buffer of part pt. */
@@ -75,12 +76,14 @@ static uint64_t sqz__part_bytes(const sqz_field *f, const sqz_field_split *fp, c
   return (pt->u1 - pt->u0 + pt->n_halo) * fp->unit * sqz_type_size(f->type);
 }
 
-/* The units of part p's halo: the cell halo of the plan in units (sorted, unique), their owners,
- * and the runs of consecutive units of one owner. */
-static int sqz__part_halo(sqz_field *f, sqz_field_split *fp, uint64_t p) {
+/* The units of part p's halo: the cell halo of the plan in units (sorted, unique), or with
+ * steps per exchange (tiles) that of the plan one tile per cell, their owners, and the runs of
+ * consecutive units of one owner. */
+static int sqz__part_halo(sqz_field *f, sqz_field_split *fp, const sqz_parts_plan *tiles, uint64_t p) {
   sqz_field_part *pt = &fp->part[p];
   sqz_halo h;
-  int st = sqz__parts_halo(fp->plan, p, &h);
+  uint64_t per = tiles ? 1 : fp->unit_cells; /* cells per unit in the plan's indices */
+  int st = sqz__parts_halo(tiles ? tiles : fp->plan, p, &h);
   if (st != SQZ_OK) return st;
   pt->halo = sqz__malloc((h.n ? h.n : 1) * sizeof *pt->halo);
   pt->owner = sqz__malloc((h.n ? h.n : 1) * sizeof *pt->owner);
@@ -91,7 +94,7 @@ static int sqz__part_halo(sqz_field *f, sqz_field_split *fp, uint64_t p) {
                      (unsigned long long)h.n);
   }
   for (uint64_t i = 0; i < h.n; i++) {
-    uint64_t g = h.index[i] / fp->unit_cells;
+    uint64_t g = h.index[i] / per;
     if (pt->n_halo && pt->halo[pt->n_halo - 1] == g) continue;
     pt->halo[pt->n_halo] = g;
     pt->owner[pt->n_halo++] = h.owner[i];
@@ -142,7 +145,28 @@ static int sqz__parts_layout(sqz_field *f, uint64_t parts, sqz_field_split **out
     fp->part[p].u1 = fp->plan->start[p + 1] / fp->unit_cells;
     fp->part[p].unit = fp->unit;
   }
-  for (uint64_t p = 0; st == SQZ_OK && p < parts; p++) st = sqz__part_halo(f, fp, p);
+  sqz_domain coarse; /* the fractal one tile per cell (T > 1): borrowed by its plan while the halos are made */
+  sqz_parts_plan *tiles = NULL;
+  fp->depth = 1;
+  const char *t = getenv("SQZ_EXCHANGE_STEPS");
+  unsigned long want = t && *t ? strtoul(t, NULL, 10) : 1;
+  if (st == SQZ_OK && want >= 2 && want <= 4 && sqz__tiled_fractal(f) &&
+      sqz__ipow((uint64_t)f->dom->fr.s, (int)fp->jt) >= want) {
+    coarse = *f->dom;
+    coarse.fr.r = f->dom->fr.r - (int)fp->jt;
+    coarse.side = sqz__ipow((uint64_t)coarse.fr.s, coarse.fr.r);
+    coarse.cells = sqz__ipow((uint64_t)coarse.fr.k, coarse.fr.r);
+    st = sqz__parts_plan_level(&coarse, parts, max_level, &tiles);
+    int same = st == SQZ_OK; /* the same replica split (the level depends on k, the count and max_level only) */
+    for (uint64_t p = 0; same && p <= parts; p++) same = tiles->start[p] * fp->unit_cells == fp->plan->start[p];
+    if (same) fp->depth = (uint32_t)want;
+    if (!same) { /* not expected; steps one at a time then */
+      sqz__parts_plan_free(tiles);
+      tiles = NULL;
+    }
+  }
+  for (uint64_t p = 0; st == SQZ_OK && p < parts; p++) st = sqz__part_halo(f, fp, tiles, p);
+  sqz__parts_plan_free(tiles);
   *out = fp;
   return st;
 }
@@ -156,12 +180,16 @@ static void sqz__parts_release(sqz_field_split *fp) {
       sqz__lock(pt->ctx);
       for (int i = 0; i < 2; i++) pt->ctx->ops->free(pt->ctx, pt->mem[i]);
       pt->ctx->ops->free(pt->ctx, pt->halo_dev);
+      pt->ctx->ops->free(pt->ctx, pt->inner.dev);
+      pt->ctx->ops->free(pt->ctx, pt->border.dev);
       sqz__unlock(pt->ctx);
       sqz_context_release(pt->ctx);
     }
     free(pt->halo);
     free(pt->owner);
     free(pt->runs);
+    free(pt->inner.runs);
+    free(pt->border.runs);
   }
   free(fp->part);
   free(fp->ctxs);
@@ -205,6 +233,93 @@ static void sqz__parts_add_ctx(sqz_field_split *fp, sqz_context *ctx) {
   for (size_t i = 0; i < fp->n_ctx; i++)
     if (fp->ctxs[i] == ctx) return;
   fp->ctxs[fp->n_ctx++] = ctx;
+}
+
+/* Appends unit g to set u (runs growing in place; room for every own unit's run and the sentinel). */
+static void sqz__set_add(sqz_unit_set *u, uint64_t g) {
+  uint64_t *r = u->runs;
+  if (!(u->n_runs && r[2 * (u->n_runs - 1)] + (u->n - r[2 * u->n_runs - 1]) == g)) {
+    r[2 * u->n_runs] = g;
+    r[2 * u->n_runs++ + 1] = u->n;
+  }
+  u->n++;
+}
+
+/* The runs of set u on ctx (replacing its device copy). */
+static int sqz__set_upload(sqz_context *ctx, sqz_unit_set *u) {
+  ctx->ops->free(ctx, u->dev);
+  u->dev = NULL;
+  if (!u->n) return SQZ_OK;
+  uint64_t bytes = 2 * (u->n_runs + 1) * sizeof *u->runs;
+  int st = ctx->ops->alloc(ctx, bytes, &u->dev);
+  if (st == SQZ_OK) st = ctx->ops->upload(ctx, u->dev, 0, u->runs, bytes);
+  return st;
+}
+
+int sqz__part_split(sqz_field *f, uint64_t p, const uint64_t *border, uint64_t n) {
+  sqz_field_part *pt = &f->parts->part[p];
+  uint64_t own = pt->u1 - pt->u0, cap = 2 * ((n < own - n ? n : own - n) + 2);
+  sqz_unit_set *in = &pt->inner, *bd = &pt->border;
+  free(in->runs);
+  free(bd->runs);
+  in->n = in->n_runs = bd->n = bd->n_runs = 0;
+  in->runs = sqz__malloc((size_t)cap * sizeof *in->runs);
+  bd->runs = sqz__malloc((size_t)cap * sizeof *bd->runs);
+  if (!in->runs || !bd->runs)
+    return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "the inner and border units of part %llu", (unsigned long long)p);
+  uint64_t i = 0;
+  for (uint64_t g = pt->u0; g < pt->u1; g++) { /* runs: at most min(n, own - n) + 1 of either */
+    if (i < n && border[i] == g) {
+      sqz__set_add(bd, g);
+      i++;
+    } else {
+      sqz__set_add(in, g);
+    }
+  }
+  in->runs[2 * in->n_runs] = bd->runs[2 * bd->n_runs] = 0; /* the sentinels */
+  in->runs[2 * in->n_runs + 1] = in->n;
+  bd->runs[2 * bd->n_runs + 1] = bd->n;
+  if (!pt->ctx) return SQZ_OK;
+  sqz__lock(pt->ctx);
+  int st = sqz__set_upload(pt->ctx, in);
+  if (st == SQZ_OK) st = sqz__set_upload(pt->ctx, bd);
+  if (st == SQZ_OK) st = sqz__finish(pt->ctx);
+  if (st != SQZ_OK && pt->ctx != f->ctx) st = sqz__fail(f->ctx, st, "part %llu on %s: %s", (unsigned long long)p,
+                                                        pt->ctx->device_name, sqz_last_error(pt->ctx));
+  sqz__unlock(pt->ctx);
+  return st;
+}
+
+/* The split of every part held here: its border units are the units of it that other parts'
+ * halos hold (a Moore neighbourhood is symmetric: a cell that reads another part's cell is read
+ * by it), sorted and unique. */
+static int sqz__parts_split(sqz_field *f, sqz_field_split *fp) {
+  int st = SQZ_OK;
+  uint64_t *list = NULL, cap = 0;
+  for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
+    if (!fp->part[p].ctx) continue;
+    uint64_t n = 0;
+    for (uint64_t q = 0; st == SQZ_OK && q < fp->parts; q++) {
+      const sqz_field_part *o = &fp->part[q];
+      for (uint64_t i = 0; st == SQZ_OK && q != p && i < o->n_halo; i++) {
+        if (o->owner[i] != p) continue;
+        if (n == cap) {
+          uint64_t *grown = sqz__realloc(list, (size_t)(cap = cap ? 2 * cap : 256) * sizeof *list);
+          if (!grown) st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "the border units of part %llu", (unsigned long long)p);
+          else list = grown;
+        }
+        if (st == SQZ_OK) list[n++] = o->halo[i];
+      }
+    }
+    if (st != SQZ_OK) break;
+    qsort(list, (size_t)n, sizeof *list, sqz__u64_cmp);
+    uint64_t m = 0;
+    for (uint64_t i = 0; i < n; i++)
+      if (m == 0 || list[m - 1] != list[i]) list[m++] = list[i];
+    st = sqz__part_split(f, p, list, m);
+  }
+  free(list);
+  return st;
 }
 
 /* Buffer 0 and the device copy of the halo of every part held here, after the memory checks: each
@@ -268,12 +383,18 @@ int sqz__field_parts_build(sqz_field *f, uint64_t parts, sqz_context *const *ctx
   fp->xchg = xchg;
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_COMPACT) /* the engine's tiles are the units */
     f->block = (uint32_t)sqz__ipow((uint64_t)f->dom->fr.s, (int)fp->jt);
+  /* one context: the copies and the kernels share one in-order queue, so a split launch would only
+   * add a launch per part; several contexts and MPI ranks overlap (SQZ_OVERLAP=0 or 1 overrides) */
+  const char *ov = getenv("SQZ_OVERLAP");
+  fp->serial = ov && *ov ? strcmp(ov, "0") == 0 : xchg == &sqz__exchange_device;
+  f->parts = fp;
   st = sqz__parts_alloc(f, fp);
+  if (st == SQZ_OK) st = sqz__parts_split(f, fp);
   if (st != SQZ_OK) {
+    f->parts = NULL;
     sqz__parts_release(fp);
     return st;
   }
-  f->parts = fp;
   return SQZ_OK;
 }
 
@@ -292,33 +413,86 @@ int sqz__field_parts_pairs(sqz_field *f) {
   return st;
 }
 
-int sqz__field_parts_step(sqz_field *f, const sqz_update *u, uint64_t steps) {
+/* `k` steps of every part held here over its units `which` (0: all own, 1: inner, 2: border); k > 1:
+ * one launch each, or SQZ_ERR_UNSUPPORTED from the first part's engine before anything runs. */
+static int sqz__parts_launch(sqz_field *f, const sqz_update *u, int which, uint64_t k, double *secs) {
   static const sqz_enqueue no_wait = {0, NULL, NULL}; /* enqueued, without a wait list or an event */
   sqz_field_split *fp = f->parts;
-  int st = sqz__field_parts_pairs(f);
-  for (uint64_t s = 0; st == SQZ_OK && s < steps; s++) {
-    st = fp->xchg->exchange(f, f->cur);
-    for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
-      if (!fp->part[p].ctx) continue;
-      sqz_field view;
-      sqz__part_view(f, p, &view);
-      sqz__lock(view.ctx);
-      /* several devices: each part's step is enqueued on its queue without waiting, so that the
-       * devices run side by side (the next exchange's transfers wait for them; their kernel time
-       * is not counted); one device: stencil_part, whose queue serialises the parts anyway */
-      st = fp->n_ctx > 1 ? view.ctx->ops->stencil(&view, u, 1, &no_wait) : view.ctx->ops->stencil_part(&view, u);
-      if (st != SQZ_OK && view.ctx != f->ctx) st = sqz__fail(f->ctx, st, "part %llu: %s", (unsigned long long)p,
-                                                             sqz_last_error(view.ctx));
-      sqz__unlock(view.ctx);
+  double t0 = sqz__now();
+  int st = SQZ_OK;
+  for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
+    const sqz_field_part *pt = &fp->part[p];
+    if (!pt->ctx) continue;
+    sqz_field view;
+    sqz__part_view(f, p, &view);
+    const sqz_unit_set *set = which == 1 ? &pt->inner : which == 2 ? &pt->border : NULL;
+    if (set && set->n == 0) continue;
+    view.units = set == &pt->inner && pt->border.n == 0 ? NULL : set; /* every own unit: positions are units */
+    sqz__lock(view.ctx);
+    /* several devices: each part's step is enqueued on its queue without waiting, so that the
+     * devices run side by side (the next exchange's transfers wait for them); one device: its
+     * queue serialises the parts anyway */
+    st = k > 1 || fp->n_ctx > 1 ? view.ctx->ops->stencil(&view, u, k, fp->n_ctx > 1 ? &no_wait : NULL)
+                                : view.ctx->ops->stencil_part(&view, u);
+    if (st != SQZ_OK && view.ctx != f->ctx) st = sqz__fail(f->ctx, st, "part %llu: %s", (unsigned long long)p,
+                                                           sqz_last_error(view.ctx));
+    sqz__unlock(view.ctx);
+  }
+  *secs += sqz__now() - t0;
+  return st;
+}
+
+int sqz__field_parts_step(sqz_field *f, const sqz_update *u, uint64_t steps) {
+  sqz_field_split *fp = f->parts;
+  sqz_parts_clock *c = &fp->clock;
+  int st = sqz__field_parts_pairs(f), first = 1;
+  uint64_t depth = fp->depth;
+  for (uint64_t s = 0; st == SQZ_OK && s < steps;) {
+    uint64_t k = steps - s < depth ? steps - s : depth;
+    double t0 = sqz__now(), t1;
+    st = fp->xchg->start(f, f->cur);
+    if (fp->serial) { /* the exchange whole, then every own unit */
+      if (st == SQZ_OK) st = fp->xchg->complete(f, f->cur, &c->wait_s);
+      c->exchange_s += sqz__now() - t0;
+      if (st == SQZ_OK) st = sqz__parts_launch(f, u, 0, k, &c->inner_s);
+    } else {
+      c->exchange_s += sqz__now() - t0;
+      if (st == SQZ_OK) st = sqz__parts_launch(f, u, 1, k, &c->inner_s);
+      t1 = sqz__now();
+      if (st == SQZ_OK || (k > 1 && first && st == SQZ_ERR_UNSUPPORTED)) {
+        int cs = fp->xchg->complete(f, f->cur, &c->wait_s); /* started: completed whatever the launch did */
+        st = st == SQZ_OK ? cs : st;
+      }
+      c->exchange_s += sqz__now() - t1;
+      if (st == SQZ_OK) st = sqz__parts_launch(f, u, 2, k, &c->border_s);
     }
-    if (st == SQZ_OK) f->cur ^= 1;
+    if (st == SQZ_ERR_UNSUPPORTED && k > 1 && first) { /* the engine steps one at a time: so do the exchanges */
+      depth = 1;
+      st = SQZ_OK;
+      continue; /* nothing ran: the chunk again, a step at a time (the halo is refreshed again) */
+    }
+    first = 0;
+    if (st == SQZ_OK) {
+      f->cur ^= 1;
+      c->exchanges++;
+      c->steps += k;
+      s += k;
+    }
   }
   return st;
 }
 
 /* ---- exchanges ------------------------------------------------------------------------------- */
-/* One context: every run of halo units by the backend's device copy. */
-static int sqz__xchg_device(sqz_field *f, int cur) {
+/* One context: nothing moves before the inner step; then every run of halo units by the backend's
+ * device copy, ordered on the queue after the inner step and before the border step. */
+static int sqz__xchg_none(sqz_field *f, int cur) {
+  (void)f;
+  (void)cur;
+  return SQZ_OK;
+}
+
+static int sqz__xchg_device(sqz_field *f, int cur, double *wait_s) {
+  (void)wait_s; /* enqueued: nothing to wait for */
   sqz_field_split *fp = f->parts;
   uint64_t ub = fp->unit * sqz_type_size(f->type);
   int st = SQZ_OK;
@@ -333,37 +507,81 @@ static int sqz__xchg_device(sqz_field *f, int cur) {
   return st;
 }
 
-/* Any contexts: each part's halo runs downloaded from their owners into a host staging area laid
- * out as the part's halo slots, then uploaded in one transfer. */
-static int sqz__xchg_host(sqz_field *f, int cur) {
+/* Any contexts. start: each part's halo runs downloaded from their owners into the part's area of
+ * a host staging buffer laid out as its halo slots; complete: each area uploaded in one transfer
+ * (ordered after the part's inner step on its queue, before its border step). */
+typedef struct {
+  unsigned char *stage; /* every part's halo, part after part */
+  uint64_t bytes;
+} sqz_host_xchg;
+
+static void sqz__xchg_host_release(sqz_field_split *fp) {
+  sqz_host_xchg *h = fp->state;
+  if (h) free(h->stage);
+  free(h);
+  fp->state = NULL;
+}
+
+static int sqz__xchg_host_start(sqz_field *f, int cur) {
   sqz_field_split *fp = f->parts;
-  uint64_t ub = fp->unit * sqz_type_size(f->type), most = 0;
-  for (uint64_t p = 0; p < fp->parts; p++) most = fp->part[p].n_halo > most ? fp->part[p].n_halo : most;
-  if (most == 0) return SQZ_OK;
-  unsigned char *stage = NULL;
-  int st = sqz__host_alloc(f->ctx, most * ub, 0, (void **)&stage, "%s: the host staging area of a halo exchange",
-                           f->dom->spec);
+  sqz_host_xchg *h = fp->state;
+  uint64_t ub = fp->unit * sqz_type_size(f->type), total = 0;
+  for (uint64_t p = 0; p < fp->parts; p++) total += fp->part[p].ctx ? fp->part[p].n_halo * ub : 0;
+  if (total == 0) return SQZ_OK;
+  if (!h || h->bytes < total) {
+    sqz__xchg_host_release(fp);
+    h = sqz__calloc(1, sizeof *h);
+    int st = h ? sqz__host_alloc(f->ctx, total, 0, (void **)&h->stage, "%s: the host staging area of a halo exchange",
+                                 f->dom->spec)
+               : sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+    if (st != SQZ_OK) {
+      free(h);
+      return st;
+    }
+    h->bytes = total;
+    fp->state = h;
+  }
+  int st = SQZ_OK;
+  unsigned char *at = h->stage;
   for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
     sqz_field_part *pt = &fp->part[p];
-    if (!pt->ctx || !pt->n_halo) continue;
+    if (!pt->ctx) continue;
     uint64_t own = pt->u1 - pt->u0;
     for (uint64_t r = 0; st == SQZ_OK && r < pt->n_runs; r++) {
       const sqz_halo_run *run = &pt->runs[r];
       const sqz_field_part *q = &fp->part[run->owner];
       sqz__lock(q->ctx);
-      st = q->ctx->ops->download(q->ctx, stage + (run->slot0 - own) * ub, q->mem[cur], (run->g0 - q->u0) * ub, run->n * ub);
-      if (st == SQZ_OK) st = sqz__finish(q->ctx);
+      st = q->ctx->ops->download(q->ctx, at + (run->slot0 - own) * ub, q->mem[cur], (run->g0 - q->u0) * ub, run->n * ub);
       sqz__unlock(q->ctx);
     }
-    if (st != SQZ_OK) break;
-    sqz__lock(pt->ctx);
-    st = pt->ctx->ops->upload(pt->ctx, pt->mem[cur], own * ub, stage, pt->n_halo * ub);
-    if (st == SQZ_OK) st = sqz__finish(pt->ctx);
-    sqz__unlock(pt->ctx);
+    at += pt->n_halo * ub;
   }
-  free(stage);
+  for (size_t i = 0; st == SQZ_OK && i < fp->n_ctx; i++) {
+    sqz__lock(fp->ctxs[i]);
+    st = sqz__finish(fp->ctxs[i]);
+    sqz__unlock(fp->ctxs[i]);
+  }
   return st;
 }
 
-const sqz_exchange_ops sqz__exchange_device = {"device", sqz__xchg_device, NULL};
-const sqz_exchange_ops sqz__exchange_host = {"host", sqz__xchg_host, NULL};
+static int sqz__xchg_host_complete(sqz_field *f, int cur, double *wait_s) {
+  sqz_field_split *fp = f->parts;
+  sqz_host_xchg *h = fp->state;
+  uint64_t ub = fp->unit * sqz_type_size(f->type);
+  double t0 = sqz__now();
+  int st = SQZ_OK;
+  unsigned char *at = h ? h->stage : NULL;
+  for (uint64_t p = 0; st == SQZ_OK && h && p < fp->parts; p++) {
+    sqz_field_part *pt = &fp->part[p];
+    if (!pt->ctx || !pt->n_halo) continue;
+    sqz__lock(pt->ctx);
+    st = pt->ctx->ops->upload(pt->ctx, pt->mem[cur], (pt->u1 - pt->u0) * ub, at, pt->n_halo * ub);
+    sqz__unlock(pt->ctx);
+    at += pt->n_halo * ub;
+  }
+  *wait_s += sqz__now() - t0;
+  return st;
+}
+
+const sqz_exchange_ops sqz__exchange_device = {"device", sqz__xchg_none, sqz__xchg_device, NULL};
+const sqz_exchange_ops sqz__exchange_host = {"host", sqz__xchg_host_start, sqz__xchg_host_complete, sqz__xchg_host_release};

@@ -26,16 +26,20 @@
  * global unit g to its local slot once per unit (fractal tiles: once per neighbour tile):
  *     g in [u0, u1) ? g - u0 : (u1 - u0) + position of g in halo (binary search, device copy)
  * through one function in a cl/ header shared with the host (cl/sqz_parts.h, sqz_part_slot), and
- * launches only over its own units (tile kernels: tiles u0 .. u1; simplices: every block of the
- * map, those without an own cell skipping their tile, each writing only its own cells). Halo
- * slots are read, never written, by steps.
+ * launches only over its own units, or a set of them (sqz_field.units of a view: tile kernels over
+ * the set's positions; simplices: every block of the map, those without a cell of the set
+ * skipping their tile, each writing only its own cells of the set). Halo slots are read, never
+ * written, by steps.
  *
- * Exchange. Before every step the halo slots of every part this process holds are refreshed from
- * their owners' current buffers. A maximal run of consecutive halo units with one owner moves as
- * one copy (sqz_halo_run). The exchange is a hook so the settings share everything else:
+ * Exchange. Before every step (or every fp->depth steps) the halo slots of every part this
+ * process holds are refreshed from their owners' current buffers, in two halves around the step
+ * of the inner units (sqz_exchange_ops: start, complete). A maximal run of consecutive halo units
+ * with one owner moves as one copy (sqz_halo_run). The exchange is a hook so the settings share
+ * everything else:
  *   same context           ops->copy (device to device: clEnqueueCopyBuffer, memcpy)
  *   different contexts     through a host staging buffer (download, then upload)
- *   MPI (src/mpi/)         part p lives on rank p; runs leave by MPI_Isend and arrive by MPI_Irecv
+ *   MPI (src/mpi/)         part p on rank p * ranks / parts; runs leave by MPI_Isend and arrive
+ *                          by MPI_Irecv, those between parts of one rank by ops->copy
  * A part whose ctx is NULL is held by another rank: it has u0, u1 and the plan, no buffers.
  *
  * Everything the front end does to a field (read/write, compact I/O, fill_random, count/sum,
@@ -53,6 +57,16 @@ typedef struct {
   uint64_t g0, n, slot0, owner;
 } sqz_halo_run;
 
+/* A subset of a part's own units, as runs of consecutive units: what one launch of a part's step
+ * covers (sqz_field.units of its view). Positions 0 .. n - 1 number the units in increasing order;
+ * runs holds 2 (n_runs + 1) values, per run its first unit and that unit's position, then (0, n);
+ * kernels read it through cl/sqz_parts.h (sqz_units_at: position -> unit, sqz_units_has). */
+typedef struct sqz_unit_set {
+  uint64_t n, n_runs;
+  uint64_t *runs;
+  sqz_mem dev; /* runs on the part's device (NULL when n = 0) */
+} sqz_unit_set;
+
 typedef struct sqz_field_part {
   sqz_context *ctx;   /* the part's device (retained); NULL: held by another MPI rank */
   uint64_t u0, u1;    /* own storage units */
@@ -64,6 +78,10 @@ typedef struct sqz_field_part {
   sqz_mem mem[2];     /* (u1 - u0 + n_halo) * unit elements each; mem[1] made on the first step */
   sqz_mem halo_dev;   /* `halo` on the device for the kernels' remap (NULL when n_halo = 0) */
   uint64_t unit;      /* the field's storage elements per unit (sqz_field_split.unit) */
+  /* The own units split once at build: border units hold a cell that reads a halo unit (the units
+   * of this part in other parts' halos), inner units the rest. A step runs the inner units while
+   * the halo moves, then the border units (sqz__field_parts_step). */
+  sqz_unit_set inner, border;
 } sqz_field_part;
 
 /* The storage elements that f's own units hold, [*e0, *e0 + *n) of the whole field: a part's when
@@ -73,15 +91,41 @@ static inline void sqz__own_elems(const sqz_field *f, uint64_t *e0, uint64_t *n)
   *n = f->part ? (f->part->u1 - f->part->u0) * f->part->unit : f->elems;
 }
 
-/* How halos move between parts (one device, several devices, MPI ranks). */
+/* The launch of a step of f (a field, or a part's view) over its tiles or units: positions
+ * [*first, *end), position i being unit sqz_units_at(i, *n_runs, *runs) (cl/sqz_parts.h): a
+ * field's units 0 .. all - 1 or a part's own units as themselves (n_runs 0), or the positions of
+ * the view's unit set (f->units) through its runs (dev: their device copy). */
+static inline void sqz__step_units(const sqz_field *f, uint64_t all, uint64_t *first, uint64_t *end, uint64_t *n_runs,
+                                   const uint64_t **runs, sqz_mem *dev) {
+  const sqz_unit_set *u = f->part ? f->units : NULL;
+  *first = u ? 0 : f->part ? f->part->u0 : 0;
+  *end = u ? u->n : f->part ? f->part->u1 : all;
+  *n_runs = u ? u->n_runs : 0;
+  *runs = u ? u->runs : NULL;
+  *dev = u ? u->dev : NULL;
+}
+
+/* How halos move between parts (one device, several devices, MPI ranks). A step (sqz__field_parts_step)
+ * calls start, steps the inner units of every part held here, calls complete, then steps the
+ * border units: what start sets moving overlaps the inner step. */
 typedef struct {
   const char *name; /* "device", "host", "mpi" */
-  /* Refreshes the halo slots of the parts this process holds in buffer `cur` (every owner's
-   * mem[cur] is current). May enqueue without waiting; must have completed or be ordered before
-   * the next step's kernels on each part's queue when it returns. */
-  int (*exchange)(sqz_field *f, int cur);
+  /* Sets the refresh of the halo slots of buffer `cur` going (every owner's mem[cur] is current
+   * once its queue has run): must not write any halo slot that a kernel enqueued before it reads
+   * in a way that matters (inner units read none). */
+  int (*start)(sqz_field *f, int cur);
+  /* Completes it: the halo slots of every part held here are current, or ordered before the
+   * next kernels on each part's queue, when it returns. Adds the seconds it waited for the halo
+   * to arrive (messages, transfers) to *wait_s. */
+  int (*complete)(sqz_field *f, int cur, double *wait_s);
   void (*release)(sqz_field_split *fp); /* frees `state` (may be NULL) */
 } sqz_exchange_ops;
+
+/* Host seconds of a parted field's steps since creation (sqz_field_parts_times). */
+typedef struct {
+  double exchange_s, wait_s, inner_s, border_s;
+  uint64_t steps, exchanges;
+} sqz_parts_clock;
 
 struct sqz_field_split {
   sqz_parts_plan *plan;      /* the cell plan the units were rounded from */
@@ -90,9 +134,19 @@ struct sqz_field_split {
   uint64_t unit_cells;       /* domain cells per unit (compact order: unit g holds cells g * unit_cells ..) */
   uint64_t units;            /* elems / unit */
   uint32_t jt;               /* fractals: the tile level of a unit (block: log_s RHO) */
+  /* Steps per exchange: 1, or on tiled fractals T = SQZ_EXCHANGE_STEPS (2 .. 4, at most the tile
+   * side s^jt) at creation. With T > 1 a part's halo is every tile that touches an own tile (a
+   * tile's T-wide surroundings lie in its 8 neighbour tiles when T <= its side): the width-1 cell
+   * halo of the fractal one tile per cell (R - jt levels, the same replica split), so engines that
+   * step a part's tiles T steps in one launch (the temporal word kernel) are exact; the others step
+   * one at a time, exchanging between steps, as with T = 1. */
+  uint32_t depth;
   sqz_field_part *part;      /* parts entries */
   const sqz_exchange_ops *xchg;
   void *state;               /* the exchange's own (MPI: the communicator, requests, send lists) */
+  sqz_parts_clock clock;     /* where the steps' time went */
+  int serial;                /* exchange, then every own unit at once: the default of one context
+                              * ("device"); SQZ_OVERLAP=0 (serial) or 1 (split) at creation overrides */
   size_t n_ctx;              /* the distinct contexts of the parts held here, f->ctx first */
   sqz_context **ctxs;
 };
@@ -102,8 +156,8 @@ struct sqz_field_split {
  *                           (0 bytes: SQZ_OK where the backend holds fields in parts, else
  *                           SQZ_ERR_UNSUPPORTED with the reason: the cuda backend);
  *   stencil_part(view, u)   one step of the part that `view` views (sqz__part_view) from its
- *                           mem[cur] into mem[cur ^ 1], own units only, halo slots as read-only
- *                           neighbours.
+ *                           mem[cur] into mem[cur ^ 1], over view->units (NULL: every own unit;
+ *                           sqz__step_units), halo slots as read-only neighbours.
  * Public API (include/sqz.h): sqz_field_create_parts, sqz_field_create_devices, sqz_field_parts;
  * sqz_field_create takes the automatic count (sqz__parts_auto) when one buffer would exceed the
  * device's single-allocation limit (SQZ_MAX_ALLOC=bytes lowers that limit, for tests). */
@@ -121,6 +175,9 @@ SQZ_INTERNAL uint64_t sqz__parts_max(const sqz_field *f);
  * of its device, and the halo bytes per step of that count (halo_bytes may be NULL);
  * SQZ_ERR_TOO_LARGE with the detail when no count does. */
 SQZ_INTERNAL int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *parts, uint64_t *halo_bytes);
+/* The fewest parts of a field of (dom, type, layout) whose buffers each fit ctx's allocation limit
+ * (1 when one buffer does or the layout does not part), wherever the parts live (MPI ranks). */
+SQZ_INTERNAL int sqz__parts_fit(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout, uint64_t *parts);
 /* Builds f->parts: the unit ranges, halos and runs of `parts` parts (f's geometry set, f->mem
  * empty), part p on ctxs[p * n_ctx / parts] (n_ctx 0: every part on f->ctx; a NULL entry: held
  * by another rank), buffers allocated for the parts with a context, with exchange xchg (NULL:
@@ -137,6 +194,10 @@ SQZ_INTERNAL int sqz__field_create_held(sqz_domain *dom, sqz_context *const *ctx
 SQZ_INTERNAL void sqz__part_view(sqz_field *f, uint64_t p, sqz_field *view);
 /* The part that owns global unit g (binary search over u0). */
 SQZ_INTERNAL uint64_t sqz__parts_owner_of(const sqz_field_split *fp, uint64_t g);
+/* Part p's inner and border sets from its sorted border units (border[0 .. n - 1], own units),
+ * device copies included (replacing the sets it had). Exposed for tests, which mutate a split
+ * to see a wrong one fail. */
+SQZ_INTERNAL int sqz__part_split(sqz_field *f, uint64_t p, const uint64_t *border, uint64_t n);
 /* Bytes one step's exchange moves into the parts (every halo unit once, cell type width). */
 SQZ_INTERNAL uint64_t sqz__parts_halo_bytes(const sqz_field *f);
 
@@ -148,9 +209,12 @@ SQZ_INTERNAL extern const sqz_exchange_ops sqz__exchange_host;
 /* ---- the step (field_parts.c) ------------------------------------------------------------- */
 /* The second (ping-pong) buffer of every part held here (sqz__field_ensure_pair of a parted f). */
 SQZ_INTERNAL int sqz__field_parts_pairs(sqz_field *f);
-/* `steps` steps of u on parted f: per step xchg->exchange(f, f->cur), ops->stencil_part for every
- * part held here (on several contexts ops->stencil of the view, one step, enqueued without
- * waiting, so the devices run side by side), f->cur ^= 1. */
+/* `steps` steps of u on parted f, in chunks of fp->depth steps where every held part's engine steps
+ * them in one launch (else of 1): per chunk xchg->start(f, f->cur), the inner units of every part
+ * held here (a view with units = &inner), xchg->complete, the border units (units = &border),
+ * f->cur ^= 1; each through ops->stencil_part (on several contexts ops->stencil of the view, one
+ * step, enqueued without waiting, so the devices run side by side). fp->serial: complete right
+ * after start and every own unit in one launch (the order before the overlap, for measurements). */
 SQZ_INTERNAL int sqz__field_parts_step(sqz_field *f, const sqz_update *u, uint64_t steps);
 
 /* ---- storage access of any field (field_store.c) ------------------------------------------- */

@@ -136,6 +136,7 @@ struct sqz_field {
   /* A view of one part (sqz__part_view), what a backend's engine and fill get for a part: ctx and
    * mem[] are the part's, every other member the whole field's; NULL in a field itself. */
   const struct sqz_field_part *part;
+  const struct sqz_unit_set *units; /* a part's view: the own units its step covers (NULL: all) */
   sqz_refs refs;
 };
 

@@ -9,10 +9,15 @@
 typedef struct {
   uint32_t j, rho, tile_elems;
   uint64_t tiles;
-  /* the tiles a step or fill of f walks, [first, end): all of them, or the own units of the part
-   * that f views (f->part), whose buffer holds tile b at slot sqz_part_slot(b, ...) */
+  /* the tiles a step or fill of f walks, launch positions [first, end), position i being tile
+   * sqz_units_at(i, n_runs, runs) (cl/sqz_parts.h): all tiles or the own units of the part that f
+   * views (f->part; n_runs = 0), or the unit set of the view's step (f->units; runs_dev: its
+   * device copy); a part's buffer holds tile b at slot sqz_part_slot(b, ...) */
   uint64_t first, end;
   const struct sqz_field_part *part;
+  uint64_t n_runs;
+  const uint64_t *runs;
+  sqz_mem runs_dev;
 } sqz_fractal_tiling;
 
 /* b^e (e >= 0). */

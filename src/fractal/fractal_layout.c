@@ -202,8 +202,7 @@ int sqz__fractal_tiling(const sqz_field *f, sqz_fractal_tiling *t) {
   t->tile_elems = f->layout == SQZ_LAYOUT_BLOCK ? t->rho * t->rho : (uint32_t)sqz__ipow((uint64_t)fr->k, j);
   t->tiles = sqz__ipow((uint64_t)fr->k, fr->r - j);
   t->part = f->part;
-  t->first = f->part ? f->part->u0 : 0;
-  t->end = f->part ? f->part->u1 : t->tiles;
+  sqz__step_units(f, t->tiles, &t->first, &t->end, &t->n_runs, &t->runs, &t->runs_dev);
   return SQZ_OK;
 }
 

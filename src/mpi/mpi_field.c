@@ -28,6 +28,25 @@ int sqz_mpi_agree(sqz_context *ctx, MPI_Comm comm, int st) {
 
 int sqz_field_create_mpi(sqz_context *ctx, MPI_Comm comm, sqz_domain *dom, sqz_type type, const char *layout,
                          sqz_field **out) {
+  return sqz_field_create_mpi_parts(ctx, comm, dom, type, layout, 0, out);
+}
+
+/* The part count of a field on `size` ranks: parts, or with 0 the ranks, or more where some rank's
+ * device allocates less than a part per rank needs (the fewest parts that each fit, agreed). */
+static int sqz__mpi_part_count(sqz_context *ctx, MPI_Comm comm, sqz_domain *dom, sqz_type type, const char *layout,
+                               uint64_t parts, int size, uint64_t *out) {
+  uint64_t fit = 1, most = 1;
+  if (parts == 0 && sqz__parts_fit(dom, ctx, type, layout, &fit) != SQZ_OK) fit = 1; /* creation names the fault */
+  MPI_Allreduce(&fit, &most, 1, MPI_UINT64_T, MPI_MAX, comm);
+  *out = parts ? parts : most > (uint64_t)size ? most : (uint64_t)size;
+  if (*out < (uint64_t)size)
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%llu parts on %d MPI ranks: every rank holds a part (at least %d)",
+                     (unsigned long long)parts, size, size);
+  return SQZ_OK;
+}
+
+int sqz_field_create_mpi_parts(sqz_context *ctx, MPI_Comm comm, sqz_domain *dom, sqz_type type, const char *layout,
+                               uint64_t parts, sqz_field **out) {
   if (!out || !ctx || !dom)
     return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_create_mpi: %s is NULL",
                      !out ? "out" : !ctx ? "the context" : "the domain");
@@ -37,19 +56,25 @@ int sqz_field_create_mpi(sqz_context *ctx, MPI_Comm comm, sqz_domain *dom, sqz_t
   MPI_Comm_size(comm, &size);
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_dup(comm, &dup); /* first: collective, before anything that may fail on one rank only */
-  sqz_context **ctxs = sqz__calloc((size_t)size, sizeof *ctxs);
+  uint64_t n = 0;
+  int st = sqz__mpi_part_count(ctx, dup, dom, type, layout, parts, size, &n); /* the same on every rank */
+  sqz_context **ctxs = st == SQZ_OK && n <= SQZ_PARTS_MAX ? sqz__calloc((size_t)n, sizeof *ctxs) : NULL;
   sqz_field *f = NULL;
   sqz_mpi_state *x = NULL;
-  int st = ctxs ? SQZ_OK : sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "the context table of %d ranks", size);
+  if (st == SQZ_OK && !ctxs)
+    st = n > SQZ_PARTS_MAX ? sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%llu parts: at most %llu", (unsigned long long)n,
+                                       (unsigned long long)SQZ_PARTS_MAX)
+                           : sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "the context table of %llu parts", (unsigned long long)n);
   if (st == SQZ_OK) {
-    ctxs[rank] = ctx; /* the other parts are held by the other ranks */
-    st = sqz__field_create_held(dom, ctxs, (uint64_t)size, type, layout, &sqz__exchange_mpi, &f);
+    for (uint64_t p = 0; p < n; p++) /* contiguous blocks of parts per rank; the others are held elsewhere */
+      if (sqz__mpi_rank_of(p, n, size) == rank) ctxs[p] = ctx;
+    st = sqz__field_create_held(dom, ctxs, n, type, layout, &sqz__exchange_mpi, &f);
     if (st != SQZ_OK && dom->ctx && dom->ctx != ctx) sqz__fail(ctx, st, "%s", sqz_last_error(dom->ctx));
     if (st == SQZ_ERR_TOO_LARGE) { /* this rank's part does not fit its device: memory, not the domain */
       char detail[1024];
       snprintf(detail, sizeof detail, "%s", sqz_last_error(ctx));
-      char *hint = strstr(detail, " (more parts: --parts)"); /* here: more ranks */
-      if (hint) snprintf(hint, sizeof detail - (size_t)(hint - detail), " (more ranks make smaller parts)");
+      char *hint = strstr(detail, " (more parts: --parts)"); /* here: more ranks or parts */
+      if (hint) snprintf(hint, sizeof detail - (size_t)(hint - detail), " (more ranks or --parts make smaller parts)");
       st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s", detail);
     }
   }
@@ -77,7 +102,7 @@ static int sqz__mpi_move(sqz_field *f, sqz_field *whole, int root, int gather) {
   size_t ts = sqz_type_size(f->type);
   unsigned char *buf = NULL;
   uint64_t most = 0;
-  for (int p = 0; p < x->size; p++) {
+  for (uint64_t p = 0; p < fp->parts; p++) {
     uint64_t n = (fp->part[p].u1 - fp->part[p].u0) * fp->unit;
     most = n > most ? n : most;
   }
@@ -96,13 +121,14 @@ static int sqz__mpi_move(sqz_field *f, sqz_field *whole, int root, int gather) {
     return st;
   }
   sqz__op_begin(f->ctx);
-  for (int p = 0; p < x->size; p++) { /* the messages go on after a failure: no rank waits for one */
+  for (uint64_t p = 0; p < fp->parts; p++) { /* the messages go on after a failure: no rank waits for one */
     uint64_t e0 = fp->part[p].u0 * fp->unit, n = (fp->part[p].u1 - fp->part[p].u0) * fp->unit;
-    if (x->rank != root && x->rank != p) continue;
+    int holder = sqz__mpi_rank_of(p, fp->parts, x->size);
+    if (x->rank != root && x->rank != holder) continue;
     for (uint64_t off = 0; off < n; off += SQZ_MPI_PIECE) {
       uint64_t m = n - off < SQZ_MPI_PIECE ? n - off : SQZ_MPI_PIECE, at = e0 + off;
       sqz_field *src = gather ? f : whole, *dst = gather ? whole : f;
-      int s = SQZ_OK, rc = MPI_SUCCESS, sender = gather ? p : root, receiver = gather ? root : p;
+      int s = SQZ_OK, rc = MPI_SUCCESS, sender = gather ? holder : root, receiver = gather ? root : holder;
       if (x->rank == sender) s = sqz__store_read(src, src->cur, at, m, buf);
       if (sender != receiver && x->rank == sender)
         rc = MPI_Send(buf, (int)(m * ts), MPI_BYTE, receiver, SQZ_MPI_MOVE_TAG, x->comm);
@@ -160,15 +186,27 @@ int sqz_mpi_field_stats(const sqz_field *f, sqz_mpi_rank_stats *s) {
   if (!x || !s)
     return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_mpi_field_stats: %s",
                      !x ? "not a field on MPI ranks" : "stats is NULL");
-  const sqz_field_part *pt = &f->parts->part[x->rank];
+  const sqz_field_split *fp = f->parts;
   memset(s, 0, sizeof *s);
-  s->part = (uint64_t)x->rank;
-  s->units = pt->u1 - pt->u0;
-  s->halo_units = pt->n_halo;
-  s->unit_elems = f->parts->unit;
+  s->part = fp->parts;
+  for (uint64_t p = 0; p < fp->parts; p++) { /* the parts held here */
+    if (!fp->part[p].ctx) continue;
+    s->part = s->part < p ? s->part : p;
+    s->parts++;
+    s->units += fp->part[p].u1 - fp->part[p].u0;
+    s->halo_units += fp->part[p].n_halo;
+  }
+  s->unit_elems = fp->unit;
   s->bytes = 2 * (s->units + s->halo_units) * x->ub;
-  s->neighbours = (uint64_t)x->n_links;
-  for (int i = 0; i < x->n_links; i++) s->send_bytes += x->link[i].send_units * x->ub;
+  for (int i = 0; i < x->n_links; i++) { /* the distinct ranks this one exchanges with */
+    int seen = 0;
+    for (int k = 0; k < i; k++) seen |= x->link[k].peer == x->link[i].peer;
+    s->neighbours += !seen;
+    s->send_bytes += x->link[i].send_units * x->ub;
+  }
   s->exchange_s = x->exchange_s;
+  s->wait_s = x->wait_s;
+  s->inner_s = f->parts->clock.inner_s;
+  s->border_s = f->parts->clock.border_s;
   return SQZ_OK;
 }

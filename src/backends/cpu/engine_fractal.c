@@ -151,7 +151,7 @@ static int cpu_life_tiling(sqz_field *f, sqz_fractal_tiling *t) {
   int st = sqz__fractal_tiling(f, t);
   const sqz_fractal *fr = &f->dom->fr;
   if (st != SQZ_OK || f->layout != SQZ_LAYOUT_COMPACT || f->block || fr->k < 2) return st;
-  *t = (sqz_fractal_tiling){0, 1, 1, t->tiles * t->tile_elems, 0, 0, NULL}; /* k^R cells in tiles of 1 */
+  *t = (sqz_fractal_tiling){.rho = 1, .tile_elems = 1, .tiles = t->tiles * t->tile_elems}; /* k^R cells in tiles of 1 */
   while ((int)t->j < fr->r && t->rho * (uint32_t)fr->s <= SQZ_CPU_LIFE_TILE) {
     t->j++;
     t->rho *= (uint32_t)fr->s;
@@ -262,7 +262,7 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
   const sqz_cpu_life_rule *lr = u->user;
   int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA, threads = sqz__cpu_threads(u, f->dom->cells);
   uint32_t n = (uint32_t)f->dom->side, n_cells = 0, n_halo = 0;
-  sqz_fractal_tiling t = {0, 1, 1, 1, 0, 1, NULL};
+  sqz_fractal_tiling t = {.rho = 1, .tile_elems = 1, .tiles = 1, .end = 1};
   int st = embedded ? SQZ_OK : cpu_life_tiling(f, &t);
   if (st != SQZ_OK) return st;
   size_t stride = embedded ? ((size_t)n + 2u + 63u) & ~(size_t)63u
@@ -288,7 +288,7 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
       int64_t y0 = i * SQZ_CPU_ROWS_PER_TASK, y1 = y0 + SQZ_CPU_ROWS_PER_TASK;
       cpu_life_rows(fr, n, lr, src, dst, y0, y1 < (int64_t)n ? y1 : (int64_t)n, buf, stride);
     } else {
-      cpu_life_tile(&L, t.first + (uint64_t)i, buf, buf + stride);
+      cpu_life_tile(&L, sqz_units_at(t.first + (uint64_t)i, t.n_runs, t.runs), buf, buf + stride); /* a position's tile */
     }
   }
   free(bufs);
@@ -304,7 +304,7 @@ static int cpu_step(sqz_field *f, const sqz_cpu_update *u, const unsigned char *
   if (u->rule == SQZ_CPU_LIFE) return cpu_life_step(f, u, src, dst);
   const sqz_fractal *fr = &f->dom->fr;
   int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA;
-  sqz_fractal_tiling t = {0, 1, 1, 1, 0, 1, NULL};
+  sqz_fractal_tiling t = {.rho = 1, .tile_elems = 1, .tiles = 1, .end = 1};
   int st = embedded ? SQZ_OK : sqz__fractal_tiling(f, &t);
   if (st != SQZ_OK) return st;
   uint32_t n = (uint32_t)f->dom->side;
@@ -328,8 +328,9 @@ static int cpu_step(sqz_field *f, const sqz_cpu_update *u, const unsigned char *
       for (int64_t y = 0; y < (int64_t)n; y++) cpu_embedded_row(fr, n, (uint32_t)y, src, dst, u->ts, u->fn, u);
     } else {
 #pragma omp for schedule(static)
-      for (int64_t b = (int64_t)t.first; b < (int64_t)t.end; b++)
-        cpu_tile(fr, &t, compact, table, n_cells, n_halo, (uint64_t)b, src, dst, cache, u->ts, u->fn, u);
+      for (int64_t i = (int64_t)t.first; i < (int64_t)t.end; i++) /* launch positions: their tiles */
+        cpu_tile(fr, &t, compact, table, n_cells, n_halo, sqz_units_at((uint64_t)i, t.n_runs, t.runs), src, dst, cache,
+                 u->ts, u->fn, u);
     }
   }
   free(caches);

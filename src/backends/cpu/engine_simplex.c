@@ -18,10 +18,10 @@ SQZ_INLINE sqz_i64 cpu_slot(const sqz_field_part *pt, sqz_sidx i) {
 }
 
 /* Row (y, z) of the domain: cells x = 0 .. y (triangle) or 0 .. n-1-y-z (tetrahedron); in a part's
- * buffer (pt) its own cells only. */
+ * buffer (pt) its own cells of the step's unit set only (set: NULL, every own cell). */
 SQZ_INLINE void cpu_row(int dims, int sl, sqz_u32 n, sqz_u32 y, sqz_u32 z, const unsigned char *src,
                         unsigned char *dst, size_t ts, sqz_update_fn fn, const sqz_cpu_update *u,
-                        const sqz_field_part *pt) {
+                        const sqz_field_part *pt, const sqz_unit_set *set) {
   int nn = dims == 2 ? 8 : 26;
   unsigned char nb[26 * 8];
   sqz_sidx idx[26];
@@ -29,6 +29,7 @@ SQZ_INLINE void cpu_row(int dims, int sl, sqz_u32 n, sqz_u32 y, sqz_u32 z, const
   for (sqz_u32 x = 0; x < end; x++) {
     sqz_sidx self = pt ? (dims == 2 ? sqz_tri_index(sl, n, x, y) : sqz_tet_index(sl, n, x, y, z)) : 0;
     if (pt && (self < pt->u0 || self >= pt->u1)) continue; /* another part's cell */
+    if (set && !sqz_units_has((sqz_u64)self, set->n_runs, set->runs)) continue; /* the other launch's */
     sqz_u32 present = dims == 2 ? sqz_tri_nbrs(sl, n, x, y, idx, &self) : sqz_tet_nbrs(sl, n, x, y, z, idx, &self);
     for (int d = 0; d < nn; d++) {
       sqz_i64 at = (present >> d) & 1u ? cpu_slot(pt, idx[d]) : -1;
@@ -42,7 +43,10 @@ SQZ_INLINE void cpu_row(int dims, int sl, sqz_u32 n, sqz_u32 y, sqz_u32 z, const
 
 /* Life on u8 cells, whole rows at a time: a task is rows y0 .. y1-1 of layer z (2D: z = 0). Each
  * row is read once into a padded line of a ring of three per layer z-1, z, z+1 (rows outside the
- * domain are the zero line), counted and ruled in vector loops, and written back. */
+ * domain are the zero line), counted and ruled in vector loops, and written back. In a part's
+ * buffer (pt) a row within its own cells moves as in one buffer, shifted by u0; a row that crosses
+ * them is read cell by cell through the slots (cells in no slot as 0) and only its own cells of
+ * the launch's set are written; tasks without such a cell are skipped. */
 #define SQZ_CPU_ROWS_PER_TASK 64u
 
 typedef struct {
@@ -51,6 +55,9 @@ typedef struct {
   uint32_t birth, survive;
   const unsigned char *src;
   unsigned char *dst;
+  const sqz_field_part *pt; /* a part's view, or NULL */
+  const sqz_unit_set *set;  /* its launch's cells, or NULL: every own cell */
+  sqz_u64 lo, hi;           /* the storage span a task must touch to run: [lo, hi) */
 } cpu_life_sweep;
 
 /* Row (y, z) as a storage row (cells x < w at al + x, the others at ar - x) and its length; 0
@@ -67,15 +74,88 @@ SQZ_INLINE uint32_t cpu_row_at(const cpu_life_sweep *s, int64_t y, int64_t z, sq
   return s->n - (uint32_t)(y + z);
 }
 
+/* Whether row r has a cell in storage [a, b). */
+SQZ_INLINE int cpu_row_meets(sqz_srow r, uint32_t len, uint32_t left, sqz_u64 a, sqz_u64 b) {
+  return (r.al < b && r.al + left > a) || (len > left && r.ar - len + 1u < b && r.ar - left >= a);
+}
+
+/* Cells [x0, x1) of row r lie at storage first .. first + x1 - x0 - 1 (forward, x0 = 0) or from
+ * first down (reversed, x0 = left): their storage span [*a, *b). */
+SQZ_INLINE void cpu_half_span(sqz_srow r, uint32_t x0, uint32_t x1, sqz_u64 *a, sqz_u64 *b) {
+  *a = x0 == 0u ? r.al : r.ar - x1 + 1u;
+  *b = x0 == 0u ? r.al + x1 : r.ar - x0 + 1u;
+}
+
+/* Whether storage [a, b) lies within the part's own cells and in one run of the launch's set
+ * (so moves as one block); one buffer: always. */
+SQZ_INLINE int cpu_span_whole(const cpu_life_sweep *s, sqz_u64 a, sqz_u64 b) {
+  const sqz_field_part *pt = s->pt;
+  if (!pt) return 1;
+  if (a < pt->u0 || b > pt->u1) return 0;
+  if (!s->set) return 1;
+  sqz_i64 r = sqz_units_run_of(a, s->set->n_runs, s->set->runs);
+  return r >= 0 && r == sqz_units_run_of(b - 1u, s->set->n_runs, s->set->runs);
+}
+
+/* Cells [x0, x1) of row r into line[1 + x0 ..] (read) or from out[x0 ..] into storage (write):
+ * as a block where they lie within the part's own cells (and, writing, one run of the set), else
+ * cell by cell through the slots (reads of cells in no slot give 0; writes only own cells of the
+ * set). x0 = 0: the forward half, else the reversed one. */
+SQZ_INLINE void cpu_half(const cpu_life_sweep *s, sqz_srow r, uint32_t x0, uint32_t x1, uint8_t *line, int write) {
+  const sqz_field_part *pt = s->pt;
+  sqz_u64 a, b, base = pt ? pt->u0 : 0;
+  if (x1 <= x0) return;
+  cpu_half_span(r, x0, x1, &a, &b);
+  if (write ? cpu_span_whole(s, a, b) : !pt || (a >= pt->u0 && b <= pt->u1)) {
+    if (!write && x0 == 0u) memcpy(line + 1, s->src + (a - base), x1);
+    else if (!write) sqz__cpu_copy_reversed(line + 1 + x0, s->src + (b - 1u - base), x1 - x0);
+    else if (x0 == 0u) memcpy(s->dst + (a - base), line, x1);
+    else sqz__cpu_copy_reversed(s->dst + (a - base), line + x1 - 1u, x1 - x0);
+    return;
+  }
+  if (write && (b <= pt->u0 || a >= pt->u1)) return; /* another part's cells */
+  if (b <= pt->u0 || a >= pt->u1) { /* read another part's cells: 0 but those the halo holds */
+    memset(line + 1 + x0, 0, x1 - x0);
+    sqz_u64 lo = 0, hi = pt->n_halo, own = pt->u1 - pt->u0;
+    while (lo < hi) { /* the first halo cell >= a */
+      sqz_u64 mid = lo + (hi - lo) / 2;
+      if (pt->halo[mid] < a) lo = mid + 1;
+      else hi = mid;
+    }
+    for (; lo < pt->n_halo && pt->halo[lo] < b; lo++)
+      line[1 + (x0 == 0u ? pt->halo[lo] - r.al : r.ar - pt->halo[lo])] = s->src[own + lo];
+    return;
+  }
+  for (uint32_t x = x0; x < x1; x++) {
+    sqz_u64 i = sqz_srow_index(r, x);
+    if (!write) {
+      sqz_i64 at = cpu_slot(pt, i);
+      line[1 + x] = at >= 0 ? s->src[at] : 0;
+    } else if (i >= pt->u0 && i < pt->u1 && (!s->set || sqz_units_has(i, s->set->n_runs, s->set->runs))) {
+      s->dst[i - base] = line[x];
+    }
+  }
+}
+
 /* The padded line of row (y, z): line itself, filled, or the zero line. */
 SQZ_INLINE const uint8_t *cpu_line(const cpu_life_sweep *s, int64_t y, int64_t z, uint8_t *line, const uint8_t *zero) {
   sqz_srow r = {0, 0, 0};
   uint32_t len = cpu_row_at(s, y, z, &r), left = len < r.w ? len : r.w;
   if (!len) return zero;
-  memcpy(line + 1, s->src + r.al, left);
-  if (len > left) sqz__cpu_copy_reversed(line + 1 + left, s->src + (r.ar - left), len - left);
+  cpu_half(s, r, 0, left, line, 0);
+  cpu_half(s, r, left, len, line, 0);
   line[len + 1] = line[len + 2] = line[len + 3] = 0; /* rows above and below read up to 2 beyond */
   return line;
+}
+
+/* Whether a task's rows (y0 .. y1-1 of layer z) hold a cell in [s->lo, s->hi): one buffer always. */
+static int cpu_task_runs(const cpu_life_sweep *s, int64_t z, int64_t y0, int64_t y1) {
+  for (int64_t y = y0; s->pt && y < y1; y++) {
+    sqz_srow r = {0, 0, 0};
+    uint32_t len = cpu_row_at(s, y, z, &r), left = len < r.w ? len : r.w;
+    if (len && cpu_row_meets(r, len, left, s->lo, s->hi)) return 1;
+  }
+  return !s->pt;
 }
 
 static void cpu_life_task(const cpu_life_sweep *s, int64_t z, int64_t y0, int64_t y1, uint8_t *buf,
@@ -96,15 +176,20 @@ static void cpu_life_task(const cpu_life_sweep *s, int64_t z, int64_t y0, int64_
     uint32_t len = cpu_row_at(s, y, z, &r), left = len < r.w ? len : r.w;
     if (s->dims == 2) sqz__cpu_life_row8(rows[3], rows[4], rows[5], out, len, s->birth, s->survive, NULL);
     else sqz__cpu_life_row26(rows, out, len, s->birth, s->survive);
-    memcpy(s->dst + r.al, out, left);
-    if (len > left) sqz__cpu_copy_reversed(s->dst + (r.ar - len + 1), out + len - 1, len - left);
+    cpu_half(s, r, 0, left, out, 1);
+    cpu_half(s, r, left, len, out, 1);
   }
 }
 
 static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned char *src, unsigned char *dst) {
   const sqz_cpu_life_rule *lr = u->user;
+  const sqz_unit_set *set = f->part ? f->units : NULL;
   cpu_life_sweep s = {f->dom->dims, f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT, (sqz_u32)f->dom->side,
-                      lr->birth, lr->survive, src, dst};
+                      lr->birth, lr->survive, src, dst, f->part, set, 0, 0};
+  if (f->part) { /* the span of the cells this launch writes: the part's, or its set's */
+    s.lo = set ? set->runs[0] : f->part->u0;
+    s.hi = set ? set->runs[2 * (set->n_runs - 1)] + (set->n - set->runs[2 * set->n_runs - 1]) : f->part->u1;
+  }
   int64_t layers = s.dims == 2 ? 1 : (int64_t)s.n, blocks = ((int64_t)s.n + SQZ_CPU_ROWS_PER_TASK - 1) / SQZ_CPU_ROWS_PER_TASK;
   size_t stride = ((size_t)s.n + 4u + 63u) & ~(size_t)63u, lines = 11; /* zero line, out, 3 x 3 ring */
   int threads = sqz__cpu_threads(u, f->dom->cells);
@@ -115,7 +200,7 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (int64_t t = 0; t < layers * blocks; t++) {
     int64_t z = t / blocks, y0 = t % blocks * SQZ_CPU_ROWS_PER_TASK, rows = (int64_t)s.n - z;
-    if (y0 < rows)
+    if (y0 < rows && cpu_task_runs(&s, z, y0, y0 + SQZ_CPU_ROWS_PER_TASK < rows ? y0 + SQZ_CPU_ROWS_PER_TASK : rows))
       cpu_life_task(&s, z, y0, y0 + SQZ_CPU_ROWS_PER_TASK < rows ? y0 + SQZ_CPU_ROWS_PER_TASK : rows,
                     bufs + (size_t)sqz__cpu_thread() * lines * stride, stride);
   }
@@ -127,11 +212,11 @@ int sqz__cpu_step_simplex(sqz_field *f, const sqz_cpu_update *u, const unsigned 
   int sl = f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT, dims = f->dom->dims;
   sqz_u32 n = (sqz_u32)f->dom->side;
   int64_t rows = dims == 2 ? (int64_t)n : (int64_t)n * n; /* (y, z) pairs; those with y + z >= n are empty */
-  if (u->rule == SQZ_CPU_LIFE && !f->part) return cpu_life_step(f, u, src, dst); /* parts: cell by cell */
+  if (u->rule == SQZ_CPU_LIFE) return cpu_life_step(f, u, src, dst);
 #pragma omp parallel for schedule(dynamic, 8) num_threads(sqz__cpu_threads(u, f->dom->cells))
   for (int64_t r = 0; r < rows; r++) {
     sqz_u32 y = (sqz_u32)(r % n), z = (sqz_u32)(r / n);
-    if (y + z < n) cpu_row(dims, sl, n, y, z, src, dst, u->ts, u->fn, u, f->part);
+    if (y + z < n) cpu_row(dims, sl, n, y, z, src, dst, u->ts, u->fn, u, f->part, f->part ? f->units : NULL);
   }
   return SQZ_OK;
 }

@@ -197,7 +197,7 @@ enum {
 enum {
   FA_TI_TABLE = FA_IP + 1, FA_TI_LEVELS, FA_TI_J, FA_TI_RHO, FA_TI_ELEMS, FA_TI_CELLS, FA_TI_HALO, FA_TI_LANES,
   FA_TI_PER_GROUP, FA_TI_TILE0, FA_TI_TILES, FA_TI_CACHE, FA_TI_NBR, FA_TI_TERMS, FA_TI_PU0, FA_TI_PU1, FA_TI_PNH,
-  FA_TI_PHALO
+  FA_TI_PHALO, FA_TI_PRN, FA_TI_PRUNS
 };
 
 #define SQZ__ARG(k, i, v) clSetKernelArg((k), (i), sizeof(v), &(v))
@@ -208,7 +208,7 @@ static int sqz__step_args(sqz_field *f, cl_kernel k, cl_mem param, cl_uint2 ip, 
   sqz_context *ctx = f->ctx;
   cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
   cl_uint n = (cl_uint)f->dom->side, r = (cl_uint)f->dom->fr.r, j = p->t.j, rho = p->t.rho, te = p->t.tile_elems;
-  cl_ulong tiles = p->t.end; /* the launch bound: all tiles, or the part's last own tile + 1 */
+  cl_ulong tiles = p->t.end; /* the launch bound: all tiles, a part's last own tile + 1, or its set's size */
   cl_int e = SQZ__ARG(k, FA_SRC, src) | SQZ__ARG(k, FA_DST, dst) | SQZ__ARG(k, FA_PARAM, param) | SQZ__ARG(k, FA_IP, ip);
   switch (f->layout) {
   case SQZ_LAYOUT_BB:
@@ -226,9 +226,10 @@ static int sqz__step_args(sqz_field *f, cl_kernel k, cl_mem param, cl_uint2 ip, 
     size_t nbr = SQZ__NBR_BYTES * p->per_group;
     const sqz_field_part *pt = f->part; /* the unit remap (cl/sqz_parts.h): identity in one buffer */
     cl_ulong pu0 = pt ? pt->u0 : 0, pu1 = pt ? pt->u1 : p->t.tiles, pnh = pt ? pt->n_halo : 0;
-    cl_mem phalo = pt ? (cl_mem)pt->halo_dev : NULL;
+    cl_mem phalo = pt ? (cl_mem)pt->halo_dev : NULL, pruns = (cl_mem)p->t.runs_dev; /* launch positions -> tiles */
+    cl_ulong prn = p->t.n_runs;
     e |= SQZ__ARG(k, FA_TI_PU0, pu0) | SQZ__ARG(k, FA_TI_PU1, pu1) | SQZ__ARG(k, FA_TI_PNH, pnh) |
-         SQZ__ARG(k, FA_TI_PHALO, phalo);
+         SQZ__ARG(k, FA_TI_PHALO, phalo) | SQZ__ARG(k, FA_TI_PRN, prn) | SQZ__ARG(k, FA_TI_PRUNS, pruns);
     e |= SQZ__ARG(k, FA_TI_TABLE, table) | SQZ__ARG(k, FA_TI_LEVELS, r) | SQZ__ARG(k, FA_TI_J, j) |
          SQZ__ARG(k, FA_TI_RHO, rho) | SQZ__ARG(k, FA_TI_ELEMS, te) | SQZ__ARG(k, FA_TI_CELLS, n_cells) |
          SQZ__ARG(k, FA_TI_HALO, n_halo) | SQZ__ARG(k, FA_TI_LANES, p->lanes) |
@@ -263,6 +264,13 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   memset(&plan, 0, sizeof plan);
   if (steps == 0) return SQZ_OK;
   int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB, group = strcmp(f->map, "group") == 0;
+  if (f->part && steps > 1) { /* a part's steps between exchanges: one launch of the temporal word kernel, or none */
+    if (steps > 4 || !sqz__cl_fractal_swar_applies(f, u))
+      return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "%s: a part steps %llu steps at once only by the temporal word kernel "
+                       "(Life on u8 cells, up to 4 steps)", f->dom->spec, (unsigned long long)steps);
+    if (st == SQZ_OK) st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar_t", &k);
+    return st == SQZ_OK ? sqz__cl_fractal_swar(f, u, k, (unsigned)steps, steps) : st; /* UNSUPPORTED: it does not fit */
+  }
   if (st == SQZ_OK && sqz__cl_fractal_swar_applies(f, u)) { /* takes the kernel */
     unsigned depth = sqz__cl_fractal_swar_depth(f, steps);
     if (depth > 1) {

@@ -206,8 +206,8 @@ static int sqz__swar_pick(const sqz_field *f, uint64_t lmem, sqz__swar_shape *be
   return best->tab ? SQZ_OK : SQZ_ERR_UNSUPPORTED;
 }
 
-/* The local arguments of engine_fractal_swar (after its 20 value arguments) and engine_fractal_swar_t (22). */
-enum { SW_CACHE = 20, SW_NBR, SW_T_CACHE = 22, SW_T_NBR };
+/* The local arguments of engine_fractal_swar (after its 24 value arguments) and engine_fractal_swar_t (26). */
+enum { SW_CACHE = 24, SW_NBR, SW_T_CACHE = 26, SW_T_NBR };
 
 unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps) {
   unsigned def = f->ctx->is_gpu ? SQZ__SWAR_DEPTH_GPU : 1u;
@@ -250,8 +250,12 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   if (per > fit) per = fit;
   if (per < 1) per = 1;
   const sqz_field_part *pt = f->part; /* a part's own tiles (its tile level is the unit's: sqz__swar_pick) */
-  cl_ulong first = pt ? pt->u0 : 0, end = pt ? pt->u1 : sh.tiles, pnh = pt ? pt->n_halo : 0;
-  cl_mem phalo = pt ? (cl_mem)pt->halo_dev : NULL;
+  uint64_t first64, end64, n_runs;
+  const uint64_t *runs;
+  cl_mem phalo = pt ? (cl_mem)pt->halo_dev : NULL, pruns = NULL;
+  sqz__step_units(f, sh.tiles, &first64, &end64, &n_runs, &runs, (sqz_mem *)&pruns); /* launch positions */
+  cl_ulong first = first64, end = end64, pu0 = pt ? pt->u0 : 0, pu1 = pt ? pt->u1 : sh.tiles, pnh = pt ? pt->n_halo : 0;
+  cl_ulong prn = n_runs;
   if (per > end - first) per = end - first;
   uint64_t groups = (end - first + per - 1) / per, cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__SWAR_GROUPS_PER_CU;
   if (groups > cap) groups = cap;
@@ -268,15 +272,17 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
                      &sh.task_at, sizeof sh.n_tasks, &sh.n_tasks, sizeof sh.rowmajor,
                      &sh.rowmajor, sizeof levels, &levels, sizeof sh.te, &sh.te, sizeof sh.n_halo, &sh.n_halo,
                      sizeof sh.rho, &sh.rho, sizeof sh.wrow, &sh.wrow, sizeof sh.depth, &sh.depth, sizeof now, &now,
-                     sizeof per_iter, &per_iter, sizeof end, &end, sizeof first, &first, sizeof pnh, &pnh,
-                     sizeof phalo, &phalo, (size_t)0);
+                     sizeof per_iter, &per_iter, sizeof end, &end, sizeof first, &first, sizeof pu0, &pu0,
+                     sizeof pu1, &pu1, sizeof pnh, &pnh, sizeof phalo, &phalo, sizeof prn, &prn, sizeof pruns, &pruns,
+                     (size_t)0);
     else
       st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof rule, &rule, sizeof tab, &tab, sizeof sh.halo_at,
                      &sh.halo_at, sizeof sh.task_at, &sh.task_at, sizeof sh.mask_at, &sh.mask_at, sizeof sh.rowmajor,
                      &sh.rowmajor, sizeof levels, &levels, sizeof sh.te, &sh.te,
                      sizeof sh.n_halo, &sh.n_halo, sizeof sh.n_tasks, &sh.n_tasks, sizeof sh.rho, &sh.rho,
                      sizeof sh.wrow, &sh.wrow, sizeof sh.seg, &sh.seg, sizeof per_iter, &per_iter, sizeof end, &end,
-                     sizeof first, &first, sizeof pnh, &pnh, sizeof phalo, &phalo, (size_t)0);
+                     sizeof first, &first, sizeof pu0, &pu0, sizeof pu1, &pu1, sizeof pnh, &pnh, sizeof phalo, &phalo,
+                     sizeof prn, &prn, sizeof pruns, &pruns, (size_t)0);
     if (st == SQZ_OK &&
         (clSetKernelArg(k, depth > 1 ? SW_T_CACHE : SW_CACHE, (size_t)((sh.tile_bytes - 9 * sizeof(cl_long)) * per),
                         NULL) != CL_SUCCESS ||

@@ -19,7 +19,7 @@ static uint64_t sqz__rho_max(const sqz_field *f) {
 }
 
 /* Arguments of sqz_engine2/3 (cl/engine_simplex.cl), by name. */
-enum { SA_SRC, SA_DST, SA_PARAM, SA_IP, SA_N, SA_RHO, SA_LAUNCH, SA_PU0, SA_PU1, SA_PNH, SA_PHALO };
+enum { SA_SRC, SA_DST, SA_PARAM, SA_IP, SA_N, SA_RHO, SA_LAUNCH, SA_PU0, SA_PU1, SA_PNH, SA_PHALO, SA_PRN, SA_PRUNS };
 
 int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
   if (!f->part && sqz__cl_simplex_swar_applies(f, u)) return sqz__cl_simplex_swar(f, u, steps); /* parts: generic */
@@ -56,14 +56,19 @@ int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
   cl_uint n = (cl_uint)f->dom->side, rho = plan.rho;
   const sqz_field_part *pt = f->part; /* the unit remap (cl/sqz_parts.h): identity in one buffer */
   cl_ulong pu0 = pt ? pt->u0 : 0, pu1 = pt ? pt->u1 : f->elems, pnh = pt ? pt->n_halo : 0;
-  cl_mem phalo = pt ? (cl_mem)pt->halo_dev : NULL;
+  cl_mem phalo = pt ? (cl_mem)pt->halo_dev : NULL, pruns = NULL;
+  uint64_t first, end, n_runs; /* the launch's unit set: cells tested against its runs (cl/sqz_parts.h) */
+  const uint64_t *runs;
+  sqz__step_units(f, f->elems, &first, &end, &n_runs, &runs, (sqz_mem *)&pruns);
+  cl_ulong prn = n_runs;
   for (uint64_t s = 0; st == SQZ_OK && s < steps; s++) {
     cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
     cl_int e = clSetKernelArg(k, SA_SRC, sizeof src, &src) | clSetKernelArg(k, SA_DST, sizeof dst, &dst) |
                clSetKernelArg(k, SA_PARAM, sizeof param, &param) | clSetKernelArg(k, SA_IP, sizeof ip, &ip) |
                clSetKernelArg(k, SA_N, sizeof n, &n) | clSetKernelArg(k, SA_RHO, sizeof rho, &rho) |
                clSetKernelArg(k, SA_PU0, sizeof pu0, &pu0) | clSetKernelArg(k, SA_PU1, sizeof pu1, &pu1) |
-               clSetKernelArg(k, SA_PNH, sizeof pnh, &pnh) | clSetKernelArg(k, SA_PHALO, sizeof phalo, &phalo);
+               clSetKernelArg(k, SA_PNH, sizeof pnh, &pnh) | clSetKernelArg(k, SA_PHALO, sizeof phalo, &phalo) |
+               clSetKernelArg(k, SA_PRN, sizeof prn, &prn) | clSetKernelArg(k, SA_PRUNS, sizeof pruns, &pruns);
     st = e == CL_SUCCESS ? sqz__simplex_enqueue(ctx, k, SA_LAUNCH, &plan)
                          : sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the arguments of a simplex step failed");
     if (st == SQZ_OK) f->cur = 1 - f->cur;
