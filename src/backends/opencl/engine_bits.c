@@ -10,6 +10,9 @@
 #define SQZ__BITS_SPAN ((uint64_t)32768)     /* rows and planes per simplex launch */
 #define SQZ__BITS_GROUPS ((uint64_t)1 << 20) /* tiles (work-groups) per fractal launch */
 #define SQZ__BITS_LOCAL 64u                  /* simplex work-items per group */
+#define SQZ__BITS_BOX_LOCAL 256u             /* work-items per group of the box step */
+#define SQZ__BITS_BOX_GROUPS_PER_CU 8u       /* its persistent groups per compute unit */
+#define SQZ__BITS_DEPTH_GPU 4u               /* its default steps per launch on GPUs (CPUs: 1) */
 
 /* The program of a family; u (steps only) makes its rule compile-time constants. */
 static int sqz__bits_program(sqz_context *ctx, int fractal, const sqz_update *u, const char *kernel, cl_kernel *k) {
@@ -41,23 +44,28 @@ static int sqz__bits_simplex_run(sqz_context *ctx, cl_kernel k, cl_uint arg, uin
   return st;
 }
 
+/* H_λ + H_ν of the fractal in a constant buffer (the kernels' fr). */
+static int sqz__bits_fr_buffer(sqz_field *f, cl_mem *fr) {
+  const sqz_fractal *d = &f->dom->fr;
+  int32_t frt[2 * SQZ_MAX_SCALE * SQZ_MAX_SCALE + SQZ_MAX_SCALE * SQZ_MAX_SCALE];
+  size_t nfr = 2u * (size_t)d->k + (size_t)d->s * (size_t)d->s;
+  memcpy(frt, d->hl, 2u * (size_t)d->k * sizeof *frt);
+  memcpy(frt + 2 * d->k, d->hnu, (size_t)d->s * (size_t)d->s * sizeof *frt);
+  return sqz__const_buffer(f->ctx, nfr * sizeof *frt, frt, fr);
+}
+
 /* The fractal's tables on the device: lam, nu and the dense word list in one buffer (tab, its
  * count in bt->nw), H_λ + H_ν in another (fr). */
 static int sqz__bits_fractal_tables(sqz_field *f, sqz_bits_tiling *bt, cl_mem *tab, cl_mem *fr, cl_uint *nw) {
   sqz_context *ctx = f->ctx;
-  const sqz_fractal *d = &f->dom->fr;
   sqz_bits_tables t;
   *tab = *fr = NULL;
   sqz__bits_tiling(f->dom, bt);
   int st = sqz__bits_tables(ctx, f->dom, bt, &t);
   if (st != SQZ_OK) return st;
-  int32_t frt[2 * SQZ_MAX_SCALE * SQZ_MAX_SCALE + SQZ_MAX_SCALE * SQZ_MAX_SCALE];
-  size_t nfr = 2u * (size_t)d->k + (size_t)d->s * (size_t)d->s;
-  memcpy(frt, d->hl, 2u * (size_t)d->k * sizeof *frt);
-  memcpy(frt + 2 * d->k, d->hnu, (size_t)d->s * (size_t)d->s * sizeof *frt);
   *nw = t.nw;
   st = sqz__const_buffer(ctx, t.words * sizeof *t.all, t.all, tab);
-  if (st == SQZ_OK) st = sqz__const_buffer(ctx, nfr * sizeof *frt, frt, fr);
+  if (st == SQZ_OK) st = sqz__bits_fr_buffer(f, fr);
   free(t.all);
   return st;
 }
@@ -96,12 +104,77 @@ static int sqz__bits_fractal_step(sqz_field *f, cl_kernel k, const sqz_bits_tili
   return st;
 }
 
+/* The step by sub-tile boxes (sqz_bits_fractal_box, cl/sqz_bits_box.h), `depth` steps a launch;
+ * SQZ_ERR_UNSUPPORTED where it does not apply: SQZ_ENGINE=generic, a big-endian device, or no
+ * window that fits in local memory. */
+static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t steps) {
+  static const char *const files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_bits.h", "sqz_bits_box.h",
+                                      "engine_bits_fractal.cl", NULL};
+  sqz_context *ctx = f->ctx;
+  const char *e = getenv("SQZ_ENGINE");
+  cl_bool little = CL_FALSE;
+  clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL);
+  if ((e && strcmp(e, "generic") == 0) || !little) return SQZ_ERR_UNSUPPORTED;
+  sqz_bits_tiling bt;
+  sqz__bits_tiling(f->dom, &bt);
+  size_t local = ctx->max_work_group < SQZ__BITS_BOX_LOCAL ? ctx->max_work_group : SQZ__BITS_BOX_LOCAL;
+  uint32_t q = sqz__bits_box_level(f->dom, &bt), depth = sqz__bits_depth(ctx->is_gpu ? SQZ__BITS_DEPTH_GPU : 1u, steps);
+  sqz_bits_box p = {0};
+  for (; depth >= 1 && !p.tab; depth--) { /* the deepest window that fits */
+    int st = sqz__bits_box_plan(ctx, f->dom, &bt, q, depth, (uint32_t)local, &p);
+    if (st != SQZ_OK) return st;
+    if (sqz__bits_box_local(&p) * 4u + 9u * 8u > ctx->local_mem) {
+      free(p.tab);
+      p.tab = NULL;
+    }
+  }
+  if (!p.tab) return SQZ_ERR_UNSUPPORTED;
+  char pre[128];
+  snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n#define SQZ_BITS_BOX %uu\n", u->birth,
+           u->survive, p.bs);
+  cl_kernel k = NULL;
+  cl_mem tab = NULL, fr = NULL;
+  int st = sqz__program_kernel(ctx, pre, files, "", "sqz_bits_fractal_box", &k);
+  size_t kwg = 0;
+  if (st == SQZ_OK && clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg,
+                                               NULL) == CL_SUCCESS && kwg > 0 && kwg < local)
+    local = kwg;
+  if (st == SQZ_OK) st = sqz__const_buffer(ctx, p.words * sizeof *p.tab, p.tab, &tab);
+  if (st == SQZ_OK) st = sqz__bits_fr_buffer(f, &fr);
+  free(p.tab);
+  uint64_t cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__BITS_BOX_GROUPS_PER_CU;
+  size_t global = (size_t)(bt.tiles < cap ? bt.tiles : cap) * local;
+  cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k, rb = (cl_uint)f->dom->fr.r - bt.t, wt = bt.wt;
+  cl_ulong tiles = bt.tiles;
+  for (uint64_t done = 0; st == SQZ_OK && done < steps;) {
+    cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
+    cl_uint now = steps - done < p.depth ? (cl_uint)(steps - done) : p.depth;
+    st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof tab, &tab, sizeof fr, &fr, sizeof s, &s,
+                   sizeof kk, &kk, sizeof rb, &rb, sizeof wt, &wt, sizeof tiles, &tiles, sizeof now, &now,
+                   sizeof u->birth, &u->birth, sizeof u->survive, &u->survive, (size_t)0);
+    cl_int err = CL_SUCCESS;
+    if (st == SQZ_OK && (err = clSetKernelArg(k, 12, sqz__bits_box_local(&p) * 4u, NULL)) != CL_SUCCESS)
+      st = sqz__fail(ctx, err, "setting the local memory of a bits step failed: %s", sqz_status_name(err));
+    if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
+    if (st == SQZ_OK) {
+      f->cur = 1 - f->cur;
+      done += now;
+    }
+  }
+  int fin = sqz__cl_done_with(ctx, tab, fr);
+  if (st == SQZ_OK) st = fin;
+  if (k) clReleaseKernel(k);
+  return st;
+}
+
 int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   int fractal = f->dom->kind == SQZ_DOMAIN_FRACTAL;
   cl_kernel k = NULL;
   int st = sqz__bits_check_update(f, u);
   if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
+  if (st == SQZ_OK && fractal && (st = sqz__bits_fractal_box(f, u, steps)) != SQZ_ERR_UNSUPPORTED) return st;
+  if (st == SQZ_ERR_UNSUPPORTED) st = SQZ_OK; /* the one-step kernel below */
   if (st == SQZ_OK) st = sqz__bits_program(ctx, fractal, u, fractal ? "sqz_bits_fractal_step" : "sqz_bits_simplex_step", &k);
   if (st != SQZ_OK) return st;
   if (fractal) {
