@@ -68,8 +68,8 @@ __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam
 }
 
 #ifdef SQZ_KERNEL_sqz_bits_fractal_box
-/* The step by sub-tile boxes (cl/sqz_bits_box.h; needs sqz_bits_box.h and SQZ_BITS_BOX, the box
- * side): persistent groups, tiles b = group, + groups, ...; per tile the 9 tiles around it, the
+/* The step by sub-tile boxes (cl/sqz_bits_box.h; needs sqz_bits_box.h, SQZ_BITS_BOX, the box
+ * side, and SQZ_BITS_KQ, its cells): persistent groups, tiles b = group, + groups, ...; per tile the 9 tiles around it, the
  * window filled by the plan's fill tasks (whole words, no atomics), `steps` <= H steps between
  * the two cell areas (intermediate ones masked), and the tile's storage words packed from the
  * result. `area`: two cell areas of R x rw words (a, then b) and, for steps > 1, the mask area.
@@ -96,7 +96,7 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (; b < tiles; b += stride) { /* uniform over the group */
-    for (uint i = lid; i < n_fill; i += ls) sqz_bits_box_fill(src, tab, nb, wt, SQZ_BITS_BOX, i, a, m, steps > 1u);
+    for (uint i = lid; i < n_fill; i += ls) sqz_bits_box_fill(src, tab, nb, wt, SQZ_BITS_BOX, SQZ_BITS_KQ, i, a, m, steps > 1u);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid < 9u && b + stride < tiles) {
       uint bx, by;
@@ -113,7 +113,7 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
       barrier(CLK_LOCAL_MEM_FENCE);
     }
     __local uint *res = (steps & 1u) ? bb : a;
-    for (uint w = lid; w < wt; w += ls) dst[b * wt + w] = sqz_bits_box_pack(res, tab, SQZ_BITS_BOX, w);
+    for (uint w = lid; w < wt; w += ls) dst[b * wt + w] = sqz_bits_box_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

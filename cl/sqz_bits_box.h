@@ -32,6 +32,14 @@
 #define SQZ_BITS_LOCAL
 #endif
 
+/* Loops over box rows and counts: unrolled in kernels, where the box side and the rule are
+ * compile-time constants (SQZ_BITS_BOX, SQZ_BITS_B/S), so that rows stay in registers. */
+#ifdef __OPENCL_VERSION__
+#define SQZ_BB_UNROLL _Pragma("unroll")
+#else
+#define SQZ_BB_UNROLL
+#endif
+
 #define SQZ_BB_DEPTH 0u /* H */
 #define SQZ_BB_ROWS 1u  /* R */
 #define SQZ_BB_RW 2u
@@ -60,16 +68,18 @@ SQZ_FN sqz_u32 sqz_bits_box_bits(const SQZ_BITS_GLOBAL sqz_u32 *src, sqz_u64 p, 
 }
 
 /* Fill task i of the plan: its rows (those in [0, R)) of word column j of the cell area a and,
- * with `masked`, of the mask area m. nb: the 9 tiles around (-1: absent), wt: words per tile. */
+ * with `masked`, of the mask area m. nb: the 9 tiles around (-1: absent), wt: words per tile;
+ * bs and kq = k^q as in the plan (compile-time constants in kernels). */
 SQZ_FN void sqz_bits_box_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BITS_GLOBAL sqz_u32 *tab,
-                              const SQZ_BITS_LOCAL sqz_i64 *nb, sqz_u64 wt, sqz_u32 bs, sqz_u32 i,
+                              const SQZ_BITS_LOCAL sqz_i64 *nb, sqz_u64 wt, sqz_u32 bs, sqz_u32 kq, sqz_u32 i,
                               SQZ_BITS_LOCAL sqz_u32 *a, SQZ_BITS_LOCAL sqz_u32 *m, sqz_u32 masked) {
-  sqz_u32 rows = tab[SQZ_BB_ROWS], rw = tab[SQZ_BB_RW], kq = tab[SQZ_BB_KQ], n = tab[SQZ_BB_NFILL];
+  sqz_u32 rows = tab[SQZ_BB_ROWS], rw = tab[SQZ_BB_RW], n = tab[SQZ_BB_NFILL];
   const SQZ_BITS_GLOBAL sqz_u32 *fill = tab + tab[SQZ_BB_FILL], *ent = tab + tab[SQZ_BB_ENT];
   const SQZ_BITS_GLOBAL sqz_u64 *u = (const SQZ_BITS_GLOBAL sqz_u64 *)(tab + tab[SQZ_BB_U]);
   sqz_u64 full = tab[SQZ_BB_FULL] | (sqz_u64)tab[SQZ_BB_FULL + 1u] << 32;
   sqz_u32 head = fill[i], j = head & 0xffu, smask = (1u << bs) - 1u, acc[SQZ_BB_MAX_SIDE], msk[SQZ_BB_MAX_SIDE];
   sqz_i32 y0 = (sqz_i32)(head >> 8) - SQZ_BB_YBIAS;
+  SQZ_BB_UNROLL
   for (sqz_u32 r = 0u; r < bs; r++) acc[r] = msk[r] = 0u;
   for (sqz_u32 e = fill[n + i]; e < fill[n + i + 1u]; e++) {
     sqz_u32 en = ent[e];
@@ -77,14 +87,17 @@ SQZ_FN void sqz_bits_box_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BITS
     if (t < 0) continue;
     sqz_u32 bits = sqz_bits_box_bits(src, ((sqz_u64)t * wt << 5) + (sqz_u64)(en & 0xfffffu) * kq, kq);
     sqz_u64 box = 0u;
+    SQZ_BB_UNROLL
     for (sqz_u32 b = 0u; 8u * b < kq; b++) box |= u[256u * b + ((bits >> (8u * b)) & 255u)];
     sqz_i32 sh = (sqz_i32)(en >> 24) - 32;
+    SQZ_BB_UNROLL
     for (sqz_u32 r = 0u; r < bs; r++) {
       sqz_u32 v = (sqz_u32)(box >> (r * bs)) & smask, f = (sqz_u32)(full >> (r * bs)) & smask;
       acc[r] |= sh >= 0 ? v << sh : v >> -sh;
       msk[r] |= sh >= 0 ? f << sh : f >> -sh;
     }
   }
+  SQZ_BB_UNROLL
   for (sqz_u32 r = 0u; r < bs; r++) {
     sqz_i32 y = y0 + (sqz_i32)r;
     if (y < 0 || y >= (sqz_i32)rows) continue;
@@ -101,6 +114,27 @@ SQZ_FN void sqz_bits_box_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BITS
     (h0) = x_ ^ (w);                                              \
     (h1) = (a_ & b_) | (x_ & (w));                                \
   } while (0)
+
+/* Next state of 32 cells from their sums with themselves (0 .. 9 in planes p[0..3]): alive where
+ * the sum is in `birth` (dead cells) or in `survive2` = survive << 1 (live ones). The 16 values
+ * of the planes are the products of two halves (p0, p1) and (p2, p3), so each count is one AND. */
+SQZ_FN sqz_u32 sqz_bits_box_rule(sqz_u32 self, const sqz_u32 *p, sqz_u32 birth, sqz_u32 survive2) {
+  sqz_u32 n0 = ~p[0], n1 = ~p[1], lo[4], hi[3], b = 0u, s = 0u;
+  lo[0] = n0 & n1;
+  lo[1] = p[0] & n1;
+  lo[2] = n0 & p[1];
+  lo[3] = p[0] & p[1];
+  hi[0] = ~(p[2] | p[3]);
+  hi[1] = p[2] & ~p[3];
+  hi[2] = p[3] & ~p[2];
+  SQZ_BB_UNROLL
+  for (sqz_u32 v = 0u; v < 10u; v++) {
+    sqz_u32 eq = lo[v & 3u] & hi[v >> 2];
+    if ((birth >> v) & 1u) b |= eq;
+    if ((survive2 >> v) & 1u) s |= eq;
+  }
+  return (self & s) | (~self & b);
+}
 
 /* Rows ya .. yb - 1 (ya >= 1) of word column c stepped from area `in` into `out` (rows ya - 1 ..
  * yb read): the 9-cell sums of three rows' 3-sums, the rule on the sum with the cell itself
@@ -124,7 +158,7 @@ SQZ_FN void sqz_bits_box_column(const SQZ_BITS_LOCAL sqz_u32 *in, SQZ_BITS_LOCAL
     v = t & k0; /* weight 4 */
     pl[2] = u ^ v;
     pl[3] = u & v;
-    sqz_u32 next = sqz_bits_rule(mid, pl, 4, birth, survive << 1);
+    sqz_u32 next = sqz_bits_box_rule(mid, pl, birth, survive << 1);
     out[y * rw + c] = masked ? next & m[y * rw + c] : next;
     a0 = b0;
     a1 = b1;
@@ -137,13 +171,14 @@ SQZ_FN void sqz_bits_box_column(const SQZ_BITS_LOCAL sqz_u32 *in, SQZ_BITS_LOCAL
 /* Storage word w of a tile from its stepped window res: the boxes of its 32 bits, each read a
  * row at a time and packed through P. */
 SQZ_FN sqz_u32 sqz_bits_box_pack(const SQZ_BITS_LOCAL sqz_u32 *res, const SQZ_BITS_GLOBAL sqz_u32 *tab, sqz_u32 bs,
-                                 sqz_u32 w) {
-  sqz_u32 rw = tab[SQZ_BB_RW], kq = tab[SQZ_BB_KQ], nsub = tab[SQZ_BB_NSUB], h = tab[SQZ_BB_DEPTH];
+                                 sqz_u32 kq, sqz_u32 w) {
+  sqz_u32 rw = tab[SQZ_BB_RW], nsub = tab[SQZ_BB_NSUB], h = tab[SQZ_BB_DEPTH];
   const SQZ_BITS_GLOBAL sqz_u32 *lam = tab + tab[SQZ_BB_LAM], *pt = tab + tab[SQZ_BB_P];
   sqz_u32 l0 = 32u * w, v = 0u, smask = (1u << bs) - 1u;
   for (sqz_u32 u = l0 / kq; u < nsub && u * kq < l0 + 32u; u++) {
     sqz_u32 xy = lam[u], x = (xy & 0xffffu) + 64u, o = x & 31u, pk = 0u;
     const SQZ_BITS_LOCAL sqz_u32 *row = res + ((xy >> 16) + h) * rw + (x >> 5);
+    SQZ_BB_UNROLL
     for (sqz_u32 r = 0u; r < bs; r++, row += rw) {
       sqz_u32 bits = row[0] >> o;
       if (o + bs > 32u) bits |= row[1] << (32u - o);

@@ -6,6 +6,7 @@
 #include "backends/opencl/cl_bits.h"
 #include "core/bits.h"
 #include "sqz_bits.h"
+#include "sqz_bits_box.h"
 
 #define SQZ__BITS_SPAN ((uint64_t)32768)     /* rows and planes per simplex launch */
 #define SQZ__BITS_GROUPS ((uint64_t)1 << 20) /* tiles (work-groups) per fractal launch */
@@ -129,9 +130,9 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
     }
   }
   if (!p.tab) return SQZ_ERR_UNSUPPORTED;
-  char pre[128];
-  snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n#define SQZ_BITS_BOX %uu\n", u->birth,
-           u->survive, p.bs);
+  char pre[160];
+  snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n#define SQZ_BITS_BOX %uu\n#define SQZ_BITS_KQ %uu\n",
+           u->birth, u->survive, p.bs, p.tab[SQZ_BB_KQ]);
   cl_kernel k = NULL;
   cl_mem tab = NULL, fr = NULL;
   int st = sqz__program_kernel(ctx, pre, files, "", "sqz_bits_fractal_box", &k);
