@@ -38,34 +38,47 @@ static void sqz__cpu_bits_simplex(const sqz_field *f, const uint32_t *src, uint3
   }
 }
 
-/* `steps` <= p->depth steps of a fractal by the box plan (cl/sqz_bits_box.h), a tile per thread at
- * a time: the fill tasks, the steps between the two cell areas, the pack; scratch holds each
- * thread's window (3 areas), whose words no task writes stay 0 as in the kernel. */
-static void sqz__cpu_bits_box(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_box *p, uint32_t *scratch,
-                              const uint32_t *src, uint32_t *dst, uint32_t steps, uint32_t birth, uint32_t survive) {
+/* One tile (tb) of the box step in a thread's window a, b2, m (cl/sqz_bits_box.h): the fill
+ * tasks, `steps` steps between the two cell areas, the pack. Always inlined, so that the calls
+ * with constant boxes and rules below get the kernels' unrolled rows and folded rule. */
+static inline __attribute__((always_inline)) void
+sqz__cpu_box_tile(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_box *p, int64_t tb, uint32_t *a,
+                  uint32_t *b2, uint32_t *m, const uint32_t *src, uint32_t *dst, uint32_t steps, const uint32_t bs,
+                  const uint32_t kq, const uint32_t birth, const uint32_t survive) {
   const sqz_fractal *fr = &f->dom->fr;
   const uint32_t *tab = p->tab, *tasks = tab + tab[SQZ_BB_STEP];
-  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rb = (sqz_u32)fr->r - bt->t, rows = p->rows, rw = p->rw;
-  size_t an = (size_t)rows * rw;
+  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rb = (sqz_u32)fr->r - bt->t, rows = p->rows, seg = p->seg;
+  sqz_i64 nb[9];
+  sqz_u32 bx, by;
+  sqz_fr_lambda(s, k, fr->hl, rb, (uint64_t)tb, &bx, &by);
+  for (sqz_u32 d = 0; d < 9; d++) nb[d] = d == 4 ? tb : sqz_fr_tile_neighbour(s, k, fr->hnu, rb, bx, by, d);
+  for (uint32_t i = 0; i < p->n_fill; i++) sqz_bits_box_fill(src, tab, nb, bt->wt, bs, kq, i, a, m, steps > 1);
+  for (uint32_t st = 1; st <= steps; st++)
+    for (uint32_t i = 0; i < p->n_step; i++) {
+      uint32_t y0 = (tasks[i] >> 8) * seg, ya = y0 > st ? y0 : st, yb = y0 + seg < rows - st ? y0 + seg : rows - st;
+      if (ya < yb)
+        sqz_bits_box_column((st & 1) ? a : b2, (st & 1) ? b2 : a, m, st < steps, p->rw, tasks[i] & 0xffu, ya, yb, birth,
+                            survive);
+    }
+  for (uint32_t w = 0; w < bt->wt; w++) dst[(uint64_t)tb * bt->wt + w] = sqz_bits_box_pack((steps & 1) ? b2 : a, tab, bs, kq, w);
+}
+
+/* `steps` <= p->depth steps of a fractal by the box plan, a tile per thread at a time; scratch
+ * holds each thread's window (3 areas), whose words no task writes stay 0 as in the kernel.
+ * Conway's Life on the Sierpiński triangle and carpet boxes runs with them as constants. */
+static void sqz__cpu_bits_box(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_box *p, uint32_t *scratch,
+                              const uint32_t *src, uint32_t *dst, uint32_t steps, uint32_t birth, uint32_t survive) {
+  size_t an = (size_t)p->rows * p->rw;
+  uint32_t bs = p->bs, kq = p->tab[SQZ_BB_KQ], life = birth == 1u << 3 && survive == (1u << 2 | 1u << 3);
 #pragma omp parallel if (f->dom->cells >= SQZ_CPU_PARALLEL_CELLS)
   {
     uint32_t *a = scratch + (size_t)sqz__cpu_thread() * 3u * an, *b2 = a + an, *m = b2 + an;
     memset(a, 0, 2u * an * sizeof *a);
 #pragma omp for schedule(dynamic, 4)
     for (int64_t tb = 0; tb < (int64_t)bt->tiles; tb++) {
-      sqz_i64 nb[9];
-      sqz_u32 bx, by;
-      sqz_fr_lambda(s, k, fr->hl, rb, (uint64_t)tb, &bx, &by);
-      for (sqz_u32 d = 0; d < 9; d++) nb[d] = d == 4 ? tb : sqz_fr_tile_neighbour(s, k, fr->hnu, rb, bx, by, d);
-      for (uint32_t i = 0; i < p->n_fill; i++) sqz_bits_box_fill(src, tab, nb, bt->wt, p->bs, tab[SQZ_BB_KQ], i, a, m, steps > 1);
-      for (uint32_t st = 1; st <= steps; st++)
-        for (uint32_t i = 0; i < p->n_step; i++) {
-          uint32_t y0 = (tasks[i] >> 8) * p->seg, ya = y0 > st ? y0 : st, yb = y0 + p->seg < rows - st ? y0 + p->seg : rows - st;
-          if (ya < yb)
-            sqz_bits_box_column((st & 1) ? a : b2, (st & 1) ? b2 : a, m, st < steps, rw, tasks[i] & 0xffu, ya, yb, birth,
-                                survive);
-        }
-      for (uint32_t w = 0; w < bt->wt; w++) dst[(uint64_t)tb * bt->wt + w] = sqz_bits_box_pack((steps & 1) ? b2 : a, tab, p->bs, tab[SQZ_BB_KQ], w);
+      if (life && bs == 8 && kq == 27) sqz__cpu_box_tile(f, bt, p, tb, a, b2, m, src, dst, steps, 8, 27, 1u << 3, 3u << 2);
+      else if (life && bs == 3 && kq == 8) sqz__cpu_box_tile(f, bt, p, tb, a, b2, m, src, dst, steps, 3, 8, 1u << 3, 3u << 2);
+      else sqz__cpu_box_tile(f, bt, p, tb, a, b2, m, src, dst, steps, bs, kq, birth, survive);
     }
   }
 }
