@@ -45,8 +45,12 @@ SQZ_INTERNAL int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, con
 static inline size_t sqz__bits_box_local(const sqz_bits_box *p) {
   return (size_t)(p->depth > 1 ? 3 : 2) * p->rows * p->rw;
 }
-/* Steps per launch of the bits fractal step: SQZ_TEMPORAL (1 .. 4) or `def`, at most `steps`. */
-SQZ_INTERNAL uint32_t sqz__bits_depth(uint32_t def, uint64_t steps);
+/* Steps per launch of the bits fractal step: SQZ_TEMPORAL (1 .. 4) or SQZ_BITS_DEPTH, at most
+ * `steps`. 4 on every device: a tile window of side s^t + 8 costs little more to step than the
+ * tile, and fill and pack are paid once per 4 steps (measured faster than T = 1 on the 2-core
+ * CPU too, PoCL and the cpu backend: docs/BENCHMARKS.md, "Layout bits on fractals by boxes"). */
+#define SQZ_BITS_DEPTH 4u
+SQZ_INTERNAL uint32_t sqz__bits_depth(uint64_t steps);
 
 /* The family-independent contracts of sqz_internal.h's layout functions, for layout bits. */
 SQZ_INTERNAL int sqz__bits_geometry(const sqz_domain *dom, uint64_t *elems, uint64_t *width, uint64_t *height);

@@ -158,10 +158,10 @@ int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_t
   return SQZ_OK;
 }
 
-uint32_t sqz__bits_depth(uint32_t def, uint64_t steps) {
+uint32_t sqz__bits_depth(uint64_t steps) {
   const char *e = getenv("SQZ_TEMPORAL");
   char *end = NULL;
-  unsigned long v = e && *e ? strtoul(e, &end, 10) : def;
-  if (e && *e && (*end != '\0' || v < 1 || v > 4)) v = def;
+  unsigned long v = e && *e ? strtoul(e, &end, 10) : SQZ_BITS_DEPTH;
+  if (e && *e && (*end != '\0' || v < 1 || v > 4)) v = SQZ_BITS_DEPTH;
   return steps < v ? (uint32_t)(steps > 0 ? steps : 1) : (uint32_t)v;
 }

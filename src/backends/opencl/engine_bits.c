@@ -13,7 +13,6 @@
 #define SQZ__BITS_LOCAL 64u                  /* simplex work-items per group */
 #define SQZ__BITS_BOX_LOCAL 256u             /* work-items per group of the box step */
 #define SQZ__BITS_BOX_GROUPS_PER_CU 8u       /* its persistent groups per compute unit */
-#define SQZ__BITS_DEPTH_GPU 4u               /* its default steps per launch on GPUs (CPUs: 1) */
 
 /* The program of a family; u (steps only) makes its rule compile-time constants. */
 static int sqz__bits_program(sqz_context *ctx, int fractal, const sqz_update *u, const char *kernel, cl_kernel *k) {
@@ -119,7 +118,7 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
   sqz_bits_tiling bt;
   sqz__bits_tiling(f->dom, &bt);
   size_t local = ctx->max_work_group < SQZ__BITS_BOX_LOCAL ? ctx->max_work_group : SQZ__BITS_BOX_LOCAL;
-  uint32_t q = sqz__bits_box_level(f->dom, &bt), depth = sqz__bits_depth(ctx->is_gpu ? SQZ__BITS_DEPTH_GPU : 1u, steps);
+  uint32_t q = sqz__bits_box_level(f->dom, &bt), depth = sqz__bits_depth(steps);
   sqz_bits_box p = {0};
   for (; depth >= 1 && !p.tab; depth--) { /* the deepest window that fits */
     int st = sqz__bits_box_plan(ctx, f->dom, &bt, q, depth, (uint32_t)local, &p);
