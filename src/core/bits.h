@@ -38,7 +38,8 @@ typedef struct {
 } sqz_bits_box;
 /* The box level: the largest q <= t with s^q <= 8 and k^q <= 32 (SQZ_BITS_Q: a smaller one). */
 SQZ_INTERNAL uint32_t sqz__bits_box_level(const sqz_domain *dom, const sqz_bits_tiling *bt);
-/* The plan at box level q and halo depth, step tasks sized for `lanes` work-items at once. */
+/* The plan at box level q and halo depth (at most the tile side: p->depth), step tasks sized
+ * for `lanes` work-items at once. */
 SQZ_INTERNAL int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
                                     uint32_t depth, uint32_t lanes, sqz_bits_box *p);
 /* Words of one tile window (cell, mask and second cell areas: 3 with depth > 1, else 2). */

@@ -111,6 +111,7 @@ int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_t
     kq *= (uint32_t)fr->k;
   }
   memset(p, 0, sizeof *p);
+  if (depth > side) depth = side; /* the window reaches the 8 neighbour tiles only */
   p->q = q;
   p->bs = bs;
   p->depth = depth;
