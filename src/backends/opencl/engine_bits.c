@@ -104,6 +104,26 @@ static int sqz__bits_fractal_step(sqz_field *f, cl_kernel k, const sqz_bits_tili
   return st;
 }
 
+/* SQZ_BITS_PLAN_OUT=FILE: the box step's launch as made here, for scripts/ncu_bits_kernel.c (its
+ * PTX replayed through CUDA, for Nsight Compute): 16 words (magic "SQBB", s, k, rb, wt, steps,
+ * birth, survive, local bytes, groups, work-items per group, plan words, tiles low and high, box
+ * side, 0), the plan, then H_λ (2k) and H_ν (s^2) as int32. */
+static void sqz__bits_box_dump(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_box *p, const sqz_update *u,
+                               uint32_t steps, size_t groups, size_t local) {
+  const char *path = getenv("SQZ_BITS_PLAN_OUT");
+  FILE *fp = path && *path ? fopen(path, "wb") : NULL;
+  if (!fp) return;
+  const sqz_fractal *d = &f->dom->fr;
+  uint32_t head[16] = {0x42425153u, (uint32_t)d->s, (uint32_t)d->k, (uint32_t)d->r - bt->t, bt->wt, steps, u->birth,
+                       u->survive, (uint32_t)(sqz__bits_box_local(p) * 4u), (uint32_t)groups, (uint32_t)local,
+                       (uint32_t)p->words, (uint32_t)bt->tiles, (uint32_t)(bt->tiles >> 32), p->bs, 0};
+  fwrite(head, sizeof head, 1, fp);
+  fwrite(p->tab, sizeof *p->tab, p->words, fp);
+  fwrite(d->hl, sizeof *d->hl, 2u * (size_t)d->k, fp);
+  fwrite(d->hnu, sizeof *d->hnu, (size_t)d->s * (size_t)d->s, fp);
+  fclose(fp);
+}
+
 /* The step by sub-tile boxes (sqz_bits_fractal_box, cl/sqz_bits_box.h), `depth` steps a launch;
  * SQZ_ERR_UNSUPPORTED where it does not apply: SQZ_ENGINE=generic, a big-endian device, or no
  * window that fits in local memory. */
@@ -141,9 +161,10 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
     local = kwg;
   if (st == SQZ_OK) st = sqz__const_buffer(ctx, p.words * sizeof *p.tab, p.tab, &tab);
   if (st == SQZ_OK) st = sqz__bits_fr_buffer(f, &fr);
-  free(p.tab);
   uint64_t cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__BITS_BOX_GROUPS_PER_CU;
   size_t global = (size_t)(bt.tiles < cap ? bt.tiles : cap) * local;
+  if (st == SQZ_OK) sqz__bits_box_dump(f, &bt, &p, u, p.depth, global / local, local);
+  free(p.tab);
   cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k, rb = (cl_uint)f->dom->fr.r - bt.t, wt = bt.wt;
   cl_ulong tiles = bt.tiles;
   for (uint64_t done = 0; st == SQZ_OK && done < steps;) {
