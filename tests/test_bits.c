@@ -223,6 +223,12 @@ START_TEST(test_temporal) {
       }
     }
     unsetenv("SQZ_TEMPORAL");
+    if (!all) { /* a local memory that holds only the one-step window of the triangle: T = 4 falls back to 1 */
+      uint64_t saved = ctx->local_mem;
+      ctx->local_mem = 30000;
+      check_runs(ctx, "fractal:sierpinski-triangle:9", rules2[0], 0.5, 1);
+      ctx->local_mem = saved;
+    }
     sqz_context_release(ctx);
   }
 }
