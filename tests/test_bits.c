@@ -76,7 +76,7 @@ static void check_box_plan(sqz_context *ctx, sqz_domain *dom, uint32_t q, uint32
   sqz_bits_tiling bt;
   sqz__bits_tiling(dom, &bt);
   sqz_bits_box p;
-  SQZ_OK_OR_FAIL(ctx, sqz__bits_box_plan(ctx, dom, &bt, q, depth, 64, &p));
+  SQZ_OK_OR_FAIL(ctx, sqz__bits_box_plan(ctx, dom, &bt, q, depth, 64, 12288, &p));
   ck_assert_uint_eq(p.depth, depth < bt.side ? depth : bt.side); /* the window within the 8 neighbour tiles */
   depth = p.depth;
   const uint32_t *tab = p.tab, *pt = tab + tab[SQZ_BB_P], *lam = tab + tab[SQZ_BB_LAM];

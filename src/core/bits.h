@@ -32,16 +32,18 @@ SQZ_INTERNAL int sqz__bits_tables(sqz_context *ctx, const sqz_domain *dom, const
  * and side bs = s^q, halo depth (1 .. 4: steps per launch), window rows x words, fill and step
  * task counts, and the table the kernels read (`words` words, malloc'ed). */
 typedef struct {
-  uint32_t q, bs, depth, rows, rw, n_fill, n_step, seg;
+  uint32_t q, bs, depth, rows, rw, n_fill, n_step, seg; /* rw: the row stride in words */
   uint32_t *tab;
   size_t words;
 } sqz_bits_box;
 /* The box level: the largest q <= t with s^q <= 8 and k^q <= 32 (SQZ_BITS_Q: a smaller one). */
 SQZ_INTERNAL uint32_t sqz__bits_box_level(const sqz_domain *dom, const sqz_bits_tiling *bt);
 /* The plan at box level q and halo depth (at most the tile side: p->depth), step tasks sized
- * for `lanes` work-items at once. */
+ * for `lanes` work-items at once; with lanes >= 32 (a GPU-like group) the window's row stride is
+ * padded by up to 7 words, within local_words, for the fewest local-memory bank conflicts of
+ * warps of 32 tasks. */
 SQZ_INTERNAL int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
-                                    uint32_t depth, uint32_t lanes, sqz_bits_box *p);
+                                    uint32_t depth, uint32_t lanes, uint64_t local_words, sqz_bits_box *p);
 /* Words of one tile window (cell, mask and second cell areas: 3 with depth > 1, else 2). */
 static inline size_t sqz__bits_box_local(const sqz_bits_box *p) {
   return (size_t)(p->depth > 1 ? 3 : 2) * p->rows * p->rw;

@@ -102,8 +102,51 @@ static uint32_t sqz__box_steps(const uint32_t *mask, uint32_t rows, uint32_t rw,
   return n;
 }
 
+/* Local-memory bank conflicts of n tasks (first row, word column) at row stride rw: over warps of
+ * 32 consecutive tasks, the most of them on one of 32 banks (their later rows move every bank by
+ * the same amount). */
+static uint32_t sqz__box_banks(const int64_t *row, const uint32_t *col, uint32_t n, uint32_t rw) {
+  uint32_t cost = 0;
+  for (uint32_t w0 = 0; w0 < n; w0 += 32) {
+    uint32_t count[32] = {0}, most = 0;
+    for (uint32_t i = w0; i < n && i < w0 + 32; i++) {
+      uint32_t b = (uint32_t)((((row[i] * (int64_t)rw + col[i]) % 32) + 32) % 32);
+      if (++count[b] > most) most = count[b];
+    }
+    cost += most;
+  }
+  return cost;
+}
+
+/* The row stride (rw .. rw + 7 words, within local_words for the window's areas) with the fewest
+ * bank conflicts of the fill tasks (bs rows, cells and mask) and of `depth` rounds of step tasks
+ * (seg rows, 5 accesses a row); the Sierpiński triangle's 12 words a row put every band and
+ * segment on the same banks (3-way conflicts), 13 halves the conflicts. */
+static uint32_t sqz__box_stride(const sqz_bits_box *p, const uint32_t *tab, uint64_t local_words) {
+  uint32_t nf = p->n_fill, ns = p->n_step, best = p->rw, best_cost = UINT32_MAX;
+  const uint32_t *head = tab + tab[SQZ_BB_FILL], *steps = tab + tab[SQZ_BB_STEP];
+  int64_t *row = malloc((size_t)(nf + ns) * sizeof *row);
+  uint32_t *col = malloc((size_t)(nf + ns) * sizeof *col);
+  for (uint32_t i = 0; row && col && i < nf + ns; i++) {
+    uint32_t t = i < nf ? head[i] : steps[i - nf];
+    row[i] = i < nf ? (int64_t)(t >> 8) - SQZ_BB_YBIAS : (int64_t)(t >> 8) * p->seg;
+    col[i] = t & 0xffu;
+  }
+  for (uint32_t rw = p->rw; row && col && rw < p->rw + 8; rw++) {
+    if ((uint64_t)(p->depth > 1 ? 3 : 2) * p->rows * rw > local_words) break;
+    uint32_t cost = sqz__box_banks(row, col, nf, rw) * 2 * p->bs + sqz__box_banks(row + nf, col + nf, ns, rw) * 5 * p->seg * p->depth;
+    if (best_cost == UINT32_MAX || cost < best_cost - best_cost / 10) { /* a wider one only for 10 % fewer */
+      best = rw;
+      best_cost = cost;
+    }
+  }
+  free(row);
+  free(col);
+  return best;
+}
+
 int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
-                       uint32_t depth, uint32_t lanes, sqz_bits_box *p) {
+                       uint32_t depth, uint32_t lanes, uint64_t local_words, sqz_bits_box *p) {
   const sqz_fractal *fr = &dom->fr;
   uint32_t bs = 1, kq = 1, side = bt->side;
   for (uint32_t i = 0; i < q; i++) {
@@ -156,6 +199,7 @@ int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_t
   p->words = tab[SQZ_BB_STEP] + p->n_step;
   p->tab = tab;
   free(mask);
+  if (lanes >= 32) tab[SQZ_BB_RW] = p->rw = sqz__box_stride(p, tab, local_words); /* tasks keep their columns */
   return SQZ_OK;
 }
 

@@ -92,7 +92,7 @@ int sqz__cpu_bits_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
   uint32_t *scratch = NULL;
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL) {
     sqz__bits_tiling(f->dom, &bt);
-    st = sqz__bits_box_plan(f->ctx, f->dom, &bt, sqz__bits_box_level(f->dom, &bt), sqz__bits_depth(steps), 1, &plan);
+    st = sqz__bits_box_plan(f->ctx, f->dom, &bt, sqz__bits_box_level(f->dom, &bt), sqz__bits_depth(steps), 1, 0, &plan);
     size_t threads = (size_t)sqz__cpu_max_threads(), words = 3u * (size_t)plan.rows * plan.rw;
     if (st == SQZ_OK && !(scratch = malloc(threads * words * sizeof *scratch)))
       st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %zu bits tile windows of %zu bytes", threads,
