@@ -25,7 +25,8 @@ int main(int argc, char **argv) {
   ptx = rewrite(rewrite(ptx, "cvta.to.const.", "cvta.to.global."), "cvta.const.", "cvta.global.");
   FILE *fp = fopen(argv[2], "rb");
   uint32_t h[16];
-  if (!fp || fread(h, sizeof h, 1, fp) != 1 || h[0] != 0x42425153u) return fprintf(stderr, "%s: not a plan\n", argv[2]), 2;
+  if (!fp || fread(h, sizeof h, 1, fp) != 1 || h[0] != 0x42425153u)
+    return fprintf(stderr, "%s: not a plan\n", argv[2]), 2;
   uint32_t s = h[1], k = h[2], rb = h[3], wt = h[4], steps = h[5], birth = h[6], survive = h[7], lbytes = h[8];
   uint32_t groups = h[9], local = h[10], words = h[11], nfr = 2 * k + s * s;
   uint64_t tiles = h[12] | (uint64_t)h[13] << 32;

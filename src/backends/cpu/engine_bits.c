@@ -60,7 +60,8 @@ sqz__cpu_box_tile(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_
         sqz_bits_box_column((st & 1) ? a : b2, (st & 1) ? b2 : a, m, st < steps, p->rw, tasks[i] & 0xffu, ya, yb, birth,
                             survive);
     }
-  for (uint32_t w = 0; w < bt->wt; w++) dst[(uint64_t)tb * bt->wt + w] = sqz_bits_box_pack((steps & 1) ? b2 : a, tab, bs, kq, w);
+  for (uint32_t w = 0; w < bt->wt; w++)
+    dst[(uint64_t)tb * bt->wt + w] = sqz_bits_box_pack((steps & 1) ? b2 : a, tab, bs, kq, w);
 }
 
 /* `steps` <= p->depth steps of a fractal by the box plan, a tile per thread at a time; scratch
