@@ -13,7 +13,7 @@ rm -rf "$SQZ_CACHE_DIR"
 echo "== sqz bench (fills the program cache, writes the plan)"
 SQZ_BITS_PLAN_OUT="$B/bits.plan" timeout 300 "$B/sqz" bench fractal --domain "$D" --steps $((3 * T)) --layouts bits --rule B3/S23 \
   --no-copy-test 2>&1 | grep -E "^bits|rror"
-F=$(grep -la "sqz_bits_fractal_box" "$SQZ_CACHE_DIR"/*.bin | head -1)
+F=$(grep -la ".entry sqz_bits_fractal_box" "$SQZ_CACHE_DIR"/*.bin | head -1) # the PTX (the key of every program of the file holds the name)
 echo "== cache file: $F"
 gcc -O2 -Icl -I/usr/local/cuda/include scripts/ncu_bits_kernel.c -o "$B/ncu_bits_kernel" -lcuda || exit 1
 echo "== replay through CUDA (the bench's kernel ms a step x $T = ms a launch)"

@@ -1,6 +1,6 @@
 /* scripts/ncu_bits_kernel.c — runs the PTX that NVIDIA's OpenCL compiled for the bits fractal box step (sqz_bits_fractal_box) through the CUDA driver API, with sqz's own launch, so that Nsight Compute can profile it. */
 /* usage: ncu_bits_kernel CACHE_FILE PLAN_FILE [REPS]
- *   CACHE_FILE: the file of SQZ_CACHE_DIR that holds the kernel (grep -l sqz_bits_fractal_box);
+ *   CACHE_FILE: the file of SQZ_CACHE_DIR that holds the kernel (grep -l ".entry sqz_bits_fractal_box");
  *   PLAN_FILE: what `SQZ_BITS_PLAN_OUT=PLAN_FILE sqz life|bench ... --layout bits` wrote: the
  *   launch's scalars, the plan table and H_λ, H_ν (src/backends/opencl/engine_bits.c).
  * The state is random words (tile padding bits 0). Grid, group size and arguments are sqz's. Two
