@@ -86,7 +86,7 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
   survive = SQZ_BITS_S;
 #endif
   uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0), rows = tab[SQZ_BB_ROWS], rw = tab[SQZ_BB_RW];
-  uint n_fill = tab[SQZ_BB_NFILL], n_step = tab[SQZ_BB_NSTEP], seg = tab[SQZ_BB_SEG], an = rows * rw;
+  uint n_fill = tab[SQZ_BB_NFILL], n_step = tab[SQZ_BB_NSTEP], an = rows * rw;
   __global const uint *tasks = tab + tab[SQZ_BB_STEP];
   __local uint *a = area, *bb = area + an, *m = area + 2u * an;
   for (uint i = lid; i < 2u * an; i += ls) area[i] = 0u;
@@ -109,8 +109,7 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
     for (uint st = 1u; st <= steps; st++) {
       __local uint *in = (st & 1u) ? a : bb, *out = (st & 1u) ? bb : a;
       for (uint i = lid; i < n_step; i += ls) {
-        uint task = tasks[i], y0 = (task >> 8) * seg, ya = y0 > st ? y0 : st;
-        uint yb = y0 + seg < rows - st ? y0 + seg : rows - st;
+        uint task = tasks[i], yb, ya = sqz_bits_box_rows(task, st, rows, &yb);
         if (ya < yb) sqz_bits_box_column(in, out, m, st < steps, rw, task & 0xffu, ya, yb, birth, survive);
       }
       barrier(CLK_LOCAL_MEM_FENCE);

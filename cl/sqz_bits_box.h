@@ -14,7 +14,8 @@
  * halo). The window is filled by tasks, each one word column j and one band of S rows: it pulls
  * the boxes of the 9 tiles that meet its word (those the host listed: present cells, at most
  * ceil(32 / S) + 1) and writes whole words, no atomics; the mask area gets the box shapes of
- * present tiles. The steps walk word columns (a task: column c, `seg` rows g seg ...), keeping
+ * present tiles. The steps walk word columns (a task: column c, rows [ya, yb) of a segment of
+ * `seg` rows, trimmed to the rows whose words can hold a cell), keeping
  * the horizontal 3-sums of three rows as 2 bit planes; the intermediate steps are ANDed with the
  * mask (holes, absent tiles and what lies past the window stay 0), so after T <= H steps the
  * tile's own cells are exact. The pack builds each storage word from the boxes of its bits, a
@@ -24,7 +25,7 @@
  * header below; then U (from SQZ_BB_U, an even word), P, lam (box origin x | y << 16 of each
  * level-q sub-tile of a tile, in digit order), the fill tasks (head: j | (first row + 16) << 8),
  * their entry offsets (n_fill + 1), the entries (sub-tile | direction << 20 | (shift + 32) <<
- * 24, shift = box x - word x) and the step tasks (c | g << 8). */
+ * 24, shift = box x - word x) and the step tasks (c | ya << 8 | yb << 20). */
 
 #ifdef __OPENCL_VERSION__
 #define SQZ_BITS_LOCAL __local
@@ -104,6 +105,14 @@ SQZ_FN void sqz_bits_box_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BITS
     a[(sqz_u32)y * rw + j] = acc[r];
     if (masked) m[(sqz_u32)y * rw + j] = msk[r];
   }
+}
+
+/* The rows [ya, yb) of step task `task` at step st of a launch: its own within st .. R - st - 1
+ * (each step computes one row fewer at either end of the window). */
+SQZ_FN sqz_u32 sqz_bits_box_rows(sqz_u32 task, sqz_u32 st, sqz_u32 rows, sqz_u32 *yb) {
+  sqz_u32 ya = (task >> 8) & 0xfffu, ye = task >> 20;
+  *yb = ye < rows - st ? ye : rows - st;
+  return ya > st ? ya : st;
 }
 
 /* Horizontal 3-sum (x-1, x, x+1) of the 32 cells of row word w (l, r: the words either side)

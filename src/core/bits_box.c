@@ -88,16 +88,21 @@ static uint32_t sqz__box_fill(const sqz_fractal *fr, const sqz_bits_tiling *bt, 
   return ne;
 }
 
-/* The step tasks of seg rows (column c | segment g << 8: rows g seg .. within 1 .. R - 2 that
- * hold a word of the mask) into out (NULL: only counted). */
+/* The step tasks of segments of seg rows (column c | ya << 8 | yb << 20: the rows of a segment
+ * within 1 .. R - 2 from the first to the last whose word can hold a cell; rows of no task are
+ * never written and stay 0) into out (NULL: only counted). */
 static uint32_t sqz__box_steps(const uint32_t *mask, uint32_t rows, uint32_t rw, uint32_t seg, uint32_t *out) {
   uint32_t n = 0;
   for (uint32_t g = 0; g * seg < rows; g++)
     for (uint32_t c = 1; c + 1 < rw; c++) {
-      int any = 0;
-      for (uint32_t y = g * seg; y < (g + 1) * seg && y < rows && !any; y++) any = y >= 1 && y + 1 < rows && mask[y * rw + c];
-      if (any && out) out[n] = c | g << 8;
-      n += (uint32_t)any;
+      uint32_t ya = 0, yb = 0;
+      for (uint32_t y = g * seg; y < (g + 1) * seg && y + 1 < rows; y++)
+        if (y >= 1 && mask[y * rw + c]) {
+          ya = yb ? ya : y;
+          yb = y + 1;
+        }
+      if (yb && out) out[n] = c | ya << 8 | yb << 20;
+      n += yb ? 1u : 0u;
     }
   return n;
 }
@@ -129,7 +134,7 @@ static uint32_t sqz__box_stride(const sqz_bits_box *p, const uint32_t *tab, uint
   uint32_t *col = malloc((size_t)(nf + ns) * sizeof *col);
   for (uint32_t i = 0; row && col && i < nf + ns; i++) {
     uint32_t t = i < nf ? head[i] : steps[i - nf];
-    row[i] = i < nf ? (int64_t)(t >> 8) - SQZ_BB_YBIAS : (int64_t)(t >> 8) * p->seg;
+    row[i] = i < nf ? (int64_t)(t >> 8) - SQZ_BB_YBIAS : (int64_t)((t >> 8) & 0xfffu);
     col[i] = t & 0xffu;
   }
   for (uint32_t rw = p->rw; row && col && rw < p->rw + 8; rw++) {

@@ -47,7 +47,7 @@ sqz__cpu_box_tile(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_
                   const uint32_t kq, const uint32_t birth, const uint32_t survive) {
   const sqz_fractal *fr = &f->dom->fr;
   const uint32_t *tab = p->tab, *tasks = tab + tab[SQZ_BB_STEP];
-  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rb = (sqz_u32)fr->r - bt->t, rows = p->rows, seg = p->seg;
+  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rb = (sqz_u32)fr->r - bt->t, rows = p->rows;
   sqz_i64 nb[9];
   sqz_u32 bx, by;
   sqz_fr_lambda(s, k, fr->hl, rb, (uint64_t)tb, &bx, &by);
@@ -55,7 +55,7 @@ sqz__cpu_box_tile(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_
   for (uint32_t i = 0; i < p->n_fill; i++) sqz_bits_box_fill(src, tab, nb, bt->wt, bs, kq, i, a, m, steps > 1);
   for (uint32_t st = 1; st <= steps; st++)
     for (uint32_t i = 0; i < p->n_step; i++) {
-      uint32_t y0 = (tasks[i] >> 8) * seg, ya = y0 > st ? y0 : st, yb = y0 + seg < rows - st ? y0 + seg : rows - st;
+      uint32_t yb, ya = sqz_bits_box_rows(tasks[i], st, rows, &yb);
       if (ya < yb)
         sqz_bits_box_column((st & 1) ? a : b2, (st & 1) ? b2 : a, m, st < steps, p->rw, tasks[i] & 0xffu, ya, yb, birth,
                             survive);
