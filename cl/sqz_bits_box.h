@@ -10,13 +10,13 @@
  *
  * A tile of side = s^t (t: the storage level, core/bits.h) is stepped in a window of R = side +
  * 2 H rows of rw words (H <= 4: the halo width, one cell per step of a launch): tile cell (x, y)
- * at bit x + 64 of row y + H (word 0 and the last word of every row stay 0; word 1 holds the left
- * halo). The window is filled by tasks, each one word column j and one band of S rows: it pulls
+ * at bit x + 64 of row y + H (word 0 and the words past the last column of every row stay 0;
+ * word 1 holds the left halo; rw may exceed the columns, a padding against bank conflicts). The window is filled by tasks, each one word column j and one band of S rows: it pulls
  * the boxes of the 9 tiles that meet its word (those the host listed: present cells, at most
  * ceil(32 / S) + 1) and writes whole words, no atomics; the mask area gets the box shapes of
  * present tiles. The steps walk word columns (a task: column c, rows [ya, yb) of a segment of
- * `seg` rows, trimmed to the rows whose words can hold a cell), keeping
- * the horizontal 3-sums of three rows as 2 bit planes; the intermediate steps are ANDed with the
+ * `seg` rows, trimmed to the rows whose words can hold a cell), keeping the horizontal 3-sums
+ * of three rows as 2 bit planes; the intermediate steps are ANDed with the
  * mask (holes, absent tiles and what lies past the window stay 0), so after T <= H steps the
  * tile's own cells are exact. The pack builds each storage word from the boxes of its bits, a
  * box row at a time through P.
