@@ -52,11 +52,11 @@ case " $what " in *" fractal "*) # floor column: share of the 1-bit floor (2 bit
   }
   run $B/sqz bench fractal --domain fractal:sierpinski-triangle:20 --steps 24 --layouts compact,bits
   bench fractal:sierpinski-triangle:20 24 generic box1 box2 box3 box4 box4q=2 box4q=1
-  bench fractal:sierpinski-triangle:22 12 generic box1 box2 box4
-  bench fractal:sierpinski-triangle:24 12 generic box1 box4
+  bench fractal:sierpinski-triangle:22 12 generic box1 box2 box3 box4
+  bench fractal:sierpinski-triangle:24 12 generic box1 box2 box3 box4
   run $B/sqz bench fractal --domain fractal:sierpinski-carpet:10 --steps 24 --layouts compact,bits
   bench fractal:sierpinski-carpet:10 24 generic box1 box2 box3 box4
-  bench fractal:vicsek-cross:10 24 generic box1 box4 ;;
+  bench fractal:vicsek-cross:10 24 generic box1 box2 box3 box4 ;;
 esac
 case " $what " in *" simplex "*)
   run $B/sqz bench simplex --domain triangle:46341 --workload life --steps 20 --layouts compact,bits --maps had
