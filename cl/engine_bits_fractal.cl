@@ -70,7 +70,7 @@ __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam
 
 #ifdef SQZ_KERNEL_sqz_bits_fractal_box
 /* The step by sub-tile boxes (cl/sqz_bits_box.h; needs sqz_bits_box.h, SQZ_BITS_BOX, the box
- * side, and SQZ_BITS_KQ, its cells): persistent groups, tiles b = group, + groups, ...; per tile
+ * side, and SQZ_BITS_KQ, its cells): each group steps tiles b = group, + groups, ...; per tile
  * the 9 tiles around it (ν once per tile, during the previous tile's steps), the window filled by
  * the plan's fill tasks (whole words, no atomics), `steps` <= H steps between the two cell areas
  * (intermediate ones masked), and the tile's storage words packed from the result. `area`: two

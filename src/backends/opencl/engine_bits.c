@@ -12,7 +12,8 @@
 #define SQZ__BITS_GROUPS ((uint64_t)1 << 20) /* tiles (work-groups) per fractal launch */
 #define SQZ__BITS_LOCAL 64u                  /* simplex work-items per group */
 #define SQZ__BITS_BOX_LOCAL 256u             /* work-items per group of the box step */
-#define SQZ__BITS_BOX_GROUPS_PER_CU 8u       /* its persistent groups per compute unit */
+#define SQZ__BITS_BOX_GROUPS_PER_CU 8u       /* its groups per compute unit at least, */
+#define SQZ__BITS_BOX_TILES_PER_GROUP 8u     /* and about this many tiles each where there are more */
 
 /* The program of a family; u (steps only) makes its rule compile-time constants. */
 static int sqz__bits_program(sqz_context *ctx, int fractal, const sqz_update *u, const char *kernel, cl_kernel *k) {
@@ -161,8 +162,13 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
     local = kwg;
   if (st == SQZ_OK) st = sqz__const_buffer(ctx, p.words * sizeof *p.tab, p.tab, &tab);
   if (st == SQZ_OK) st = sqz__bits_fr_buffer(f, &fr);
-  uint64_t cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__BITS_BOX_GROUPS_PER_CU;
-  size_t global = (size_t)(bt.tiles < cap ? bt.tiles : cap) * local;
+  /* groups: a few tiles each (the window's zeroing paid per group), not a fixed number per compute
+   * unit: a persistent group that does not fit beside the others (local memory) would wait for them
+   * to finish all their tiles, a second wave at a fraction of the occupancy */
+  uint64_t few = (bt.tiles + SQZ__BITS_BOX_TILES_PER_GROUP - 1) / SQZ__BITS_BOX_TILES_PER_GROUP;
+  uint64_t least = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__BITS_BOX_GROUPS_PER_CU;
+  if (least > bt.tiles) least = bt.tiles;
+  size_t global = (size_t)(few > least ? few : least) * local;
   if (st == SQZ_OK) sqz__bits_box_dump(f, &bt, &p, u, p.depth, global / local, local);
   free(p.tab);
   cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k, rb = (cl_uint)f->dom->fr.r - bt.t, wt = bt.wt;
