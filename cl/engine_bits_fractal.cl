@@ -1,6 +1,7 @@
-/* engine_bits_fractal.cl — layout bits on fractals: one work-group per tile, its bits and halo expanded into a dense bitmap in local memory, bit-sliced Life, packed back. */
-/* Needs sqz_common.h, sqz_fractal.h and sqz_bits.h. Tile b (digit order at level rb = R - t)
- * holds k^t cells in wt words from word b * wt; lam[l] = x | y << 16 is tile cell l's place
+/* engine_bits_fractal.cl — layout bits on fractals: tiles expanded into dense bitmaps in local memory, bit-sliced Life, packed back; by sub-tile boxes (sqz_bits_fractal_box) or a cell at a time (sqz_bits_fractal_step). */
+/* sqz_bits_fractal_step (SQZ_ENGINE=generic, and where the box window does not fit in local
+ * memory): one work-group per tile, one step. Needs sqz_common.h, sqz_fractal.h and sqz_bits.h.
+ * Tile b (digit order at level rb = R - t) holds k^t cells in wt words from word b * wt; lam[l] = x | y << 16 is tile cell l's place
  * and nu[y * side + x] (stored after lam) its index (-1: a hole), then the nw dense words
  * q = (y - 1) * rw + j that hold a cell; fr = H_λ (2k entries) then H_ν (s^2). The dense
  * bitmap has side + 2 rows of rw words, tile cell (x, y) at bit x + 1 of row y + 1. */
@@ -66,3 +67,56 @@ __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam
   }
   dst[item] = v;
 }
+
+#ifdef SQZ_KERNEL_sqz_bits_fractal_box
+/* The step by sub-tile boxes (cl/sqz_bits_box.h; needs sqz_bits_box.h, SQZ_BITS_BOX, the box
+ * side, and SQZ_BITS_KQ, its cells): each group steps tiles b = group, + groups, ...; per tile
+ * the 9 tiles around it (ν once per tile, during the previous tile's steps), the window filled by
+ * the plan's fill tasks (whole words, no atomics), `steps` <= H steps between the two cell areas
+ * (intermediate ones masked), and the tile's storage words packed from the result. `area`: two
+ * cell areas of R x rw words (a, then b) and, for steps > 1, the mask area.
+ * Words that no task writes (guard words, and in b whatever no step task covers) are zeroed once
+ * per group and stay 0, as every tile writes the same positions. */
+__kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global uint *restrict dst,
+                                   __global const uint *restrict tab, __constant int *fr, uint s, uint k, uint rb,
+                                   uint wt, ulong tiles, uint steps, uint birth, uint survive, __local uint *area) {
+  __local long nb[9];
+#ifdef SQZ_BITS_B
+  birth = SQZ_BITS_B;
+  survive = SQZ_BITS_S;
+#endif
+  uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0), rows = tab[SQZ_BB_ROWS], rw = tab[SQZ_BB_RW];
+  uint n_fill = tab[SQZ_BB_NFILL], n_step = tab[SQZ_BB_NSTEP], an = rows * rw;
+  __global const uint *tasks = tab + tab[SQZ_BB_STEP];
+  __local uint *a = area, *bb = area + an, *m = area + 2u * an;
+  for (uint i = lid; i < 2u * an; i += ls) area[i] = 0u;
+  ulong b = get_group_id(0), stride = get_num_groups(0);
+  if (lid < 9u && b < tiles) { /* the neighbours of the first tile; later ones during the previous tile's steps */
+    uint bx, by;
+    sqz_fr_lambda(s, k, fr, rb, b, &bx, &by);
+    nb[lid] = lid == 4u ? (long)b : sqz_fr_tile_neighbour(s, k, fr + 2u * k, rb, bx, by, lid);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (; b < tiles; b += stride) { /* uniform over the group */
+    for (uint i = lid; i < n_fill; i += ls)
+      sqz_bits_box_fill(src, tab, nb, wt, SQZ_BITS_BOX, SQZ_BITS_KQ, i, a, m, steps > 1u);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < 9u && b + stride < tiles) {
+      uint bx, by;
+      sqz_fr_lambda(s, k, fr, rb, b + stride, &bx, &by);
+      nb[lid] = lid == 4u ? (long)(b + stride) : sqz_fr_tile_neighbour(s, k, fr + 2u * k, rb, bx, by, lid);
+    }
+    for (uint st = 1u; st <= steps; st++) {
+      __local uint *in = (st & 1u) ? a : bb, *out = (st & 1u) ? bb : a;
+      for (uint i = lid; i < n_step; i += ls) {
+        uint task = tasks[i], yb, ya = sqz_bits_box_rows(task, st, rows, &yb);
+        if (ya < yb) sqz_bits_box_column(in, out, m, st < steps, rw, task & 0xffu, ya, yb, birth, survive);
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    __local uint *res = (steps & 1u) ? bb : a;
+    for (uint w = lid; w < wt; w += ls) dst[b * wt + w] = sqz_bits_box_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+#endif

@@ -1,13 +1,15 @@
 /* labels: opencl */
-/* ctest cases: geometry cpu opencl io */
-/* test_bits.c — layout bits against layout compact, bit for bit, on every domain family, 2D and 3D rules and both backends; its geometry, I/O and refusals. */
+/* ctest cases: geometry box cpu opencl temporal io */
+/* test_bits.c — layout bits against layout compact, bit for bit, on every domain family, 2D and 3D rules, both backends and every steps-per-launch depth; its geometry, box tables, I/O and refusals. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/bits.h"
 #include "core/sqz_internal.h"
-#include "sqz_bits.h"
 #include "sqz_common.h"
+#include "sqz_bits.h"
+#include "sqz_bits_box.h"
+#include "sqz_fractal.h"
 #include "sqz_test.h"
 
 /* The domains: fractals (a user pattern of scale 3 among them), triangles and tetrahedra of odd
@@ -61,9 +63,89 @@ START_TEST(test_geometry) {
 }
 END_TEST
 
+/* The box plan of every fractal family at every box level: U places each of the k^q bits at
+ * its cell's box bit (λ at level q, computed here cell by cell), P takes every box row back to
+ * the same bits (a round trip of random patterns), lam is λ of the sub-tiles, and the fill
+ * entries name every sub-tile of the tile itself once, at its box's place. */
+static const char *const box_domains[] = {"fractal:sierpinski-triangle:9", "fractal:sierpinski-carpet:5",
+                                          "fractal:vicsek-cross:5",        "fractal:##./#.#/.##:5",
+                                          "fractal:#..#/.##./.##./#..#:3", "fractal:sierpinski-triangle:1"};
+
+static void check_box_plan(sqz_context *ctx, sqz_domain *dom, uint32_t q, uint32_t depth) {
+  const sqz_fractal *fr = &dom->fr;
+  sqz_bits_tiling bt;
+  sqz__bits_tiling(dom, &bt);
+  sqz_bits_box p;
+  SQZ_OK_OR_FAIL(ctx, sqz__bits_box_plan(ctx, dom, &bt, q, depth, 64, 12288, &p));
+  ck_assert_uint_eq(p.depth, depth < bt.side ? depth : bt.side); /* the window within the 8 neighbour tiles */
+  depth = p.depth;
+  const uint32_t *tab = p.tab, *pt = tab + tab[SQZ_BB_P], *lam = tab + tab[SQZ_BB_LAM];
+  uint32_t kq = tab[SQZ_BB_KQ], bs = p.bs, nsub = tab[SQZ_BB_NSUB];
+  ck_assert_uint_eq(kq * nsub, bt.kt);
+  ck_assert_uint_le(bs, SQZ_BB_MAX_SIDE);
+  uint64_t u[4 * 256];
+  memcpy(u, tab + tab[SQZ_BB_U], 256 * ((kq + 7) / 8) * sizeof *u);
+  for (uint32_t c = 0; c < kq; c++) {
+    sqz_u32 x = 0, y = 0, rest = c;
+    for (uint32_t i = 0, sp = 1; i < q; i++, sp *= (uint32_t)fr->s, rest /= (uint32_t)fr->k) {
+      x += sp * (uint32_t)fr->hl[2 * (rest % (uint32_t)fr->k)];
+      y += sp * (uint32_t)fr->hl[2 * (rest % (uint32_t)fr->k) + 1];
+    }
+    ck_assert_uint_eq(u[256 * (c / 8) + (1u << (c % 8))], (uint64_t)1 << (y * bs + x));
+    ck_assert_uint_eq(pt[(y << bs) + (1u << x)], 1u << c);
+  }
+  uint64_t seed = 12345;
+  for (int trial = 0; trial < 200; trial++) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t bits = (uint32_t)(seed >> 32) & (kq == 32 ? 0xffffffffu : (1u << kq) - 1u), back = 0;
+    uint64_t box = 0;
+    for (uint32_t b = 0; 8 * b < kq; b++) box |= u[256 * b + ((bits >> (8 * b)) & 255u)];
+    for (uint32_t r = 0; r < bs; r++) back |= pt[(r << bs) + (uint32_t)((box >> (r * bs)) & ((1u << bs) - 1u))];
+    ck_assert_uint_eq(back, bits);
+  }
+  unsigned char *seen = calloc(nsub, 1);
+  const uint32_t *head = tab + tab[SQZ_BB_FILL], *ent = tab + tab[SQZ_BB_ENT];
+  for (uint32_t i = 0; i < p.n_fill; i++)
+    for (uint32_t e = head[p.n_fill + i]; e < head[p.n_fill + i + 1]; e++) {
+      uint32_t sub = ent[e] & 0xfffffu, d = (ent[e] >> 20) & 15u;
+      int32_t sh = (int32_t)(ent[e] >> 24) - 32, x = 32 * ((int32_t)(head[i] & 0xffu) - 2) + sh,
+              y = (int32_t)(head[i] >> 8) - SQZ_BB_YBIAS - (int32_t)depth;
+      ck_assert_uint_lt(sub, nsub);
+      if (d != 4) continue;
+      ck_assert_uint_eq(lam[sub], (uint32_t)x | (uint32_t)y << 16); /* the box of the tile itself at its place */
+      if (x >= 32 * ((int32_t)(head[i] & 0xffu) - 2)) seen[sub]++; /* counted in the word where it starts */
+    }
+  for (uint32_t v = 0; v < nsub; v++) {
+    sqz_u32 x, y;
+    sqz_fr_lambda((sqz_u32)fr->s, (sqz_u32)fr->k, fr->hl, bt.t - q, v, &x, &y);
+    ck_assert_uint_eq(lam[v], x * bs | (y * bs) << 16);
+    ck_assert_uint_eq(seen[v], 1);
+  }
+  free(seen);
+  free(p.tab);
+}
+
+START_TEST(test_box) {
+  sqz_context *ctx = sqz_test_context("cpu");
+  for (size_t d = 0; d < sizeof box_domains / sizeof *box_domains; d++) {
+    sqz_domain *dom = NULL;
+    SQZ_OK_OR_FAIL(ctx, sqz_domain_parse(ctx, box_domains[d], &dom));
+    sqz_bits_tiling bt;
+    sqz__bits_tiling(dom, &bt);
+    uint32_t top = sqz__bits_box_level(dom, &bt);
+    ck_assert_uint_ge(top, 1);
+    for (uint32_t q = 0; q <= top; q++)
+      for (uint32_t depth = 1; depth <= 4; depth += 3) check_box_plan(ctx, dom, q, depth);
+    sqz_domain_release(dom);
+  }
+  sqz_context_release(ctx);
+}
+END_TEST
+
 /* Steps `rule` on spec in layouts compact and bits from the same random state, comparing the
- * compact-order states after every run of steps. */
-static void check_same(sqz_context *ctx, const char *spec, const char *rule, double density) {
+ * compact-order states after every run of steps: runs of 1, 2 and 3 steps, or with `longer` of
+ * 4, 5 and 7 (whole launches of up to 4 steps and what remains). */
+static void check_runs(sqz_context *ctx, const char *spec, const char *rule, double density, int longer) {
   sqz_field *c = sqz_test_field(ctx, spec, SQZ_U8, "compact"), *b = sqz_test_field(ctx, spec, SQZ_U8, "bits");
   uint64_t n = sqz_domain_cells(sqz_test_domain(c));
   unsigned char *vc = malloc(n), *vb = malloc(n);
@@ -79,13 +161,18 @@ static void check_same(sqz_context *ctx, const char *spec, const char *rule, dou
     SQZ_OK_OR_FAIL(ctx, sqz_field_count(b, &lb));
     ck_assert_uint_eq(lc, lb);
     if (run == 3) break;
-    SQZ_OK_OR_FAIL(ctx, sqz_life_step(c, rule, (uint64_t)run + 1));
-    SQZ_OK_OR_FAIL(ctx, sqz_life_step(b, rule, (uint64_t)run + 1));
+    uint64_t steps = longer ? (uint64_t)(run == 2 ? 7 : run + 4) : (uint64_t)run + 1;
+    SQZ_OK_OR_FAIL(ctx, sqz_life_step(c, rule, steps));
+    SQZ_OK_OR_FAIL(ctx, sqz_life_step(b, rule, steps));
   }
   free(vc);
   free(vb);
   sqz_test_drop(c);
   sqz_test_drop(b);
+}
+
+static void check_same(sqz_context *ctx, const char *spec, const char *rule, double density) {
+  check_runs(ctx, spec, rule, density, 0);
 }
 
 /* Every rule on every domain on the cpu. On opencl, where each (pattern, rule) is a program to
@@ -109,6 +196,42 @@ START_TEST(test_cpu) { check_backend("cpu"); }
 END_TEST
 
 START_TEST(test_opencl) { check_backend("opencl"); }
+END_TEST
+
+/* Every fractal family at odd levels, several steps per launch (SQZ_TEMPORAL = 1 .. 4, runs of
+ * 4, 5 and 7 steps), on both backends: the default rule and a B0 rule (holes, absent tiles and
+ * what lies past the halo must stay 0 between the steps of a launch), and one cell a box
+ * (SQZ_BITS_Q=0, the general path); on the cpu more rules and every smaller box. */
+START_TEST(test_temporal) {
+  static const char *const backends[] = {"cpu", "opencl"};
+  for (int bk = 0; bk < 2; bk++) {
+    sqz_context *ctx = sqz_test_context(backends[bk]);
+    int all = bk == 0;
+    for (int t = 1; t <= 4; t++) {
+      char v[2] = {(char)('0' + t), 0};
+      setenv("SQZ_TEMPORAL", v, 1);
+      for (size_t d = 0; d < sizeof box_domains / sizeof *box_domains; d++)
+        for (int r = 0; r < 4; r++) /* opencl: a program per rule and box; B0 on the user pattern */
+          if (r == 0 || (r == 3 && (all || d == 3)) || (all && t % 2 == 0))
+            check_runs(ctx, box_domains[d], rules2[r], r == 1 ? 0.2 : 0.5, 1);
+      for (int q = 0; q < (all ? 3 : 1) && (all || t % 2 == 0); q++) {
+        char qv[2] = {(char)('0' + q), 0};
+        setenv("SQZ_BITS_Q", qv, 1);
+        check_runs(ctx, "fractal:sierpinski-triangle:7", rules2[0], 0.5, 1);
+        if (q == 0) check_runs(ctx, "fractal:sierpinski-carpet:3", rules2[3], 0.5, 1);
+        unsetenv("SQZ_BITS_Q");
+      }
+    }
+    unsetenv("SQZ_TEMPORAL");
+    if (!all) { /* a local memory that holds only the one-step window of the triangle: T = 4 falls back to 1 */
+      uint64_t saved = ctx->local_mem;
+      ctx->local_mem = 30000;
+      check_runs(ctx, "fractal:sierpinski-triangle:9", rules2[0], 0.5, 1);
+      ctx->local_mem = saved;
+    }
+    sqz_context_release(ctx);
+  }
+}
 END_TEST
 
 /* Embedded reads and writes, compact writes, bands, and what bits refuses. */
@@ -168,9 +291,9 @@ END_TEST
 
 int main(void) {
   Suite *s = suite_create("bits");
-  static const char *const names[] = {"geometry", "cpu", "opencl", "io"};
-  const TTest *tests[] = {test_geometry, test_cpu, test_opencl, test_io};
-  for (int i = 0; i < 4; i++) {
+  static const char *const names[] = {"geometry", "box", "cpu", "opencl", "temporal", "io"};
+  const TTest *tests[] = {test_geometry, test_box, test_cpu, test_opencl, test_temporal, test_io};
+  for (int i = 0; i < 6; i++) {
     TCase *tc = tcase_create(names[i]); /* timeout: CK_DEFAULT_TIMEOUT (ctest sets it) */
     tcase_add_test(tc, tests[i]);
     suite_add_tcase(s, tc);

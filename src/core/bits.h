@@ -28,6 +28,33 @@ typedef struct {
 SQZ_INTERNAL int sqz__bits_tables(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt,
                                   sqz_bits_tables *tab);
 
+/* The plan of the fractal step by sub-tile boxes (cl/sqz_bits_box.h, bits_box.c): box level q
+ * and side bs = s^q, halo depth (1 .. 4: steps per launch), window rows x words, fill and step
+ * task counts, and the table the kernels read (`words` words, malloc'ed). */
+typedef struct {
+  uint32_t q, bs, depth, rows, rw, n_fill, n_step, seg; /* rw: the row stride in words */
+  uint32_t *tab;
+  size_t words;
+} sqz_bits_box;
+/* The box level: the largest q <= t with s^q <= 8 and k^q <= 32 (SQZ_BITS_Q: a smaller one). */
+SQZ_INTERNAL uint32_t sqz__bits_box_level(const sqz_domain *dom, const sqz_bits_tiling *bt);
+/* The plan at box level q and halo depth (at most the tile side: p->depth), step tasks sized
+ * for `lanes` work-items at once; with lanes >= 32 (a GPU-like group) the window's row stride is
+ * padded by up to 7 words, within local_words, for the fewest local-memory bank conflicts of
+ * warps of 32 tasks. */
+SQZ_INTERNAL int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
+                                    uint32_t depth, uint32_t lanes, uint64_t local_words, sqz_bits_box *p);
+/* Words of one tile window (cell, mask and second cell areas: 3 with depth > 1, else 2). */
+static inline size_t sqz__bits_box_local(const sqz_bits_box *p) {
+  return (size_t)(p->depth > 1 ? 3 : 2) * p->rows * p->rw;
+}
+/* Steps per launch of the bits fractal step: SQZ_TEMPORAL (1 .. 4) or SQZ_BITS_DEPTH, at most
+ * `steps`. 4 on every device: a tile window of side s^t + 8 costs little more to step than the
+ * tile, and fill and pack are paid once per 4 steps (measured faster than T = 1 on the 2-core
+ * CPU too, PoCL and the cpu backend: docs/BENCHMARKS.md, "Layout bits on fractals by boxes"). */
+#define SQZ_BITS_DEPTH 4u
+SQZ_INTERNAL uint32_t sqz__bits_depth(uint64_t steps);
+
 /* The family-independent contracts of sqz_internal.h's layout functions, for layout bits. */
 SQZ_INTERNAL int sqz__bits_geometry(const sqz_domain *dom, uint64_t *elems, uint64_t *width, uint64_t *height);
 SQZ_INTERNAL int sqz__bits_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y, uint64_t *z);

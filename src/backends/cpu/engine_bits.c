@@ -7,6 +7,7 @@
 #include "core/bits.h"
 #include "sqz_common.h"
 #include "sqz_bits.h"
+#include "sqz_bits_box.h"
 #include "sqz_fractal.h"
 
 /* Threads the fractal step may run (one scratch tile each). */
@@ -37,57 +38,48 @@ static void sqz__cpu_bits_simplex(const sqz_field *f, const uint32_t *src, uint3
   }
 }
 
-/* Words of one thread's dense tile and result (sqz__cpu_bits_fractal). */
-static size_t sqz__cpu_bits_scratch(const sqz_bits_tiling *bt) {
-  size_t rw = (bt->side + 33u) / 32u;
-  return (2u * bt->side + 2u) * rw;
+/* One tile (tb) of the box step in a thread's window a, b2, m (cl/sqz_bits_box.h): the fill
+ * tasks, `steps` steps between the two cell areas, the pack. Always inlined, so that the calls
+ * with constant boxes and rules below get the kernels' unrolled rows and folded rule. */
+static inline __attribute__((always_inline)) void
+sqz__cpu_box_tile(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_box *p, int64_t tb, uint32_t *a,
+                  uint32_t *b2, uint32_t *m, const uint32_t *src, uint32_t *dst, uint32_t steps, const uint32_t bs,
+                  const uint32_t kq, const uint32_t birth, const uint32_t survive) {
+  const sqz_fractal *fr = &f->dom->fr;
+  const uint32_t *tab = p->tab, *tasks = tab + tab[SQZ_BB_STEP];
+  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rb = (sqz_u32)fr->r - bt->t, rows = p->rows;
+  sqz_i64 nb[9];
+  sqz_u32 bx, by;
+  sqz_fr_lambda(s, k, fr->hl, rb, (uint64_t)tb, &bx, &by);
+  for (sqz_u32 d = 0; d < 9; d++) nb[d] = d == 4 ? tb : sqz_fr_tile_neighbour(s, k, fr->hnu, rb, bx, by, d);
+  for (uint32_t i = 0; i < p->n_fill; i++) sqz_bits_box_fill(src, tab, nb, bt->wt, bs, kq, i, a, m, steps > 1);
+  for (uint32_t st = 1; st <= steps; st++)
+    for (uint32_t i = 0; i < p->n_step; i++) {
+      uint32_t yb, ya = sqz_bits_box_rows(tasks[i], st, rows, &yb);
+      if (ya < yb)
+        sqz_bits_box_column((st & 1) ? a : b2, (st & 1) ? b2 : a, m, st < steps, p->rw, tasks[i] & 0xffu, ya, yb, birth,
+                            survive);
+    }
+  for (uint32_t w = 0; w < bt->wt; w++)
+    dst[(uint64_t)tb * bt->wt + w] = sqz_bits_box_pack((steps & 1) ? b2 : a, tab, bs, kq, w);
 }
 
-/* One step of a fractal, a tile at a time: its bits and a one-cell halo from its 8 neighbours
- * expanded into a dense bitmap (cell (x, y) at bit x + 1 of row y + 1, rows of rw words),
- * the dense step, and the result packed back in digit order. */
-static void sqz__cpu_bits_fractal(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_tables *tab,
-                                  uint32_t *scratch, const uint32_t *src, uint32_t *dst,
-                                  uint32_t birth, uint32_t survive) {
-  const sqz_fractal *fr = &f->dom->fr;
-  const uint32_t *lam = tab->lam;
-  const int32_t *nu = tab->nu;
-  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rb = (sqz_u32)fr->r - bt->t, side = bt->side, rw = (side + 33u) / 32u;
+/* `steps` <= p->depth steps of a fractal by the box plan, a tile per thread at a time; scratch
+ * holds each thread's window (3 areas), whose words no task writes stay 0 as in the kernel.
+ * Conway's Life on the Sierpiński triangle and carpet boxes runs with them as constants. */
+static void sqz__cpu_bits_box(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_box *p, uint32_t *scratch,
+                              const uint32_t *src, uint32_t *dst, uint32_t steps, uint32_t birth, uint32_t survive) {
+  size_t an = (size_t)p->rows * p->rw;
+  uint32_t bs = p->bs, kq = p->tab[SQZ_BB_KQ], life = birth == 1u << 3 && survive == (1u << 2 | 1u << 3);
 #pragma omp parallel if (f->dom->cells >= SQZ_CPU_PARALLEL_CELLS)
   {
-    uint32_t *dense = scratch + (size_t)sqz__cpu_thread() * sqz__cpu_bits_scratch(bt), *res = dense + (side + 2u) * rw;
+    uint32_t *a = scratch + (size_t)sqz__cpu_thread() * 3u * an, *b2 = a + an, *m = b2 + an;
+    memset(a, 0, 2u * an * sizeof *a);
 #pragma omp for schedule(dynamic, 4)
     for (int64_t tb = 0; tb < (int64_t)bt->tiles; tb++) {
-      uint64_t b = (uint64_t)tb;
-      sqz_u32 bx, by;
-      sqz_fr_lambda(s, k, fr->hl, rb, b, &bx, &by);
-      memset(dense, 0, (size_t)(side + 2u) * rw * sizeof *dense);
-      const uint32_t *own = src + b * bt->wt;
-      for (uint32_t l = 0; l < bt->kt; l++)
-        if ((own[l >> 5] >> (l & 31u)) & 1u) {
-          uint32_t x = (lam[l] & 0xFFFFu) + 1u, y = (lam[l] >> 16) + 1u;
-          dense[y * rw + (x >> 5)] |= 1u << (x & 31u);
-        }
-      sqz_i64 nb[9];
-      for (sqz_u32 d = 0; d < 9; d++) nb[d] = d == 4 ? -1 : sqz_fr_tile_neighbour(s, k, fr->hnu, rb, bx, by, d);
-      for (uint32_t p = 0; p < 4u * side + 4u; p++) {
-        sqz_u32 cx, cy, lx, ly, d = sqz_bits_halo(side, p, &cx, &cy, &lx, &ly);
-        int32_t l = nb[d] < 0 ? -1 : nu[ly * side + lx];
-        if (l >= 0 && ((src[(uint64_t)nb[d] * bt->wt + ((uint32_t)l >> 5)] >> (l & 31)) & 1u))
-          dense[cy * rw + (cx >> 5)] |= 1u << (cx & 31u);
-      }
-      for (uint32_t i = 0; i < tab->nw; i++) { /* the dense words that hold cells */
-        uint32_t q = tab->wl[i];
-        SQZ_BITS_DENSE_STEP(dense, rw, q / rw + 1u, q % rw, birth, survive, res[q]);
-      }
-      for (uint32_t w = 0; w < bt->wt; w++) {
-        uint32_t v = 0;
-        for (uint32_t i = 0, l = w * 32u; i < 32u && l < bt->kt; i++, l++) {
-          uint32_t x = (lam[l] & 0xFFFFu) + 1u, y = lam[l] >> 16;
-          v |= ((res[y * rw + (x >> 5)] >> (x & 31u)) & 1u) << i;
-        }
-        dst[b * bt->wt + w] = v;
-      }
+      if (life && bs == 8 && kq == 27) sqz__cpu_box_tile(f, bt, p, tb, a, b2, m, src, dst, steps, 8, 27, 1u << 3, 3u << 2);
+      else if (life && bs == 3 && kq == 8) sqz__cpu_box_tile(f, bt, p, tb, a, b2, m, src, dst, steps, 3, 8, 1u << 3, 3u << 2);
+      else sqz__cpu_box_tile(f, bt, p, tb, a, b2, m, src, dst, steps, bs, kq, birth, survive);
     }
   }
 }
@@ -97,26 +89,32 @@ int sqz__cpu_bits_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
   if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
   if (st != SQZ_OK) return st;
   sqz_bits_tiling bt = {0};
-  sqz_bits_tables tab = {0};
+  sqz_bits_box plan = {0};
   uint32_t *scratch = NULL;
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL) {
     sqz__bits_tiling(f->dom, &bt);
-    st = sqz__bits_tables(f->ctx, f->dom, &bt, &tab);
-    size_t threads = (size_t)sqz__cpu_max_threads();
-    if (st == SQZ_OK && !(scratch = malloc(threads * sqz__cpu_bits_scratch(&bt) * sizeof *scratch)))
-      st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %zu dense tiles of side %u", threads,
-                     bt.side);
+    st = sqz__bits_box_plan(f->ctx, f->dom, &bt, sqz__bits_box_level(f->dom, &bt), sqz__bits_depth(steps), 1, 0, &plan);
+    size_t threads = (size_t)sqz__cpu_max_threads(), words = 3u * (size_t)plan.rows * plan.rw;
+    if (st == SQZ_OK && !(scratch = malloc(threads * words * sizeof *scratch)))
+      st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %zu bits tile windows of %zu bytes", threads,
+                     words * sizeof *scratch);
   }
   double t0 = sqz__now();
-  for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
+  for (uint64_t i = 0; st == SQZ_OK && i < steps;) {
     const uint32_t *src = f->mem[f->cur];
     uint32_t *dst = f->mem[1 - f->cur];
-    if (f->dom->kind == SQZ_DOMAIN_FRACTAL) sqz__cpu_bits_fractal(f, &bt, &tab, scratch, src, dst, u->birth, u->survive);
-    else sqz__cpu_bits_simplex(f, src, dst, u->birth, u->survive);
+    uint32_t now = 1;
+    if (f->dom->kind == SQZ_DOMAIN_FRACTAL) {
+      now = steps - i < plan.depth ? (uint32_t)(steps - i) : plan.depth;
+      sqz__cpu_bits_box(f, &bt, &plan, scratch, src, dst, now, u->birth, u->survive);
+    } else {
+      sqz__cpu_bits_simplex(f, src, dst, u->birth, u->survive);
+    }
     f->cur = 1 - f->cur;
+    i += now;
   }
   f->ctx->kernel_s += sqz__now() - t0;
-  free(tab.all);
+  free(plan.tab);
   free(scratch);
   return st;
 }

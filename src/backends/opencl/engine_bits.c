@@ -6,10 +6,14 @@
 #include "backends/opencl/cl_bits.h"
 #include "core/bits.h"
 #include "sqz_bits.h"
+#include "sqz_bits_box.h"
 
 #define SQZ__BITS_SPAN ((uint64_t)32768)     /* rows and planes per simplex launch */
 #define SQZ__BITS_GROUPS ((uint64_t)1 << 20) /* tiles (work-groups) per fractal launch */
 #define SQZ__BITS_LOCAL 64u                  /* simplex work-items per group */
+#define SQZ__BITS_BOX_LOCAL 256u             /* work-items per group of the box step */
+#define SQZ__BITS_BOX_GROUPS_PER_CU 8u       /* its groups per compute unit at least, */
+#define SQZ__BITS_BOX_TILES_PER_GROUP 8u     /* and about this many tiles each where there are more */
 
 /* The program of a family; u (steps only) makes its rule compile-time constants. */
 static int sqz__bits_program(sqz_context *ctx, int fractal, const sqz_update *u, const char *kernel, cl_kernel *k) {
@@ -41,23 +45,28 @@ static int sqz__bits_simplex_run(sqz_context *ctx, cl_kernel k, cl_uint arg, uin
   return st;
 }
 
+/* H_λ + H_ν of the fractal in a constant buffer (the kernels' fr). */
+static int sqz__bits_fr_buffer(sqz_field *f, cl_mem *fr) {
+  const sqz_fractal *d = &f->dom->fr;
+  int32_t frt[2 * SQZ_MAX_SCALE * SQZ_MAX_SCALE + SQZ_MAX_SCALE * SQZ_MAX_SCALE];
+  size_t nfr = 2u * (size_t)d->k + (size_t)d->s * (size_t)d->s;
+  memcpy(frt, d->hl, 2u * (size_t)d->k * sizeof *frt);
+  memcpy(frt + 2 * d->k, d->hnu, (size_t)d->s * (size_t)d->s * sizeof *frt);
+  return sqz__const_buffer(f->ctx, nfr * sizeof *frt, frt, fr);
+}
+
 /* The fractal's tables on the device: lam, nu and the dense word list in one buffer (tab, its
  * count in bt->nw), H_λ + H_ν in another (fr). */
 static int sqz__bits_fractal_tables(sqz_field *f, sqz_bits_tiling *bt, cl_mem *tab, cl_mem *fr, cl_uint *nw) {
   sqz_context *ctx = f->ctx;
-  const sqz_fractal *d = &f->dom->fr;
   sqz_bits_tables t;
   *tab = *fr = NULL;
   sqz__bits_tiling(f->dom, bt);
   int st = sqz__bits_tables(ctx, f->dom, bt, &t);
   if (st != SQZ_OK) return st;
-  int32_t frt[2 * SQZ_MAX_SCALE * SQZ_MAX_SCALE + SQZ_MAX_SCALE * SQZ_MAX_SCALE];
-  size_t nfr = 2u * (size_t)d->k + (size_t)d->s * (size_t)d->s;
-  memcpy(frt, d->hl, 2u * (size_t)d->k * sizeof *frt);
-  memcpy(frt + 2 * d->k, d->hnu, (size_t)d->s * (size_t)d->s * sizeof *frt);
   *nw = t.nw;
   st = sqz__const_buffer(ctx, t.words * sizeof *t.all, t.all, tab);
-  if (st == SQZ_OK) st = sqz__const_buffer(ctx, nfr * sizeof *frt, frt, fr);
+  if (st == SQZ_OK) st = sqz__bits_fr_buffer(f, fr);
   free(t.all);
   return st;
 }
@@ -96,12 +105,103 @@ static int sqz__bits_fractal_step(sqz_field *f, cl_kernel k, const sqz_bits_tili
   return st;
 }
 
+/* SQZ_BITS_PLAN_OUT=FILE: the box step's launch as made here, for scripts/ncu_bits_kernel.c (its
+ * PTX replayed through CUDA, for Nsight Compute): 16 words (magic "SQBB", s, k, rb, wt, steps,
+ * birth, survive, local bytes, groups, work-items per group, plan words, tiles low and high, box
+ * side, 0), the plan, then H_λ (2k) and H_ν (s^2) as int32. */
+static void sqz__bits_box_dump(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_box *p, const sqz_update *u,
+                               uint32_t steps, size_t groups, size_t local) {
+  const char *path = getenv("SQZ_BITS_PLAN_OUT");
+  FILE *fp = path && *path ? fopen(path, "wb") : NULL;
+  if (!fp) return;
+  const sqz_fractal *d = &f->dom->fr;
+  uint32_t head[16] = {0x42425153u, (uint32_t)d->s, (uint32_t)d->k, (uint32_t)d->r - bt->t, bt->wt, steps, u->birth,
+                       u->survive, (uint32_t)(sqz__bits_box_local(p) * 4u), (uint32_t)groups, (uint32_t)local,
+                       (uint32_t)p->words, (uint32_t)bt->tiles, (uint32_t)(bt->tiles >> 32), p->bs, 0};
+  fwrite(head, sizeof head, 1, fp);
+  fwrite(p->tab, sizeof *p->tab, p->words, fp);
+  fwrite(d->hl, sizeof *d->hl, 2u * (size_t)d->k, fp);
+  fwrite(d->hnu, sizeof *d->hnu, (size_t)d->s * (size_t)d->s, fp);
+  fclose(fp);
+}
+
+/* The step by sub-tile boxes (sqz_bits_fractal_box, cl/sqz_bits_box.h), `depth` steps a launch;
+ * SQZ_ERR_UNSUPPORTED where it does not apply: SQZ_ENGINE=generic, a big-endian device, or no
+ * window that fits in local memory. */
+static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t steps) {
+  static const char *const files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_bits.h", "sqz_bits_box.h",
+                                      "engine_bits_fractal.cl", NULL};
+  sqz_context *ctx = f->ctx;
+  const char *e = getenv("SQZ_ENGINE");
+  cl_bool little = CL_FALSE;
+  clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL);
+  if ((e && strcmp(e, "generic") == 0) || !little) return SQZ_ERR_UNSUPPORTED;
+  sqz_bits_tiling bt;
+  sqz__bits_tiling(f->dom, &bt);
+  size_t local = ctx->max_work_group < SQZ__BITS_BOX_LOCAL ? ctx->max_work_group : SQZ__BITS_BOX_LOCAL;
+  uint32_t q = sqz__bits_box_level(f->dom, &bt), depth = sqz__bits_depth(steps);
+  sqz_bits_box p = {0};
+  for (; depth >= 1 && !p.tab; depth--) { /* the deepest window that fits */
+    int st = sqz__bits_box_plan(ctx, f->dom, &bt, q, depth, (uint32_t)local, ctx->local_mem > 72u ? (ctx->local_mem - 72u) / 4u : 0u, &p);
+    if (st != SQZ_OK) return st;
+    if (sqz__bits_box_local(&p) * 4u + 9u * 8u > ctx->local_mem) {
+      free(p.tab);
+      p.tab = NULL;
+    }
+  }
+  if (!p.tab) return SQZ_ERR_UNSUPPORTED;
+  char pre[160];
+  snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n#define SQZ_BITS_BOX %uu\n#define SQZ_BITS_KQ %uu\n",
+           u->birth, u->survive, p.bs, p.tab[SQZ_BB_KQ]);
+  cl_kernel k = NULL;
+  cl_mem tab = NULL, fr = NULL;
+  int st = sqz__program_kernel(ctx, pre, files, "", "sqz_bits_fractal_box", &k);
+  size_t kwg = 0;
+  if (st == SQZ_OK && clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg,
+                                               NULL) == CL_SUCCESS && kwg > 0 && kwg < local)
+    local = kwg;
+  if (st == SQZ_OK) st = sqz__const_buffer(ctx, p.words * sizeof *p.tab, p.tab, &tab);
+  if (st == SQZ_OK) st = sqz__bits_fr_buffer(f, &fr);
+  /* groups: a few tiles each (the window's zeroing paid per group), not a fixed number per compute
+   * unit: a persistent group that does not fit beside the others (local memory) would wait for them
+   * to finish all their tiles, a second wave at a fraction of the occupancy */
+  uint64_t few = (bt.tiles + SQZ__BITS_BOX_TILES_PER_GROUP - 1) / SQZ__BITS_BOX_TILES_PER_GROUP;
+  uint64_t least = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__BITS_BOX_GROUPS_PER_CU;
+  if (least > bt.tiles) least = bt.tiles;
+  size_t global = (size_t)(few > least ? few : least) * local;
+  if (st == SQZ_OK) sqz__bits_box_dump(f, &bt, &p, u, p.depth, global / local, local);
+  free(p.tab);
+  cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k, rb = (cl_uint)f->dom->fr.r - bt.t, wt = bt.wt;
+  cl_ulong tiles = bt.tiles;
+  for (uint64_t done = 0; st == SQZ_OK && done < steps;) {
+    cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
+    cl_uint now = steps - done < p.depth ? (cl_uint)(steps - done) : p.depth;
+    st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof tab, &tab, sizeof fr, &fr, sizeof s, &s,
+                   sizeof kk, &kk, sizeof rb, &rb, sizeof wt, &wt, sizeof tiles, &tiles, sizeof now, &now,
+                   sizeof u->birth, &u->birth, sizeof u->survive, &u->survive, (size_t)0);
+    cl_int err = CL_SUCCESS;
+    if (st == SQZ_OK && (err = clSetKernelArg(k, 12, sqz__bits_box_local(&p) * 4u, NULL)) != CL_SUCCESS)
+      st = sqz__fail(ctx, err, "setting the local memory of a bits step failed: %s", sqz_status_name(err));
+    if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
+    if (st == SQZ_OK) {
+      f->cur = 1 - f->cur;
+      done += now;
+    }
+  }
+  int fin = sqz__cl_done_with(ctx, tab, fr);
+  if (st == SQZ_OK) st = fin;
+  if (k) clReleaseKernel(k);
+  return st;
+}
+
 int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   int fractal = f->dom->kind == SQZ_DOMAIN_FRACTAL;
   cl_kernel k = NULL;
   int st = sqz__bits_check_update(f, u);
   if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
+  if (st == SQZ_OK && fractal && (st = sqz__bits_fractal_box(f, u, steps)) != SQZ_ERR_UNSUPPORTED) return st;
+  if (st == SQZ_ERR_UNSUPPORTED) st = SQZ_OK; /* the one-step kernel below */
   if (st == SQZ_OK) st = sqz__bits_program(ctx, fractal, u, fractal ? "sqz_bits_fractal_step" : "sqz_bits_simplex_step", &k);
   if (st != SQZ_OK) return st;
   if (fractal) {

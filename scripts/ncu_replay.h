@@ -1,0 +1,91 @@
+/* scripts/ncu_replay.h — shared by the ncu replay tools (ncu_cl_kernel.c, ncu_bits_kernel.c): CUDA error checks and the PTX of an OpenCL kernel from sqz's program cache, made launchable by CUDA. */
+#ifndef NCU_REPLAY_H
+#define NCU_REPLAY_H
+#include <cuda.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CK(x)                                                                                 \
+  do {                                                                                        \
+    CUresult r_ = (x);                                                                        \
+    if (r_ != CUDA_SUCCESS) {                                                                 \
+      const char *m_ = NULL;                                                                  \
+      cuGetErrorString(r_, &m_);                                                              \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, m_ ? m_ : "?");             \
+      exit(1);                                                                                \
+    }                                                                                         \
+  } while (0)
+
+/* text with every `from` replaced by `to` (a new buffer; the old one is leaked: a one-shot tool). */
+static char *rewrite(const char *text, const char *from, const char *to) {
+  size_t n = 0, lf = strlen(from), lt = strlen(to);
+  for (const char *p = strstr(text, from); p; p = strstr(p + lf, from)) n++;
+  char *out = malloc(strlen(text) + n * lt + 1), *o = out;
+  if (!out) exit(1);
+  for (const char *p = text, *q; (q = strstr(p, from)) != NULL || (strcpy(o, p), 0); p = q + lf) {
+    memcpy(o, p, (size_t)(q - p));
+    o += q - p;
+    memcpy(o, to, lt);
+    o += lt;
+  }
+  return out;
+}
+
+/* The PTX of a cache file of SQZ_CACHE_DIR (sqz's header: u64 payload bytes at offset 16, the
+ * payload last), with OpenCL's environment registers %envreg0 (group offset) and %envreg6
+ * (number of groups), which a CUDA launch does not set, rewritten to 0 and %nctaid.x. */
+static char *replay_ptx(const char *path) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) perror(path), exit(1);
+  fseek(fp, 0, SEEK_END);
+  long len = ftell(fp);
+  fseek(fp, 0, SEEK_SET);
+  unsigned char *file = malloc((size_t)len + 1);
+  if (!file || fread(file, 1, (size_t)len, fp) != (size_t)len) fprintf(stderr, "read failed\n"), exit(1);
+  fclose(fp);
+  uint64_t payload = 0;
+  for (int i = 7; i >= 0; i--) payload = payload << 8 | file[16 + i];
+  file[len] = 0;
+  return rewrite(rewrite((char *)file + (len - (long)payload), "%envreg0", "0"), "%envreg6", "%nctaid.x");
+}
+
+/* The kernel `name` of the PTX, loaded in a new context on device 0 (returned in *dev). */
+static CUfunction replay_function(const char *ptx, const char *name, CUdevice *dev) {
+  CUcontext ctx;
+  CUmodule mod;
+  CUfunction fn;
+  CK(cuInit(0));
+  CK(cuDeviceGet(dev, 0));
+  CK(cuCtxCreate(&ctx, NULL, 0, *dev));
+  CK(cuModuleLoadData(&mod, ptx));
+  CK(cuModuleGetFunction(&fn, mod, name));
+  return fn;
+}
+
+/* The best of `reps` launches of fn (grid x block work-items, `shared` bytes of dynamic shared
+ * memory), in ms by CUDA events. */
+static float replay_best_ms(CUfunction fn, unsigned grid, unsigned block, unsigned shared, void **args, unsigned reps) {
+  CUevent a, b;
+  CK(cuEventCreate(&a, 0));
+  CK(cuEventCreate(&b, 0));
+  float best = 1e30f;
+  for (unsigned r = 0; r < reps; r++) {
+    CK(cuEventRecord(a, 0));
+    CK(cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, shared, 0, args, NULL));
+    CK(cuEventRecord(b, 0));
+    CK(cuEventSynchronize(b));
+    float ms = 0;
+    CK(cuEventElapsedTime(&ms, a, b));
+    if (ms < best) best = ms;
+  }
+  return best;
+}
+
+/* The next value of a xorshift64 generator (the replays' random states). */
+static uint64_t replay_next(uint64_t *x) {
+  *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+  return *x;
+}
+#endif
