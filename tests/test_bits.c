@@ -142,33 +142,37 @@ START_TEST(test_box) {
 }
 END_TEST
 
-/* Steps `rule` on spec in layouts compact and bits from the same random state, comparing the
- * compact-order states after every run of steps: runs of 1, 2 and 3 steps, or with `longer` of
- * 4, 5 and 7 (whole launches of up to 4 steps and what remains). */
+/* Steps `rule` on spec in layout bits on ctx and in layout compact on the cpu backend (compact on
+ * opencl equals the cpu backend in test_fractal_life, test_simplex_device and test_swar; a
+ * reference on opencl would build its own programs for every rule, pattern and depth) from the
+ * same random state, comparing the compact-order states after every run of steps: runs of 1, 2
+ * and 3 steps, or with `longer` of 4, 5 and 7 (whole launches of up to 4 steps and what remains). */
 static void check_runs(sqz_context *ctx, const char *spec, const char *rule, double density, int longer) {
-  sqz_field *c = sqz_test_field(ctx, spec, SQZ_U8, "compact"), *b = sqz_test_field(ctx, spec, SQZ_U8, "bits");
+  sqz_context *cpu = sqz_test_context("cpu");
+  sqz_field *c = sqz_test_field(cpu, spec, SQZ_U8, "compact"), *b = sqz_test_field(ctx, spec, SQZ_U8, "bits");
   uint64_t n = sqz_domain_cells(sqz_test_domain(c));
   unsigned char *vc = malloc(n), *vb = malloc(n);
-  SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(c, density, 11));
+  SQZ_OK_OR_FAIL(cpu, sqz_field_fill_random(c, density, 11));
   SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(b, density, 11));
   for (int run = 0; run < 4; run++) { /* compared after 0, 1, 3 and 6 steps */
-    SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(c, vc, n));
+    SQZ_OK_OR_FAIL(cpu, sqz_field_read_compact(c, vc, n));
     SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(b, vb, n));
     ck_assert_msg(memcmp(vc, vb, n) == 0, "%s %s %s: bits and compact differ after run %d", sqz_context_backend(ctx),
                   spec, rule, run);
     uint64_t lc = 0, lb = 0;
-    SQZ_OK_OR_FAIL(ctx, sqz_field_count(c, &lc));
+    SQZ_OK_OR_FAIL(cpu, sqz_field_count(c, &lc));
     SQZ_OK_OR_FAIL(ctx, sqz_field_count(b, &lb));
     ck_assert_uint_eq(lc, lb);
     if (run == 3) break;
     uint64_t steps = longer ? (uint64_t)(run == 2 ? 7 : run + 4) : (uint64_t)run + 1;
-    SQZ_OK_OR_FAIL(ctx, sqz_life_step(c, rule, steps));
+    SQZ_OK_OR_FAIL(cpu, sqz_life_step(c, rule, steps));
     SQZ_OK_OR_FAIL(ctx, sqz_life_step(b, rule, steps));
   }
   free(vc);
   free(vb);
   sqz_test_drop(c);
   sqz_test_drop(b);
+  sqz_context_release(cpu);
 }
 
 static void check_same(sqz_context *ctx, const char *spec, const char *rule, double density) {
