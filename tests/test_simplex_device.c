@@ -62,7 +62,7 @@ END_TEST
 START_TEST(test_cover_3d) {
   sqz_context *ctx = sqz_test_context("opencl");
   static const uint32_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 47};
-  static const uint32_t rhos[] = {1, 2, 3, 4, 6, 8};
+  static const uint32_t rhos[] = {1, 2, 3, 6, 8};
   cover_all(ctx, 3, sizes, sizeof sizes / sizeof sizes[0], rhos, sizeof rhos / sizeof rhos[0]);
   sqz_context_release(ctx);
 }
@@ -118,6 +118,9 @@ static unsigned char *life_run(const char *backend, const char *spec, const char
   return img;
 }
 
+/* Every map on spec against the cpu backend: in layout compact at every block side of rhos, in layout bb at the first
+ * one (the layout enters only the storage index, the block side only the traversal; PoCL compiles a kernel once per
+ * program and block side, so the pairs (map, block side) and (map, layout) are covered with 40 % fewer builds). */
 static void life_all_maps(const char *spec, const char *rule, uint64_t steps, const uint32_t *rhos, size_t nr) {
   uint64_t live_ref = 0, live = 0;
   unsigned char *ref = life_run("cpu", spec, "compact", NULL, 0, rule, steps, &live_ref);
@@ -131,7 +134,7 @@ static void life_all_maps(const char *spec, const char *rule, uint64_t steps, co
     ck_assert_msg(memcmp(cpu_bb, ref, cells) == 0, "%s cpu layout %s differs from cpu compact", spec, layout);
     free(cpu_bb);
     for (int m = 0; maps[m]; m++)
-      for (size_t r = 0; r < nr; r++) {
+      for (size_t r = 0; r < (lay ? nr : 1); r++) {
         if (strncmp(maps[m], "had", 3) == 0 && (rhos[r] & (rhos[r] - 1u))) continue; /* had needs 2^j */
         unsigned char *got = life_run("opencl", spec, layout, maps[m], rhos[r], rule, steps, &live);
         ck_assert_msg(memcmp(got, ref, cells) == 0 && live == live_ref,
@@ -165,8 +168,9 @@ START_TEST(test_life_2d) {
 }
 END_TEST
 
+/* 3D block sides: the default, 3 and 1 here, 4 and 6 on the small tetrahedra; 2 and 8 in test_cover_3d. */
 START_TEST(test_life_3d) {
-  static const uint32_t rhos[] = {0, 2, 3, 1};
+  static const uint32_t rhos[] = {0, 3, 1};
   life_all_maps("tetrahedron:1", "B6/S5,6,7", 2, rhos, 1);
   life_all_maps("tetrahedron:13", "B5,6,7,8/S5,6,7,8,9,10", 3, rhos, 4);
   life_all_maps("tetrahedron:32", "B6/S5,6,7", 2, rhos, 2);
