@@ -113,7 +113,7 @@ else
 fi
 
 # 4. two GPUs: the exchange overlapped with the inner units' step (default) against the exchange first (SQZ_OVERLAP=0)
-GPUS=$(grep -ci "nvidia" "$OUT/devices.txt" || true)
+GPUS=$(grep -i "nvidia" "$OUT/devices.txt" | grep -c "^opencl" || true) # OpenCL GPUs (a CUDA build lists each GPU again)
 if [ "${GPUS:-0}" -ge 2 ]; then
   for lay in block:32 compact; do # bit for bit first: 2 and 5 parts on two GPUs, both orders
     $S life fractal:sierpinski-triangle:13 --layout $lay --steps 9 --device "$NV" --out "$OUT/one.pbm" >/dev/null 2>&1

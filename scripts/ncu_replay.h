@@ -59,7 +59,15 @@ static CUfunction replay_function(const char *ptx, const char *name, CUdevice *d
   CK(cuInit(0));
   CK(cuDeviceGet(dev, 0));
   CK(cuCtxCreate(&ctx, NULL, 0, *dev));
-  CK(cuModuleLoadData(&mod, ptx));
+  char log[8192] = "";
+  CUjit_option opt[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *val[2] = {log, (void *)(uintptr_t)sizeof log};
+  if (cuModuleLoadDataEx(&mod, ptx, 2, opt, val) != CUDA_SUCCESS) { /* the JIT's reason, and the PTX to look at */
+    FILE *out = fopen("replay-failed.ptx", "w");
+    if (out) fputs(ptx, out), fclose(out);
+    fprintf(stderr, "the PTX does not load (written to replay-failed.ptx): %s\n", log);
+    exit(1);
+  }
   CK(cuModuleGetFunction(&fn, mod, name));
   return fn;
 }
