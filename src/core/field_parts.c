@@ -108,8 +108,18 @@ static int sqz__part_halo(sqz_field *f, sqz_field_split *fp, const sqz_parts_pla
   return SQZ_OK;
 }
 
-/* Unit ranges and halos of `parts` parts of f (no buffers, no contexts) into a new fp. */
-static int sqz__parts_layout(sqz_field *f, uint64_t parts, sqz_field_split **out) {
+/* Steps per exchange when SQZ_EXCHANGE_STEPS is not set: 4 on a GPU in one process, as one buffer
+ * steps 4 a launch there (on the H200, R = 21 block:32 in 2 parts: 1.71e11 cells/s against 0.99e11
+ * at 1, the rate of R = 20 in one buffer; BENCHMARKS run 9); 1 on CPU devices, where the temporal
+ * kernel does not pay, and on MPI ranks, whose halos must agree while their devices may differ. */
+static uint32_t sqz__parts_default_depth(const sqz_field *f, const sqz_exchange_ops *xchg) {
+  int one_process = !xchg || xchg == &sqz__exchange_device || xchg == &sqz__exchange_host;
+  return one_process && f->ctx->is_gpu ? 4u : 1u;
+}
+
+/* Unit ranges and halos of `parts` parts of f (no buffers, no contexts) into a new fp, for
+ * `depth` steps per exchange where f's layout allows it (SQZ_EXCHANGE_STEPS=T overrides). */
+static int sqz__parts_layout(sqz_field *f, uint64_t parts, uint32_t depth, sqz_field_split **out) {
   *out = NULL;
   uint64_t most = sqz__parts_max(f), unit, unit_cells;
   uint32_t jt;
@@ -149,7 +159,7 @@ static int sqz__parts_layout(sqz_field *f, uint64_t parts, sqz_field_split **out
   sqz_parts_plan *tiles = NULL;
   fp->depth = 1;
   const char *t = getenv("SQZ_EXCHANGE_STEPS");
-  unsigned long want = t && *t ? strtoul(t, NULL, 10) : 1;
+  unsigned long want = t && *t ? strtoul(t, NULL, 10) : depth;
   if (st == SQZ_OK && want >= 2 && want <= 4 && sqz__tiled_fractal(f) &&
       sqz__ipow((uint64_t)f->dom->fr.s, (int)fp->jt) >= want) {
     coarse = *f->dom;
@@ -207,7 +217,7 @@ int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *parts, uint64_t 
   uint64_t p = max_alloc ? (f->elems * ts + max_alloc - 1) / max_alloc : most + 1;
   for (p = p ? p : 1; p <= most; p += (p + 15) / 16) { /* halos grow a part past elems / P: try more */
     sqz_field_split *fp = NULL;
-    int st = sqz__parts_layout(f, p, &fp);
+    int st = sqz__parts_layout(f, p, sqz__parts_default_depth(f, NULL), &fp);
     uint64_t largest = 0, halo = 0;
     for (uint64_t q = 0; st == SQZ_OK && q < p; q++) {
       uint64_t b = sqz__part_bytes(f, fp, &fp->part[q]);
@@ -364,7 +374,7 @@ static int sqz__parts_alloc(sqz_field *f, sqz_field_split *fp) {
 int sqz__field_parts_build(sqz_field *f, uint64_t parts, sqz_context *const *ctxs, size_t n_ctx,
                            const sqz_exchange_ops *xchg) {
   sqz_field_split *fp = NULL;
-  int st = sqz__parts_layout(f, parts, &fp);
+  int st = sqz__parts_layout(f, parts, sqz__parts_default_depth(f, xchg), &fp);
   if (st == SQZ_OK && !(fp->ctxs = sqz__calloc(n_ctx + 1, sizeof *fp->ctxs)))
     st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   if (st != SQZ_OK) {

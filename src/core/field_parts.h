@@ -134,8 +134,8 @@ struct sqz_field_split {
   uint64_t unit_cells;       /* domain cells per unit (compact order: unit g holds cells g * unit_cells ..) */
   uint64_t units;            /* elems / unit */
   uint32_t jt;               /* fractals: the tile level of a unit (block: log_s RHO) */
-  /* Steps per exchange: 1, or on tiled fractals T = SQZ_EXCHANGE_STEPS (2 .. 4, at most the tile
-   * side s^jt) at creation. With T > 1 a part's halo is every tile that touches an own tile (a
+  /* Steps per exchange: 1, or on tiled fractals T (2 .. 4, at most the tile side s^jt) at
+   * creation: SQZ_EXCHANGE_STEPS, else 4 on a GPU in one process (sqz__parts_default_depth). With T > 1 a part's halo is every tile that touches an own tile (a
    * tile's T-wide surroundings lie in its 8 neighbour tiles when T <= its side): the width-1 cell
    * halo of the fractal one tile per cell (R - jt levels, the same replica split), so engines that
    * step a part's tiles T steps in one launch (the temporal word kernel) are exact; the others step
