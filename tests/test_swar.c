@@ -158,7 +158,8 @@ START_TEST(test_many_tiles) {
 }
 END_TEST
 
-/* Simplices in both layouts with the fast step (and the generic one, compact) against the cpu:
+/* Simplices in both layouts with the fast step (and the generic one, compact) against the cpu,
+ * triangles with every word width (8 and 64 bits: the CPU devices' row walk; 32: the GPUs'):
  * sides whose rows are shorter than a word, cross the fold's seam (2D) or the 3D regularity
  * margins at every position, and start at every byte of a word; a rule with birth on 0
  * neighbours (bb cells outside the domain must stay 0). */
@@ -181,6 +182,12 @@ static void check_simplices(const char *family, const unsigned *sides, size_t n_
         setenv("SQZ_INDEX64", "1", 1);
         expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
         unsetenv("SQZ_INDEX64");
+        for (size_t w = 0; w < 3; w++) { /* every word width, whatever the device's default (SQZ_SWAR_WORD) */
+          setenv("SQZ_SWAR_WORD", (const char *[]){"8", "32", "64"}[w], 1);
+          expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
+          expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
+        }
+        unsetenv("SQZ_SWAR_WORD");
       }
       expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
       setenv("SQZ_ENGINE", "generic", 1);
