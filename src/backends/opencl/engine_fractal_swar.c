@@ -11,6 +11,12 @@
 #define SQZ__SWAR_LMEM 49152u       /* local memory a group may use at most (NVIDIA's limit) */
 #define SQZ__SWAR_ITER_CELLS 4096u  /* tiles per iteration: about this many cells */
 #define SQZ__SWAR_GROUPS_PER_CU 256u /* persistent groups per compute unit */
+/* CPU devices (1-byte words): groups of one work-item, 4 per compute unit. A group runs on one
+ * thread there, so one work-item loses no parallelism and makes every loop a plain loop over
+ * consecutive cells (vectorised); few groups zero their tile cache once for many iterations.
+ * PoCL, fractal:sierpinski-triangle:13 compact, 1 thread: 5.4 ms a step against 11.2 ms with
+ * 256 work-items and 256 groups per compute unit (docs/BENCHMARKS.md, PoCL words). */
+#define SQZ__SWAR_CPU_GROUPS_PER_CU 4u
 /* Steps per launch on GPUs (SQZ_TEMPORAL=1..4 overrides): on the H200 4 steps per launch ran 1.09x
  * (Sierpinski compact R = 20) to 1.7x (carpet R = 10) the one-step kernel, docs/BENCHMARKS.md run 7;
  * CPU devices keep 1, as stepping the whole window costs more instructions than the loads it saves. */
@@ -174,6 +180,8 @@ static double sqz__swar_cost(const sqz_field *f, const sqz__swar_shape *sh) {
   return (12.0 * sh->te + 15.0 * sh->n_halo + sh->n_tasks * (34.0 * sh->seg + 24.0) + 144.0 * levels) / sh->te;
 }
 
+unsigned sqz__cl_fractal_swar_word(const sqz_context *ctx) { return sqz__cl_swar_word(ctx) == 8u ? 8u : 32u; }
+
 int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u) {
   return sqz__cl_swar_allowed(f, u) && strcmp(f->map, "group") != 0 &&
          (f->layout == SQZ_LAYOUT_COMPACT || f->layout == SQZ_LAYOUT_BLOCK);
@@ -245,6 +253,8 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
                                                NULL) != CL_SUCCESS)
     local = 64;
   if (local > SQZ__SWAR_GROUP) local = SQZ__SWAR_GROUP;
+  int cpu_shape = sqz__cl_fractal_swar_word(ctx) == 8u && depth == 1; /* CPU devices' shape: see SQZ__SWAR_CPU_GROUPS_PER_CU */
+  if (cpu_shape) local = 1;
   /* tiles per iteration: about SQZ__SWAR_ITER_CELLS cells, within half the local memory where possible */
   uint64_t per = (SQZ__SWAR_ITER_CELLS + sh.te - 1) / sh.te, fit = lmem / 2 / sh.tile_bytes;
   if (per > fit) per = fit;
@@ -258,6 +268,7 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   cl_ulong prn = n_runs;
   if (per > end - first) per = end - first;
   uint64_t groups = (end - first + per - 1) / per, cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__SWAR_GROUPS_PER_CU;
+  if (cpu_shape) cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__SWAR_CPU_GROUPS_PER_CU;
   if (groups > cap) groups = cap;
   if (st == SQZ_OK) st = sqz__const_buffer(ctx, (uint64_t)sh.words * sizeof *sh.tab, sh.tab, &tab);
   free(sh.tab);
