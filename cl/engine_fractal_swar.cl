@@ -204,11 +204,12 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
     fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, tile_bytes, te FR_SWAR_PART_PASS);
     barrier(CLK_LOCAL_MEM_FENCE);
 #if SQZ_SWAR_WORD == 8
-    for (uint i = lid; i < nt * rows; i += g) { /* CPU devices: a task per tile row, its bytes in a vectorised loop */
-      uint t = i / rows, y = i - t * rows;
+    __global const uint *spans = tab + task_at; /* CPU devices: per tile row, the cache columns of its cells */
+    for (uint i = lid; i < nt * rows; i += g) { /* a task per tile row, its span's bytes in a vectorised loop */
+      uint t = i / rows, y = i - t * rows, span = spans[y];
       __local const uchar *m = cb + t * tile_bytes + (y + 1u) * wrow, *a = m - wrow, *b = m + wrow;
       __local uchar *o = cb + t * tile_bytes + out_offset + y * wrow;
-      for (uint x = 4u; x < wrow - 4u; x++) /* tile columns and the padding of their last word (never stored) */
+      for (uint x = span & 0xffffu; x < span >> 16; x++) /* the row's cells and the holes between them (never stored) */
         o[x] = sqz_swar_rule((sqz_word)(a[x - 1u] + a[x] + a[x + 1u] + m[x - 1u] + m[x + 1u] + b[x - 1u] + b[x] +
                                         b[x + 1u] + 9u * m[x]),
                              rule);

@@ -60,6 +60,35 @@ static void sqz__swar_hole_mask(const sqz_field *f, sqz__swar_shape *sh) {
       sh->tab[sh->mask_at + l / 4] |= 0xffu << (8 * (l % 4));
 }
 
+/* CPU devices' one-step kernel: per tile row y, the cache columns [x0, x1) that hold its cells
+ * (x0 | x1 << 16; x0 = x1 for a row without cells) in rho words appended to the table, which
+ * task_at then points to (that kernel steps rows, not word columns). */
+static int sqz__swar_row_spans(const sqz_field *f, sqz__swar_shape *sh) {
+  const sqz_fractal *fr = &f->dom->fr;
+  int compact = f->layout == SQZ_LAYOUT_COMPACT;
+  uint32_t *tab = realloc(sh->tab, ((size_t)sh->words + sh->rho) * sizeof *tab), *span;
+  if (!tab) return SQZ_ERR_OUT_OF_MEMORY;
+  sh->tab = tab;
+  span = tab + sh->words;
+  for (uint32_t y = 0; y < sh->rho; y++) span[y] = 0;
+  for (uint32_t l = 0; l < sh->te; l++) {
+    sqz_u32 tx, ty;
+    if (compact) sqz_fr_lambda((sqz_u32)fr->s, (sqz_u32)fr->k, fr->hl, sh->j, l, &tx, &ty);
+    else {
+      tx = l % sh->rho;
+      ty = l / sh->rho;
+      if (!sqz_fr_contains((sqz_u32)fr->s, fr->hnu, sh->j, tx, ty)) continue;
+    }
+    uint32_t x0 = span[ty] & 0xffffu, x1 = span[ty] >> 16, c = tx + 4; /* cache column of the cell */
+    if (x1 == 0 || c < x0) x0 = c;
+    if (c + 1 > x1) x1 = c + 1;
+    span[ty] = x0 | x1 << 16;
+  }
+  sh->task_at = sh->words;
+  sh->words += sh->rho;
+  return SQZ_OK;
+}
+
 /* Builds the shape of tile level j with tasks of seg rows (tab malloc'ed; SQZ_ERR_UNSUPPORTED
  * when cache positions would not fit in 16 bits). */
 static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, uint32_t seg, sqz__swar_shape *sh) {
@@ -255,6 +284,7 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   if (local > SQZ__SWAR_GROUP) local = SQZ__SWAR_GROUP;
   int cpu_shape = sqz__cl_fractal_swar_word(ctx) == 8u && depth == 1; /* CPU devices' shape: see SQZ__SWAR_CPU_GROUPS_PER_CU */
   if (cpu_shape) local = 1;
+  if (cpu_shape && sqz__swar_row_spans(f, &sh) != SQZ_OK) st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   /* tiles per iteration: about SQZ__SWAR_ITER_CELLS cells, within half the local memory where possible */
   uint64_t per = (SQZ__SWAR_ITER_CELLS + sh.te - 1) / sh.te, fit = lmem / 2 / sh.tile_bytes;
   if (per > fit) per = fit;
