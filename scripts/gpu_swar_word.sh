@@ -3,7 +3,7 @@
 # fast as before the per-device word width (SQZ_SWAR_WORD): this tree against a base commit, same runs, same GPU.
 #
 # usage: scripts/gpu_swar_word.sh [BASE_REF]   (default: the parent of the first commit that added SQZ_SWAR_WORD)
-# env:   OUT=DIR (default build-swar-word/out), REPS (3), R (20: fractal:sierpinski-triangle:R), N (46341: triangle:N)
+# env:   OUT=DIR (default build-swar-word/out), REPS (3), R (18: fractal:sierpinski-triangle:R), N (46341: triangle:N)
 # What it does:
 #   1. builds this tree in build-swar-word/new and BASE_REF (a git worktree) in build-swar-word/base (Release, no CUDA,
 #      no tests; registers NVIDIA's OpenCL driver with the ICD loader if missing);
@@ -17,7 +17,7 @@
 set -u
 cd "$(dirname "$0")/.."
 TOP=build-swar-word
-OUT=${OUT:-$TOP/out} REPS=${REPS:-3} R=${R:-20} N=${N:-46341}
+OUT=${OUT:-$TOP/out} REPS=${REPS:-3} R=${R:-18} N=${N:-46341}
 mkdir -p "$OUT"
 if [ ! -e /etc/OpenCL/vendors/nvidia.icd ]; then
   mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
@@ -67,6 +67,8 @@ for path in sorted(glob.glob(os.path.join(out, "*.json"))):
         print(f"{path}: no JSON (see errors.log)")
         continue
     for run in d.get("runs", [d]):
+        if run.get("backend", "opencl") != "opencl":
+            continue
         for r in run.get("layouts") or run.get("rows") or []:
             if r.get("status") != "ok":
                 continue
@@ -74,7 +76,7 @@ for path in sorted(glob.glob(os.path.join(out, "*.json"))):
             k = r.get("kernel_s_per_step", r.get("kernel_s_per_pass"))
             if (row, kind) not in best or k < best[(row, kind)]:
                 best[(row, kind)] = k
-            live.setdefault(row, set()).add(r.get("live"))
+            live.setdefault(row, set()).add(r.get("live", run.get("live")))
 bad = 0
 print(f"{'domain':34s} {'row':14s} {'base':>9s} {'default':>9s} {'w32':>9s} {'w8':>9s}  default/base (no base: default/w32; kernel ms per step, best)")
 for row in sorted({k[0] for k in best}):
