@@ -51,9 +51,11 @@ static inline void fr_swar_move(const int load, __global const uchar *src, __glo
         if (load) *cw = s4[w];
         else d4[w] = *cw & mask[w];
       }
-    } else if (load) {
+    } else if (load) { /* scalar: vectorised, the scatter/gather through pos became lane extracts, measured slower */
+#pragma clang loop vectorize(disable)
       for (uint l = 0u; l < te; l++) c[pos[l]] = src[q + l];
     } else {
+#pragma clang loop vectorize(disable)
       for (uint l = 0u; l < te; l++) dst[q + l] = c[pos[l]];
     }
   }
