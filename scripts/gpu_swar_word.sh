@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 TOP=build-swar-word
 OUT=${OUT:-$TOP/out} REPS=${REPS:-3} R=${R:-18} N=${N:-46341}
 mkdir -p "$OUT"
-if [ ! -e /etc/OpenCL/vendors/nvidia.icd ]; then
+if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && command -v nvidia-smi >/dev/null; then
   mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
 fi
 builds=new
