@@ -12,7 +12,9 @@
 #        sqz bench simplex --domain triangle:N --maps had,bb --layouts compact,bb --steps 20 --rule B3/S23
 #      with the new build three ways: default (must pick 32-bit words on a GPU), SQZ_SWAR_WORD=32, SQZ_SWAR_WORD=8;
 #   3. prints per row the best kernel ms per step of each, new default / base (expect 1.00 within noise, i.e. 0.97-1.03),
-#      and flags a row whose live count differs or whose default is slower than base by more than 3 %.
+#      and flags a row whose live count differs, whose default is slower than base by more than 3 %, or whose default
+#      differs from SQZ_SWAR_WORD=32 by more than 10 % (the default on a GPU is the 32-bit step); exit 1 if any is flagged.
+# Checked end to end on PoCL (SQZ_DEVICE=0:0 R=8 N=300 REPS=1): there every row is flagged as not 32-bit, as it should.
 # A 10-minute call limit fits REPS=3 at the defaults (two builds of about a minute each, then 24 bench runs).
 set -u
 cd "$(dirname "$0")/.."
@@ -87,6 +89,8 @@ for row in sorted({k[0] for k in best}):
         flag += "  LIVE COUNTS DIFFER"
     if not ratio <= 1.03:
         flag += "  SLOWER THAN BASE"
+    if not 0.9 <= b("default") / b("w32") <= 1.1: # a GPU's default must be the 32-bit step
+        flag += "  DEFAULT IS NOT THE 32-BIT STEP (a CPU device?)"
     bad += bool(flag)
     print(f"{row[0]:34s} {row[1]:14s} " + " ".join(f"{1e3 * b(k):9.3f}" for k in ("base", "default", "w32", "w8")) +
           f"  {ratio:5.2f}{flag}")
