@@ -30,6 +30,37 @@
 #if SQZ_CELL_BYTES == 1 && SQZ_NB == 8 && (defined(SQZ_KERNEL_engine_fractal_swar) || defined(SQZ_KERNEL_engine_fractal_swar_t))
 /* each kernel alone in its program (sqz__program_kernel) */
 
+#if SQZ_SWAR_WORD == 8
+/* Steps 2 and 5 on CPU devices: the range's whole tiles, a work-item per tile and a plain loop
+ * over its cells (no division per word; a group runs on one thread there, so the split between
+ * work-items gains nothing but loop shapes the compiler handles well). Byte stores: CPU devices
+ * never lose a neighbour's byte. */
+static inline void fr_swar_move(const int load, __global const uchar *src, __global uchar *dst,
+                                __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
+                                __local uchar *cache, uint tile_bytes, uint out_offset, ulong q0, ulong q1, uint te) {
+  uint nt = (uint)((q1 - q0) / te);
+  if (!load) cache += out_offset;
+  for (uint t = (uint)get_local_id(0); t < nt; t += (uint)get_local_size(0)) {
+    __local uchar *c = cache + t * tile_bytes;
+    ulong q = q0 + (ulong)t * te;
+    if (rowmajor) { /* block, rho % 4 == 0: aligned words of 4 cells of one tile row, holes masked on the way out */
+      __global const uint *s4 = (__global const uint *)(src + q);
+      __global uint *d4 = (__global uint *)(dst + q);
+      for (uint w = 0u; w < te >> 2; w++) {
+        __local uint *cw = (__local uint *)(c + pos[w << 2]);
+        if (load) *cw = s4[w];
+        else d4[w] = *cw & mask[w];
+      }
+    } else if (load) { /* scalar: vectorised, the scatter/gather through pos became lane extracts, measured slower */
+#pragma clang loop vectorize(disable)
+      for (uint l = 0u; l < te; l++) c[pos[l]] = src[q + l];
+    } else {
+#pragma clang loop vectorize(disable)
+      for (uint l = 0u; l < te; l++) dst[q + l] = c[pos[l]];
+    }
+  }
+}
+#else
 /* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells) between global memory
  * and the tile caches. load: storage -> cache at pos[l]; else cache output area -> storage.
  * A word inside the range and inside one tile moves as one 32-bit access without branches;
@@ -72,6 +103,7 @@ static inline void fr_swar_move(const int load, __global const uchar *src, __glo
     }
   }
 }
+#endif
 
 /* A part's view of the tiles (cl/sqz_parts.h): own tiles [u0, u1) then the pnh halo tiles, and
  * the launch's unit set (launch position p is tile sqz_units_at(p, prn, pruns); prn = 0: tile p).
@@ -173,12 +205,28 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
     fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, tile_bytes, te FR_SWAR_PART_PASS);
     barrier(CLK_LOCAL_MEM_FENCE);
+#if SQZ_SWAR_WORD == 8
+    __global const uint *spans = tab + task_at; /* CPU devices: per tile row, the cache columns of its cells */
+    for (uint i = lid; i < nt * rows; i += g) { /* a task per tile row, its span's bytes in a vectorised loop */
+      uint t = i / rows, y = i - t * rows, span = spans[y];
+      __local const uchar *m = cb + t * tile_bytes + (y + 1u) * wrow, *a = m - wrow, *b = m + wrow;
+      __local uchar *o = cb + t * tile_bytes + out_offset + y * wrow;
+      for (uint x = span & 0xffffu; x < span >> 16; x++) /* the row's cells and the holes between them (never stored) */
+        o[x] = sqz_swar_rule((sqz_word)(a[x - 1u] + a[x] + a[x + 1u] + m[x - 1u] + m[x + 1u] + b[x - 1u] + b[x] +
+                                        b[x + 1u] + 9u * m[x]),
+                             rule);
+    }
+    (void)tasks;
+    (void)n_tasks;
+    (void)seg;
+#else
     for (uint i = lid; i < nt * n_tasks; i += g) { /* cache row y + 1 holds tile row y; output row y at out_offset */
       uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
       uint y1 = y0 + seg < rows ? y0 + seg : rows;
       __local uint *tc = cache + t * tile_words;
       fr_swar_column(tc + w4, tc + (rows + 2u) * w4, NULL, w4, c, y0, y1, rule);
     }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset - wrow, b0, nt, te, pu0, prn, pruns);
     barrier(CLK_LOCAL_MEM_FENCE);

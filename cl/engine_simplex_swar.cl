@@ -43,6 +43,60 @@ static inline uchar sqz_swar_cell(__global const uchar *src, int layout, uint n,
   return (uchar)((rule >> (live + 9u * src[self])) & 1u);
 }
 
+#if SQZ_SWAR_WORD != 32
+/* CPU devices (words of 8 bits, the default, or 64): one work-item per storage row v, walking it
+ * in words of W = SQZ_WBYTES cells at any byte offset through unaligned loads, so the regular
+ * cells of a row are two spans found once per row, not a test per word, and the span loop is
+ * branch-free: with 1-byte words PoCL's compiler vectorises it (AVX2 lanes of bytes). A word
+ * starting at u is regular when its cells and their 3 x 3 blocks lie inside the rectangle's
+ * interior and inside one part: 1 <= u, u + W < wrow, 1 <= v < hrows - 1 and, compact, all
+ * straight (u + W + 1 - odd <= v - 1) or all turned (u >= v + 2 + odd); bb, every cell at
+ * x <= y (u + W - 1 <= v). The other cells of the row go one by one through sqz_tri_nbrs (bb:
+ * none right of the diagonal). */
+
+/* Cells [u0, u1) of storage row v, one by one. */
+static inline void sqz_swar_cells(__global const uchar *src, __global uchar *dst, int layout, uint n, ulong row, uint u0,
+                                  uint u1, uint rule) {
+  for (uint u = u0; u < u1; u++) {
+    uint x, y;
+    if (sqz_tri_cell(layout, n, row + u, &x, &y)) dst[row + u] = sqz_swar_cell(src, layout, n, x, y, rule);
+  }
+}
+
+/* Words at u = lo, lo + 8, ... while the word ends by `end`, from u; the cells before lo one by
+ * one. Returns the first cell not stepped. */
+static inline uint sqz_swar_span(__global const uchar *src, __global uchar *dst, int layout, uint n, ulong row, uint wrow,
+                                 uint u, int lo, int end, uint rule) {
+  if (lo < 1 || lo + (int)SQZ_WBYTES > end) return u; /* no regular word */
+  sqz_swar_cells(src, dst, layout, n, row, u, (uint)lo, rule);
+  for (u = (uint)lo; u < (uint)end + 1u - SQZ_WBYTES; u += SQZ_WBYTES) { /* lo + W <= end: no wrap */
+    __global const uchar *p = src + row + u, *a = p - wrow, *b = p + wrow;
+    sqz_word m = sqz_swar_load(p);
+    sqz_word v = sqz_swar_load(a - 1) + sqz_swar_load(a) + sqz_swar_load(a + 1) + sqz_swar_load(p - 1) +
+                 sqz_swar_load(p + 1) + sqz_swar_load(b - 1) + sqz_swar_load(b) + sqz_swar_load(b + 1) + m * 9u;
+    sqz_swar_store(dst + row + u, sqz_swar_rule(v, rule)); /* v: bytes 0 .. 17 */
+  }
+  return u;
+}
+
+__kernel void engine_simplex_swar2(__global const uchar *restrict src, __global uchar *restrict dst, uint rule, uint n,
+                                   uint wrow, uint hrows, ulong elems, uint compact) {
+  int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB, odd = (int)(n & 1u);
+  (void)elems;
+  for (uint v = (uint)get_global_id(0); v < hrows; v += (uint)get_global_size(0)) {
+    ulong row = (ulong)v * wrow;
+    int inner = v >= 1u && v + 2u <= hrows, last = (int)wrow - 1, iv = (int)v; /* a word's end: <= last */
+    uint wend = compact ? wrow : min(v + 1u, wrow), u = 0u;
+    if (inner && compact) {
+      u = sqz_swar_span(src, dst, layout, n, row, wrow, u, 1, min(iv - 2 + odd, last), rule); /* straight */
+      u = sqz_swar_span(src, dst, layout, n, row, wrow, u, max(iv + 2 + odd, 1), last, rule); /* turned */
+    } else if (inner) {
+      u = sqz_swar_span(src, dst, layout, n, row, wrow, u, 1, min(iv + 1, last), rule);
+    }
+    sqz_swar_cells(src, dst, layout, n, row, u, wend, rule);
+  }
+}
+#else
 #ifdef SQZ_SWAR_IDX32 /* the host defines it when every byte a step reads lies below 2^32: 32-bit index arithmetic */
 typedef uint sqz_swar_idx;
 #else
@@ -75,6 +129,7 @@ __kernel void engine_simplex_swar2(__global const uchar *restrict src, __global 
     }
   }
 }
+#endif
 #else
 /* One cell through the layout's neighbour indices (sqz_tet_nbrs); rule = birth | survive << 27. */
 static inline uchar sqz_swar_cell3(__global const uchar *src, int layout, uint n, uint x, uint y, uint z, ulong rule) {

@@ -1,19 +1,48 @@
-/* sqz_swar.h — four 1-byte Life cells in a 32-bit word (SWAR): the horizontal 3-sum and the B/S rule per byte, for the fast kernels. */
+/* sqz_swar.h — 1-byte Life cells packed in a word (SWAR: 4 per 32-bit word on GPUs; 1-byte words on CPU devices, vectorised by their compiler): the horizontal 3-sum and the B/S rule per byte, for the fast kernels. */
 #ifndef SQZ_SWAR_H
 #define SQZ_SWAR_H
 /* OpenCL only. Cells are 0 or 1 and byte e of a word is the cell at address + e (the host runs
- * these kernels on little-endian devices only). */
+ * these kernels on little-endian devices only). The host picks the word per device type
+ * (sqz__cl_swar_word: 32 bits on GPUs, NVIDIA's best; 8 bits on CPU devices, whose compiler
+ * turns the branch-free loops over 1-byte words into vector code, where 64-bit scalar words
+ * measured 2x slower; SQZ_SWAR_WORD=8|32|64 overrides). With 8-bit words the shifts of
+ * sqz_swar_hsum leave l + m + r and sqz_swar_rule is one lookup. */
+#ifndef SQZ_SWAR_WORD
+#define SQZ_SWAR_WORD 32
+#endif
+#if SQZ_SWAR_WORD == 64
+typedef ulong sqz_word;
+#elif SQZ_SWAR_WORD == 8
+typedef uchar sqz_word;
+#else
+typedef uint sqz_word;
+#endif
+#define SQZ_WBITS ((uint)SQZ_SWAR_WORD)
+#define SQZ_WBYTES (SQZ_WBITS / 8u)
 
-/* Left + self + right of the four bytes of m, given the words l and r beside it (only byte 3
+#if SQZ_SWAR_WORD != 32
+/* A word at any byte address (CPU devices: unaligned loads cost nothing there). */
+#if SQZ_SWAR_WORD == 64
+static inline sqz_word sqz_swar_load(__global const uchar *p) { return as_ulong(vload8(0u, p)); }
+static inline void sqz_swar_store(__global uchar *p, sqz_word w) { vstore8(as_uchar8(w), 0u, p); }
+#else
+static inline sqz_word sqz_swar_load(__global const uchar *p) { return *p; }
+static inline void sqz_swar_store(__global uchar *p, sqz_word w) { *p = w; }
+#endif
+#endif
+
+/* Left + self + right of the bytes of m, given the words l and r beside it (only the last byte
  * of l and byte 0 of r count): each byte <= 3, no carries. */
-static inline uint sqz_swar_hsum(uint l, uint m, uint r) { return ((m << 8) | (l >> 24)) + m + ((m >> 8) | (r << 24)); }
+static inline sqz_word sqz_swar_hsum(sqz_word l, sqz_word m, sqz_word r) {
+  return ((m << 8) | (l >> (SQZ_WBITS - 8u))) + m + ((m >> 8) | (r << (SQZ_WBITS - 8u)));
+}
 
-/* The next states of four cells from v = neighbours + 9 self per byte (0 .. 17, the sum of three
- * rows' 3-sums plus 8 self), rule = birth | survive << 9. */
-static inline uint sqz_swar_rule(uint v, uint rule) {
-  uint next = 0u;
+/* The next states of a word's cells from v = neighbours + 9 self per byte (0 .. 17, the sum of
+ * three rows' 3-sums plus 8 self), rule = birth | survive << 9. */
+static inline sqz_word sqz_swar_rule(sqz_word v, uint rule) {
+  sqz_word next = 0u;
 #pragma unroll
-  for (uint e = 0u; e < 32u; e += 8u) next |= ((rule >> ((v >> e) & 31u)) & 1u) << e;
+  for (uint e = 0u; e < SQZ_WBITS; e += 8u) next |= (sqz_word)((rule >> (uint)((v >> e) & 31u)) & 1u) << e;
   return next;
 }
 #endif

@@ -4,7 +4,9 @@
 # for fractal Life in compact and triangle Life (map had, compact). Each run is repeated and the
 # best kernel time per step kept (a shared machine only ever slows a run down).
 # usage: scripts/cpu_baseline.sh [path/to/sqz]
-#   env: REPS (5), R (13), N (4096), STEPS (20), THREADS (nproc), OUT (JSON of every run; a temporary folder)
+#   env: REPS (5), R (13), N (4096), STEPS (20), THREADS (nproc), OUT (JSON of every run; a temporary folder),
+#        WORDS (e.g. "32 8": the opencl,cpu runs once more per SQZ_SWAR_WORD value, rows w32, w8; 32 is the
+#        GPUs' word step, i.e. PoCL as it ran before CPU devices got their own, 8 the CPU devices' default)
 set -uo pipefail
 sqz=${1:-build/sqz}
 REPS=${REPS:-5} R=${R:-13} N=${N:-4096} STEPS=${STEPS:-20} THREADS=${THREADS:-$(nproc)}
@@ -17,6 +19,7 @@ for what in fr tri; do
   echo "\$ sqz ${cmd[*]} --backend opencl,cpu --json   (and --backend cpu with OMP_NUM_THREADS=1, $THREADS; $REPS times each)"
   for i in $(seq "$REPS"); do
     "$sqz" "${cmd[@]}" --backend opencl,cpu --json > "$OUT/$what.both.$i.json"
+    for w in ${WORDS:-}; do SQZ_SWAR_WORD=$w "$sqz" "${cmd[@]}" --backend opencl,cpu --json > "$OUT/$what.w$w.$i.json"; done
     for t in 1 "$THREADS"; do OMP_NUM_THREADS=$t "$sqz" "${cmd[@]}" --backend cpu --json > "$OUT/$what.t$t.$i.json"; done
   done
 done
@@ -41,6 +44,8 @@ for (what, kind, be), (k, fs, bw, cells, dom) in sorted(best.items()):
           f"  floor share {fs:6.3f} (copy {bw / 1e9:5.1f} GB/s)")
 for what in sorted({k[0] for k in best}):
     b = lambda kind, be: best.get((what, kind, be), (float("nan"),))[0]
+    words = "".join(f"; SQZ_SWAR_WORD={kind[1:]}: {b(kind, 'cpu') / b(kind, 'opencl'):.2f}x"
+                    for kind in sorted({k[1] for k in best if k[0] == what and k[1].startswith("w")}))
     print(f"{what}: cpu {threads} threads vs 1: {b('t1', 'cpu') / b('t' + threads, 'cpu'):.2f}x;"
-          f" opencl vs cpu in the same runs: {b('both', 'cpu') / b('both', 'opencl'):.2f}x")
+          f" opencl vs cpu in the same runs: {b('both', 'cpu') / b('both', 'opencl'):.2f}x{words}")
 PY

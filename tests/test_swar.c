@@ -62,7 +62,7 @@ static void expect_opencl(sqz_context *cl, sqz_domain *dom, const char *layout, 
   free(got);
 }
 
-/* Every tile level of block:RHO and compact, from a one-cell tile (rho = 1: every storage word
+/* Every tile level of block:RHO and compact with both word widths of the one-step kernel, from a one-cell tile (rho = 1: every storage word
  * spans tiles) to one tile holding the whole fractal; scales 2, 3 and 4 (rows of rho % 4 != 0
  * cells, tile sizes k^j that are odd, storage sizes that are not whole words); a rule with
  * birth on 0 neighbours (block holes must stay 0); fast and generic steps equal the cpu. */
@@ -77,13 +77,17 @@ START_TEST(test_every_tile_level) {
       unsigned char *ref = cpu_state(specs[d], rules[r], 4, &ref_live);
       sqz_domain *dom = NULL;
       SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, specs[d], &dom));
-      for (uint64_t rho = 1; rho <= sqz_domain_side(dom); rho *= (uint64_t)dom->fr.s) {
-        char layout[32];
-        snprintf(layout, sizeof layout, "block:%llu", (unsigned long long)rho);
-        expect_opencl(cl, dom, layout, 0, 1, rules[r], 4, ref, ref_live);
-        expect_opencl(cl, dom, "compact", (uint32_t)rho, 1, rules[r], 4, ref, ref_live);
+      for (size_t w = 0; w < 2; w++) { /* both steps whatever the device: 1-byte words (CPUs), 32-bit (GPUs) */
+        setenv("SQZ_SWAR_WORD", w ? "32" : "8", 1);
+        for (uint64_t rho = 1; rho <= sqz_domain_side(dom); rho *= (uint64_t)dom->fr.s) {
+          char layout[32];
+          snprintf(layout, sizeof layout, "block:%llu", (unsigned long long)rho);
+          expect_opencl(cl, dom, layout, 0, 1, rules[r], 4, ref, ref_live);
+          expect_opencl(cl, dom, "compact", (uint32_t)rho, 1, rules[r], 4, ref, ref_live);
+        }
+        expect_opencl(cl, dom, "compact", 0, 1, rules[r], 4, ref, ref_live);
       }
-      expect_opencl(cl, dom, "compact", 0, 1, rules[r], 4, ref, ref_live);
+      unsetenv("SQZ_SWAR_WORD");
       setenv("SQZ_ENGINE", "generic", 1);
       expect_opencl(cl, dom, "compact", 0, 0, rules[r], 4, ref, ref_live);
       expect_opencl(cl, dom, "block:1", 0, 0, rules[r], 4, ref, ref_live);
@@ -145,11 +149,13 @@ START_TEST(test_many_tiles) {
     ck_assert_uint_gt(ref_live, 0);
     sqz_domain *dom = NULL;
     SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, specs[d], &dom));
-    for (size_t m = 0; m < 3; m++) {
-      cl->local_mem = lmems[m];
+    for (size_t m = 0; m < 6; m++) { /* each local memory size with 1-byte and 32-bit words */
+      cl->local_mem = lmems[m / 2];
+      setenv("SQZ_SWAR_WORD", m % 2 ? "32" : "8", 1);
       expect_opencl(cl, dom, "compact", 0, 1, "B3/S23", 3, ref, ref_live);
       expect_opencl(cl, dom, dom->fr.s == 2 ? "block:8" : "block:9", 0, 1, "B3/S23", 3, ref, ref_live);
     }
+    unsetenv("SQZ_SWAR_WORD");
     cl->local_mem = saved;
     sqz_domain_release(dom);
     free(ref);
@@ -158,7 +164,8 @@ START_TEST(test_many_tiles) {
 }
 END_TEST
 
-/* Simplices in both layouts with the fast step (and the generic one, compact) against the cpu:
+/* Simplices in both layouts with the fast step (and the generic one, compact) against the cpu,
+ * triangles with every word width (8 and 64 bits: the CPU devices' row walk; 32: the GPUs'):
  * sides whose rows are shorter than a word, cross the fold's seam (2D) or the 3D regularity
  * margins at every position, and start at every byte of a word; a rule with birth on 0
  * neighbours (bb cells outside the domain must stay 0). */
@@ -181,6 +188,12 @@ static void check_simplices(const char *family, const unsigned *sides, size_t n_
         setenv("SQZ_INDEX64", "1", 1);
         expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
         unsetenv("SQZ_INDEX64");
+        for (size_t w = 0; w < 3; w++) { /* every word width, whatever the device's default (SQZ_SWAR_WORD) */
+          setenv("SQZ_SWAR_WORD", (const char *[]){"8", "32", "64"}[w], 1);
+          expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
+          expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
+        }
+        unsetenv("SQZ_SWAR_WORD");
       }
       expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
       setenv("SQZ_ENGINE", "generic", 1);

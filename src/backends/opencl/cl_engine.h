@@ -25,6 +25,12 @@ SQZ_INTERNAL int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint
  * cells on little-endian devices, unless SQZ_ENGINE=generic is in the environment: 1 when f
  * and u qualify. */
 SQZ_INTERNAL int sqz__cl_swar_allowed(const sqz_field *f, const sqz_update *u);
+/* The word of the fast kernels' SWAR arithmetic (cl/sqz_swar.h), 8, 32 or 64 bits: 32 on GPUs, 8 on
+ * CPU devices; SQZ_SWAR_WORD=8|32|64 in the environment overrides (other values are ignored). */
+SQZ_INTERNAL unsigned sqz__cl_swar_word(const sqz_context *ctx);
+/* The word of engine_fractal_swar's step: 8 where sqz__cl_swar_word is 8, else 32 (its tile cache
+ * rows are 32-bit words; the temporal kernel always steps 32-bit words). */
+SQZ_INTERNAL unsigned sqz__cl_fractal_swar_word(const sqz_context *ctx);
 /* The fast Life step on triangles and tetrahedra (engine_simplex_swar.c; any map: it walks
  * storage words):
  * whether it applies, and `steps` steps. */

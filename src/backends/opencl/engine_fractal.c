@@ -79,6 +79,8 @@ static int sqz__fractal_kernel(sqz_field *f, const sqz_update *u, int group, con
     goto done;
   }
   at = (size_t)snprintf(pre, cap, "%s", sub);
+  if (strcmp(name, "engine_fractal_swar") == 0) /* its step in 1-byte words on CPU devices (sqz__cl_fractal_swar_word) */
+    at += (size_t)snprintf(pre + at, cap - at, "#define SQZ_SWAR_WORD %u\n", sqz__cl_fractal_swar_word(f->ctx));
   sqz__fractal_defines(&f->dom->fr, pre, cap, &at);
   snprintf(pre + at, cap - at, "%s", upre);
   files[5] = sqz__cl_update_file(u);

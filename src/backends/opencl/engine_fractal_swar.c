@@ -11,6 +11,12 @@
 #define SQZ__SWAR_LMEM 49152u       /* local memory a group may use at most (NVIDIA's limit) */
 #define SQZ__SWAR_ITER_CELLS 4096u  /* tiles per iteration: about this many cells */
 #define SQZ__SWAR_GROUPS_PER_CU 256u /* persistent groups per compute unit */
+/* CPU devices (1-byte words): groups of one work-item, 4 per compute unit. A group runs on one
+ * thread there, so one work-item loses no parallelism and makes every loop a plain loop over
+ * consecutive cells (vectorised); few groups zero their tile cache once for many iterations.
+ * PoCL, fractal:sierpinski-triangle:13 compact, 1 thread: 5.4 ms a step against 11.2 ms with
+ * 256 work-items and 256 groups per compute unit (docs/BENCHMARKS.md, PoCL words). */
+#define SQZ__SWAR_CPU_GROUPS_PER_CU 4u
 /* Steps per launch on GPUs (SQZ_TEMPORAL=1..4 overrides): on the H200 4 steps per launch ran 1.09x
  * (Sierpinski compact R = 20) to 1.7x (carpet R = 10) the one-step kernel, docs/BENCHMARKS.md run 7;
  * CPU devices keep 1, as stepping the whole window costs more instructions than the loads it saves. */
@@ -52,6 +58,35 @@ static void sqz__swar_hole_mask(const sqz_field *f, sqz__swar_shape *sh) {
   for (uint32_t l = 0; sh->rowmajor && l < sh->te; l++)
     if (sqz_fr_contains((sqz_u32)fr->s, fr->hnu, sh->j, l % sh->rho, l / sh->rho))
       sh->tab[sh->mask_at + l / 4] |= 0xffu << (8 * (l % 4));
+}
+
+/* CPU devices' one-step kernel: per tile row y, the cache columns [x0, x1) that hold its cells
+ * (x0 | x1 << 16; x0 = x1 for a row without cells) in rho words appended to the table, which
+ * task_at then points to (that kernel steps rows, not word columns). */
+static int sqz__swar_row_spans(const sqz_field *f, sqz__swar_shape *sh) {
+  const sqz_fractal *fr = &f->dom->fr;
+  int compact = f->layout == SQZ_LAYOUT_COMPACT;
+  uint32_t *tab = realloc(sh->tab, ((size_t)sh->words + sh->rho) * sizeof *tab), *span;
+  if (!tab) return SQZ_ERR_OUT_OF_MEMORY;
+  sh->tab = tab;
+  span = tab + sh->words;
+  for (uint32_t y = 0; y < sh->rho; y++) span[y] = 0;
+  for (uint32_t l = 0; l < sh->te; l++) {
+    sqz_u32 tx, ty;
+    if (compact) sqz_fr_lambda((sqz_u32)fr->s, (sqz_u32)fr->k, fr->hl, sh->j, l, &tx, &ty);
+    else {
+      tx = l % sh->rho;
+      ty = l / sh->rho;
+      if (!sqz_fr_contains((sqz_u32)fr->s, fr->hnu, sh->j, tx, ty)) continue;
+    }
+    uint32_t x0 = span[ty] & 0xffffu, x1 = span[ty] >> 16, c = tx + 4; /* cache column of the cell */
+    if (x1 == 0 || c < x0) x0 = c;
+    if (c + 1 > x1) x1 = c + 1;
+    span[ty] = x0 | x1 << 16;
+  }
+  sh->task_at = sh->words;
+  sh->words += sh->rho;
+  return SQZ_OK;
 }
 
 /* Builds the shape of tile level j with tasks of seg rows (tab malloc'ed; SQZ_ERR_UNSUPPORTED
@@ -174,6 +209,8 @@ static double sqz__swar_cost(const sqz_field *f, const sqz__swar_shape *sh) {
   return (12.0 * sh->te + 15.0 * sh->n_halo + sh->n_tasks * (34.0 * sh->seg + 24.0) + 144.0 * levels) / sh->te;
 }
 
+unsigned sqz__cl_fractal_swar_word(const sqz_context *ctx) { return sqz__cl_swar_word(ctx) == 8u ? 8u : 32u; }
+
 int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u) {
   return sqz__cl_swar_allowed(f, u) && strcmp(f->map, "group") != 0 &&
          (f->layout == SQZ_LAYOUT_COMPACT || f->layout == SQZ_LAYOUT_BLOCK);
@@ -245,6 +282,9 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
                                                NULL) != CL_SUCCESS)
     local = 64;
   if (local > SQZ__SWAR_GROUP) local = SQZ__SWAR_GROUP;
+  int cpu_shape = sqz__cl_fractal_swar_word(ctx) == 8u && depth == 1; /* CPU devices' shape: see SQZ__SWAR_CPU_GROUPS_PER_CU */
+  if (cpu_shape) local = 1;
+  if (cpu_shape && sqz__swar_row_spans(f, &sh) != SQZ_OK) st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   /* tiles per iteration: about SQZ__SWAR_ITER_CELLS cells, within half the local memory where possible */
   uint64_t per = (SQZ__SWAR_ITER_CELLS + sh.te - 1) / sh.te, fit = lmem / 2 / sh.tile_bytes;
   if (per > fit) per = fit;
@@ -258,6 +298,7 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   cl_ulong prn = n_runs;
   if (per > end - first) per = end - first;
   uint64_t groups = (end - first + per - 1) / per, cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__SWAR_GROUPS_PER_CU;
+  if (cpu_shape) cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__SWAR_CPU_GROUPS_PER_CU;
   if (groups > cap) groups = cap;
   if (st == SQZ_OK) st = sqz__const_buffer(ctx, (uint64_t)sh.words * sizeof *sh.tab, sh.tab, &tab);
   free(sh.tab);
