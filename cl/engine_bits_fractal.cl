@@ -26,6 +26,9 @@ static inline long bits_tile_neighbour(uint s, uint k, __constant int *fr, uint 
   return d == 4u ? (long)b : sqz_fr_tile_neighbour(s, k, fr + 2u * k, rb, bx, by, d);
 }
 
+/* Each program holds the kernels it is built for (PoCL compiles every kernel of a program): the
+ * one-step kernel with a rule (SQZ_BITS_B), the fill without one, the box step alone. */
+#if defined(SQZ_BITS_B) && !defined(SQZ_KERNEL_sqz_bits_fractal_box)
 /* sqz_bits_fractal_step (SQZ_ENGINE=generic, and where the box window does not fit in local
  * memory): one work-group per tile, one step. Needs sqz_common.h, sqz_fractal.h and sqz_bits.h.
  * Tile b (digit order at level rb = R - t) holds k^t cells in wt words from word b * wt; lam[l] = x | y << 16 is tile cell l's place
@@ -76,6 +79,9 @@ __kernel void sqz_bits_fractal_step(__global const uint *src, __global uint *dst
   }
 }
 
+#endif
+
+#ifndef SQZ_BITS_B
 /* Word w of tile b from item b * wt + w, items [item0, items) at dst[item - base] (a part: base =
  * u0 wt, its own words): cell (x, y) alive iff sqz_random_cell(seed, y N + x). */
 __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam, __constant int *fr, uint s, uint k,
@@ -91,6 +97,7 @@ __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam
   }
   dst[item - base] = v;
 }
+#endif
 
 #ifdef SQZ_KERNEL_sqz_bits_fractal_box
 /* The step by sub-tile boxes (cl/sqz_bits_box.h; needs sqz_bits_box.h, SQZ_BITS_BOX, the box

@@ -82,7 +82,7 @@ static void sqz__cpu_bits_box(const sqz_field *f, const sqz_bits_tiling *bt, con
   const uint64_t *runs;
   sqz_mem runs_dev;
   sqz__step_units(f, bt->tiles, &first, &end, &n_runs, &runs, &runs_dev);
-#pragma omp parallel if (f->dom->cells >= SQZ_CPU_PARALLEL_CELLS)
+#pragma omp parallel if ((end - first) * bt->kt >= SQZ_CPU_PARALLEL_CELLS) /* the cells of this launch */
   {
     uint32_t *a = scratch + (size_t)sqz__cpu_thread() * 3u * an, *b2 = a + an, *m = b2 + an;
     memset(a, 0, 2u * an * sizeof *a);
