@@ -457,7 +457,7 @@ END_TEST
  * same count, at T = 1, 2 and 4 steps per exchange, serial and split, 7 steps in two calls (2, then
  * 5: ceil(2/T) + ceil(5/T) exchanges, both backends step a part's T steps in one pass); on opencl
  * once by the one-step kernel too (SQZ_ENGINE=generic, T = 1). sierpinski-triangle:10 holds 9
- * tiles of 3^8 cells; sierpinski-carpet:6 (cpu; 8 tiles of 8^5) in 3 parts and in 8 at T = 4. */
+ * tiles of 3^8 cells; sierpinski-carpet:6 (cpu; 8 tiles of 8^5) in 8 parts at T = 4. */
 static void bits_case(sqz_domain *dom, uint64_t parts, unsigned t, int split, int generic) {
   const char *backend = sqz_context_backend(dom->ctx);
   sqz_field *one = make(dom, NULL, 0, SQZ_U8, "bits", 0);
@@ -518,7 +518,7 @@ START_TEST(test_bits) {
                        SQZ_OK);
       uint64_t most = f ? 8 : 9, ps[] = {1, 2, 3, 7, most};
       for (int i = 0; !f && i < 5; i++) bits_case(dom, ps[i], 1, 0, 0);
-      bits_case(dom, 3, 1, 1, 0);
+      if (!f) bits_case(dom, 3, 1, 1, 0);
       if (!f) bits_case(dom, 3, 2, 0, 0);
       bits_case(dom, most, 4, 1, 0);
       if (b) bits_case(dom, 3, 1, 1, 1); /* the one-step kernel */

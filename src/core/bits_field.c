@@ -9,6 +9,7 @@
 #include "sqz_fractal.h"
 
 #define SQZ__BITS_CHUNK_WORDS ((uint64_t)1 << 24) /* words per transfer of the counts (64 MiB) */
+#define SQZ__BITS_FILL_PARALLEL ((uint64_t)1 << 15) /* cells from which the host fill runs on threads */
 
 int sqz__bits_check_type(sqz_context *ctx, sqz_type type) {
   if (type == SQZ_U8) return SQZ_OK;
@@ -170,7 +171,7 @@ void sqz__bits_host_fill(const sqz_field *f, uint32_t *words, uint64_t threshold
   uint64_t e0, n, side = f->dom->side;
   sqz__own_elems(f, &e0, &n); /* a part's own words (from slot 0 of its buffer), or all */
   uint64_t w0 = e0 / SQZ_BITS_W;
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (n >= SQZ__BITS_FILL_PARALLEL) /* a part's few tiles: one thread */
   for (int64_t w = 0; w < (int64_t)(n / SQZ_BITS_W); w++) {
     uint32_t v = 0;
     for (uint32_t b = 0; b < SQZ_BITS_W; b++) {
