@@ -22,7 +22,8 @@ static const char *sqz_info_help =
     "With --parts P it prints the field in P parts of layout compact instead (no device is opened):\n"
     "fractals by replicas at the smallest level j with k^j >= P, simplices by bands of the storage\n"
     "order; cells per part, and the exact halo each part receives per step (cells, bytes at 1 byte\n"
-    "and at 1 bit per cell, messages).\n";
+    "and at 1 bit per cell, messages); on fractals also the largest part buffer and the halo bytes per step\n"
+    "of a field in layout bits (its parts hold whole bits tiles).\n";
 
 /* `sqz info simplex --m M [--r R --beta B --n N]`: the m-simplex volume analysis. */
 static int sqz__info_msimplex(int argc, char **argv) {

@@ -30,12 +30,13 @@ static int sqz__alloc_storage(sqz_field *f, int which) {
   return ctx->ops->alloc(ctx, bytes, &f->mem[which]);
 }
 
-/* f's layout, storage geometry and layout name on f->dom and f->ctx (f->type set). */
+/* f's layout, storage geometry and layout name on f->dom and f->ctx (f->type set; a NULL ctx: no
+ * backend to accept it, the shape alone). */
 static int sqz__field_shape(sqz_field *f, const char *layout) {
   sqz_context *ctx = f->ctx;
   int st = sqz__parse_layout(ctx, f->dom, layout, &f->layout, &f->layout_rho);
   if (st == SQZ_OK && f->layout == SQZ_LAYOUT_BITS) st = sqz__bits_check_type(ctx, f->type);
-  if (st == SQZ_OK) st = ctx->ops->accepts(ctx, f->dom, f->type, f->layout);
+  if (st == SQZ_OK && ctx) st = ctx->ops->accepts(ctx, f->dom, f->type, f->layout);
   if (st == SQZ_OK) st = sqz__layout_geometry(f->dom, f->layout, f->layout_rho, &f->elems, &f->width, &f->height);
   if (st != SQZ_OK) return st;
   if (f->layout == SQZ_LAYOUT_BLOCK) snprintf(f->layout_str, sizeof f->layout_str, "block:%u", f->layout_rho);
@@ -154,6 +155,20 @@ int sqz_field_parts_auto(sqz_domain *dom, sqz_context *ctx, sqz_type type, const
   if (!dom || !ctx || !parts || !halo_bytes || sqz_type_size(type) == 0)
     return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_parts_auto: a NULL argument or an unknown type");
   return sqz__parts_count(dom, ctx, type, layout, 1, parts, halo_bytes);
+}
+
+int sqz_field_parts_bytes(sqz_domain *dom, sqz_type type, const char *layout, uint64_t parts, uint64_t *part_bytes,
+                          uint64_t *halo_bytes) {
+  if (!dom || !part_bytes || !halo_bytes || sqz_type_size(type) == 0)
+    return sqz__fail(dom ? dom->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_parts_bytes: a NULL argument or an unknown type");
+  sqz_field f; /* the shape of the field, no storage */
+  memset(&f, 0, sizeof f);
+  f.dom = dom;
+  f.ctx = dom->ctx;
+  f.type = type;
+  *part_bytes = *halo_bytes = 0;
+  int st = sqz__field_shape(&f, layout);
+  return st == SQZ_OK ? sqz__parts_sizes(&f, parts, 1, part_bytes, halo_bytes) : st;
 }
 
 int sqz__parts_fit(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout, uint64_t *parts) {

@@ -231,19 +231,25 @@ void sqz__field_parts_free(sqz_field *f) {
   f->parts = NULL;
 }
 
+int sqz__parts_sizes(sqz_field *f, uint64_t parts, uint32_t depth, uint64_t *largest, uint64_t *halo) {
+  sqz_field_split *fp = NULL;
+  int st = sqz__parts_layout(f, parts, depth, &fp);
+  *largest = *halo = 0;
+  for (uint64_t q = 0; st == SQZ_OK && q < parts; q++) {
+    uint64_t b = sqz__part_bytes(f, fp, &fp->part[q]);
+    *largest = b > *largest ? b : *largest;
+    *halo += sqz__elems_bytes(f, fp->part[q].n_halo * fp->unit);
+  }
+  sqz__parts_release(fp);
+  return st;
+}
+
 int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *parts, uint64_t *halo_bytes) {
   uint64_t bytes = sqz__elems_bytes(f, f->elems), most = sqz__parts_max(f);
   uint64_t p = max_alloc ? (bytes + max_alloc - 1) / max_alloc : most + 1;
   for (p = p ? p : 1; p <= most; p += (p + 15) / 16) { /* halos grow a part past elems / P: try more */
-    sqz_field_split *fp = NULL;
-    int st = sqz__parts_layout(f, p, sqz__parts_default_depth(f, NULL), &fp);
     uint64_t largest = 0, halo = 0;
-    for (uint64_t q = 0; st == SQZ_OK && q < p; q++) {
-      uint64_t b = sqz__part_bytes(f, fp, &fp->part[q]);
-      largest = b > largest ? b : largest;
-      halo += sqz__elems_bytes(f, fp->part[q].n_halo * fp->unit);
-    }
-    sqz__parts_release(fp);
+    int st = sqz__parts_sizes(f, p, sqz__parts_default_depth(f, NULL), &largest, &halo);
     if (st != SQZ_OK) return st;
     if (largest <= max_alloc) {
       *parts = p;

@@ -180,6 +180,9 @@ SQZ_INTERNAL int sqz__parts_unit(const sqz_field *f, uint64_t *unit, uint64_t *u
 SQZ_INTERNAL uint64_t sqz__parts_alloc_limit(const sqz_context *ctx);
 /* The largest part count of f: min(units, SQZ_PARTS_MAX). */
 SQZ_INTERNAL uint64_t sqz__parts_max(const sqz_field *f);
+/* The largest part buffer of f in `parts` parts at `depth` steps per exchange (own units and halo)
+ * and the halo bytes per exchange, without storage (f: its shape only). */
+SQZ_INTERNAL int sqz__parts_sizes(sqz_field *f, uint64_t parts, uint32_t depth, uint64_t *largest, uint64_t *halo);
 /* The fewest parts that keep every part buffer of f (own units and halo) within max_alloc bytes
  * of its device, and the halo bytes per step of that count (halo_bytes may be NULL);
  * SQZ_ERR_TOO_LARGE with the detail when no count does. */
