@@ -129,11 +129,14 @@ static int sqz__part_halo(sqz_field *f, sqz_field_split *fp, const sqz_parts_pla
 
 /* Steps per exchange when SQZ_EXCHANGE_STEPS is not set: 4 on a GPU in one process, as one buffer
  * steps 4 a launch there (on the H200, R = 21 block:32 in 2 parts: 1.71e11 cells/s against 0.99e11
- * at 1, the rate of R = 20 in one buffer; BENCHMARKS run 9); 1 on CPU devices, where the temporal
- * kernel does not pay, and on MPI ranks, whose halos must agree while their devices may differ. */
+ * at 1, the rate of R = 20 in one buffer; BENCHMARKS run 9), and for layout bits on every device in
+ * one process, whose box step takes 4 a launch everywhere (PoCL here, sierpinski-triangle:16 bits,
+ * 40 steps in 4 parts: 1.6 s at T = 4 as in one buffer, 4.0 s at T = 1); 1 on CPU devices, where
+ * the temporal word kernel does not pay, and on MPI ranks, whose halos must agree while their
+ * devices may differ. */
 static uint32_t sqz__parts_default_depth(const sqz_field *f, const sqz_exchange_ops *xchg) {
   int one_process = !xchg || xchg == &sqz__exchange_device || xchg == &sqz__exchange_host;
-  return one_process && f->ctx->is_gpu ? 4u : 1u;
+  return one_process && (f->ctx->is_gpu || sqz__bits_fractal(f)) ? 4u : 1u;
 }
 
 /* Unit ranges and halos of `parts` parts of f (no buffers, no contexts) into a new fp, for
