@@ -468,6 +468,17 @@ static void bits_case(sqz_domain *dom, uint64_t parts, unsigned t, int split, in
   unsetenv("SQZ_EXCHANGE_STEPS");
   pf->parts->serial = !split;
   ck_assert_uint_eq(pf->parts->depth, parts > 1 ? t : pf->parts->depth);
+  if (t == 1) { /* sqz_field_parts_bytes (sqz info --parts) without a device: the field's own figures */
+    uint64_t part_bytes = 0, halo_bytes = 0, largest = 0;
+    SQZ_OK_OR_FAIL(dom->ctx, sqz_field_parts_bytes(dom, SQZ_U8, "bits", parts, &part_bytes, &halo_bytes));
+    for (uint64_t p = 0; p < parts; p++) {
+      const sqz_field_part *pt = &pf->parts->part[p];
+      uint64_t b = (pt->u1 - pt->u0 + pt->n_halo) * pf->parts->unit / 8;
+      largest = b > largest ? b : largest;
+    }
+    ck_assert_uint_eq(part_bytes, largest);
+    ck_assert_uint_eq(halo_bytes, sqz_field_halo_bytes(pf));
+  }
   uint64_t n = sqz_domain_cells(dom);
   for (int fill = 0; fill < 2; fill++) {
     if (fill) {
