@@ -4,7 +4,7 @@
 #include "cli_common.h"
 #include "cmds.h"
 
-int sqz_info_parts(sqz_domain *dom, uint64_t parts, int json) {
+int sqz_info_parts(sqz_domain *dom, uint64_t parts, int bits_layout, int json) {
   uint64_t v[SQZ_PARTS_VALUES];
   int st = sqz_parts_info(dom, parts, v, SQZ_PARTS_VALUES);
   if (st != SQZ_OK) return sqz_cli_fail("info", NULL, st);
@@ -14,7 +14,7 @@ int sqz_info_parts(sqz_domain *dom, uint64_t parts, int json) {
   const char *kind = v[SQZ_PARTS_KIND] == 1 ? "replicas" : "bands";
   /* layout bits (fractals): parts of whole bits tiles, what a field in layout bits exchanges */
   uint64_t bits_part = 0, bits_halo = 0;
-  int bits = sqz_domain_get_kind(dom) == SQZ_DOMAIN_FRACTAL &&
+  int bits = bits_layout && sqz_domain_get_kind(dom) == SQZ_DOMAIN_FRACTAL && /* --layout bits: the unit plan */
              sqz_field_parts_bytes(dom, SQZ_U8, "bits", parts, &bits_part, &bits_halo) == SQZ_OK;
   if (json) {
     sqz_json j;
