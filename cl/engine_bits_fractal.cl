@@ -1,4 +1,34 @@
 /* engine_bits_fractal.cl — layout bits on fractals: tiles expanded into dense bitmaps in local memory, bit-sliced Life, packed back; by sub-tile boxes (sqz_bits_fractal_box) or a cell at a time (sqz_bits_fractal_step). */
+/* A field in parts (src/core/field_parts.h; built with SQZ_PARTED, needs sqz_parts.h): the steps
+ * take the part's view as last arguments, launch positions [first, end) are units (tiles)
+ * sqz_units_at of the view's set, and every tile, own or neighbour, is read and written at its
+ * slot sqz_part_slot (-1: a tile the part neither owns nor copies, read as empty). One buffer: no
+ * arguments, positions are tiles, slots are tiles. */
+#ifdef SQZ_PARTED
+#define BITS_PART_ARGS , ulong first, ulong pu0, ulong pu1, ulong pnh, __global const ulong *phalo, ulong prn, \
+                         __global const ulong *pruns
+#define BITS_FIRST first
+#define BITS_TILE(pos) sqz_units_at((pos), prn, pruns)
+#define BITS_SLOT(g) bits_slot((g), pu0, pu1, pnh, phalo)
+static inline long bits_slot(long g, ulong u0, ulong u1, ulong n_halo, __global const ulong *halo) {
+  return g < 0 ? g : sqz_part_slot((ulong)g, u0, u1, n_halo, halo);
+}
+#else
+#define BITS_PART_ARGS
+#define BITS_FIRST 0ul
+#define BITS_TILE(pos) (pos)
+#define BITS_SLOT(g) (g)
+#endif
+/* Neighbour d (4: the tile itself) of tile b, a global tile index (-1: none). */
+static inline long bits_tile_neighbour(uint s, uint k, __constant int *fr, uint rb, ulong b, uint d) {
+  uint bx, by;
+  sqz_fr_lambda(s, k, fr, rb, b, &bx, &by);
+  return d == 4u ? (long)b : sqz_fr_tile_neighbour(s, k, fr + 2u * k, rb, bx, by, d);
+}
+
+/* Each program holds the kernels it is built for (PoCL compiles every kernel of a program): the
+ * one-step kernel with a rule (SQZ_BITS_B), the fill without one, the box step alone. */
+#if defined(SQZ_BITS_B) && !defined(SQZ_KERNEL_sqz_bits_fractal_box)
 /* sqz_bits_fractal_step (SQZ_ENGINE=generic, and where the box window does not fit in local
  * memory): one work-group per tile, one step. Needs sqz_common.h, sqz_fractal.h and sqz_bits.h.
  * Tile b (digit order at level rb = R - t) holds k^t cells in wt words from word b * wt; lam[l] = x | y << 16 is tile cell l's place
@@ -8,7 +38,7 @@
 __kernel void sqz_bits_fractal_step(__global const uint *src, __global uint *dst, __global const uint *lam,
                                     __constant int *fr, uint s, uint k, uint rb, uint side,
                                     uint kt, uint wt, uint nw, uint birth, uint survive, ulong tile0,
-                                    __local uint *dense, __local uint *res) {
+                                    __local uint *dense, __local uint *res BITS_PART_ARGS) {
   __local long nb[9];
   __global const int *nu = (__global const int *)(lam + kt);
   __global const uint *wl = lam + kt + side * side;
@@ -16,16 +46,12 @@ __kernel void sqz_bits_fractal_step(__global const uint *src, __global uint *dst
   birth = SQZ_BITS_B;
   survive = SQZ_BITS_S;
 #endif
-  ulong b = tile0 + get_group_id(0);
+  ulong b = BITS_TILE(tile0 + get_group_id(0)); /* tile0: a launch position */
   uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0), rw = (side + 33u) / 32u;
-  if (lid < 9u) {
-    uint bx, by;
-    sqz_fr_lambda(s, k, fr, rb, b, &bx, &by);
-    nb[lid] = lid == 4u ? (long)b : sqz_fr_tile_neighbour(s, k, fr + 2u * k, rb, bx, by, lid);
-  }
+  if (lid < 9u) nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, b, lid));
   for (uint q = lid; q < (side + 2u) * rw; q += ls) dense[q] = 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
-  __global const uint *own = src + b * wt;
+  __global const uint *own = src + (ulong)BITS_SLOT((long)b) * wt;
   for (uint l = lid; l < kt; l += ls)
     if ((own[l >> 5] >> (l & 31u)) & 1u) {
       uint x = (lam[l] & 0xFFFFu) + 1u, y = (lam[l] >> 16) + 1u;
@@ -49,14 +75,18 @@ __kernel void sqz_bits_fractal_step(__global const uint *src, __global uint *dst
       uint x = (lam[l] & 0xFFFFu) + 1u, y = lam[l] >> 16;
       v |= ((res[y * rw + (x >> 5)] >> (x & 31u)) & 1u) << i;
     }
-    dst[b * wt + w] = v;
+    dst[(ulong)BITS_SLOT((long)b) * wt + w] = v;
   }
 }
 
-/* Word w of tile b from item b * wt + w: cell (x, y) alive iff sqz_random_cell(seed, y N + x). */
+#endif
+
+#ifndef SQZ_BITS_B
+/* Word w of tile b from item b * wt + w, items [item0, items) at dst[item - base] (a part: base =
+ * u0 wt, its own words): cell (x, y) alive iff sqz_random_cell(seed, y N + x). */
 __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam, __constant int *fr, uint s, uint k,
                                     uint rb, uint side, uint kt, uint wt, ulong n, ulong seed, ulong threshold,
-                                    ulong item0, ulong items) {
+                                    ulong item0, ulong items, ulong base) {
   ulong item = item0 + get_global_id(0), b = item / wt;
   if (item >= items) return;
   uint w = (uint)(item % wt), bx, by, v = 0u;
@@ -65,8 +95,9 @@ __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam
     ulong x = (ulong)bx * side + (lam[l] & 0xFFFFu), y = (ulong)by * side + (lam[l] >> 16);
     v |= sqz_random_cell(seed, y * n + x, threshold) << i;
   }
-  dst[item] = v;
+  dst[item - base] = v;
 }
+#endif
 
 #ifdef SQZ_KERNEL_sqz_bits_fractal_box
 /* The step by sub-tile boxes (cl/sqz_bits_box.h; needs sqz_bits_box.h, SQZ_BITS_BOX, the box
@@ -79,7 +110,8 @@ __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam
  * per group and stay 0, as every tile writes the same positions. */
 __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global uint *restrict dst,
                                    __global const uint *restrict tab, __constant int *fr, uint s, uint k, uint rb,
-                                   uint wt, ulong tiles, uint steps, uint birth, uint survive, __local uint *area) {
+                                   uint wt, ulong tiles, uint steps, uint birth, uint survive,
+                                   __local uint *area BITS_PART_ARGS) {
   __local long nb[9];
 #ifdef SQZ_BITS_B
   birth = SQZ_BITS_B;
@@ -90,22 +122,16 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
   __global const uint *tasks = tab + tab[SQZ_BB_STEP];
   __local uint *a = area, *bb = area + an, *m = area + 2u * an;
   for (uint i = lid; i < 2u * an; i += ls) area[i] = 0u;
-  ulong b = get_group_id(0), stride = get_num_groups(0);
-  if (lid < 9u && b < tiles) { /* the neighbours of the first tile; later ones during the previous tile's steps */
-    uint bx, by;
-    sqz_fr_lambda(s, k, fr, rb, b, &bx, &by);
-    nb[lid] = lid == 4u ? (long)b : sqz_fr_tile_neighbour(s, k, fr + 2u * k, rb, bx, by, lid);
-  }
+  ulong b = BITS_FIRST + get_group_id(0), stride = get_num_groups(0); /* b: a launch position, tiles its end */
+  if (lid < 9u && b < tiles) /* the neighbours of the first tile; later ones during the previous tile's steps */
+    nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, BITS_TILE(b), lid));
   barrier(CLK_LOCAL_MEM_FENCE);
   for (; b < tiles; b += stride) { /* uniform over the group */
+    ulong w0 = (ulong)BITS_SLOT((long)BITS_TILE(b)) * wt; /* the tile's first storage word */
     for (uint i = lid; i < n_fill; i += ls)
       sqz_bits_box_fill(src, tab, nb, wt, SQZ_BITS_BOX, SQZ_BITS_KQ, i, a, m, steps > 1u);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < 9u && b + stride < tiles) {
-      uint bx, by;
-      sqz_fr_lambda(s, k, fr, rb, b + stride, &bx, &by);
-      nb[lid] = lid == 4u ? (long)(b + stride) : sqz_fr_tile_neighbour(s, k, fr + 2u * k, rb, bx, by, lid);
-    }
+    if (lid < 9u && b + stride < tiles) nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, BITS_TILE(b + stride), lid));
     for (uint st = 1u; st <= steps; st++) {
       __local uint *in = (st & 1u) ? a : bb, *out = (st & 1u) ? bb : a;
       for (uint i = lid; i < n_step; i += ls) {
@@ -115,7 +141,7 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
       barrier(CLK_LOCAL_MEM_FENCE);
     }
     __local uint *res = (steps & 1u) ? bb : a;
-    for (uint w = lid; w < wt; w += ls) dst[b * wt + w] = sqz_bits_box_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w);
+    for (uint w = lid; w < wt; w += ls) dst[w0 + w] = sqz_bits_box_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

@@ -274,6 +274,12 @@ SQZ_API uint64_t sqz_field_parts(const sqz_field *field); /* 1 for a field in on
  * memory) and that count's halo bytes per step; nothing is allocated (dom's own context is unused). */
 SQZ_API int sqz_field_parts_auto(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout,
                                  uint64_t *parts, uint64_t *halo_bytes);
+/* A field of (dom, type, layout) in `parts` parts, without a device or storage: its largest part
+ * buffer (own units and halo) and the halo bytes per step (one step per exchange; layout bits: whole
+ * bits tiles). SQZ_ERR_UNSUPPORTED for a layout that does not part, SQZ_ERR_INVALID_ARGUMENT for a
+ * count it cannot take (the message names the largest). */
+SQZ_API int sqz_field_parts_bytes(sqz_domain *dom, sqz_type type, const char *layout, uint64_t parts,
+                                  uint64_t *part_bytes, uint64_t *halo_bytes);
 /* Bytes the halo exchange copies into the parts before each step (0 for a field in one buffer). */
 SQZ_API uint64_t sqz_field_halo_bytes(const sqz_field *field);
 /* Where a field in parts spent its steps' host time since creation: in its halo exchanges

@@ -50,7 +50,7 @@ expect 2 "--parts 0 is outside 1\.\." -- "$sqz" info triangle:5 --parts 0
 expect 2 "--parts '4x' is not a non-negative integer" -- "$sqz" info triangle:5 --parts 4x
 expect 2 "16 parts of triangle:5: the count must be 1 \.\. 15" -- "$sqz" info triangle:5 --parts 16
 expect 2 "must be 1 \.\. 1048576" -- "$sqz" info fractal:sierpinski-triangle:30 --parts 2000000
-expect 2 "--parts splits layout compact, not 'bb'" -- "$sqz" info triangle:5 --parts 2 --layout bb
+expect 2 "--parts splits layout compact or bits, not 'bb'" -- "$sqz" info triangle:5 --parts 2 --layout bb
 
 # life: usage errors name the bad value and write nothing
 expect 2 "missing --steps" -- "$sqz" life triangle:8

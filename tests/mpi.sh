@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/mpi.sh — `mpirun -np P sqz life|heat|run` (Open MPI, 1 to 4 ranks, --oversubscribe) against one process: the
-# final states bit for bit for every family on PoCL and the cpu backend, P dividing the domain or not, layouts compact
-# and block:RHO, several parts per rank (--parts N >= ranks, and the automatic count when a rank's device allocates too
+# final states bit for bit for every family on PoCL and the cpu backend, P dividing the domain or not, layouts compact,
+# block:RHO and bits (fractals), several parts per rank (--parts N >= ranks, and the automatic count when a rank's device allocates too
 # little), an --init file and an .h5 checkpoint resumed on another rank count, the per-rank --json figures, and the bad
 # input: more ranks than cells, options refused, a lone rank's failure, one rank short of memory, a rank killed.
 # usage: mpi.sh path/to/sqz [h5]   (h5: the build has HDF5 checkpoints)
@@ -46,6 +46,13 @@ done
 mpi 3 life fractal:sierpinski-triangle:6 --layout block:8 --steps 7 --init random:0.4:3 --out ranks.npy || fail "block:8: exit $?"
 "$sqz" life fractal:sierpinski-triangle:6 --steps 7 --init random:0.4:3 --out one.npy >/dev/null
 cmp -s one.npy ranks.npy || fail "fractal in layout block:8 on 3 ranks: the state differs from one process"
+# layout bits (parts of whole bits tiles; 9 tiles): 2 ranks against one process, state and live count
+"$sqz" life fractal:sierpinski-triangle:10 --layout bits --steps 7 --init random:0.4:3 --out bits1.npy >bits1.txt ||
+  fail "bits: one process"
+mpi 2 life fractal:sierpinski-triangle:10 --layout bits --steps 7 --init random:0.4:3 --out ranks.npy ||
+  fail "bits on 2 ranks: exit $?"
+cmp -s bits1.npy ranks.npy && [ "$(grep '^live' out.txt)" = "$(grep '^live' bits1.txt)" ] ||
+  fail "fractal in layout bits on 2 ranks: the state or the live count differs from one process"
 # the run changed the state (a test that could not fail otherwise): 7 steps from random:0.4 leave another count
 "$sqz" life fractal:sierpinski-triangle:6 --steps 0 --init random:0.4:3 --out zero.npy >/dev/null && cmp -s zero.npy one.npy &&
   fail "7 steps left the state as it was"

@@ -1,6 +1,6 @@
 /* labels: opencl */
-/* ctest cases: cpu opencl devices auto split depth io errors */
-/* test_field_parts.c — fields in parts: Life, heat and a user stencil on P parts bit-identical to one buffer, on the cpu and opencl backends, on two contexts, the automatic split under SQZ_MAX_ALLOC, every front-end operation, and the refusals. */
+/* ctest cases: cpu opencl devices auto split depth io bits errors */
+/* test_field_parts.c — fields in parts: Life, heat and a user stencil on P parts bit-identical to one buffer, on the cpu and opencl backends, on two contexts, the automatic split under SQZ_MAX_ALLOC, every front-end operation, layout bits, and the refusals. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -454,6 +454,119 @@ START_TEST(test_io) {
 }
 END_TEST
 
+/* Layout bits on fractals (a unit: one bits tile): Life on P parts (1, 2, 3, 7 and the largest,
+ * a tile each) bit-identical to one buffer from the same state and the same random fill, with the
+ * same count, at T = 1, 2 and 4 steps per exchange, serial and split, 7 steps in two calls (2, then
+ * 5: ceil(2/T) + ceil(5/T) exchanges, both backends step a part's T steps in one pass); on opencl
+ * once by the one-step kernel too (SQZ_ENGINE=generic, T = 1). sierpinski-triangle:10 holds 9
+ * tiles of 3^8 cells; sierpinski-carpet:6 (cpu; 8 tiles of 8^5) in 8 parts at T = 4. */
+static void bits_case(sqz_domain *dom, uint64_t parts, unsigned t, int split, int generic) {
+  const char *backend = sqz_context_backend(dom->ctx);
+  sqz_field *one = make(dom, NULL, 0, SQZ_U8, "bits", 0);
+  char tv[4];
+  snprintf(tv, sizeof tv, "%u", t);
+  setenv("SQZ_EXCHANGE_STEPS", tv, 1);
+  sqz_field *pf = make(dom, NULL, 0, SQZ_U8, "bits", parts);
+  unsetenv("SQZ_EXCHANGE_STEPS");
+  pf->parts->serial = !split;
+  ck_assert_uint_eq(pf->parts->depth, parts > 1 ? t : pf->parts->depth);
+  if (t == 1) { /* sqz_field_parts_bytes (sqz info --parts) without a device: the field's own figures */
+    uint64_t part_bytes = 0, halo_bytes = 0, largest = 0;
+    SQZ_OK_OR_FAIL(dom->ctx, sqz_field_parts_bytes(dom, SQZ_U8, "bits", parts, &part_bytes, &halo_bytes));
+    for (uint64_t p = 0; p < parts; p++) {
+      const sqz_field_part *pt = &pf->parts->part[p];
+      uint64_t b = (pt->u1 - pt->u0 + pt->n_halo) * pf->parts->unit / 8;
+      largest = b > largest ? b : largest;
+    }
+    ck_assert_uint_eq(part_bytes, largest);
+    ck_assert_uint_eq(halo_bytes, sqz_field_halo_bytes(pf));
+  }
+  uint64_t n = sqz_domain_cells(dom);
+  for (int fill = 0; fill < 2; fill++) {
+    if (fill) {
+      ck_assert_int_eq(sqz_field_fill_random(one, 0.4, 11), SQZ_OK);
+      ck_assert_int_eq(sqz_field_fill_random(pf, 0.4, 11), SQZ_OK);
+    } else {
+      initial(one, SQZ_U8, parts);
+      initial(pf, SQZ_U8, parts);
+    }
+    uint64_t c1 = 0, c2 = 0;
+    SQZ_OK_OR_FAIL(dom->ctx, sqz_field_count(one, &c1));
+    SQZ_OK_OR_FAIL(dom->ctx, sqz_field_count(pf, &c2));
+    ck_assert_msg(c1 == c2 && c1 > 0, "%s bits, %llu parts: counts %llu and %llu", sqz_domain_spec(dom),
+                  (unsigned long long)parts, (unsigned long long)c1, (unsigned long long)c2);
+    sqz_parts_times t0, t1;
+    ck_assert_int_eq(sqz_field_parts_times(pf, &t0), SQZ_OK);
+    step(one, W_LIFE, 7);
+    if (generic) setenv("SQZ_ENGINE", "generic", 1); /* the parts only: one buffer by boxes */
+    step(pf, W_LIFE, 2);
+    step(pf, W_LIFE, 5);
+    unsetenv("SQZ_ENGINE");
+    unsigned char *a = state(one), *b = state(pf);
+    uint64_t first = n;
+    for (uint64_t i = 0; i < n && first == n; i++)
+      if (a[i] != b[i]) first = i;
+    ck_assert_msg(first == n, "%s bits on %s, %llu parts, T = %u%s, fill %d: compact cell %llu of %llu differs",
+                  sqz_domain_spec(dom), backend, (unsigned long long)parts, t, split ? " split" : "", fill,
+                  (unsigned long long)first, (unsigned long long)n);
+    free(a);
+    free(b);
+    ck_assert_int_eq(sqz_field_parts_times(pf, &t1), SQZ_OK);
+    uint64_t d = pf->parts->depth, want = parts > 1 ? (2 + d - 1) / d + (5 + d - 1) / d : t1.exchanges - t0.exchanges;
+    ck_assert_msg(t1.steps - t0.steps == 7 && t1.exchanges - t0.exchanges == want,
+                  "%s bits, %llu parts, T = %u on %s: %llu exchanges", sqz_domain_spec(dom), (unsigned long long)parts, t,
+                  backend, (unsigned long long)(t1.exchanges - t0.exchanges));
+  }
+  sqz_field_release(pf);
+  sqz_field_release(one);
+}
+
+START_TEST(test_bits) {
+  static const char *const backends[] = {"cpu", "opencl"};
+  for (int b = 0; b < 2; b++) {
+    sqz_context *ctx = sqz_test_context(backends[b]);
+    for (int f = 0; f < 2 - b; f++) { /* the carpet on the cpu only (a PoCL compile per box side) */
+      sqz_domain *dom = NULL;
+      ck_assert_int_eq(sqz_domain_parse(ctx, f ? "fractal:sierpinski-carpet:6" : "fractal:sierpinski-triangle:10", &dom),
+                       SQZ_OK);
+      uint64_t most = f ? 8 : 9, ps[] = {1, 2, 3, 7, most};
+      for (int i = 0; !f && i < 5; i++) bits_case(dom, ps[i], 1, 0, 0);
+      if (!f) bits_case(dom, 3, 1, 1, 0);
+      if (!f) bits_case(dom, 3, 2, 0, 0);
+      bits_case(dom, most, 4, 1, 0);
+      if (b) bits_case(dom, 3, 1, 1, 1); /* the one-step kernel */
+      sqz_field *f2 = NULL; /* one part more than tiles: refused */
+      ck_assert_int_eq(sqz_field_create_parts(dom, SQZ_U8, "bits", most + 1, &f2), SQZ_ERR_INVALID_ARGUMENT);
+      ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "one tile per part"));
+      sqz_domain_release(dom);
+    }
+    /* SQZ_MAX_ALLOC below one buffer (9 tiles of 824 bytes, 7416): the automatic split (T = 4 by
+     * default: halos of every touching tile) */
+    sqz_domain *d1 = NULL;
+    sqz_field *one = NULL, *pf = NULL;
+    ck_assert_int_eq(sqz_domain_parse(ctx, "fractal:sierpinski-triangle:10", &d1), SQZ_OK);
+    SQZ_OK_OR_FAIL(ctx, sqz_field_create(d1, SQZ_U8, "bits", &one));
+    setenv("SQZ_MAX_ALLOC", "6000", 1);
+    SQZ_OK_OR_FAIL(ctx, sqz_field_create(d1, SQZ_U8, "bits", &pf));
+    unsetenv("SQZ_MAX_ALLOC");
+    ck_assert_msg(sqz_field_parts(pf) > 1, "bits: %llu parts", (unsigned long long)sqz_field_parts(pf));
+    ck_assert_uint_le(sqz_field_bytes(pf) / sqz_field_parts(pf), 6000);
+    SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(one, 0.35, 5));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(pf, 0.35, 5));
+    step(one, W_LIFE, 5);
+    step(pf, W_LIFE, 5);
+    unsigned char *a = state(one), *c = state(pf);
+    ck_assert_msg(memcmp(a, c, sqz_domain_cells(d1)) == 0, "bits on %s: the split field differs", backends[b]);
+    free(a);
+    free(c);
+    sqz_field_release(one);
+    sqz_field_release(pf);
+    sqz_domain_release(d1);
+    sqz_context_release(ctx);
+  }
+}
+END_TEST
+
 /* Too many parts name the largest valid count; layouts without parts name the ones with. */
 START_TEST(test_errors) {
   sqz_context *ctx = sqz_test_context("cpu");
@@ -471,13 +584,13 @@ START_TEST(test_errors) {
   sqz_field_release(f);
   ck_assert_int_eq(sqz_field_create_parts(tri, SQZ_U8, "compact", 16, &f), SQZ_ERR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "1 .. 15"));
-  static const char *const no[][2] = {{"bb", "fractal"}, {"lambda", "fractal"}, {"bits", "fractal"}, {"bb", "triangle"}};
+  static const char *const no[][2] = {{"bb", "fractal"}, {"lambda", "fractal"}, {"bits", "triangle"}, {"bb", "triangle"}};
   for (int i = 0; i < 4; i++) {
     f = NULL;
     int st = sqz_field_create_parts(no[i][1][0] == 'f' ? fr : tri, SQZ_U8, no[i][0], 2, &f);
     ck_assert_int_eq(st, SQZ_ERR_UNSUPPORTED);
     ck_assert_ptr_null(f);
-    ck_assert_msg(strstr(sqz_last_error(ctx), no[i][0]) && strstr(sqz_last_error(ctx), "compact and block:RHO"), "%s",
+    ck_assert_msg(strstr(sqz_last_error(ctx), no[i][0]) && strstr(sqz_last_error(ctx), "block:RHO and bits on fractals"), "%s",
                   sqz_last_error(ctx));
   }
   f = make(fr, NULL, 0, SQZ_U8, "compact", 2); /* the tile side is fixed by the parts */
@@ -498,6 +611,7 @@ int main(void) {
   tcase_add_test(sqz_test_tcase(s, "split", 900), test_split);
   tcase_add_test(sqz_test_tcase(s, "depth", 900), test_depth);
   tcase_add_test(sqz_test_tcase(s, "io", 900), test_io);
+  tcase_add_test(sqz_test_tcase(s, "bits", 900), test_bits);
   tcase_add_test(sqz_test_tcase(s, "errors", 900), test_errors);
   return sqz_test_run(s);
 }

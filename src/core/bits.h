@@ -72,12 +72,15 @@ SQZ_INTERNAL int sqz__bits_check_update(sqz_field *f, const sqz_update *u);
  * refuses a byte other than 0 or 1 (SQZ_ERR_INVALID_ARGUMENT naming it). */
 SQZ_INTERNAL int sqz__bits_download(sqz_field *f, unsigned char *host);
 SQZ_INTERNAL int sqz__bits_upload(sqz_field *f, const unsigned char *host);
-/* n cells through storage (bit) indices idx (-1: none) between the buffer mem of f and a host
- * array of bytes: out (read; 0 for -1) or in (write); only the words the indices touch move. */
-SQZ_INTERNAL int sqz__bits_band(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, unsigned char *out,
+/* n cells through storage (bit) indices idx (-1: none) between buffer `which` of f (one buffer or
+ * parts) and a host array of bytes: out (read; 0 for -1) or in (write); only the words the indices
+ * touch move. */
+SQZ_INTERNAL int sqz__bits_band(sqz_field *f, int which, const int64_t *idx, uint64_t n, unsigned char *out,
                                 const unsigned char *in);
-/* Count and exact sum of the cells (popcount of the words, read a chunk at a time). */
+/* Count and exact sum of the cells (popcount of the words, read a chunk at a time; parts: the own
+ * words of each part held here). */
 SQZ_INTERNAL int sqz__bits_reduce(sqz_field *f, sqz_red_op op, sqz_red_acc *acc);
-/* The random fill on the host into a word array (sqz_random_cell of the embedded index). */
+/* The random fill on the host into a word array (sqz_random_cell of the embedded index): f's own
+ * words (a part's view: its own units, words[0] its first). */
 SQZ_INTERNAL void sqz__bits_host_fill(const sqz_field *f, uint32_t *words, uint64_t threshold, uint64_t seed);
 #endif

@@ -4,10 +4,12 @@
 
 #include "backends/backend.h"
 #include "core/bits.h"
+#include "core/field_parts.h"
 #include "sqz_bits.h"
 #include "sqz_fractal.h"
 
 #define SQZ__BITS_CHUNK_WORDS ((uint64_t)1 << 24) /* words per transfer of the counts (64 MiB) */
+#define SQZ__BITS_FILL_PARALLEL ((uint64_t)1 << 15) /* cells from which the host fill runs on threads */
 
 int sqz__bits_check_type(sqz_context *ctx, sqz_type type) {
   if (type == SQZ_U8) return SQZ_OK;
@@ -35,8 +37,8 @@ int sqz__bits_download(sqz_field *f, unsigned char *host) {
   uint32_t *w = NULL;
   int st = sqz__host_alloc(f->ctx, words * 4u, 0, (void **)&w, "%s: the words of the bits state", f->dom->spec);
   if (st != SQZ_OK) return st;
-  st = f->ctx->ops->download(f->ctx, w, f->mem[f->cur], 0, words * 4u);
-  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  st = sqz__store_read(f, f->cur, 0, f->elems, w); /* one buffer or parts */
+  if (st == SQZ_OK) st = sqz__store_finish(f);
   for (uint64_t i = 0; st == SQZ_OK && i < f->elems; i++) host[i] = (unsigned char)((w[i >> 5] >> (i & 31u)) & 1u);
   free(w);
   return st;
@@ -60,8 +62,8 @@ int sqz__bits_upload(sqz_field *f, const unsigned char *host) {
   uint32_t *w = NULL;
   int st = sqz__host_alloc(f->ctx, words * 4u, 0, (void **)&w, "%s: the words of the bits state", f->dom->spec);
   if (st == SQZ_OK) st = sqz__bits_pack(f, host, f->elems, w);
-  if (st == SQZ_OK) st = f->ctx->ops->upload(f->ctx, f->mem[f->cur], 0, w, words * 4u);
-  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  if (st == SQZ_OK) st = sqz__store_write(f, f->cur, 0, f->elems, w);
+  if (st == SQZ_OK) st = sqz__store_finish(f);
   free(w);
   return st;
 }
@@ -72,11 +74,6 @@ int sqz__bits_upload(sqz_field *f, const unsigned char *host) {
 typedef struct {
   uint64_t start, len, at;
 } sqz_bits_run;
-
-static int sqz__u64_cmp(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
 
 /* Index of the run holding word w (runs sorted by start, w inside one of them). */
 static size_t sqz__bits_run_of(const sqz_bits_run *r, size_t nr, uint64_t w) {
@@ -89,7 +86,7 @@ static size_t sqz__bits_run_of(const sqz_bits_run *r, size_t nr, uint64_t w) {
   return lo;
 }
 
-int sqz__bits_band(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, unsigned char *out,
+int sqz__bits_band(sqz_field *f, int which, const int64_t *idx, uint64_t n, unsigned char *out,
                    const unsigned char *in) {
   sqz_context *ctx = f->ctx;
   if (out) memset(out, 0, (size_t)n);
@@ -119,8 +116,8 @@ int sqz__bits_band(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, un
   if (st == SQZ_OK && total)
     st = sqz__host_alloc(ctx, total * 4u, 0, (void **)&w, "%s: the words of a band", f->dom->spec);
   for (size_t r = 0; st == SQZ_OK && r < nr; r++)
-    st = ctx->ops->download(ctx, w + runs[r].at, mem, runs[r].start * 4u, runs[r].len * 4u);
-  if (st == SQZ_OK && nr) st = sqz__finish(ctx);
+    st = sqz__store_read(f, which, runs[r].start * SQZ_BITS_W, runs[r].len * SQZ_BITS_W, w + runs[r].at);
+  if (st == SQZ_OK && nr) st = sqz__store_finish(f);
   for (uint64_t i = 0; st == SQZ_OK && i < n; i++) {
     if (idx[i] < 0) continue;
     uint64_t word = (uint64_t)idx[i] >> 5, bit = (uint64_t)idx[i] & 31u;
@@ -133,23 +130,35 @@ int sqz__bits_band(sqz_field *f, sqz_mem mem, const int64_t *idx, uint64_t n, un
     else *p = (*p & ~(1u << bit)) | (uint32_t)in[i] << bit;
   }
   for (size_t r = 0; st == SQZ_OK && in && r < nr; r++)
-    st = ctx->ops->upload(ctx, mem, runs[r].start * 4u, w + runs[r].at, runs[r].len * 4u);
-  if (st == SQZ_OK && in && nr) st = sqz__finish(ctx);
+    st = sqz__store_write(f, which, runs[r].start * SQZ_BITS_W, runs[r].len * SQZ_BITS_W, w + runs[r].at);
+  if (st == SQZ_OK && in && nr) st = sqz__store_finish(f);
   free(w);
   free(runs);
   return st;
 }
 
 int sqz__bits_reduce(sqz_field *f, sqz_red_op op, sqz_red_acc *acc) {
-  uint64_t words = f->elems / SQZ_BITS_W, chunk = words < SQZ__BITS_CHUNK_WORDS ? words : SQZ__BITS_CHUNK_WORDS;
+  uint64_t parts = f->parts ? f->parts->parts : 1, most = 0;
+  for (uint64_t p = 0; p < parts; p++) { /* the largest own range: the chunk */
+    const sqz_field_part *pt = f->parts ? &f->parts->part[p] : NULL;
+    uint64_t words = (pt ? (pt->u1 - pt->u0) * pt->unit : f->elems) / SQZ_BITS_W;
+    most = words > most ? words : most;
+  }
+  uint64_t chunk = most < SQZ__BITS_CHUNK_WORDS ? most : SQZ__BITS_CHUNK_WORDS, live = 0;
   uint32_t *w = NULL;
-  int st = sqz__host_alloc(f->ctx, chunk * 4u, 0, (void **)&w, "%s: a chunk of the bits state", f->dom->spec);
-  uint64_t live = 0;
-  for (uint64_t at = 0; st == SQZ_OK && at < words; at += chunk) {
-    uint64_t m = words - at < chunk ? words - at : chunk;
-    st = f->ctx->ops->download(f->ctx, w, f->mem[f->cur], at * 4u, m * 4u);
-    if (st == SQZ_OK) st = sqz__finish(f->ctx);
-    for (uint64_t i = 0; st == SQZ_OK && i < m; i++) live += (uint64_t)__builtin_popcount(w[i]);
+  int st = sqz__host_alloc(f->ctx, (chunk ? chunk : 1) * 4u, 0, (void **)&w, "%s: a chunk of the bits state",
+                           f->dom->spec);
+  for (uint64_t p = 0; st == SQZ_OK && p < parts; p++) { /* own words of each part held here (halos excluded) */
+    const sqz_field_part *pt = f->parts ? &f->parts->part[p] : NULL;
+    if (pt && !pt->ctx) continue;
+    uint64_t w0 = pt ? pt->u0 * pt->unit / SQZ_BITS_W : 0;
+    uint64_t words = (pt ? (pt->u1 - pt->u0) * pt->unit : f->elems) / SQZ_BITS_W;
+    for (uint64_t at = 0; st == SQZ_OK && at < words; at += chunk) {
+      uint64_t m = words - at < chunk ? words - at : chunk;
+      st = sqz__store_read(f, f->cur, (w0 + at) * SQZ_BITS_W, m * SQZ_BITS_W, w);
+      if (st == SQZ_OK) st = sqz__store_finish(f);
+      for (uint64_t i = 0; st == SQZ_OK && i < m; i++) live += (uint64_t)__builtin_popcount(w[i]);
+    }
   }
   free(w);
   if (st != SQZ_OK) return st;
@@ -159,13 +168,15 @@ int sqz__bits_reduce(sqz_field *f, sqz_red_op op, sqz_red_acc *acc) {
 }
 
 void sqz__bits_host_fill(const sqz_field *f, uint32_t *words, uint64_t threshold, uint64_t seed) {
-  uint64_t n = f->elems / SQZ_BITS_W, side = f->dom->side;
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (int64_t w = 0; w < (int64_t)n; w++) {
+  uint64_t e0, n, side = f->dom->side;
+  sqz__own_elems(f, &e0, &n); /* a part's own words (from slot 0 of its buffer), or all */
+  uint64_t w0 = e0 / SQZ_BITS_W;
+#pragma omp parallel for schedule(dynamic, 1024) if (n >= SQZ__BITS_FILL_PARALLEL) /* a part's few tiles: one thread */
+  for (int64_t w = 0; w < (int64_t)(n / SQZ_BITS_W); w++) {
     uint32_t v = 0;
     for (uint32_t b = 0; b < SQZ_BITS_W; b++) {
       uint64_t x, y, z;
-      if (sqz__bits_coords(f, (uint64_t)w * SQZ_BITS_W + b, &x, &y, &z))
+      if (sqz__bits_coords(f, (w0 + (uint64_t)w) * SQZ_BITS_W + b, &x, &y, &z))
         v |= sqz_random_cell(seed, (z * side + y) * side + x, threshold) << b;
     }
     words[w] = v;

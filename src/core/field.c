@@ -30,12 +30,13 @@ static int sqz__alloc_storage(sqz_field *f, int which) {
   return ctx->ops->alloc(ctx, bytes, &f->mem[which]);
 }
 
-/* f's layout, storage geometry and layout name on f->dom and f->ctx (f->type set). */
+/* f's layout, storage geometry and layout name on f->dom and f->ctx (f->type set; a NULL ctx: no
+ * backend to accept it, the shape alone). */
 static int sqz__field_shape(sqz_field *f, const char *layout) {
   sqz_context *ctx = f->ctx;
   int st = sqz__parse_layout(ctx, f->dom, layout, &f->layout, &f->layout_rho);
   if (st == SQZ_OK && f->layout == SQZ_LAYOUT_BITS) st = sqz__bits_check_type(ctx, f->type);
-  if (st == SQZ_OK) st = ctx->ops->accepts(ctx, f->dom, f->type, f->layout);
+  if (st == SQZ_OK && ctx) st = ctx->ops->accepts(ctx, f->dom, f->type, f->layout);
   if (st == SQZ_OK) st = sqz__layout_geometry(f->dom, f->layout, f->layout_rho, &f->elems, &f->width, &f->height);
   if (st != SQZ_OK) return st;
   if (f->layout == SQZ_LAYOUT_BLOCK) snprintf(f->layout_str, sizeof f->layout_str, "block:%u", f->layout_rho);
@@ -49,7 +50,8 @@ static int sqz__field_shape(sqz_field *f, const char *layout) {
 
 /* 1 when f's layout parts (sqz__parts_unit), without a failure detail. */
 static int sqz__layout_parts(const sqz_field *f) {
-  return f->layout == SQZ_LAYOUT_COMPACT || (f->layout == SQZ_LAYOUT_BLOCK && f->dom->kind == SQZ_DOMAIN_FRACTAL);
+  return f->layout == SQZ_LAYOUT_COMPACT ||
+         ((f->layout == SQZ_LAYOUT_BLOCK || f->layout == SQZ_LAYOUT_BITS) && f->dom->kind == SQZ_DOMAIN_FRACTAL);
 }
 
 /* The storage of a new field: one buffer, or `parts` parts (SQZ_PARTS_AUTO: one buffer when it
@@ -61,7 +63,7 @@ static int sqz__field_storage(sqz_field *f, uint64_t parts, sqz_context *const *
   if (parts == SQZ_PARTS_AUTO) {
     uint64_t bytes = 0; /* an overflow: one buffer, whose allocation says why not */
     parts = sqz__layout_parts(f) && sqz__checked_mul(f->elems, sqz_type_size(f->type), &bytes) &&
-                    bytes > sqz__parts_alloc_limit(ctx) ? 0 : 1;
+                    sqz__field_storage_bytes(f) > sqz__parts_alloc_limit(ctx) ? 0 : 1;
     if (parts == 1 && n_ctx == 0) return sqz__alloc_storage(f, 0);
   }
   int st = SQZ_OK;
@@ -73,7 +75,8 @@ static int sqz__field_storage(sqz_field *f, uint64_t parts, sqz_context *const *
       limit = l < limit ? l : limit;
       mem = mem + c->global_mem < mem ? UINT64_MAX : mem + c->global_mem;
     }
-    if (!sqz__checked_mul(f->elems, sqz_type_size(f->type), &bytes) || bytes > mem / 2) /* no split helps */
+    if (!sqz__checked_mul(f->elems, sqz_type_size(f->type), &bytes) || (bytes = sqz__field_storage_bytes(f)) > mem / 2)
+      /* no split helps */
       return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s needs %s%llu bytes in two state buffers but %s %llu bytes",
                        f->dom->spec, f->layout_str, bytes > UINT64_MAX / 2 ? "more than " : "",
                        (unsigned long long)(bytes > UINT64_MAX / 2 ? UINT64_MAX : 2 * bytes),
@@ -154,6 +157,20 @@ int sqz_field_parts_auto(sqz_domain *dom, sqz_context *ctx, sqz_type type, const
   return sqz__parts_count(dom, ctx, type, layout, 1, parts, halo_bytes);
 }
 
+int sqz_field_parts_bytes(sqz_domain *dom, sqz_type type, const char *layout, uint64_t parts, uint64_t *part_bytes,
+                          uint64_t *halo_bytes) {
+  if (!dom || !part_bytes || !halo_bytes || sqz_type_size(type) == 0)
+    return sqz__fail(dom ? dom->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_parts_bytes: a NULL argument or an unknown type");
+  sqz_field f; /* the shape of the field, no storage */
+  memset(&f, 0, sizeof f);
+  f.dom = dom;
+  f.ctx = dom->ctx;
+  f.type = type;
+  *part_bytes = *halo_bytes = 0;
+  int st = sqz__field_shape(&f, layout);
+  return st == SQZ_OK ? sqz__parts_sizes(&f, parts, 1, part_bytes, halo_bytes) : st;
+}
+
 int sqz__parts_fit(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout, uint64_t *parts) {
   uint64_t halo = 0;
   int st = sqz__parts_count(dom, ctx, type, layout, 0, parts, &halo);
@@ -213,10 +230,10 @@ const char *sqz_field_layout(const sqz_field *f) { return f->layout_str; }
 uint64_t sqz_field_bytes(const sqz_field *f) {
   sqz__lock(f->ctx); /* a step on another thread may be adding the second buffer */
   int n = f->mem[1] ? 2 : 1;
-  uint64_t bytes = 0, ts = sqz_type_size(f->type);
+  uint64_t bytes = 0;
   for (uint64_t p = 0; f->parts && p < f->parts->parts; p++) { /* own units and halos */
     const sqz_field_part *pt = &f->parts->part[p];
-    bytes += (uint64_t)(pt->mem[1] ? 2 : 1) * (pt->u1 - pt->u0 + pt->n_halo) * f->parts->unit * ts;
+    bytes += (uint64_t)(pt->mem[1] ? 2 : 1) * sqz__elems_bytes(f, (pt->u1 - pt->u0 + pt->n_halo) * f->parts->unit);
   }
   sqz__unlock(f->ctx);
   return f->parts ? bytes : (uint64_t)n * sqz__field_storage_bytes(f);
@@ -241,13 +258,13 @@ int sqz__field_ensure_pair(sqz_field *f) {
 }
 
 int sqz__field_gather(sqz_field *f, int which, const int64_t *idx, uint64_t n, void *out) {
-  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, f->mem[which], idx, n, out, NULL);
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, which, idx, n, out, NULL);
   if (f->parts) return sqz__store_gather(f, which, idx, n, out);
   return f->ctx->ops->gather(f->ctx, f->mem[which], sqz_type_size(f->type), idx, n, out);
 }
 
 int sqz__field_scatter(sqz_field *f, int which, const int64_t *idx, uint64_t n, const void *in) {
-  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, f->mem[which], idx, n, NULL, in);
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, which, idx, n, NULL, in);
   if (f->parts) return sqz__store_scatter(f, which, idx, n, in);
   return f->ctx->ops->scatter(f->ctx, f->mem[which], sqz_type_size(f->type), idx, n, in);
 }

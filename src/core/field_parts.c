@@ -4,8 +4,10 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "core/bits.h"
 #include "core/field_parts.h"
 #include "fractal/fractal_internal.h"
+#include "sqz_bits.h"
 
 uint64_t sqz__parts_alloc_limit(const sqz_context *ctx) {
   const char *cap = getenv("SQZ_MAX_ALLOC");
@@ -15,6 +17,10 @@ uint64_t sqz__parts_alloc_limit(const sqz_context *ctx) {
 
 static int sqz__tiled_fractal(const sqz_field *f) {
   return f->dom->kind == SQZ_DOMAIN_FRACTAL && (f->layout == SQZ_LAYOUT_BLOCK || f->layout == SQZ_LAYOUT_COMPACT);
+}
+
+static int sqz__bits_fractal(const sqz_field *f) {
+  return f->dom->kind == SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_BITS;
 }
 
 int sqz__parts_unit(const sqz_field *f, uint64_t *unit, uint64_t *unit_cells, uint32_t *jt) {
@@ -29,10 +35,18 @@ int sqz__parts_unit(const sqz_field *f, uint64_t *unit, uint64_t *unit_cells, ui
     *unit_cells = sqz__ipow((uint64_t)f->dom->fr.k, (int)t.j);
     return SQZ_OK;
   }
+  if (sqz__bits_fractal(f)) { /* a bits tile */
+    sqz_bits_tiling bt;
+    sqz__bits_tiling(f->dom, &bt);
+    *jt = bt.t;
+    *unit = (uint64_t)bt.wt * SQZ_BITS_W;
+    *unit_cells = bt.kt;
+    return SQZ_OK;
+  }
   if (f->dom->kind != SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_COMPACT) return SQZ_OK; /* a cell */
   return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
-                   "%s in layout %s cannot be stored in parts: the layouts that part are compact and block:RHO on "
-                   "fractals and compact on triangles and tetrahedra",
+                   "%s in layout %s cannot be stored in parts: the layouts that part are compact, block:RHO and bits "
+                   "on fractals and compact on triangles and tetrahedra",
                    f->dom->spec, f->layout_str);
 }
 
@@ -40,6 +54,11 @@ uint64_t sqz__parts_max(const sqz_field *f) {
   uint64_t most = f->dom->cells; /* compact: units shrink down to one cell */
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_BLOCK)
     most = sqz__ipow((uint64_t)f->dom->fr.k, f->dom->fr.r - sqz__fractal_rho_level(f->dom->fr.s, f->layout_rho));
+  if (sqz__bits_fractal(f)) { /* a tile per part at most */
+    sqz_bits_tiling bt;
+    sqz__bits_tiling(f->dom, &bt);
+    most = bt.tiles;
+  }
   return most < SQZ_PARTS_MAX ? most : SQZ_PARTS_MAX;
 }
 
@@ -57,7 +76,7 @@ uint64_t sqz__parts_halo_bytes(const sqz_field *f) {
   const sqz_field_split *fp = f->parts;
   uint64_t n = 0;
   for (uint64_t p = 0; fp && p < fp->parts; p++) n += fp->part[p].n_halo;
-  return fp ? n * fp->unit * sqz_type_size(f->type) : 0;
+  return fp ? sqz__elems_bytes(f, n * fp->unit) : 0;
 }
 
 void sqz__part_view(sqz_field *f, uint64_t p, sqz_field *view) {
@@ -73,7 +92,7 @@ void sqz__part_view(sqz_field *f, uint64_t p, sqz_field *view) {
 
 /* Bytes of one buffer of part pt. */
 static uint64_t sqz__part_bytes(const sqz_field *f, const sqz_field_split *fp, const sqz_field_part *pt) {
-  return (pt->u1 - pt->u0 + pt->n_halo) * fp->unit * sqz_type_size(f->type);
+  return sqz__elems_bytes(f, (pt->u1 - pt->u0 + pt->n_halo) * fp->unit);
 }
 
 /* The units of part p's halo: the cell halo of the plan in units (sorted, unique), or with
@@ -110,11 +129,14 @@ static int sqz__part_halo(sqz_field *f, sqz_field_split *fp, const sqz_parts_pla
 
 /* Steps per exchange when SQZ_EXCHANGE_STEPS is not set: 4 on a GPU in one process, as one buffer
  * steps 4 a launch there (on the H200, R = 21 block:32 in 2 parts: 1.71e11 cells/s against 0.99e11
- * at 1, the rate of R = 20 in one buffer; BENCHMARKS run 9); 1 on CPU devices, where the temporal
- * kernel does not pay, and on MPI ranks, whose halos must agree while their devices may differ. */
+ * at 1, the rate of R = 20 in one buffer; BENCHMARKS run 9), and for layout bits on every device in
+ * one process, whose box step takes 4 a launch everywhere (PoCL here, sierpinski-triangle:16 bits,
+ * 40 steps in 4 parts: 1.6 s at T = 4 as in one buffer, 4.0 s at T = 1); 1 on CPU devices, where
+ * the temporal word kernel does not pay, and on MPI ranks, whose halos must agree while their
+ * devices may differ. */
 static uint32_t sqz__parts_default_depth(const sqz_field *f, const sqz_exchange_ops *xchg) {
   int one_process = !xchg || xchg == &sqz__exchange_device || xchg == &sqz__exchange_host;
-  return one_process && f->ctx->is_gpu ? 4u : 1u;
+  return one_process && (f->ctx->is_gpu || sqz__bits_fractal(f)) ? 4u : 1u;
 }
 
 /* Unit ranges and halos of `parts` parts of f (no buffers, no contexts) into a new fp, for
@@ -130,7 +152,7 @@ static int sqz__parts_layout(sqz_field *f, uint64_t parts, uint32_t depth, sqz_f
                      "%llu parts of %s in layout %s: the count must be 1 .. %llu (the largest valid count: %s)",
                      (unsigned long long)parts, f->dom->spec, f->layout_str, (unsigned long long)most,
                      most == SQZ_PARTS_MAX ? "the most parts sqz plans"
-                     : f->layout == SQZ_LAYOUT_BLOCK ? "one tile per part"
+                     : f->layout == SQZ_LAYOUT_BLOCK || f->layout == SQZ_LAYOUT_BITS ? "one tile per part"
                                                      : "one cell per part");
   sqz_field_split *fp = sqz__calloc(1, sizeof *fp);
   if (!fp) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
@@ -160,7 +182,7 @@ static int sqz__parts_layout(sqz_field *f, uint64_t parts, uint32_t depth, sqz_f
   fp->depth = 1;
   const char *t = getenv("SQZ_EXCHANGE_STEPS");
   unsigned long want = t && *t ? strtoul(t, NULL, 10) : depth;
-  if (st == SQZ_OK && want >= 2 && want <= 4 && sqz__tiled_fractal(f) &&
+  if (st == SQZ_OK && want >= 2 && want <= 4 && (sqz__tiled_fractal(f) || sqz__bits_fractal(f)) &&
       sqz__ipow((uint64_t)f->dom->fr.s, (int)fp->jt) >= want) {
     coarse = *f->dom;
     coarse.fr.r = f->dom->fr.r - (int)fp->jt;
@@ -212,19 +234,25 @@ void sqz__field_parts_free(sqz_field *f) {
   f->parts = NULL;
 }
 
+int sqz__parts_sizes(sqz_field *f, uint64_t parts, uint32_t depth, uint64_t *largest, uint64_t *halo) {
+  sqz_field_split *fp = NULL;
+  int st = sqz__parts_layout(f, parts, depth, &fp);
+  *largest = *halo = 0;
+  for (uint64_t q = 0; st == SQZ_OK && q < parts; q++) {
+    uint64_t b = sqz__part_bytes(f, fp, &fp->part[q]);
+    *largest = b > *largest ? b : *largest;
+    *halo += sqz__elems_bytes(f, fp->part[q].n_halo * fp->unit);
+  }
+  sqz__parts_release(fp);
+  return st;
+}
+
 int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *parts, uint64_t *halo_bytes) {
-  uint64_t ts = sqz_type_size(f->type), most = sqz__parts_max(f);
-  uint64_t p = max_alloc ? (f->elems * ts + max_alloc - 1) / max_alloc : most + 1;
+  uint64_t bytes = sqz__elems_bytes(f, f->elems), most = sqz__parts_max(f);
+  uint64_t p = max_alloc ? (bytes + max_alloc - 1) / max_alloc : most + 1;
   for (p = p ? p : 1; p <= most; p += (p + 15) / 16) { /* halos grow a part past elems / P: try more */
-    sqz_field_split *fp = NULL;
-    int st = sqz__parts_layout(f, p, sqz__parts_default_depth(f, NULL), &fp);
     uint64_t largest = 0, halo = 0;
-    for (uint64_t q = 0; st == SQZ_OK && q < p; q++) {
-      uint64_t b = sqz__part_bytes(f, fp, &fp->part[q]);
-      largest = b > largest ? b : largest;
-      halo += fp->part[q].n_halo * fp->unit * sqz_type_size(f->type);
-    }
-    sqz__parts_release(fp);
+    int st = sqz__parts_sizes(f, p, sqz__parts_default_depth(f, NULL), &largest, &halo);
     if (st != SQZ_OK) return st;
     if (largest <= max_alloc) {
       *parts = p;
@@ -504,7 +532,7 @@ static int sqz__xchg_none(sqz_field *f, int cur) {
 static int sqz__xchg_device(sqz_field *f, int cur, double *wait_s) {
   (void)wait_s; /* enqueued: nothing to wait for */
   sqz_field_split *fp = f->parts;
-  uint64_t ub = fp->unit * sqz_type_size(f->type);
+  uint64_t ub = sqz__elems_bytes(f, fp->unit);
   int st = SQZ_OK;
   for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
     sqz_field_part *pt = &fp->part[p];
@@ -535,7 +563,7 @@ static void sqz__xchg_host_release(sqz_field_split *fp) {
 static int sqz__xchg_host_start(sqz_field *f, int cur) {
   sqz_field_split *fp = f->parts;
   sqz_host_xchg *h = fp->state;
-  uint64_t ub = fp->unit * sqz_type_size(f->type), total = 0;
+  uint64_t ub = sqz__elems_bytes(f, fp->unit), total = 0;
   for (uint64_t p = 0; p < fp->parts; p++) total += fp->part[p].ctx ? fp->part[p].n_halo * ub : 0;
   if (total == 0) return SQZ_OK;
   if (!h || h->bytes < total) {
@@ -577,7 +605,7 @@ static int sqz__xchg_host_start(sqz_field *f, int cur) {
 static int sqz__xchg_host_complete(sqz_field *f, int cur, double *wait_s) {
   sqz_field_split *fp = f->parts;
   sqz_host_xchg *h = fp->state;
-  uint64_t ub = fp->unit * sqz_type_size(f->type);
+  uint64_t ub = sqz__elems_bytes(f, fp->unit);
   double t0 = sqz__now();
   int st = SQZ_OK;
   unsigned char *at = h ? h->stage : NULL;

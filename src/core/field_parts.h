@@ -13,8 +13,11 @@
  *   fractal compact    one tile of the compact engine (k^jt elements, jt fixed at creation:
  *                      the engine's default level, lowered until there is a tile per part;
  *                      the field's launch block is set to it, so kernel tiles never cross a unit);
+ *   fractal bits       one bits tile (wt 32-bit words: k^t cells at bits 0 .. k^t - 1, tiles in
+ *                      digit order; storage elements are bits, so a unit is 32 wt elements and
+ *                      sqz__elems_bytes gives its bytes);
  *   simplex compact    one cell (the kernels address cells by storage index);
- *   others (bb, lambda, bits): SQZ_ERR_UNSUPPORTED naming the layout and the ones that part.
+ *   others (bb, lambda, simplex bits): SQZ_ERR_UNSUPPORTED naming the layout and the ones that part.
  * Part p owns units [u0, u1): p's cells are the cells of the cell plan (sqz__parts_plan) rounded
  * to units (fractals: replicas at level j hold whole tiles when R - j >= jt; the plan is asked for
  * a level that satisfies it). Its halo is the sorted set of units of other parts that any own
@@ -84,6 +87,12 @@ typedef struct sqz_field_part {
   sqz_unit_set inner, border;
 } sqz_field_part;
 
+/* Bytes of n storage elements of f: n / 8 in layout bits (n a multiple of 8: whole units or
+ * words), else n times the cell type's size. */
+static inline uint64_t sqz__elems_bytes(const sqz_field *f, uint64_t n) {
+  return f->layout == SQZ_LAYOUT_BITS ? n / 8u : n * sqz_type_size(f->type);
+}
+
 /* The storage elements that f's own units hold, [*e0, *e0 + *n) of the whole field: a part's when
  * f is a part's view, else all of them. */
 static inline void sqz__own_elems(const sqz_field *f, uint64_t *e0, uint64_t *n) {
@@ -134,7 +143,7 @@ struct sqz_field_split {
   uint64_t unit_cells;       /* domain cells per unit (compact order: unit g holds cells g * unit_cells ..) */
   uint64_t units;            /* elems / unit */
   uint32_t jt;               /* fractals: the tile level of a unit (block: log_s RHO) */
-  /* Steps per exchange: 1, or on tiled fractals T (2 .. 4, at most the tile side s^jt) at
+  /* Steps per exchange: 1, or on tiled fractals (block, compact, bits) T (2 .. 4, at most the tile side s^jt) at
    * creation: SQZ_EXCHANGE_STEPS, else 4 on a GPU in one process (sqz__parts_default_depth). With T > 1 a part's halo is every tile that touches an own tile (a
    * tile's T-wide surroundings lie in its 8 neighbour tiles when T <= its side): the width-1 cell
    * halo of the fractal one tile per cell (R - jt levels, the same replica split), so engines that
@@ -171,6 +180,9 @@ SQZ_INTERNAL int sqz__parts_unit(const sqz_field *f, uint64_t *unit, uint64_t *u
 SQZ_INTERNAL uint64_t sqz__parts_alloc_limit(const sqz_context *ctx);
 /* The largest part count of f: min(units, SQZ_PARTS_MAX). */
 SQZ_INTERNAL uint64_t sqz__parts_max(const sqz_field *f);
+/* The largest part buffer of f in `parts` parts at `depth` steps per exchange (own units and halo)
+ * and the halo bytes per exchange, without storage (f: its shape only). */
+SQZ_INTERNAL int sqz__parts_sizes(sqz_field *f, uint64_t parts, uint32_t depth, uint64_t *largest, uint64_t *halo);
 /* The fewest parts that keep every part buffer of f (own units and halo) within max_alloc bytes
  * of its device, and the halo bytes per step of that count (halo_bytes may be NULL);
  * SQZ_ERR_TOO_LARGE with the detail when no count does. */
@@ -198,7 +210,7 @@ SQZ_INTERNAL uint64_t sqz__parts_owner_of(const sqz_field_split *fp, uint64_t g)
  * device copies included (replacing the sets it had). Exposed for tests, which mutate a split
  * to see a wrong one fail. */
 SQZ_INTERNAL int sqz__part_split(sqz_field *f, uint64_t p, const uint64_t *border, uint64_t n);
-/* Bytes one step's exchange moves into the parts (every halo unit once, cell type width). */
+/* Bytes one step's exchange moves into the parts (every halo unit once, sqz__elems_bytes). */
 SQZ_INTERNAL uint64_t sqz__parts_halo_bytes(const sqz_field *f);
 
 /* The built-in exchanges: "device" (ops->copy inside one context), "host" (download + upload

@@ -15,12 +15,12 @@ static int sqz__part_status(sqz_field *f, sqz_context *ctx, int st) {
   return st == SQZ_OK || ctx == f->ctx ? st : sqz__fail(f->ctx, st, "%s", sqz_last_error(ctx));
 }
 
-/* Elements [e0, e0 + n) of buffer `which` to (write 0) or from (write 1) host. */
+/* Elements [e0, e0 + n) of buffer `which` to (write 0) or from (write 1) host (layout bits: whole
+ * words of bits, e0 and n multiples of 32). */
 static int sqz__store_range(sqz_field *f, int which, uint64_t e0, uint64_t n, unsigned char *host, int write) {
-  size_t ts = sqz_type_size(f->type);
   if (!f->parts)
-    return write ? f->ctx->ops->upload(f->ctx, f->mem[which], e0 * ts, host, n * ts)
-                 : f->ctx->ops->download(f->ctx, host, f->mem[which], e0 * ts, n * ts);
+    return write ? f->ctx->ops->upload(f->ctx, f->mem[which], sqz__elems_bytes(f, e0), host, sqz__elems_bytes(f, n))
+                 : f->ctx->ops->download(f->ctx, host, f->mem[which], sqz__elems_bytes(f, e0), sqz__elems_bytes(f, n));
   const sqz_field_split *fp = f->parts;
   int st = SQZ_OK;
   while (st == SQZ_OK && n > 0) {
@@ -30,13 +30,14 @@ static int sqz__store_range(sqz_field *f, int which, uint64_t e0, uint64_t n, un
       return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "%s: storage element %llu is held by another process", f->dom->spec,
                        (unsigned long long)e0);
     sqz__lock(pt->ctx);
-    st = write ? pt->ctx->ops->upload(pt->ctx, pt->mem[which], (e0 - base) * ts, host, m * ts)
-               : pt->ctx->ops->download(pt->ctx, host, pt->mem[which], (e0 - base) * ts, m * ts);
+    uint64_t at = sqz__elems_bytes(f, e0 - base), bytes = sqz__elems_bytes(f, m);
+    st = write ? pt->ctx->ops->upload(pt->ctx, pt->mem[which], at, host, bytes)
+               : pt->ctx->ops->download(pt->ctx, host, pt->mem[which], at, bytes);
     st = sqz__part_status(f, pt->ctx, st);
     sqz__unlock(pt->ctx);
     e0 += m;
     n -= m;
-    host += m * ts;
+    host += sqz__elems_bytes(f, m);
   }
   return st;
 }
@@ -58,7 +59,7 @@ int sqz__store_zero(sqz_field *f, int which) {
     if (!pt->ctx) continue;
     sqz__lock(pt->ctx);
     st = sqz__part_status(f, pt->ctx, pt->ctx->ops->zero(pt->ctx, pt->mem[which],
-                                                        (pt->u1 - pt->u0 + pt->n_halo) * fp->unit * sqz_type_size(f->type)));
+                                                        sqz__elems_bytes(f, (pt->u1 - pt->u0 + pt->n_halo) * fp->unit)));
     sqz__unlock(pt->ctx);
   }
   return st;

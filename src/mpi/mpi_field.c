@@ -99,7 +99,6 @@ static int sqz__mpi_move(sqz_field *f, sqz_field *whole, int root, int gather) {
   if (root < 0 || root >= x->size)
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: root %d of %d ranks", what, root, x->size);
   const sqz_field_split *fp = f->parts;
-  size_t ts = sqz_type_size(f->type);
   unsigned char *buf = NULL;
   uint64_t most = 0;
   for (uint64_t p = 0; p < fp->parts; p++) {
@@ -107,7 +106,7 @@ static int sqz__mpi_move(sqz_field *f, sqz_field *whole, int root, int gather) {
     most = n > most ? n : most;
   }
   most = most < SQZ_MPI_PIECE ? most : SQZ_MPI_PIECE;
-  int st = sqz__host_alloc(f->ctx, (most ? most : 1) * ts, 0, (void **)&buf, "%s: a piece of %llu elements", what,
+  int st = sqz__host_alloc(f->ctx, most ? sqz__elems_bytes(f, most) : 1, 0, (void **)&buf, "%s: a piece of %llu elements", what,
                            (unsigned long long)most);
   if (st == SQZ_OK && x->rank == root) {
     if (!whole) st = sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: the root's field is NULL", what);
@@ -131,9 +130,9 @@ static int sqz__mpi_move(sqz_field *f, sqz_field *whole, int root, int gather) {
       int s = SQZ_OK, rc = MPI_SUCCESS, sender = gather ? holder : root, receiver = gather ? root : holder;
       if (x->rank == sender) s = sqz__store_read(src, src->cur, at, m, buf);
       if (sender != receiver && x->rank == sender)
-        rc = MPI_Send(buf, (int)(m * ts), MPI_BYTE, receiver, SQZ_MPI_MOVE_TAG, x->comm);
+        rc = MPI_Send(buf, (int)sqz__elems_bytes(f, m), MPI_BYTE, receiver, SQZ_MPI_MOVE_TAG, x->comm);
       if (sender != receiver && x->rank == receiver)
-        rc = MPI_Recv(buf, (int)(m * ts), MPI_BYTE, sender, SQZ_MPI_MOVE_TAG, x->comm, MPI_STATUS_IGNORE);
+        rc = MPI_Recv(buf, (int)sqz__elems_bytes(f, m), MPI_BYTE, sender, SQZ_MPI_MOVE_TAG, x->comm, MPI_STATUS_IGNORE);
       if (s == SQZ_OK && rc != MPI_SUCCESS) s = sqz__fail(f->ctx, SQZ_ERR_IO, "%s: an MPI message failed (%d)", what, rc);
       if (s == SQZ_OK && x->rank == receiver && st == SQZ_OK) s = sqz__store_write(dst, dst->cur, at, m, buf);
       if (st == SQZ_OK) st = s;

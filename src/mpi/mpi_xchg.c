@@ -85,7 +85,7 @@ int sqz__mpi_state_new(sqz_field *f, MPI_Comm comm, sqz_mpi_state **out) {
   x->comm = MPI_COMM_NULL;
   MPI_Comm_size(comm, &x->size);
   MPI_Comm_rank(comm, &x->rank);
-  x->ub = fp->unit * sqz_type_size(f->type);
+  x->ub = sqz__elems_bytes(f, fp->unit);
   uint64_t links = 0, staged = 0;
   for (uint64_t p = 0; p < fp->parts; p++) { /* a link per (part here, remote owner) */
     const sqz_field_part *pt = &fp->part[p];

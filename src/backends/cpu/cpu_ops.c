@@ -128,9 +128,9 @@ static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const 
   sqz_context *ctx = f->ctx;
   int est = sqz__enqueue_sync_only(ctx, enq);
   if (est != SQZ_OK) return est;
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__cpu_bits_stencil(f, u, steps); /* engine_bits.c: parts' chunks too */
   if (f->part && steps > 1) /* a part's steps between exchanges need one launch of all of them */
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "the cpu backend steps a part one step per exchange");
-  if (f->layout == SQZ_LAYOUT_BITS) return sqz__cpu_bits_stencil(f, u, steps); /* engine_bits.c */
   if (u->kind == SQZ_UPDATE_CL || u->kind == SQZ_UPDATE_LIFE_BODY)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
                      "an OpenCL C update needs an OpenCL device; the cpu backend takes a C function (sqz_stencil_step_fn)");

@@ -5,10 +5,12 @@
 #include "backends/cpu/cpu_bits.h"
 #include "backends/cpu/cpu_engine.h"
 #include "core/bits.h"
+#include "core/field_parts.h"
 #include "sqz_common.h"
 #include "sqz_bits.h"
 #include "sqz_bits_box.h"
 #include "sqz_fractal.h"
+#include "sqz_parts.h"
 
 /* Threads the fractal step may run (one scratch tile each). */
 static int sqz__cpu_max_threads(void) {
@@ -48,10 +50,14 @@ sqz__cpu_box_tile(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_
   const sqz_fractal *fr = &f->dom->fr;
   const uint32_t *tab = p->tab, *tasks = tab + tab[SQZ_BB_STEP];
   sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rb = (sqz_u32)fr->r - bt->t, rows = p->rows;
+  const sqz_field_part *pt = f->part; /* a part's view: tiles at their slots (cl/sqz_parts.h) */
   sqz_i64 nb[9];
   sqz_u32 bx, by;
   sqz_fr_lambda(s, k, fr->hl, rb, (uint64_t)tb, &bx, &by);
-  for (sqz_u32 d = 0; d < 9; d++) nb[d] = d == 4 ? tb : sqz_fr_tile_neighbour(s, k, fr->hnu, rb, bx, by, d);
+  for (sqz_u32 d = 0; d < 9; d++) {
+    nb[d] = d == 4 ? tb : sqz_fr_tile_neighbour(s, k, fr->hnu, rb, bx, by, d);
+    if (pt && nb[d] >= 0) nb[d] = sqz_part_slot((sqz_u64)nb[d], pt->u0, pt->u1, pt->n_halo, pt->halo);
+  }
   for (uint32_t i = 0; i < p->n_fill; i++) sqz_bits_box_fill(src, tab, nb, bt->wt, bs, kq, i, a, m, steps > 1);
   for (uint32_t st = 1; st <= steps; st++)
     for (uint32_t i = 0; i < p->n_step; i++) {
@@ -61,22 +67,28 @@ sqz__cpu_box_tile(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_
                             survive);
     }
   for (uint32_t w = 0; w < bt->wt; w++)
-    dst[(uint64_t)tb * bt->wt + w] = sqz_bits_box_pack((steps & 1) ? b2 : a, tab, bs, kq, w);
+    dst[(uint64_t)nb[4] * bt->wt + w] = sqz_bits_box_pack((steps & 1) ? b2 : a, tab, bs, kq, w);
 }
 
-/* `steps` <= p->depth steps of a fractal by the box plan, a tile per thread at a time; scratch
- * holds each thread's window (3 areas), whose words no task writes stay 0 as in the kernel.
- * Conway's Life on the Sierpiński triangle and carpet boxes runs with them as constants. */
+/* `steps` <= p->depth steps of a fractal by the box plan, a tile per thread at a time (a part's
+ * view: the tiles of its launch, sqz__step_units); scratch holds each thread's window (3 areas),
+ * whose words no task writes stay 0 as in the kernel. Conway's Life on the Sierpiński triangle
+ * and carpet boxes runs with them as constants. */
 static void sqz__cpu_bits_box(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_box *p, uint32_t *scratch,
                               const uint32_t *src, uint32_t *dst, uint32_t steps, uint32_t birth, uint32_t survive) {
   size_t an = (size_t)p->rows * p->rw;
   uint32_t bs = p->bs, kq = p->tab[SQZ_BB_KQ], life = birth == 1u << 3 && survive == (1u << 2 | 1u << 3);
-#pragma omp parallel if (f->dom->cells >= SQZ_CPU_PARALLEL_CELLS)
+  uint64_t first, end, n_runs;
+  const uint64_t *runs;
+  sqz_mem runs_dev;
+  sqz__step_units(f, bt->tiles, &first, &end, &n_runs, &runs, &runs_dev);
+#pragma omp parallel if ((end - first) * bt->kt >= SQZ_CPU_PARALLEL_CELLS) /* the cells of this launch */
   {
     uint32_t *a = scratch + (size_t)sqz__cpu_thread() * 3u * an, *b2 = a + an, *m = b2 + an;
     memset(a, 0, 2u * an * sizeof *a);
 #pragma omp for schedule(dynamic, 4)
-    for (int64_t tb = 0; tb < (int64_t)bt->tiles; tb++) {
+    for (int64_t i = (int64_t)first; i < (int64_t)end; i++) {
+      int64_t tb = (int64_t)sqz_units_at((uint64_t)i, n_runs, runs);
       if (life && bs == 8 && kq == 27) sqz__cpu_box_tile(f, bt, p, tb, a, b2, m, src, dst, steps, 8, 27, 1u << 3, 3u << 2);
       else if (life && bs == 3 && kq == 8) sqz__cpu_box_tile(f, bt, p, tb, a, b2, m, src, dst, steps, 3, 8, 1u << 3, 3u << 2);
       else sqz__cpu_box_tile(f, bt, p, tb, a, b2, m, src, dst, steps, bs, kq, birth, survive);
@@ -91,9 +103,14 @@ int sqz__cpu_bits_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_bits_tiling bt = {0};
   sqz_bits_box plan = {0};
   uint32_t *scratch = NULL;
-  if (f->dom->kind == SQZ_DOMAIN_FRACTAL) {
+  if (f->part && f->dom->kind != SQZ_DOMAIN_FRACTAL)
+    st = sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "%s: layout bits parts on fractals only", f->dom->spec);
+  if (st == SQZ_OK && f->dom->kind == SQZ_DOMAIN_FRACTAL) {
     sqz__bits_tiling(f->dom, &bt);
     st = sqz__bits_box_plan(f->ctx, f->dom, &bt, sqz__bits_box_level(f->dom, &bt), sqz__bits_depth(steps), 1, 0, &plan);
+    if (st == SQZ_OK && f->part && plan.depth < steps) /* a part's steps between exchanges: one pass, or none */
+      st = sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "%s: a part steps %u steps a pass here (SQZ_TEMPORAL)", f->dom->spec,
+                     plan.depth);
     size_t threads = (size_t)sqz__cpu_max_threads(), words = 3u * (size_t)plan.rows * plan.rw;
     if (st == SQZ_OK && !(scratch = malloc(threads * words * sizeof *scratch)))
       st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %zu bits tile windows of %zu bytes", threads,

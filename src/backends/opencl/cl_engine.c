@@ -58,7 +58,7 @@ int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz
                      "a C update function runs on the cpu backend; on opencl the update is OpenCL C (sqz_stencil_step)");
   if (f->type == SQZ_F64 && !sqz__cl_has_fp64(f->ctx))
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "f64 cells need cl_khr_fp64, which %s lacks", f->ctx->device_name);
-  if (f->part && steps > 1 && (f->dom->kind != SQZ_DOMAIN_FRACTAL || f->layout == SQZ_LAYOUT_BITS))
+  if (f->part && steps > 1 && f->dom->kind != SQZ_DOMAIN_FRACTAL) /* fractal engines step chunks or refuse */
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "%s steps a part one step per exchange", f->dom->spec);
   sqz_cl_state *cl = SQZ_CL(f->ctx);
   cl->enq = enq; /* under the context's lock until the end of this call */

@@ -5,6 +5,7 @@
 
 #include "backends/opencl/cl_bits.h"
 #include "core/bits.h"
+#include "core/field_parts.h"
 #include "sqz_bits.h"
 #include "sqz_bits_box.h"
 
@@ -15,14 +16,17 @@
 #define SQZ__BITS_BOX_GROUPS_PER_CU 8u       /* its groups per compute unit at least, */
 #define SQZ__BITS_BOX_TILES_PER_GROUP 8u     /* and about this many tiles each where there are more */
 
-/* The program of a family; u (steps only) makes its rule compile-time constants. */
-static int sqz__bits_program(sqz_context *ctx, int fractal, const sqz_update *u, const char *kernel, cl_kernel *k) {
+/* The program of a family; u (steps only) makes its rule compile-time constants, parted builds the
+ * steps for a part's view (SQZ_PARTED). */
+static int sqz__bits_program(sqz_context *ctx, int fractal, const sqz_update *u, int parted, const char *kernel,
+                             cl_kernel *k) {
   static const char *const simplex_files[] = {"sqz_common.h", "sqz_bits.h", "engine_bits_simplex.cl", NULL};
-  static const char *const fractal_files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_bits.h", "engine_bits_fractal.cl",
-                                              NULL};
+  static const char *const fractal_files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_bits.h", "sqz_parts.h",
+                                              "engine_bits_fractal.cl", NULL};
   cl_program prog = NULL;
-  char pre[64] = "";
-  if (u) snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n", u->birth, u->survive);
+  char pre[96] = "";
+  if (u) snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n%s", u->birth, u->survive,
+                  parted ? "#define SQZ_PARTED 1\n" : "");
   int st = sqz__program(ctx, pre, fractal ? fractal_files : simplex_files, "", &prog);
   return st == SQZ_OK ? sqz__kernel(ctx, prog, kernel, k) : st;
 }
@@ -43,6 +47,27 @@ static int sqz__bits_simplex_run(sqz_context *ctx, cl_kernel k, cl_uint arg, uin
                            : sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the rows of a bits launch failed");
     }
   return st;
+}
+
+/* The launch positions [*first, *end) of f's tiles (a part's own tiles or its view's set:
+ * sqz__step_units) and, for a part's view, its remap as the kernel's arguments from `at`
+ * (cl/engine_bits_fractal.cl, BITS_PART_ARGS: first, u0, u1, n_halo, halo, n_runs, runs). */
+static int sqz__bits_part_args(sqz_field *f, cl_kernel k, cl_uint at, uint64_t tiles, cl_ulong *first, cl_ulong *end) {
+  uint64_t f64, e64, n_runs;
+  const uint64_t *runs;
+  sqz_mem runs_dev;
+  sqz__step_units(f, tiles, &f64, &e64, &n_runs, &runs, &runs_dev);
+  *first = f64;
+  *end = e64;
+  const sqz_field_part *pt = f->part;
+  if (!pt) return SQZ_OK;
+  cl_ulong u0 = pt->u0, u1 = pt->u1, nh = pt->n_halo, nr = n_runs;
+  cl_mem halo = (cl_mem)pt->halo_dev, rd = (cl_mem)runs_dev;
+  cl_int e = clSetKernelArg(k, at, sizeof *first, first) | clSetKernelArg(k, at + 1, sizeof u0, &u0) |
+             clSetKernelArg(k, at + 2, sizeof u1, &u1) | clSetKernelArg(k, at + 3, sizeof nh, &nh) |
+             clSetKernelArg(k, at + 4, sizeof halo, &halo) | clSetKernelArg(k, at + 5, sizeof nr, &nr) |
+             clSetKernelArg(k, at + 6, sizeof rd, &rd);
+  return e == CL_SUCCESS ? SQZ_OK : sqz__fail(f->ctx, SQZ_ERR_INTERNAL, "setting the part of a bits launch failed");
 }
 
 /* H_λ + H_ν of the fractal in a constant buffer (the kernels' fr). */
@@ -86,11 +111,12 @@ static int sqz__bits_fractal_step(sqz_field *f, cl_kernel k, const sqz_bits_tili
       kwg > 0 && kwg < local)
     local = kwg;
   if (ctx->max_work_group < local) local = ctx->max_work_group;
-  int st = SQZ_OK;
+  cl_ulong first, end;
+  int st = sqz__bits_part_args(f, k, 16, bt->tiles, &first, &end);
   for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
     cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
-    for (cl_ulong t0 = 0; st == SQZ_OK && t0 < bt->tiles; t0 += SQZ__BITS_GROUPS) {
-      uint64_t groups = bt->tiles - t0 < SQZ__BITS_GROUPS ? bt->tiles - t0 : SQZ__BITS_GROUPS;
+    for (cl_ulong t0 = first; st == SQZ_OK && t0 < end; t0 += SQZ__BITS_GROUPS) {
+      uint64_t groups = end - t0 < SQZ__BITS_GROUPS ? end - t0 : SQZ__BITS_GROUPS;
       size_t global = (size_t)groups * local;
       st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof tab, &tab, sizeof fr, &fr,
                      sizeof s, &s, sizeof kk, &kk, sizeof rb, &rb, sizeof side, &side, sizeof kt, &kt, sizeof wt, &wt,
@@ -129,7 +155,7 @@ static void sqz__bits_box_dump(const sqz_field *f, const sqz_bits_tiling *bt, co
  * SQZ_ERR_UNSUPPORTED where it does not apply: SQZ_ENGINE=generic, a big-endian device, or no
  * window that fits in local memory. */
 static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t steps) {
-  static const char *const files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_bits.h", "sqz_bits_box.h",
+  static const char *const files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_bits.h", "sqz_bits_box.h", "sqz_parts.h",
                                       "engine_bits_fractal.cl", NULL};
   sqz_context *ctx = f->ctx;
   const char *e = getenv("SQZ_ENGINE");
@@ -149,10 +175,14 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
       p.tab = NULL;
     }
   }
+  if (p.tab && f->part && p.depth < steps) { /* a part's steps between exchanges: one launch, or none */
+    free(p.tab);
+    p.tab = NULL;
+  }
   if (!p.tab) return SQZ_ERR_UNSUPPORTED;
-  char pre[160];
-  snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n#define SQZ_BITS_BOX %uu\n#define SQZ_BITS_KQ %uu\n",
-           u->birth, u->survive, p.bs, p.tab[SQZ_BB_KQ]);
+  char pre[192];
+  snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n#define SQZ_BITS_BOX %uu\n#define SQZ_BITS_KQ %uu\n%s",
+           u->birth, u->survive, p.bs, p.tab[SQZ_BB_KQ], f->part ? "#define SQZ_PARTED 1\n" : "");
   cl_kernel k = NULL;
   cl_mem tab = NULL, fr = NULL;
   int st = sqz__program_kernel(ctx, pre, files, "", "sqz_bits_fractal_box", &k);
@@ -165,15 +195,16 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
   /* groups: a few tiles each (the window's zeroing paid per group), not a fixed number per compute
    * unit: a persistent group that does not fit beside the others (local memory) would wait for them
    * to finish all their tiles, a second wave at a fraction of the occupancy */
-  uint64_t few = (bt.tiles + SQZ__BITS_BOX_TILES_PER_GROUP - 1) / SQZ__BITS_BOX_TILES_PER_GROUP;
+  cl_ulong first = 0, tiles = bt.tiles; /* launch positions [first, tiles) */
+  if (st == SQZ_OK) st = sqz__bits_part_args(f, k, 13, bt.tiles, &first, &tiles);
+  uint64_t n = tiles - first, few = (n + SQZ__BITS_BOX_TILES_PER_GROUP - 1) / SQZ__BITS_BOX_TILES_PER_GROUP;
   uint64_t least = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__BITS_BOX_GROUPS_PER_CU;
-  if (least > bt.tiles) least = bt.tiles;
+  if (least > n) least = n;
   size_t global = (size_t)(few > least ? few : least) * local;
   if (st == SQZ_OK) sqz__bits_box_dump(f, &bt, &p, u, p.depth, global / local, local);
   free(p.tab);
   cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k, rb = (cl_uint)f->dom->fr.r - bt.t, wt = bt.wt;
-  cl_ulong tiles = bt.tiles;
-  for (uint64_t done = 0; st == SQZ_OK && done < steps;) {
+  for (uint64_t done = 0; global && st == SQZ_OK && done < steps;) {
     cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
     cl_uint now = steps - done < p.depth ? (cl_uint)(steps - done) : p.depth;
     st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof tab, &tab, sizeof fr, &fr, sizeof s, &s,
@@ -201,8 +232,11 @@ int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
   int st = sqz__bits_check_update(f, u);
   if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
   if (st == SQZ_OK && fractal && (st = sqz__bits_fractal_box(f, u, steps)) != SQZ_ERR_UNSUPPORTED) return st;
+  if (st == SQZ_ERR_UNSUPPORTED && f->part && steps > 1) /* the one-step kernel cannot step a part's chunk */
+    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "%s steps a part in layout bits one step per exchange here", f->dom->spec);
   if (st == SQZ_ERR_UNSUPPORTED) st = SQZ_OK; /* the one-step kernel below */
-  if (st == SQZ_OK) st = sqz__bits_program(ctx, fractal, u, fractal ? "sqz_bits_fractal_step" : "sqz_bits_simplex_step", &k);
+  if (st == SQZ_OK)
+    st = sqz__bits_program(ctx, fractal, u, f->part != NULL, fractal ? "sqz_bits_fractal_step" : "sqz_bits_simplex_step", &k);
   if (st != SQZ_OK) return st;
   if (fractal) {
     sqz_bits_tiling bt;
@@ -231,7 +265,7 @@ int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed) {
   sqz_context *ctx = f->ctx;
   int fractal = f->dom->kind == SQZ_DOMAIN_FRACTAL;
   cl_kernel k = NULL;
-  int st = sqz__bits_program(ctx, fractal, NULL, fractal ? "sqz_bits_fractal_fill" : "sqz_bits_simplex_fill", &k);
+  int st = sqz__bits_program(ctx, fractal, NULL, 0, fractal ? "sqz_bits_fractal_fill" : "sqz_bits_simplex_fill", &k);
   if (st != SQZ_OK) return st;
   cl_mem dst = (cl_mem)f->mem[f->cur];
   cl_ulong n = f->dom->side, sd = seed, th = threshold, zero = 0;
@@ -242,14 +276,16 @@ int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed) {
     st = sqz__bits_fractal_tables(f, &bt, &tab, &fr, &nw);
     cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k, rb = (cl_uint)f->dom->fr.r - bt.t, side = bt.side,
             kt = bt.kt, wt = bt.wt;
-    cl_ulong items = f->elems / SQZ_BITS_W;
+    uint64_t e0, own; /* a part's own words (base: the first, at slot 0), or all */
+    sqz__own_elems(f, &e0, &own);
+    cl_ulong base = e0 / SQZ_BITS_W, items = (e0 + own) / SQZ_BITS_W;
     size_t local = 256;
-    for (cl_ulong at = 0; st == SQZ_OK && at < items; at += SQZ__BITS_GROUPS * local) {
+    for (cl_ulong at = base; st == SQZ_OK && at < items; at += SQZ__BITS_GROUPS * local) {
       uint64_t m = items - at < SQZ__BITS_GROUPS * local ? items - at : SQZ__BITS_GROUPS * local;
       size_t global = (size_t)((m + local - 1) / local * local);
       st = sqz__args(ctx, k, sizeof dst, &dst, sizeof tab, &tab, sizeof fr, &fr, sizeof s, &s, sizeof kk, &kk,
                      sizeof rb, &rb, sizeof side, &side, sizeof kt, &kt, sizeof wt, &wt, sizeof n, &n, sizeof sd, &sd,
-                     sizeof th, &th, sizeof at, &at, sizeof items, &items, (size_t)0);
+                     sizeof th, &th, sizeof at, &at, sizeof items, &items, sizeof base, &base, (size_t)0);
       if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
     }
     if (st == SQZ_OK) st = sqz__cl_finish(ctx);
