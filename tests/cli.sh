@@ -336,7 +336,7 @@ expect 2 "82 parts of fractal:sierpinski-triangle:4 in layout compact: the count
 expect 2 "10 parts .* block:4: the count must be 1 \.\. 9 \(the largest valid count: one tile per part\)" -- \
   "$sqz" life fractal:sierpinski-triangle:4 --layout block:4 --steps 1 --parts 10
 expect 2 "--parts 0 is outside" -- "$sqz" heat triangle:9 --steps 1 --parts 0
-expect 1 "layout bb cannot be stored in parts: the layouts that part are compact and block:RHO" -- \
+expect 1 "layout bb cannot be stored in parts: the layouts that part are compact, block:RHO and bits on fractals" -- \
   "$sqz" life triangle:9 --layout bb --steps 1 --parts 2
 expect 2 "give one of them" -- "$sqz" life triangle:9 --steps 1 --device 0:0 --devices 0:0,0:0
 
