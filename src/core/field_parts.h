@@ -1,6 +1,7 @@
 /* field_parts.h — a field stored in parts: P buffers, each a contiguous range of the layout's storage units plus copies of the units its cells read from other parts (its halo), and the exchange that refreshes the copies. */
 #ifndef SQZ_FIELD_PARTS_H
 #define SQZ_FIELD_PARTS_H
+#include "core/part_view.h"
 #include "core/parts.h"
 #include "core/update.h"
 
@@ -51,68 +52,6 @@
  * combine the parts' own ranges (halos excluded). The front end reaches storage only through the
  * sqz__store_* functions below, which take a buffer number (f->cur or f->cur ^ 1) and serve a
  * field in one buffer and a parted one alike. */
-
-/* The parts of a field (sqz_field.parts; not sqz_field_parts, the public count function). */
-typedef struct sqz_field_split sqz_field_split;
-
-/* A run of halo units [g0, g0 + n) that one owner holds: they land at local slots slot0 .. */
-typedef struct {
-  uint64_t g0, n, slot0, owner;
-} sqz_halo_run;
-
-/* A subset of a part's own units, as runs of consecutive units: what one launch of a part's step
- * covers (sqz_field.units of its view). Positions 0 .. n - 1 number the units in increasing order;
- * runs holds 2 (n_runs + 1) values, per run its first unit and that unit's position, then (0, n);
- * kernels read it through cl/sqz_parts.h (sqz_units_at: position -> unit, sqz_units_has). */
-typedef struct sqz_unit_set {
-  uint64_t n, n_runs;
-  uint64_t *runs;
-  sqz_mem dev; /* runs on the part's device (NULL when n = 0) */
-} sqz_unit_set;
-
-typedef struct sqz_field_part {
-  sqz_context *ctx;   /* the part's device (retained); NULL: held by another MPI rank */
-  uint64_t u0, u1;    /* own storage units */
-  uint64_t n_halo;    /* halo units, after the own ones in mem[] */
-  uint64_t *halo;     /* n_halo sorted global unit indices */
-  uint64_t *owner;    /* their owning parts */
-  uint64_t n_runs;    /* the halo as runs of consecutive units of one owner */
-  sqz_halo_run *runs;
-  sqz_mem mem[2];     /* (u1 - u0 + n_halo) * unit elements each; mem[1] made on the first step */
-  sqz_mem halo_dev;   /* `halo` on the device for the kernels' remap (NULL when n_halo = 0) */
-  uint64_t unit;      /* the field's storage elements per unit (sqz_field_split.unit) */
-  /* The own units split once at build: border units hold a cell that reads a halo unit (the units
-   * of this part in other parts' halos), inner units the rest. A step runs the inner units while
-   * the halo moves, then the border units (sqz__field_parts_step). */
-  sqz_unit_set inner, border;
-} sqz_field_part;
-
-/* Bytes of n storage elements of f: n / 8 in layout bits (n a multiple of 8: whole units or
- * words), else n times the cell type's size. */
-static inline uint64_t sqz__elems_bytes(const sqz_field *f, uint64_t n) {
-  return f->layout == SQZ_LAYOUT_BITS ? n / 8u : n * sqz_type_size(f->type);
-}
-
-/* The storage elements that f's own units hold, [*e0, *e0 + *n) of the whole field: a part's when
- * f is a part's view, else all of them. */
-static inline void sqz__own_elems(const sqz_field *f, uint64_t *e0, uint64_t *n) {
-  *e0 = f->part ? f->part->u0 * f->part->unit : 0;
-  *n = f->part ? (f->part->u1 - f->part->u0) * f->part->unit : f->elems;
-}
-
-/* The launch of a step of f (a field, or a part's view) over its tiles or units: positions
- * [*first, *end), position i being unit sqz_units_at(i, *n_runs, *runs) (cl/sqz_parts.h): a
- * field's units 0 .. all - 1 or a part's own units as themselves (n_runs 0), or the positions of
- * the view's unit set (f->units) through its runs (dev: their device copy). */
-static inline void sqz__step_units(const sqz_field *f, uint64_t all, uint64_t *first, uint64_t *end, uint64_t *n_runs,
-                                   const uint64_t **runs, sqz_mem *dev) {
-  const sqz_unit_set *u = f->part ? f->units : NULL;
-  *first = u ? 0 : f->part ? f->part->u0 : 0;
-  *end = u ? u->n : f->part ? f->part->u1 : all;
-  *n_runs = u ? u->n_runs : 0;
-  *runs = u ? u->runs : NULL;
-  *dev = u ? u->dev : NULL;
-}
 
 /* How halos move between parts (one device, several devices, MPI ranks). A step (sqz__field_parts_step)
  * calls start, steps the inner units of every part held here, calls complete, then steps the

@@ -1,7 +1,7 @@
 /* fractal_layout.c — storage geometry and index maps of the fractal layouts bb, lambda, block:RHO and compact. */
 #include <stdlib.h>
 
-#include "core/field_parts.h"
+#include "core/part_view.h"
 #include "fractal/fractal_internal.h"
 #include "sqz_fractal.h"
 
