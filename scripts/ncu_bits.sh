@@ -17,8 +17,13 @@ F=$(grep -la ".entry sqz_bits_fractal_box" "$SQZ_CACHE_DIR"/*.bin | head -1) # t
 echo "== cache file: $F"
 gcc -O2 -Icl -I/usr/local/cuda/include scripts/ncu_bits_kernel.c -o "$B/ncu_bits_kernel" -lcuda || exit 1
 echo "== replay through CUDA (the bench's kernel ms a step x $T = ms a launch)"
-timeout 120 "$B/ncu_bits_kernel" "$F" "$B/bits.plan" 5
+if ! timeout 120 "$B/ncu_bits_kernel" "$F" "$B/bits.plan" 5; then # the JIT refused the PTX: let ptxas say why, and load its cubin
+  echo "== ptxas -arch=sm_90 on the rewritten PTX"
+  ptxas -arch=sm_90 -v replay-failed.ptx -o "$B/bits.cubin" 2>&1 | tail -20
+  export REPLAY_CUBIN=$PWD/$B/bits.cubin
+  timeout 120 "$B/ncu_bits_kernel" "$F" "$B/bits.plan" 5 || exit 1
+fi
 echo "== ncu (limit ${NCU_LIMIT:-300} s)"
 timeout "${NCU_LIMIT:-300}" ncu --launch-skip 1 --launch-count 1 --section SpeedOfLight --section WarpStateStats \
-  --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis "$B/ncu_bits_kernel" "$F" "$B/bits.plan" 2 2>&1 |
-  grep -vE "^\s*$" | grep -vE "^\s*-+\s" | head -120
+  --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis --section InstructionStats --section SchedulerStats "$B/ncu_bits_kernel" "$F" "$B/bits.plan" 2 2>&1 |
+  grep -vE "^\s*$" | grep -vE "^\s*-+\s" | head -200

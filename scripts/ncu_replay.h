@@ -35,7 +35,10 @@ static char *rewrite(const char *text, const char *from, const char *to) {
 
 /* The PTX of a cache file of SQZ_CACHE_DIR (sqz's header: u64 payload bytes at offset 16, the
  * payload last), with OpenCL's environment registers %envreg0 (group offset) and %envreg6
- * (number of groups), which a CUDA launch does not set, rewritten to 0 and %nctaid.x. */
+ * (number of groups), which a CUDA launch does not set, rewritten to 0 and %nctaid.x, and the
+ * state space dropped from __local pointer parameters (`.ptr .shared`), which the CUDA driver
+ * refuses (CUDA_ERROR_INVALID_IMAGE, even for a cubin ptxas made): the kernel reads the value as
+ * a shared-window address either way. */
 static char *replay_ptx(const char *path) {
   FILE *fp = fopen(path, "rb");
   if (!fp) perror(path), exit(1);
@@ -48,7 +51,8 @@ static char *replay_ptx(const char *path) {
   uint64_t payload = 0;
   for (int i = 7; i >= 0; i--) payload = payload << 8 | file[16 + i];
   file[len] = 0;
-  return rewrite(rewrite((char *)file + (len - (long)payload), "%envreg0", "0"), "%envreg6", "%nctaid.x");
+  char *ptx = rewrite(rewrite((char *)file + (len - (long)payload), "%envreg0", "0"), "%envreg6", "%nctaid.x");
+  return rewrite(rewrite(ptx, ".ptr .shared .align 4 ", ""), ".ptr .shared .align 8 ", "");
 }
 
 /* The kernel `name` of the PTX, loaded in a new context on device 0 (returned in *dev). */
@@ -62,10 +66,15 @@ static CUfunction replay_function(const char *ptx, const char *name, CUdevice *d
   char log[8192] = "";
   CUjit_option opt[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *val[2] = {log, (void *)(uintptr_t)sizeof log};
-  if (cuModuleLoadDataEx(&mod, ptx, 2, opt, val) != CUDA_SUCCESS) { /* the JIT's reason, and the PTX to look at */
+  const char *cubin = getenv("REPLAY_CUBIN"); /* a cubin ptxas made of the PTX, when the driver's JIT refuses it */
+  CUresult r = cubin ? cuModuleLoad(&mod, cubin) : cuModuleLoadDataEx(&mod, ptx, 2, opt, val);
+  if (r != CUDA_SUCCESS) { /* the driver's code, the JIT's reason, and the PTX to look at */
+    const char *code = NULL;
+    cuGetErrorName(r, &code);
     FILE *out = fopen("replay-failed.ptx", "w");
     if (out) fputs(ptx, out), fclose(out);
-    fprintf(stderr, "the PTX does not load (written to replay-failed.ptx): %s\n", log);
+    fprintf(stderr, "%s does not load (%s; PTX written to replay-failed.ptx): %s\n", cubin ? cubin : "the PTX",
+            code ? code : "?", log);
     exit(1);
   }
   CK(cuModuleGetFunction(&fn, mod, name));
