@@ -75,15 +75,31 @@ typedef ulong sqz_cache_word;
 typedef uint sqz_cache_word;
 #endif
 
+/* A part's band of embedded rows (bb and lambda in parts, SQZ_PARTED; src/core/parts_bands.c): the
+ * embedded kernels' last arguments, the part's own elements [pu0, pu1) (whole rows) and the
+ * elements [wlo, whi) this launch writes (a run of its rows); element i lies at FR_AT(i) of the
+ * part's buffer (cl/sqz_parts.h). A field in one buffer reads and writes storage directly. */
+#ifdef SQZ_PARTED
+#define FR_BAND_ARGS , ulong pu0, ulong pu1, ulong wlo, ulong whi
+#define FR_BAND_PASS , pu0, pu1, wlo, whi
+#define FR_AT(i) ((ulong)sqz_band_slot((i), pu0, pu1, n))
+#define FR_WRITES(i) ((i) >= wlo && (i) < whi)
+#else
+#define FR_BAND_ARGS
+#define FR_BAND_PASS
+#define FR_AT(i) (i)
+#define FR_WRITES(i) 1
+#endif
+
 /* The 8 neighbours of embedded (x, y), read straight from embedded storage (holes hold 0), and
  * with SQZ_WANT_PRESENT the mask of those that are fractal cells. */
 static inline uint fr_embedded_gather(__global const sqz_cell_t *src, uint n, uint levels, uint x, uint y,
-                                      sqz_cell_t *nb) {
+                                      sqz_cell_t *nb FR_BAND_ARGS) {
   uint present = 0u;
   for (uint d = 0u; d < 8u; d++) {
     uint w = FR_WIN(d), u = x + w % 3u - 1u, v = y + w / 3u - 1u; /* wraps past n below 0 */
     int in = u < n && v < n;
-    nb[d] = in ? src[(ulong)v * n + u] : (sqz_cell_t)0;
+    nb[d] = in ? src[FR_AT((ulong)v * n + u)] : (sqz_cell_t)0;
 #ifdef SQZ_WANT_PRESENT
     if (in && FR_CONTAINS(levels, u, v)) present |= 1u << d;
 #endif
@@ -120,13 +136,15 @@ static inline uint fr_tile_present(__local const long *nbt, uint j, uint rho, ui
 /* bb: bounding-box launch over the embedded array (rows row0 ..), membership per cell. */
 #ifdef SQZ_KERNEL_engine_fractal_bb
 __kernel void engine_fractal_bb(__global const sqz_cell_t *src, __global sqz_cell_t *dst,
-                                __constant const sqz_param_t *param, uint2 ip, uint n, uint levels, uint row0) {
+                                __constant const sqz_param_t *param, uint2 ip, uint n, uint levels,
+                                uint row0 FR_BAND_ARGS) {
   uint x = (uint)get_global_id(0), y = row0 + (uint)get_global_id(1);
   if (x >= n || y >= n || !FR_CONTAINS(levels, x, y)) return;
   ulong i = (ulong)y * n + x;
+  if (!FR_WRITES(i)) return;
   sqz_cell_t nb[8];
-  uint present = fr_embedded_gather(src, n, levels, x, y, nb);
-  dst[i] = SQZ_APPLY(src[i], nb, present);
+  uint present = fr_embedded_gather(src, n, levels, x, y, nb FR_BAND_PASS);
+  dst[FR_AT(i)] = SQZ_APPLY(src[FR_AT(i)], nb, present);
 }
 #endif
 
@@ -140,7 +158,7 @@ __kernel void engine_fractal_bb(__global const sqz_cell_t *src, __global sqz_cel
 static inline void fr_lambda_step(const uint group, __global const sqz_cell_t *src, __global sqz_cell_t *dst,
                                   __constant const sqz_param_t *param, uint2 ip, __global const uint *table, uint n,
                                   uint levels, uint j, uint rho, uint n_cells, uint lanes, uint tiles_per_group,
-                                  ulong tile0, ulong tiles, __local uint *corner, __local ulong *terms) {
+                                  ulong tile0, ulong tiles, __local uint *corner, __local ulong *terms FR_BAND_ARGS) {
   uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, x0, y0;
   ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t;
   int active = t < tiles_per_group && b < tiles;
@@ -164,9 +182,10 @@ static inline void fr_lambda_step(const uint group, __global const sqz_cell_t *s
   for (uint l = lane; l < n_cells; l += lanes) {
     uint e = table[l], x = x0 + (e & 0xffffu), y = y0 + (e >> 16);
     ulong i = (ulong)y * n + x;
+    if (!FR_WRITES(i)) continue; /* a part's launch: another launch's or part's row */
     sqz_cell_t nb[8];
-    uint present = fr_embedded_gather(src, n, levels, x, y, nb);
-    dst[i] = SQZ_APPLY(src[i], nb, present);
+    uint present = fr_embedded_gather(src, n, levels, x, y, nb FR_BAND_PASS);
+    dst[FR_AT(i)] = SQZ_APPLY(src[FR_AT(i)], nb, present);
   }
 }
 
@@ -174,9 +193,9 @@ static inline void fr_lambda_step(const uint group, __global const sqz_cell_t *s
   __kernel void name(__global const sqz_cell_t *src, __global sqz_cell_t *dst, __constant const sqz_param_t *param,  \
                      uint2 ip, __global const uint *table, uint n, uint levels, uint j, uint rho, uint n_cells,   \
                      uint lanes, uint tiles_per_group, ulong tile0, ulong tiles, __local uint *corner,           \
-                     __local ulong *terms) {                                                                    \
+                     __local ulong *terms FR_BAND_ARGS) {                                                       \
     fr_lambda_step(group, src, dst, param, ip, table, n, levels, j, rho, n_cells, lanes, tiles_per_group, tile0, \
-                   tiles, corner, terms);                                                                       \
+                   tiles, corner, terms FR_BAND_PASS);                                                          \
   }
 #ifdef SQZ_KERNEL_engine_fractal_lambda
 FR_LAMBDA_KERNEL(engine_fractal_lambda, 0u)

@@ -33,6 +33,16 @@ SQZ_FN sqz_i64 sqz_part_slot(sqz_u64 g, sqz_u64 u0, sqz_u64 u1, sqz_u64 n_halo, 
   return lo < n_halo && halo[lo] == g ? (sqz_i64)(u1 - u0 + lo) : (sqz_i64)-1;
 }
 
+/* Bands (layouts bb and lambda, src/core/parts_bands.c): a part owns elements [u0, u1), whole
+ * rows of w elements, and its halo is the row before u0 (when u0 > 0) then the row from u1: the
+ * slot of element g follows from the band alone (the same as sqz_part_slot of that halo), -1 for
+ * elements further away. */
+SQZ_FN sqz_i64 sqz_band_slot(sqz_u64 g, sqz_u64 u0, sqz_u64 u1, sqz_u64 w) {
+  if (g >= u0 && g < u1) return (sqz_i64)(g - u0);
+  if (g < u0) return g + w >= u0 ? (sqz_i64)(u1 - u0 + (g + w - u0)) : (sqz_i64)-1;
+  return g - u1 < w ? (sqz_i64)(u1 - u0 + (u0 > 0u ? w : 0u) + (g - u1)) : (sqz_i64)-1;
+}
+
 /* A set of units as runs (src/core/field_parts.h, sqz_unit_set): positions 0 .. n - 1 number its
  * units in increasing order; runs[2 r] is the first unit of run r and runs[2 r + 1] its position,
  * runs[2 n_runs + 1] = n. n_runs = 0 stands for the identity (position i is unit i). */

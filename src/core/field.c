@@ -50,7 +50,7 @@ static int sqz__field_shape(sqz_field *f, const char *layout) {
 
 /* 1 when f's layout parts (sqz__parts_unit), without a failure detail. */
 static int sqz__layout_parts(const sqz_field *f) {
-  return f->layout == SQZ_LAYOUT_COMPACT ||
+  return f->layout == SQZ_LAYOUT_COMPACT || sqz__bands_layout(f) ||
          ((f->layout == SQZ_LAYOUT_BLOCK || f->layout == SQZ_LAYOUT_BITS) && f->dom->kind == SQZ_DOMAIN_FRACTAL);
 }
 

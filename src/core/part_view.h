@@ -65,4 +65,22 @@ static inline void sqz__step_units(const sqz_field *f, uint64_t all, uint64_t *f
   *dev = u ? u->dev : NULL;
 }
 
+/* The rows a step of f in a band layout covers (bb, lambda: rows of `row` storage elements,
+ * src/core/parts_bands.c), as runs: run r of the returned count is rows [*y0, *y1). A field: one
+ * run of every row; a part's view: its own rows, or the runs of its unit set (whole rows). */
+static inline uint64_t sqz__band_run(const sqz_field *f, uint64_t row, uint64_t r, uint64_t *y0, uint64_t *y1) {
+  uint64_t first, end, n_runs;
+  const uint64_t *runs;
+  sqz_mem dev;
+  sqz__step_units(f, f->elems, &first, &end, &n_runs, &runs, &dev);
+  if (n_runs == 0) {
+    *y0 = first / row;
+    *y1 = end / row;
+    return 1;
+  }
+  *y0 = runs[2 * r] / row;
+  *y1 = (runs[2 * r] + runs[2 * r + 3] - runs[2 * r + 1]) / row;
+  return n_runs;
+}
+
 #endif

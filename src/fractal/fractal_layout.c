@@ -203,6 +203,9 @@ int sqz__fractal_tiling(const sqz_field *f, sqz_fractal_tiling *t) {
   t->tiles = sqz__ipow((uint64_t)fr->k, fr->r - j);
   t->part = f->part;
   sqz__step_units(f, t->tiles, &t->first, &t->end, &t->n_runs, &t->runs, &t->runs_dev);
+  if (f->layout == SQZ_LAYOUT_LAMBDA) { /* a part's band (parts_bands.c): every tile, its rows filtered per cell */
+    *t = (sqz_fractal_tiling){.j = t->j, .rho = t->rho, .tile_elems = t->tile_elems, .tiles = t->tiles, .end = t->tiles};
+  }
   return SQZ_OK;
 }
 

@@ -14,24 +14,33 @@
 /* Neighbour d (raster order, centre skipped) as a position 0..8 of the 3x3 window. */
 SQZ_INLINE sqz_u32 cpu_win(sqz_u32 d) { return d < 4u ? d : d + 1u; }
 
-/* Row y of embedded storage (bb, lambda): every fractal cell gathers its 8 neighbours in place
- * (holes hold 0); present = the neighbour is a fractal cell. fn and ts are constants where the
+/* Row y of embedded storage (bb, lambda; in a part's band its slots, pt): every fractal cell gathers
+ * its 8 neighbours in place (holes hold 0); present = the neighbour is a fractal cell. fn and ts are constants where the
  * caller is specialised, so the copies and the update inline. */
+/* Where embedded row y (< n) starts in the buffer: y n, or in a part's band (pt) its slot there,
+ * -1 when the part holds no copy (cl/sqz_parts.h, sqz_band_slot). */
+SQZ_INLINE sqz_i64 cpu_band_row(const sqz_field_part *pt, uint32_t n, uint64_t y) {
+  return pt ? sqz_band_slot(y * n, pt->u0, pt->u1, n) : (sqz_i64)(y * n);
+}
+
 SQZ_INLINE void cpu_embedded_row(const sqz_fractal *fr, uint32_t n, uint32_t y, const unsigned char *src,
-                                 unsigned char *dst, size_t ts, sqz_update_fn fn, const sqz_cpu_update *u) {
+                                 unsigned char *dst, size_t ts, sqz_update_fn fn, const sqz_cpu_update *u,
+                                 const sqz_field_part *pt) {
   unsigned char nb[8 * 8];
+  sqz_i64 rows[3]; /* rows y - 1, y, y + 1 in the buffer (-1: none) */
+  for (int r = 0; r < 3; r++) rows[r] = y + (uint32_t)r - 1u < n ? cpu_band_row(pt, n, y + (uint32_t)r - 1u) : -1;
   for (uint32_t x = 0; x < n; x++) {
     if (!sqz_fr_contains((sqz_u32)fr->s, fr->hnu, (sqz_u32)fr->r, x, y)) continue;
     uint32_t present = 0;
     for (sqz_u32 d = 0; d < 8; d++) {
       sqz_u32 w = cpu_win(d), xx = x + w % 3u - 1u, yy = y + w / 3u - 1u; /* wraps below 0 */
       int in = xx < n && yy < n;
-      if (in) sqz__cpu_cell_copy(nb + d * ts, src + ((uint64_t)yy * n + xx) * ts, ts);
+      if (in && rows[w / 3u] >= 0) sqz__cpu_cell_copy(nb + d * ts, src + ((uint64_t)rows[w / 3u] + xx) * ts, ts);
       else memset(nb + d * ts, 0, ts);
       if (u->want_present && in && sqz_fr_contains((sqz_u32)fr->s, fr->hnu, (sqz_u32)fr->r, xx, yy))
         present |= 1u << d;
     }
-    uint64_t i = ((uint64_t)y * n + x) * ts;
+    uint64_t i = ((uint64_t)rows[1] + x) * ts;
     fn(src + i, nb, present, u->param, dst + i, u->user);
   }
 }
@@ -234,23 +243,25 @@ static void cpu_row_mask(const sqz_fractal *fr, uint32_t y, unsigned char *m) {
  * of a ring of three, counted and ruled in vector loops, masked to the fractal's cells (holes
  * stay 0) and written back. buf: the zero line, the result, the mask and the ring. */
 static const unsigned char *cpu_life_line(const unsigned char *src, uint32_t n, int64_t y, unsigned char *line,
-                                          const unsigned char *zero) {
-  if (y < 0 || y >= (int64_t)n) return zero;
-  memcpy(line + 1, src + (uint64_t)y * n, n); /* line[0] and line[n + 1] stay 0 */
+                                          const unsigned char *zero, const sqz_field_part *pt) {
+  sqz_i64 at = y < 0 || y >= (int64_t)n ? -1 : cpu_band_row(pt, n, (uint64_t)y);
+  if (at < 0) return zero;
+  memcpy(line + 1, src + at, n); /* line[0] and line[n + 1] stay 0 */
   return line;
 }
 
 static void cpu_life_rows(const sqz_fractal *fr, uint32_t n, const sqz_cpu_life_rule *lr, const unsigned char *src,
-                          unsigned char *dst, int64_t y0, int64_t y1, unsigned char *buf, size_t stride) {
+                          unsigned char *dst, int64_t y0, int64_t y1, unsigned char *buf, size_t stride,
+                          const sqz_field_part *pt) {
   const unsigned char *zero = buf, *ring[3];
   unsigned char *res = buf + stride, *mask = buf + 2 * stride;
   for (int64_t y = y0 - 1; y <= y0; y++)
-    ring[(y + 3) % 3] = cpu_life_line(src, n, y, buf + (size_t)(3 + (y + 3) % 3) * stride, zero);
+    ring[(y + 3) % 3] = cpu_life_line(src, n, y, buf + (size_t)(3 + (y + 3) % 3) * stride, zero, pt);
   for (int64_t y = y0; y < y1; y++) {
-    ring[(y + 1) % 3] = cpu_life_line(src, n, y + 1, buf + (size_t)(3 + (y + 1) % 3) * stride, zero);
+    ring[(y + 1) % 3] = cpu_life_line(src, n, y + 1, buf + (size_t)(3 + (y + 1) % 3) * stride, zero, pt);
     cpu_row_mask(fr, (uint32_t)y, mask);
     sqz__cpu_life_row8(ring[(y + 2) % 3], ring[y % 3], ring[(y + 1) % 3], res, n, lr->birth, lr->survive, mask);
-    memcpy(dst + (uint64_t)y * n, res, n);
+    memcpy(dst + cpu_band_row(pt, n, (uint64_t)y), res, n);
   }
 }
 
@@ -280,15 +291,20 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
   }
   cpu_life_tiles L = {.fr = fr, .t = &t, .birth = lr->birth, .survive = lr->survive, .src = src, .dst = dst};
   uint32_t *base = embedded ? NULL : cpu_life_plan(f, &t, table, n_cells, n_halo, pos, &L);
-  int64_t tasks = embedded ? ((int64_t)n + SQZ_CPU_ROWS_PER_TASK - 1) / SQZ_CPU_ROWS_PER_TASK : (int64_t)(t.end - t.first);
+  uint64_t ya = 0, yb = n; /* embedded: the rows of run r (a part's band: its own, or its set's) */
+  for (uint64_t r = 0, n_runs = 1; r < n_runs; r++) {
+    if (embedded) n_runs = sqz__band_run(f, n, r, &ya, &yb);
+    int64_t tasks = embedded ? ((int64_t)(yb - ya) + SQZ_CPU_ROWS_PER_TASK - 1) / SQZ_CPU_ROWS_PER_TASK
+                             : (int64_t)(t.end - t.first);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (int64_t i = 0; i < tasks; i++) {
-    unsigned char *buf = bufs + (size_t)sqz__cpu_thread() * lines * stride;
-    if (embedded) {
-      int64_t y0 = i * SQZ_CPU_ROWS_PER_TASK, y1 = y0 + SQZ_CPU_ROWS_PER_TASK;
-      cpu_life_rows(fr, n, lr, src, dst, y0, y1 < (int64_t)n ? y1 : (int64_t)n, buf, stride);
-    } else {
-      cpu_life_tile(&L, sqz_units_at(t.first + (uint64_t)i, t.n_runs, t.runs), buf, buf + stride); /* a position's tile */
+    for (int64_t i = 0; i < tasks; i++) {
+      unsigned char *buf = bufs + (size_t)sqz__cpu_thread() * lines * stride;
+      if (embedded) {
+        int64_t y0 = (int64_t)ya + i * SQZ_CPU_ROWS_PER_TASK, y1 = y0 + SQZ_CPU_ROWS_PER_TASK;
+        cpu_life_rows(fr, n, lr, src, dst, y0, y1 < (int64_t)yb ? y1 : (int64_t)yb, buf, stride, f->part);
+      } else {
+        cpu_life_tile(&L, sqz_units_at(t.first + (uint64_t)i, t.n_runs, t.runs), buf, buf + stride); /* a position's tile */
+      }
     }
   }
   free(bufs);
@@ -323,9 +339,14 @@ static int cpu_step(sqz_field *f, const sqz_cpu_update *u, const unsigned char *
 #pragma omp parallel num_threads(threads)
   {
     unsigned char *cache = embedded ? NULL : caches + cache_bytes * (size_t)sqz__cpu_thread();
-    if (embedded) {
+    if (embedded) { /* every row, or a part's band: its runs of rows */
+      uint64_t ya = 0, yb = 0;
+      for (uint64_t r = 0, n_runs = 1; r < n_runs; r++) {
+        n_runs = sqz__band_run(f, n, r, &ya, &yb);
 #pragma omp for schedule(dynamic, 16)
-      for (int64_t y = 0; y < (int64_t)n; y++) cpu_embedded_row(fr, n, (uint32_t)y, src, dst, u->ts, u->fn, u);
+        for (int64_t y = (int64_t)ya; y < (int64_t)yb; y++)
+          cpu_embedded_row(fr, n, (uint32_t)y, src, dst, u->ts, u->fn, u, f->part);
+      }
     } else {
 #pragma omp for schedule(static)
       for (int64_t i = (int64_t)t.first; i < (int64_t)t.end; i++) /* launch positions: their tiles */

@@ -74,7 +74,8 @@ int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz
 
 int sqz__cl_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
   if (f->layout == SQZ_LAYOUT_BITS) return sqz__cl_fill_bits(f, threshold, seed);
-  if (f->type != SQZ_U8) { /* other types: the host fill through the layout (own units of a part), uploaded */
+  int band = f->part && sqz__bands_layout(f) && f->dom->kind == SQZ_DOMAIN_FRACTAL; /* the embedded fill writes every row */
+  if (f->type != SQZ_U8 || band) { /* other types: the host fill through the layout (own units of a part), uploaded */
     size_t ts = sqz_type_size(f->type);
     void *store = NULL;
     uint64_t e0, n;

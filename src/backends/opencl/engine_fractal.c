@@ -78,7 +78,7 @@ static int sqz__fractal_kernel(sqz_field *f, const sqz_update *u, int group, con
     st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
     goto done;
   }
-  at = (size_t)snprintf(pre, cap, "%s", sub);
+  at = (size_t)snprintf(pre, cap, "%s%s", sub, f->part && sqz__bands_layout(f) ? "#define SQZ_PARTED 1\n" : "");
   if (strcmp(name, "engine_fractal_swar") == 0) /* its step in 1-byte words on CPU devices (sqz__cl_fractal_swar_word) */
     at += (size_t)snprintf(pre + at, cap - at, "#define SQZ_SWAR_WORD %u\n", sqz__cl_fractal_swar_word(f->ctx));
   sqz__fractal_defines(&f->dom->fr, pre, cap, &at);
@@ -161,16 +161,17 @@ static int sqz__run_tiles(sqz_context *ctx, cl_kernel k, cl_uint tile0_arg, cons
   return SQZ_OK;
 }
 
-/* Enqueues a 2D kernel over the n x n embedding with 32 x 8 groups, in row bands that keep
- * each NDRange below 2^30 items and 65535 groups high; the first row goes to row0_arg. */
-static int sqz__run_rows(sqz_context *ctx, cl_kernel k, cl_uint row0_arg, uint32_t n) {
+/* Enqueues a 2D kernel over rows y0 .. y1 - 1 of the n x n embedding with 32 x 8 groups, in row
+ * bands that keep each NDRange below 2^30 items and 65535 groups high; the first row goes to
+ * row0_arg. */
+static int sqz__run_rows(sqz_context *ctx, cl_kernel k, cl_uint row0_arg, uint32_t n, uint64_t y0, uint64_t y1) {
   size_t local[2] = {32, 8}, gx = ((size_t)n + 31) / 32 * 32;
   uint64_t band = ((uint64_t)1 << 30) / gx;
   band = band < 8 ? 8 : band - band % 8;
   if (band > 65535u * 8u) band = 65535u * 8u;
-  for (uint64_t r0 = 0; r0 < n; r0 += band) {
+  for (uint64_t r0 = y0; r0 < y1; r0 += band) {
     cl_uint row0 = (cl_uint)r0;
-    uint64_t rows = n - r0 < band ? n - r0 : band;
+    uint64_t rows = y1 - r0 < band ? y1 - r0 : band;
     size_t global[2] = {gx, (size_t)(rows + 7) / 8 * 8};
     SQZ_CL_CHECK(ctx, clSetKernelArg(k, row0_arg, sizeof row0, &row0));
     int st = sqz__run(ctx, k, 2, global, local);
@@ -203,6 +204,15 @@ enum {
 };
 
 #define SQZ__ARG(k, i, v) clSetKernelArg((k), (i), sizeof(v), &(v))
+
+/* A part's band arguments of the embedded kernels (cl/engine_fractal.cl, FR_BAND_ARGS): its own
+ * elements and the rows y0 .. y1 - 1 this launch writes, from argument `first` on. */
+static int sqz__band_args(sqz_field *f, cl_kernel k, cl_uint first, uint64_t y0, uint64_t y1) {
+  cl_ulong n = f->dom->side, pu0 = f->part->u0, pu1 = f->part->u1, wlo = y0 * n, whi = y1 * n;
+  cl_int e = SQZ__ARG(k, first, pu0) | SQZ__ARG(k, first + 1, pu1) | SQZ__ARG(k, first + 2, wlo) |
+             SQZ__ARG(k, first + 3, whi);
+  return e == CL_SUCCESS ? SQZ_OK : sqz__fail(f->ctx, SQZ_ERR_INTERNAL, "setting a part's band arguments failed");
+}
 
 /* Sets the arguments of one step from mem[cur] into mem[1 - cur] (all but tile0/row0). */
 static int sqz__step_args(sqz_field *f, cl_kernel k, cl_mem param, cl_uint2 ip, cl_mem table,
@@ -302,9 +312,16 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   if (st == SQZ_OK) st = sqz__cl_update_params(ctx, f, u, &param, &ip);
   for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
     st = sqz__step_args(f, k, param, ip, table, &plan, n_cells, n_halo);
-    if (st == SQZ_OK)
-      st = tiled ? sqz__run_tiles(ctx, k, f->layout == SQZ_LAYOUT_LAMBDA ? FA_LA_TILE0 : FA_TI_TILE0, &plan)
-                 : sqz__run_rows(ctx, k, FA_BB_ROW0, (uint32_t)f->dom->side);
+    uint64_t y0 = 0, y1 = f->dom->side; /* bb: every row; a part's band (bb, lambda): each run of its rows */
+    for (uint64_t r = 0, n_runs = 1; st == SQZ_OK && r < n_runs; r++) {
+      if (f->part && sqz__bands_layout(f)) {
+        n_runs = sqz__band_run(f, f->dom->side, r, &y0, &y1);
+        st = sqz__band_args(f, k, f->layout == SQZ_LAYOUT_BB ? FA_BB_ROW0 + 1 : FA_LA_TERMS + 1, y0, y1);
+      }
+      if (st == SQZ_OK)
+        st = tiled ? sqz__run_tiles(ctx, k, f->layout == SQZ_LAYOUT_LAMBDA ? FA_LA_TILE0 : FA_TI_TILE0, &plan)
+                   : sqz__run_rows(ctx, k, FA_BB_ROW0, (uint32_t)f->dom->side, y0, y1);
+    }
     if (st == SQZ_OK) f->cur = 1 - f->cur;
   }
   int fin = sqz__cl_done_with(ctx, table, param); /* they must outlive the launches that read them */
@@ -345,7 +362,7 @@ int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed)
   if (embedded) {
     st = sqz__args(ctx, k, sizeof dst, &dst, sizeof fr, &fr, sizeof s, &s, sizeof kk, &kk, sizeof n, &n, sizeof r, &r,
                    sizeof cseed, &cseed, sizeof thr, &thr, sizeof(cl_uint), &zero, (size_t)0);
-    if (st == SQZ_OK) st = sqz__run_rows(ctx, k, FF_EMBEDDED_ROW0, n);
+    if (st == SQZ_OK) st = sqz__run_rows(ctx, k, FF_EMBEDDED_ROW0, n, 0, n);
   } else {
     sqz__tile_launch p;
     memset(&p, 0, sizeof p);
