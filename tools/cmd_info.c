@@ -9,7 +9,7 @@
 
 static const char *sqz_info_help =
     "usage: sqz info DOMAIN [--layout L] [--map M] [--block RHO] [--backend B] [--device D] [--json]\n"
-    "       sqz info DOMAIN --parts P [--layout compact|bits] [--json]\n"
+    "       sqz info DOMAIN --parts P [--layout L] [--json]\n"
     "       sqz info simplex --m M [--r R] [--beta B] [--n N] [--json]\n"
     "\n"
     "Prints the domain's cells, the bytes of one state buffer (1 byte per cell; layout bits 1 bit) in each layout,\n"
@@ -22,8 +22,9 @@ static const char *sqz_info_help =
     "With --parts P it prints the field in P parts of layout compact instead (no device is opened):\n"
     "fractals by replicas at the smallest level j with k^j >= P, simplices by bands of the storage\n"
     "order; cells per part, and the exact halo each part receives per step (cells, bytes at 1 byte\n"
-    "and at 1 bit per cell, messages); with --layout bits on fractals also the largest part buffer and the\n"
-    "halo bytes per step of a field in layout bits (whole bits tiles; seconds for large R and P).\n";
+    "and at 1 bit per cell, messages); with --layout L (bb, lambda, block:RHO, bits) also the largest part buffer\n"
+    "and the halo bytes per step of a u8 field in layout L (bb, lambda: bands of bounding-box rows, planes of a\n"
+    "tetrahedron; bits on fractals: whole bits tiles, seconds for large R and P).\n";
 
 /* `sqz info simplex --m M [--r R --beta B --n N]`: the m-simplex volume analysis. */
 static int sqz__info_msimplex(int argc, char **argv) {
@@ -182,8 +183,6 @@ int sqz_cmd_info(int argc, char **argv) {
     }
   }
   if (!domain) return sqz_cli_usage("info", "missing DOMAIN (e.g. triangle:1024 or fractal:sierpinski-triangle:16)");
-  if (have_parts && layout && strcmp(layout, "compact") != 0 && strcmp(layout, "bits") != 0)
-    return sqz_cli_usage("info", "--parts splits layout compact or bits, not '%s'", layout);
   if (have_parts && (map || rho))
     return sqz_cli_usage("info", "--parts takes no --map or --block: parts cut the compact storage");
 
@@ -191,7 +190,7 @@ int sqz_cmd_info(int argc, char **argv) {
   int st = sqz_domain_parse(NULL, domain, &dom);
   if (st != SQZ_OK) return sqz_cli_fail("info", NULL, st);
   if (have_parts) {
-    int prc = sqz_info_parts(dom, parts, layout && strcmp(layout, "bits") == 0, json);
+    int prc = sqz_info_parts(dom, parts, layout && strcmp(layout, "compact") != 0 ? layout : NULL, json);
     sqz_domain_release(dom);
     return prc;
   }

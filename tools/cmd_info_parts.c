@@ -1,10 +1,11 @@
 /* cmd_info_parts.c — `sqz info DOMAIN --parts P`: the decomposition into parts, cells per part and halo bytes per step. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli_common.h"
 #include "cmds.h"
 
-int sqz_info_parts(sqz_domain *dom, uint64_t parts, int bits_layout, int json) {
+int sqz_info_parts(sqz_domain *dom, uint64_t parts, const char *layout, int json) {
   uint64_t v[SQZ_PARTS_VALUES];
   int st = sqz_parts_info(dom, parts, v, SQZ_PARTS_VALUES);
   if (st != SQZ_OK) return sqz_cli_fail("info", NULL, st);
@@ -12,10 +13,14 @@ int sqz_info_parts(sqz_domain *dom, uint64_t parts, int bits_layout, int json) {
   double mean = (double)cells / (double)parts, ratio = (double)v[SQZ_PARTS_HALO_TOTAL] / (double)cells;
   double worst = (double)v[SQZ_PARTS_HALO_MAX] / (double)v[SQZ_PARTS_CELLS_MIN];
   const char *kind = v[SQZ_PARTS_KIND] == 1 ? "replicas" : "bands";
-  /* layout bits (fractals): parts of whole bits tiles, what a field in layout bits exchanges */
-  uint64_t bits_part = 0, bits_halo = 0;
-  int bits = bits_layout && sqz_domain_get_kind(dom) == SQZ_DOMAIN_FRACTAL && /* --layout bits: the unit plan */
-             sqz_field_parts_bytes(dom, SQZ_U8, "bits", parts, &bits_part, &bits_halo) == SQZ_OK;
+  /* --layout L: what a u8 field in layout L takes in P parts (its units: bits tiles, tiles, bands of rows) */
+  uint64_t lay_part = 0, lay_halo = 0;
+  if (layout && (st = sqz_field_parts_bytes(dom, SQZ_U8, layout, parts, &lay_part, &lay_halo)) != SQZ_OK)
+    return sqz_cli_fail("info", NULL, st);
+  int bits = layout && strcmp(layout, "bits") == 0;
+  const char *how = !layout ? "" : bits ? (sqz_domain_get_kind(dom) == SQZ_DOMAIN_FRACTAL ? "whole bits tiles" : "bands of row words")
+                    : strcmp(layout, "bb") == 0 || strcmp(layout, "lambda") == 0 ? "bands of bounding-box rows (planes in 3D)"
+                                                                                     : "whole tiles";
   if (json) {
     sqz_json j;
     sqz_json_begin(&j, stdout);
@@ -36,9 +41,10 @@ int sqz_info_parts(sqz_domain *dom, uint64_t parts, int bits_layout, int json) {
     sqz_json_u64(&j, "halo_bytes_total", v[SQZ_PARTS_HALO_TOTAL]);
     sqz_json_u64(&j, "halo_bit_bytes_max", v[SQZ_PARTS_BIT_BYTES_MAX]);
     sqz_json_u64(&j, "halo_bit_bytes_total", v[SQZ_PARTS_BIT_BYTES_TOTAL]);
-    if (bits) {
-      sqz_json_u64(&j, "bits_part_bytes_max", bits_part);
-      sqz_json_u64(&j, "bits_halo_bytes_per_step", bits_halo);
+    if (layout) {
+      sqz_json_str(&j, "parts_layout", layout);
+      sqz_json_u64(&j, bits ? "bits_part_bytes_max" : "layout_part_bytes_max", lay_part);
+      sqz_json_u64(&j, bits ? "bits_halo_bytes_per_step" : "layout_halo_bytes_per_step", lay_halo);
     }
     sqz_json_u64(&j, "sources_max", v[SQZ_PARTS_SOURCES_MAX]);
     sqz_json_u64(&j, "messages", v[SQZ_PARTS_MESSAGES]);
@@ -65,9 +71,9 @@ int sqz_info_parts(sqz_domain *dom, uint64_t parts, int bits_layout, int json) {
          "per part max %llu, total %llu\n",
          (unsigned long long)v[SQZ_PARTS_HALO_MAX], (unsigned long long)v[SQZ_PARTS_HALO_TOTAL],
          (unsigned long long)v[SQZ_PARTS_BIT_BYTES_MAX], (unsigned long long)v[SQZ_PARTS_BIT_BYTES_TOTAL]);
-  if (bits)
-    printf("layout bits           parts of whole bits tiles: largest part buffer %llu B, halo %llu B per step\n",
-           (unsigned long long)bits_part, (unsigned long long)bits_halo);
+  if (layout)
+    printf("layout %-14s parts of %s: largest part buffer %llu B, halo %llu B per step\n", layout, how,
+           (unsigned long long)lay_part, (unsigned long long)lay_halo);
   printf("messages per step     %llu (a part receives from at most %llu others)\n",
          (unsigned long long)v[SQZ_PARTS_MESSAGES], (unsigned long long)v[SQZ_PARTS_SOURCES_MAX]);
   printf("halo / cells          total %.3g, largest halo / smallest part %.3g\n", ratio, worst);

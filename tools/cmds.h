@@ -6,7 +6,7 @@ int sqz_cmd_devices(int argc, char **argv);
 int sqz_cmd_info(int argc, char **argv);
 /* `sqz info DOMAIN --parts P` (cmd_info_parts.c). */
 struct sqz_domain;
-int sqz_info_parts(struct sqz_domain *dom, uint64_t parts, int bits_layout, int json);
+int sqz_info_parts(struct sqz_domain *dom, uint64_t parts, const char *layout, int json);
 int sqz_cmd_life(int argc, char **argv);
 int sqz_cmd_run(int argc, char **argv);
 int sqz_cmd_heat(int argc, char **argv);
