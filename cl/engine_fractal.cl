@@ -82,7 +82,7 @@ typedef uint sqz_cache_word;
 #ifdef SQZ_PARTED
 #define FR_BAND_ARGS , ulong pu0, ulong pu1, ulong wlo, ulong whi
 #define FR_BAND_PASS , pu0, pu1, wlo, whi
-#define FR_AT(i) ((ulong)sqz_band_slot((i), pu0, pu1, n))
+#define FR_AT(i) ((ulong)sqz_band_slot((i), pu0, pu1, pu0 > 0u ? n : 0u))
 #define FR_WRITES(i) ((i) >= wlo && (i) < whi)
 #else
 #define FR_BAND_ARGS

@@ -1,7 +1,7 @@
 /* sqz_bits.h — layout bits (1 bit per cell in 32-bit words): row geometry of simplices and bit-sliced Life arithmetic, for host C and OpenCL C. */
 #ifndef SQZ_BITS_H
 #define SQZ_BITS_H
-/* Needs sqz_common.h first.
+/* Needs sqz_common.h first (and sqz_parts.h in kernels).
  *
  * Storage (documented in docs/ARCHITECTURE.md, "Layout bits"): bit b of word w is cell 32 w + b
  * of the layout's bit order; padding bits are 0 and stay 0.
@@ -20,7 +20,16 @@
 #define SQZ_BITS_GLOBAL __global
 #else
 #define SQZ_BITS_GLOBAL
+#include "sqz_parts.h" /* kernels: built after it */
 #endif
+
+/* The words a simplex step reads, in a part's buffer (layout bits in parts: bands of rows, the
+ * word at sqz_band_slot(word, b.u0, b.u1, b.before), cl/sqz_parts.h) or in one buffer
+ * (SQZ_BITS_WHOLE: every word itself). */
+typedef struct {
+  sqz_u64 u0, u1, before;
+} sqz_bits_band;
+#define SQZ_BITS_WHOLE(b) ((b).u0 = 0u, (b).u1 = ~(sqz_u64)0, (b).before = 0u)
 
 #define SQZ_BITS_W 32u /* bits per storage word */
 #define SQZ_BITS_PLANES 5 /* count planes: up to 31 neighbours (26 in 3D) */
@@ -121,36 +130,37 @@ SQZ_FN sqz_u32 sqz_bits_life2(sqz_u32 a0, sqz_u32 a1, sqz_u32 a2, sqz_u32 m0, sq
 }
 
 /* Word j of triangle row y (0 when the row or the word does not exist). */
-SQZ_FN sqz_u32 sqz_bits_tri_word(const SQZ_BITS_GLOBAL sqz_u32 *src, sqz_u64 n, sqz_i64 y, sqz_i64 j) {
+SQZ_FN sqz_u32 sqz_bits_tri_word(const SQZ_BITS_GLOBAL sqz_u32 *src, sqz_u64 n, sqz_i64 y, sqz_i64 j, sqz_bits_band b) {
   if (y < 0 || (sqz_u64)y >= n || j < 0 || (sqz_u64)j >= sqz_bits_words((sqz_u64)y + 1u)) return 0u;
-  return src[sqz_bits_tri_row((sqz_u64)y) + (sqz_u64)j];
+  return src[sqz_band_slot(sqz_bits_tri_row((sqz_u64)y) + (sqz_u64)j, b.u0, b.u1, b.before)];
 }
 /* Word j of tetrahedron row (y, z) (0 when the row or the word does not exist). */
-SQZ_FN sqz_u32 sqz_bits_tet_word(const SQZ_BITS_GLOBAL sqz_u32 *src, sqz_u64 n, sqz_i64 y, sqz_i64 z, sqz_i64 j) {
+SQZ_FN sqz_u32 sqz_bits_tet_word(const SQZ_BITS_GLOBAL sqz_u32 *src, sqz_u64 n, sqz_i64 y, sqz_i64 z, sqz_i64 j,
+                                 sqz_bits_band b) {
   if (y < 0 || z < 0 || (sqz_u64)(y + z) >= n || j < 0 || (sqz_u64)j >= sqz_bits_words(n - (sqz_u64)(y + z)))
     return 0u;
-  return src[sqz_bits_tet_row(n, (sqz_u64)y, (sqz_u64)z) + (sqz_u64)j];
+  return src[sqz_band_slot(sqz_bits_tet_row(n, (sqz_u64)y, (sqz_u64)z) + (sqz_u64)j, b.u0, b.u1, b.before)];
 }
 
 /* One step of word j of triangle row y: the next 32 cells (padding bits 0). */
 SQZ_FN sqz_u32 sqz_bits_tri_step(const SQZ_BITS_GLOBAL sqz_u32 *src, sqz_u64 n, sqz_u64 y, sqz_u64 j, sqz_u32 birth,
-                                 sqz_u32 survive) {
+                                 sqz_u32 survive, sqz_bits_band b) {
   sqz_u32 w[9];
-  for (int i = 0; i < 9; i++) w[i] = sqz_bits_tri_word(src, n, (sqz_i64)y + i / 3 - 1, (sqz_i64)j + i % 3 - 1);
+  for (int i = 0; i < 9; i++) w[i] = sqz_bits_tri_word(src, n, (sqz_i64)y + i / 3 - 1, (sqz_i64)j + i % 3 - 1, b);
   return sqz_bits_life2(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], birth, survive) &
          sqz_bits_row_mask(y + 1u, j);
 }
 
 /* One step of word j of tetrahedron row (y, z): 26 neighbours in 9 rows. */
 SQZ_FN sqz_u32 sqz_bits_tet_step(const SQZ_BITS_GLOBAL sqz_u32 *src, sqz_u64 n, sqz_u64 y, sqz_u64 z, sqz_u64 j,
-                                 sqz_u32 birth, sqz_u32 survive) {
+                                 sqz_u32 birth, sqz_u32 survive, sqz_bits_band b) {
   sqz_u32 p[5] = {0u, 0u, 0u, 0u, 0u}, self = 0u;
   for (sqz_i64 dz = -1; dz <= 1; dz++)
     for (sqz_i64 dy = -1; dy <= 1; dy++) {
       sqz_i64 ry = (sqz_i64)y + dy, rz = (sqz_i64)z + dz;
-      sqz_u32 a = sqz_bits_tet_word(src, n, ry, rz, (sqz_i64)j - 1), w = sqz_bits_tet_word(src, n, ry, rz, (sqz_i64)j),
-              b = sqz_bits_tet_word(src, n, ry, rz, (sqz_i64)j + 1);
-      SQZ_BITS_ADD_ROW(p, 5, a, w, b, dy != 0 || dz != 0);
+      sqz_u32 a = sqz_bits_tet_word(src, n, ry, rz, (sqz_i64)j - 1, b), w = sqz_bits_tet_word(src, n, ry, rz, (sqz_i64)j, b),
+              c = sqz_bits_tet_word(src, n, ry, rz, (sqz_i64)j + 1, b);
+      SQZ_BITS_ADD_ROW(p, 5, a, w, c, dy != 0 || dz != 0);
       if (dy == 0 && dz == 0) self = w;
     }
   return sqz_bits_rule(self, p, 5, birth, survive) & sqz_bits_row_mask(n - y - z, j);

@@ -33,14 +33,15 @@ SQZ_FN sqz_i64 sqz_part_slot(sqz_u64 g, sqz_u64 u0, sqz_u64 u1, sqz_u64 n_halo, 
   return lo < n_halo && halo[lo] == g ? (sqz_i64)(u1 - u0 + lo) : (sqz_i64)-1;
 }
 
-/* Bands (layouts bb and lambda, src/core/parts_bands.c): a part owns elements [u0, u1), whole
- * rows of w elements, and its halo is the row before u0 (when u0 > 0) then the row from u1: the
- * slot of element g follows from the band alone (the same as sqz_part_slot of that halo), -1 for
- * elements further away. */
-SQZ_FN sqz_i64 sqz_band_slot(sqz_u64 g, sqz_u64 u0, sqz_u64 u1, sqz_u64 w) {
+/* Bands (layouts bb, lambda and simplex bits, src/core/parts_bands.c): a part owns units [u0, u1),
+ * whole rows, and its halo is the `before` units of the row before u0 (0 when u0 = 0) then the
+ * row from u1: the slot of unit g follows from the band alone (the same as sqz_part_slot of that
+ * halo); -1 for units before the row above (units past the row below are never read). A field in
+ * one buffer is the band u0 = 0, u1 = all, before = 0. */
+SQZ_FN sqz_i64 sqz_band_slot(sqz_u64 g, sqz_u64 u0, sqz_u64 u1, sqz_u64 before) {
   if (g >= u0 && g < u1) return (sqz_i64)(g - u0);
-  if (g < u0) return g + w >= u0 ? (sqz_i64)(u1 - u0 + (g + w - u0)) : (sqz_i64)-1;
-  return g - u1 < w ? (sqz_i64)(u1 - u0 + (u0 > 0u ? w : 0u) + (g - u1)) : (sqz_i64)-1;
+  if (g < u0) return g + before >= u0 ? (sqz_i64)(u1 - u0 + (g + before - u0)) : (sqz_i64)-1;
+  return (sqz_i64)(u1 - u0 + before + (g - u1));
 }
 
 /* A set of units as runs (src/core/field_parts.h, sqz_unit_set): positions 0 .. n - 1 number its

@@ -9,6 +9,7 @@
 #include "core/sqz_internal.h"
 #include "sqz_common.h"
 #include "sqz_parts.h"
+#include "sqz_bits.h"
 #include "sqz_test.h"
 
 /* A cyclic automaton on i32 cells, once in OpenCL C and once in C (the same arithmetic). */
@@ -567,25 +568,27 @@ START_TEST(test_bits) {
 }
 END_TEST
 
-/* Bands of bounding-box rows (layouts bb and lambda, planes of a tetrahedron): Life from a state and from a random
- * fill, heat and the i32 stencil in parts equal one buffer, for P that divides no row count and P = the rows; one
- * row more is refused naming the largest count. The cpu backend takes every family, the second case (opencl, PoCL)
- * one fractal in each layout (a program per layout, one buffer and parted: few builds). */
+/* Bands of rows (layouts bb and lambda: bounding-box rows, planes of a tetrahedron; bits on triangles and
+ * tetrahedra: rows and planes of words): Life from a state and from a random fill, heat and the i32 stencil (not in
+ * bits) in parts equal one buffer, for P that divides no row count and P = the rows; one row more is refused naming
+ * the largest count; the halo is the row next to each band. The cpu backend takes every family, inner and border
+ * rows apart; the second case (opencl, PoCL) a fractal in bb and lambda and a tetrahedron in bits (a program per
+ * layout, one buffer and parted: few builds). */
 START_TEST(test_bands) {
   sqz_context *ctx = sqz_test_context(_i ? "opencl" : "cpu");
   static const struct { const char *spec, *layout; uint64_t rows; int opencl; } B[] = {
       {"fractal:sierpinski-triangle:4", "bb", 16, 1}, {"fractal:sierpinski-triangle:4", "lambda", 16, 1},
-      {"fractal:sierpinski-carpet:2", "lambda", 9, 0}, {"triangle:13", "bb", 13, 0}, {"tetrahedron:7", "bb", 7, 0}};
+      {"fractal:sierpinski-carpet:2", "lambda", 9, 0}, {"triangle:13", "bb", 13, 0}, {"tetrahedron:7", "bb", 7, 0},
+      {"triangle:70", "bits", 70, 0}, {"tetrahedron:37", "bits", 37, 1}};
   if (!_i) setenv("SQZ_OVERLAP", "1", 1); /* cpu: inner rows, then border rows, each step */
   for (size_t i = 0; i < sizeof B / sizeof *B; i++) {
     if (_i && !B[i].opencl) continue;
     sqz_domain *dom = NULL;
     ck_assert_int_eq(sqz_domain_parse(ctx, B[i].spec, &dom), SQZ_OK);
     same(dom, NULL, 0, B[i].layout, W_LIFE, 3);
-    if (!_i) {
-      same(dom, NULL, 0, B[i].layout, W_LIFE, B[i].rows);
-      same(dom, NULL, 0, B[i].layout, i % 2 ? W_CYCLIC : W_HEAT, 5);
-    }
+    int bits = strcmp(B[i].layout, "bits") == 0;
+    if (!_i) same(dom, NULL, 0, B[i].layout, W_LIFE, B[i].rows);
+    if (!_i && !bits) same(dom, NULL, 0, B[i].layout, i % 2 ? W_CYCLIC : W_HEAT, 5);
     sqz_field *f = NULL;
     ck_assert_int_eq(sqz_field_create_parts(dom, SQZ_U8, B[i].layout, B[i].rows + 1, &f), SQZ_ERR_INVALID_ARGUMENT);
     ck_assert_ptr_null(f);
@@ -593,7 +596,14 @@ START_TEST(test_bands) {
     snprintf(want, sizeof want, "1 .. %llu", (unsigned long long)B[i].rows);
     ck_assert_msg(strstr(sqz_last_error(ctx), want), "%s", sqz_last_error(ctx));
     f = make(dom, NULL, 0, SQZ_U8, B[i].layout, 2); /* the halo: the row (plane) next to each band */
-    ck_assert_uint_eq(sqz_field_halo_bytes(f), 2 * (f->elems / B[i].rows)); /* u8: a byte an element */
+    uint64_t cut = f->parts->part[0].u1, r = 0;
+    if (!bits) ck_assert_uint_eq(sqz_field_halo_bytes(f), 2 * (f->elems / B[i].rows)); /* u8: a byte an element */
+    else if (sqz_domain_dims(dom) == 2) { /* rows r - 1 and r of words, r the cut's row */
+      while (sqz_bits_tri_row(r) < cut) r++;
+      ck_assert_uint_eq(sqz_bits_tri_row(r), cut);
+      ck_assert_uint_eq(sqz_field_halo_bytes(f), 4 * (sqz_bits_words(r) + sqz_bits_words(r + 1)));
+      ck_assert_uint_ge(r, 70 / 2); /* the rows grow: the cut balances the words, past the middle row */
+    }
     sqz_field_release(f);
     sqz_domain_release(dom);
   }
@@ -601,7 +611,7 @@ START_TEST(test_bands) {
 }
 END_TEST
 
-/* Too many parts name the largest valid count; layouts without parts name the ones with. */
+/* Too many parts name the largest valid count; the tile side of a parted compact field is fixed. */
 START_TEST(test_errors) {
   sqz_context *ctx = sqz_test_context("cpu");
   sqz_domain *fr = NULL, *tri = NULL;
@@ -618,15 +628,6 @@ START_TEST(test_errors) {
   sqz_field_release(f);
   ck_assert_int_eq(sqz_field_create_parts(tri, SQZ_U8, "compact", 16, &f), SQZ_ERR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "1 .. 15"));
-  static const char *const no[][2] = {{"bits", "triangle"}};
-  for (int i = 0; i < 1; i++) {
-    f = NULL;
-    int st = sqz_field_create_parts(no[i][1][0] == 'f' ? fr : tri, SQZ_U8, no[i][0], 2, &f);
-    ck_assert_int_eq(st, SQZ_ERR_UNSUPPORTED);
-    ck_assert_ptr_null(f);
-    ck_assert_msg(strstr(sqz_last_error(ctx), no[i][0]) && strstr(sqz_last_error(ctx), "bb and lambda on fractals"), "%s",
-                  sqz_last_error(ctx));
-  }
   f = make(fr, NULL, 0, SQZ_U8, "compact", 2); /* the tile side is fixed by the parts */
   ck_assert_int_eq(sqz_field_set_block(f, 4), SQZ_ERR_UNSUPPORTED);
   sqz_field_release(f);

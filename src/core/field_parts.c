@@ -44,10 +44,13 @@ int sqz__parts_unit(const sqz_field *f, uint64_t *unit, uint64_t *unit_cells, ui
     return SQZ_OK;
   }
   if (f->dom->kind != SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_COMPACT) return SQZ_OK; /* a cell */
-  if (sqz__bands_layout(f)) return SQZ_OK; /* an element, parts of whole rows */
+  if (sqz__bands_layout(f)) { /* an element (bits: a word), parts of whole rows */
+    *unit = f->layout == SQZ_LAYOUT_BITS ? SQZ_BITS_W : 1;
+    return SQZ_OK;
+  }
   return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
                    "%s in layout %s cannot be stored in parts: the layouts that part are compact, block:RHO, bits, bb "
-                   "and lambda on fractals and compact and bb on triangles and tetrahedra",
+                   "and lambda on fractals and compact, bb and bits on triangles and tetrahedra",
                    f->dom->spec, f->layout_str);
 }
 
@@ -60,7 +63,7 @@ uint64_t sqz__parts_max(const sqz_field *f) {
     sqz__bits_tiling(f->dom, &bt);
     most = bt.tiles;
   }
-  if (sqz__bands_layout(f)) most = f->elems / sqz__bands_row(f); /* a row (plane) per part at most */
+  if (sqz__bands_layout(f)) most = sqz__bands_rows(f); /* a row (plane) per part at most */
   return most < SQZ_PARTS_MAX ? most : SQZ_PARTS_MAX;
 }
 
@@ -154,8 +157,8 @@ static int sqz__parts_layout(sqz_field *f, uint64_t parts, uint32_t depth, sqz_f
                      "%llu parts of %s in layout %s: the count must be 1 .. %llu (the largest valid count: %s)",
                      (unsigned long long)parts, f->dom->spec, f->layout_str, (unsigned long long)most,
                      most == SQZ_PARTS_MAX ? "the most parts sqz plans"
-                     : f->layout == SQZ_LAYOUT_BLOCK || f->layout == SQZ_LAYOUT_BITS ? "one tile per part"
                      : sqz__bands_layout(f) ? (f->dom->dims == 3 ? "one plane per part" : "one row per part")
+                     : f->layout == SQZ_LAYOUT_BLOCK || f->layout == SQZ_LAYOUT_BITS ? "one tile per part"
                                                      : "one cell per part");
   sqz_field_split *fp = sqz__calloc(1, sizeof *fp);
   if (!fp) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
@@ -163,7 +166,7 @@ static int sqz__parts_layout(sqz_field *f, uint64_t parts, uint32_t depth, sqz_f
   fp->unit_cells = unit_cells;
   fp->jt = jt;
   fp->parts = parts;
-  fp->units = f->elems;
+  fp->units = f->elems / fp->unit;
   fp->depth = 1;
   if (sqz__bands_layout(f)) { /* bands of rows: no cell plan */
     *out = fp;

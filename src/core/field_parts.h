@@ -20,7 +20,8 @@
  *   simplex compact    one cell (the kernels address cells by storage index);
  *   bb, lambda         one storage element, parts cut at whole bounding-box rows (tetrahedra:
  *                      planes) with the row above and below as halo (parts_bands.c);
- *   others (simplex bits): SQZ_ERR_UNSUPPORTED naming the layout and the ones that part.
+ *   simplex bits       one 32-bit word (32 elements), parts cut at whole rows of words
+ *                      (tetrahedra: planes), halo rows likewise (parts_bands.c).
  * Part p owns units [u0, u1): p's cells are the cells of the cell plan (sqz__parts_plan) rounded
  * to units (fractals: replicas at level j hold whole tiles when R - j >= jt; the plan is asked for
  * a level that satisfies it). Its halo is the sorted set of units of other parts that any own
@@ -116,11 +117,11 @@ struct sqz_field_split {
 /* The unit of f's layout: elements per unit, cells per unit and the fractal tile level;
  * SQZ_ERR_UNSUPPORTED naming the layout and the layouts that part. */
 SQZ_INTERNAL int sqz__parts_unit(const sqz_field *f, uint64_t *unit, uint64_t *unit_cells, uint32_t *jt);
-/* Bands (parts_bands.c): 1 when f's layout parts by bands of bounding-box rows (bb, lambda); the
- * storage elements of one band row (a plane of a tetrahedron's box); the part ranges, halo rows
- * and runs of fp->parts parts (fp->part allocated, unit 1). */
+/* Bands (parts_bands.c): 1 when f's layout parts by bands of rows (bb, lambda: bounding-box rows;
+ * simplex bits: rows of words; tetrahedra: planes); the rows (the most parts); the part ranges,
+ * halo rows and runs of fp->parts parts (fp->part allocated, fp->unit set). */
 SQZ_INTERNAL int sqz__bands_layout(const sqz_field *f);
-SQZ_INTERNAL uint64_t sqz__bands_row(const sqz_field *f);
+SQZ_INTERNAL uint64_t sqz__bands_rows(const sqz_field *f);
 SQZ_INTERNAL int sqz__bands_split(sqz_field *f, sqz_field_split *fp);
 /* The single-allocation limit that field storage keeps to: the device's, or SQZ_MAX_ALLOC=bytes
  * when that is lower (a test hook: small fields split as large ones do on a real device). */

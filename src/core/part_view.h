@@ -65,9 +65,16 @@ static inline void sqz__step_units(const sqz_field *f, uint64_t all, uint64_t *f
   *dev = u ? u->dev : NULL;
 }
 
+/* The halo units before a band part's own ones (its row above; 0 for the first part): the `before`
+ * of sqz_band_slot (cl/sqz_parts.h). */
+static inline uint64_t sqz__band_before(const sqz_field_part *pt) {
+  return pt->n_runs && pt->runs[0].g0 < pt->u0 ? pt->runs[0].n : 0;
+}
+
 /* The rows a step of f in a band layout covers (bb, lambda: rows of `row` storage elements,
  * src/core/parts_bands.c), as runs: run r of the returned count is rows [*y0, *y1). A field: one
- * run of every row; a part's view: its own rows, or the runs of its unit set (whole rows). */
+ * run of every row; a part's view: its own rows, or the runs of its unit set (whole rows). row 1:
+ * a part's runs of units (simplex bits: words). */
 static inline uint64_t sqz__band_run(const sqz_field *f, uint64_t row, uint64_t r, uint64_t *y0, uint64_t *y1) {
   uint64_t first, end, n_runs;
   const uint64_t *runs;

@@ -1,20 +1,36 @@
-/* parts_bands.c — fields in parts by bands of bounding-box rows (planes of a tetrahedron): layouts bb (every family) and lambda (fractals): each part's rows, its halo rows and their exchange runs. */
+/* parts_bands.c — fields in parts by bands of rows: layouts bb (every family) and lambda (fractals) by bounding-box rows (planes of a tetrahedron), bits on triangles and tetrahedra by rows (planes) of words: each part's rows, its halo rows and their exchange runs. */
 #include "core/field_parts.h"
+#include "sqz_bits.h"
 
-/* A band layout stores the bounding box row-major (bb, lambda: y * side + x; tetrahedron bb:
- * (z * N + y) * N + x). Its unit is one storage element, so part buffers, stores, fills and
- * exchanges are those of any layout (field_parts.h); part p owns the whole rows (3D: planes)
- * [p H / P, (p + 1) H / P) of the H rows, and its halo is the row just above its band and the
- * one just below (those that exist): a Moore neighbour is at most one row (plane) away. The halo
- * is the whole row whatever it holds (holes and cells outside the domain included), so that it
- * moves in one copy and the slots follow from the band alone (cl/sqz_parts.h, sqz_band_slot). */
+/* A band layout stores rows one after another: bb and lambda the bounding box row-major (y * side
+ * + x; a tetrahedron's bb (z * N + y) * N + x, rows of N^2 elements: planes), simplex bits the rows
+ * of words (cl/sqz_bits.h: triangle row y from word S(y); tetrahedron plane z from word T(N) -
+ * T(N - z)). Part p owns the whole rows [r_p, r_{p+1}) and its halo is the row just above its band
+ * and the one just below (those that exist): a Moore neighbour is at most one row (plane) away.
+ * A halo row travels whole whatever it holds (holes, cells outside the domain, padding bits), so
+ * that it moves in one copy and the slots follow from the band alone (cl/sqz_parts.h,
+ * sqz_band_slot). The unit is one storage element (bb, lambda) or one 32-bit word (bits), so part
+ * buffers, stores, fills and exchanges are those of any layout (field_parts.h). bb and lambda cut
+ * at r_p = floor(p H / P) (equal rows); bits rows grow (triangle) or shrink (tetrahedron), so its
+ * cuts balance the words: r_p is the first row whose words start at or past p / P of them, kept
+ * one row at least from its neighbours. */
 
 int sqz__bands_layout(const sqz_field *f) {
+  if (f->dom->kind != SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_BITS) return 1;
   return f->layout == SQZ_LAYOUT_BB || (f->layout == SQZ_LAYOUT_LAMBDA && f->dom->kind == SQZ_DOMAIN_FRACTAL);
 }
 
-uint64_t sqz__bands_row(const sqz_field *f) {
-  return f->dom->kind == SQZ_DOMAIN_FRACTAL || f->dom->dims == 2 ? f->dom->side : f->dom->side * f->dom->side;
+uint64_t sqz__bands_rows(const sqz_field *f) {
+  if (f->layout == SQZ_LAYOUT_BITS) return f->dom->side; /* triangle rows, tetrahedron planes */
+  uint64_t row = f->dom->kind == SQZ_DOMAIN_FRACTAL || f->dom->dims == 2 ? f->dom->side : f->dom->side * f->dom->side;
+  return f->elems / row;
+}
+
+/* The first unit of row r (r = rows: the units of all rows). */
+static uint64_t sqz__band_start(const sqz_field *f, uint64_t r) {
+  uint64_t n = f->dom->side;
+  if (f->layout == SQZ_LAYOUT_BITS) return f->dom->dims == 2 ? sqz_bits_tri_row(r) : sqz_bits_T(n) - sqz_bits_T(n - r);
+  return r * (f->elems / sqz__bands_rows(f));
 }
 
 /* floor(p * n / parts) without overflow (parts <= 2^20). */
@@ -22,29 +38,46 @@ static uint64_t sqz__band_share(uint64_t n, uint64_t parts, uint64_t p) {
   return p * (n / parts) + p * (n % parts) / parts;
 }
 
+/* The first row of part p (p = parts: rows), after the cut of part p - 1 at `prev`. */
+static uint64_t sqz__band_cut(const sqz_field *f, uint64_t rows, uint64_t parts, uint64_t p, uint64_t prev) {
+  if (p == 0 || p == parts) return p ? rows : 0;
+  if (f->layout != SQZ_LAYOUT_BITS) return sqz__band_share(rows, parts, p);
+  uint64_t want = sqz__band_share(sqz__band_start(f, rows), parts, p), lo = 0, hi = rows;
+  while (lo < hi) { /* the first row starting at or past want */
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (sqz__band_start(f, mid) < want) lo = mid + 1;
+    else hi = mid;
+  }
+  lo = lo > prev + 1 ? lo : prev + 1;
+  return lo < rows - (parts - p) ? lo : rows - (parts - p);
+}
+
 int sqz__bands_split(sqz_field *f, sqz_field_split *fp) {
-  uint64_t row = sqz__bands_row(f), rows = f->elems / row, parts = fp->parts;
+  uint64_t rows = sqz__bands_rows(f), parts = fp->parts, r0 = 0;
   for (uint64_t p = 0; p < parts; p++) {
     sqz_field_part *pt = &fp->part[p];
-    uint64_t r0 = sqz__band_share(rows, parts, p), r1 = sqz__band_share(rows, parts, p + 1);
-    uint64_t n = (r0 > 0) + (r1 < rows); /* halo rows: above (part p - 1's last), below (part p + 1's first) */
-    pt->u0 = r0 * row;
-    pt->u1 = r1 * row;
-    pt->unit = 1;
-    pt->halo = sqz__malloc((size_t)(n ? n * row : 1) * sizeof *pt->halo);
-    pt->owner = sqz__malloc((size_t)(n ? n * row : 1) * sizeof *pt->owner);
-    pt->runs = sqz__malloc((n ? n : 1) * sizeof *pt->runs);
+    uint64_t r1 = sqz__band_cut(f, rows, parts, p + 1, r0);
+    uint64_t a = r0 > 0 ? sqz__band_start(f, r0 - 1) : 0, b = r1 < rows ? sqz__band_start(f, r1 + 1) : 0;
+    pt->u0 = sqz__band_start(f, r0);
+    pt->u1 = sqz__band_start(f, r1);
+    pt->unit = fp->unit;
+    uint64_t before = r0 > 0 ? pt->u0 - a : 0, after = r1 < rows ? b - pt->u1 : 0, n = before + after;
+    pt->halo = sqz__malloc((size_t)(n ? n : 1) * sizeof *pt->halo);
+    pt->owner = sqz__malloc((size_t)(n ? n : 1) * sizeof *pt->owner);
+    pt->runs = sqz__malloc(2 * sizeof *pt->runs);
     if (!pt->halo || !pt->owner || !pt->runs)
-      return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "the halo rows of part %llu (%llu elements)", (unsigned long long)p,
-                       (unsigned long long)(n * row));
-    for (uint64_t h = 0; h < n; h++) {
-      uint64_t g0 = h == 0 && r0 > 0 ? pt->u0 - row : pt->u1, owner = g0 < pt->u0 ? p - 1 : p + 1;
-      pt->runs[pt->n_runs++] = (sqz_halo_run){g0, row, pt->u1 - pt->u0 + h * row, owner};
-      for (uint64_t i = 0; i < row; i++) {
+      return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "the halo rows of part %llu (%llu units)", (unsigned long long)p,
+                       (unsigned long long)n);
+    for (int h = 0; h < 2; h++) { /* the row above (part p - 1's last), then the row below (part p + 1's first) */
+      uint64_t len = h ? after : before, g0 = h ? pt->u1 : pt->u0 - before, owner = h ? p + 1 : p - 1;
+      if (!len) continue;
+      pt->runs[pt->n_runs++] = (sqz_halo_run){g0, len, pt->u1 - pt->u0 + pt->n_halo, owner};
+      for (uint64_t i = 0; i < len; i++) {
         pt->halo[pt->n_halo] = g0 + i;
         pt->owner[pt->n_halo++] = owner;
       }
     }
+    r0 = r1;
   }
   return SQZ_OK;
 }

@@ -21,21 +21,30 @@ static int sqz__cpu_max_threads(void) {
 #endif
 }
 
-/* One step of a triangle or tetrahedron: every word of every row (y, z). */
+/* One step of a triangle or tetrahedron: every word of every row (y, z); a part's view (bands of
+ * rows, src/core/parts_bands.c): the rows of its launch's runs, words read through the band. */
 static void sqz__cpu_bits_simplex(const sqz_field *f, const uint32_t *src, uint32_t *dst, uint32_t birth,
                                   uint32_t survive) {
-  uint64_t n = f->dom->side;
+  uint64_t n = f->dom->side, lo = 0, hi = UINT64_MAX, base = f->part ? f->part->u0 : 0;
   int64_t rows = f->dom->dims == 2 ? (int64_t)n : (int64_t)(n * n);
+  sqz_bits_band b;
+  SQZ_BITS_WHOLE(b);
+  if (f->part) b = (sqz_bits_band){f->part->u0, f->part->u1, sqz__band_before(f->part)};
+  for (uint64_t run = 0, n_runs = 1; run < n_runs; run++) {
+    if (f->part) n_runs = sqz__band_run(f, 1, run, &lo, &hi); /* its words */
 #pragma omp parallel for schedule(dynamic, 16) if (f->dom->cells >= SQZ_CPU_PARALLEL_CELLS)
-  for (int64_t r = 0; r < rows; r++) {
-    uint64_t y = (uint64_t)r % n, z = (uint64_t)r / n;
-    if (y + z >= n) continue;
-    if (f->dom->dims == 2) {
-      uint64_t first = sqz_bits_tri_row(y), words = sqz_bits_words(y + 1);
-      for (uint64_t j = 0; j < words; j++) dst[first + j] = sqz_bits_tri_step(src, n, y, j, birth, survive);
-    } else {
-      uint64_t first = sqz_bits_tet_row(n, y, z), words = sqz_bits_words(n - y - z);
-      for (uint64_t j = 0; j < words; j++) dst[first + j] = sqz_bits_tet_step(src, n, y, z, j, birth, survive);
+    for (int64_t r = 0; r < rows; r++) {
+      uint64_t y = (uint64_t)r % n, z = (uint64_t)r / n;
+      if (y + z >= n) continue;
+      uint64_t first = f->dom->dims == 2 ? sqz_bits_tri_row(y) : sqz_bits_tet_row(n, y, z);
+      if (first < lo || first >= hi) continue; /* another part's or launch's row */
+      if (f->dom->dims == 2) {
+        uint64_t words = sqz_bits_words(y + 1);
+        for (uint64_t j = 0; j < words; j++) dst[first - base + j] = sqz_bits_tri_step(src, n, y, j, birth, survive, b);
+      } else {
+        uint64_t words = sqz_bits_words(n - y - z);
+        for (uint64_t j = 0; j < words; j++) dst[first - base + j] = sqz_bits_tet_step(src, n, y, z, j, birth, survive, b);
+      }
     }
   }
 }
@@ -103,8 +112,8 @@ int sqz__cpu_bits_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_bits_tiling bt = {0};
   sqz_bits_box plan = {0};
   uint32_t *scratch = NULL;
-  if (f->part && f->dom->kind != SQZ_DOMAIN_FRACTAL)
-    st = sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "%s: layout bits parts on fractals only", f->dom->spec);
+  if (f->part && f->dom->kind != SQZ_DOMAIN_FRACTAL && steps > 1) /* bands of rows: a step per exchange */
+    st = sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "%s: a part in layout bits steps one step per exchange", f->dom->spec);
   if (st == SQZ_OK && f->dom->kind == SQZ_DOMAIN_FRACTAL) {
     sqz__bits_tiling(f->dom, &bt);
     st = sqz__bits_box_plan(f->ctx, f->dom, &bt, sqz__bits_box_level(f->dom, &bt), sqz__bits_depth(steps), 1, 0, &plan);

@@ -20,7 +20,7 @@ SQZ_INLINE sqz_u32 cpu_win(sqz_u32 d) { return d < 4u ? d : d + 1u; }
 /* Where embedded row y (< n) starts in the buffer: y n, or in a part's band (pt) its slot there,
  * -1 when the part holds no copy (cl/sqz_parts.h, sqz_band_slot). */
 SQZ_INLINE sqz_i64 cpu_band_row(const sqz_field_part *pt, uint32_t n, uint64_t y) {
-  return pt ? sqz_band_slot(y * n, pt->u0, pt->u1, n) : (sqz_i64)(y * n);
+  return pt ? sqz_band_slot(y * n, pt->u0, pt->u1, sqz__band_before(pt)) : (sqz_i64)(y * n);
 }
 
 SQZ_INLINE void cpu_embedded_row(const sqz_fractal *fr, uint32_t n, uint32_t y, const unsigned char *src,

@@ -20,8 +20,8 @@
  * steps for a part's view (SQZ_PARTED). */
 static int sqz__bits_program(sqz_context *ctx, int fractal, const sqz_update *u, int parted, const char *kernel,
                              cl_kernel *k) {
-  static const char *const simplex_files[] = {"sqz_common.h", "sqz_bits.h", "engine_bits_simplex.cl", NULL};
-  static const char *const fractal_files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_bits.h", "sqz_parts.h",
+  static const char *const simplex_files[] = {"sqz_common.h", "sqz_parts.h", "sqz_bits.h", "engine_bits_simplex.cl", NULL};
+  static const char *const fractal_files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_parts.h", "sqz_bits.h",
                                               "engine_bits_fractal.cl", NULL};
   cl_program prog = NULL;
   char pre[96] = "";
@@ -155,7 +155,7 @@ static void sqz__bits_box_dump(const sqz_field *f, const sqz_bits_tiling *bt, co
  * SQZ_ERR_UNSUPPORTED where it does not apply: SQZ_ENGINE=generic, a big-endian device, or no
  * window that fits in local memory. */
 static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t steps) {
-  static const char *const files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_bits.h", "sqz_bits_box.h", "sqz_parts.h",
+  static const char *const files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_parts.h", "sqz_bits.h", "sqz_bits_box.h",
                                       "engine_bits_fractal.cl", NULL};
   sqz_context *ctx = f->ctx;
   const char *e = getenv("SQZ_ENGINE");
@@ -247,13 +247,21 @@ int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
     int fin = sqz__cl_done_with(ctx, tab, fr);
     if (st == SQZ_OK) st = fin;
   } else {
-    cl_ulong n = f->dom->side, zero = 0; /* y0 and z0: set per launch */
+    cl_ulong n = f->dom->side, zero = 0, all = ~(cl_ulong)0; /* y0 and z0: set per launch */
     cl_uint dims = (cl_uint)f->dom->dims;
+    const sqz_field_part *pt = f->part; /* a part's band of rows (parts_bands.c): its words, each run of its launch */
+    cl_ulong pu0 = pt ? pt->u0 : 0, pu1 = pt ? pt->u1 : all, before = pt ? sqz__band_before(pt) : 0;
     for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
       cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
-      st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof dims, &dims, sizeof u->birth,
-                     &u->birth, sizeof u->survive, &u->survive, sizeof zero, &zero, sizeof zero, &zero, (size_t)0);
-      if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 6, n, (int)dims);
+      uint64_t lo = 0, hi = all;
+      for (uint64_t r = 0, n_runs = 1; st == SQZ_OK && r < n_runs; r++) {
+        if (pt) n_runs = sqz__band_run(f, 1, r, &lo, &hi);
+        cl_ulong wlo = lo, whi = hi;
+        st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof dims, &dims, sizeof u->birth,
+                       &u->birth, sizeof u->survive, &u->survive, sizeof pu0, &pu0, sizeof pu1, &pu1, sizeof before,
+                       &before, sizeof wlo, &wlo, sizeof whi, &whi, sizeof zero, &zero, sizeof zero, &zero, (size_t)0);
+        if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 11, n, (int)dims);
+      }
       if (st == SQZ_OK) f->cur = 1 - f->cur;
     }
   }
@@ -293,9 +301,12 @@ int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed) {
     if (fr) clReleaseMemObject(fr);
   } else {
     cl_uint dims = (cl_uint)f->dom->dims;
+    uint64_t e0, own; /* a part's own words (its rows), or all */
+    sqz__own_elems(f, &e0, &own);
+    cl_ulong pu0 = e0 / SQZ_BITS_W, pu1 = (e0 + own) / SQZ_BITS_W;
     st = sqz__args(ctx, k, sizeof dst, &dst, sizeof n, &n, sizeof dims, &dims, sizeof sd, &sd, sizeof th, &th,
-                   sizeof zero, &zero, sizeof zero, &zero, (size_t)0);
-    if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 5, n, (int)dims);
+                   sizeof pu0, &pu0, sizeof pu1, &pu1, sizeof zero, &zero, sizeof zero, &zero, (size_t)0);
+    if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 7, n, (int)dims);
   }
   clReleaseKernel(k);
   return st;
