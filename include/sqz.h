@@ -259,8 +259,9 @@ SQZ_API int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout,
 /* A field in `parts` parts (docs/SCALING.md): separate buffers with halos, stepped with results
  * identical to one buffer; parts = 0 takes as few as keep every buffer within the device's
  * single-allocation limit. sqz_field_create takes that automatic count itself when one buffer
- * would not fit. Layouts that part: fractal compact and block:RHO, simplex compact (others:
- * SQZ_ERR_UNSUPPORTED). Too many parts: SQZ_ERR_INVALID_ARGUMENT naming the largest count. */
+ * would not fit. Every layout parts on the opencl and cpu backends (bb, lambda and simplex bits by
+ * bands of rows); the cuda backend holds none (SQZ_ERR_UNSUPPORTED). Too many parts:
+ * SQZ_ERR_INVALID_ARGUMENT naming the largest count. */
 SQZ_API int sqz_field_create_parts(sqz_domain *dom, sqz_type type, const char *layout, uint64_t parts,
                                    sqz_field **out);
 /* The parts spread over n_ctx contexts of one backend (contiguous blocks of parts per context;
@@ -276,7 +277,7 @@ SQZ_API int sqz_field_parts_auto(sqz_domain *dom, sqz_context *ctx, sqz_type typ
                                  uint64_t *parts, uint64_t *halo_bytes);
 /* A field of (dom, type, layout) in `parts` parts, without a device or storage: its largest part
  * buffer (own units and halo) and the halo bytes per step (one step per exchange; layout bits: whole
- * bits tiles). SQZ_ERR_UNSUPPORTED for a layout that does not part, SQZ_ERR_INVALID_ARGUMENT for a
+ * bits tiles, or rows of words on simplices; bb, lambda: bounding-box rows). SQZ_ERR_UNSUPPORTED for a layout that does not part, SQZ_ERR_INVALID_ARGUMENT for a
  * count it cannot take (the message names the largest). */
 SQZ_API int sqz_field_parts_bytes(sqz_domain *dom, sqz_type type, const char *layout, uint64_t parts,
                                   uint64_t *part_bytes, uint64_t *halo_bytes);

@@ -54,7 +54,8 @@ expect 0 "layout bb +parts of bands of bounding-box rows .*largest part buffer 2
   "$sqz" info triangle:100 --parts 4 --layout bb
 expect 0 '"parts_layout":"lambda","layout_part_bytes_max":22272,"layout_halo_bytes_per_step":1024' -- \
   "$sqz" info fractal:sierpinski-triangle:8 --parts 3 --layout lambda --json
-expect 1 "triangle:9 in layout bits cannot be stored in parts" -- "$sqz" info triangle:9 --parts 3 --layout bits
+expect 0 "layout bits +parts of bands of row words: largest part buffer 232 B, halo 64 B per step" -- \
+  "$sqz" info triangle:100 --parts 4 --layout bits
 
 # life: usage errors name the bad value and write nothing
 expect 2 "missing --steps" -- "$sqz" life triangle:8
@@ -317,7 +318,7 @@ expect 0 "\"rule\":\"B6/S5,6,7\"" -- "$sqz" life tetrahedron:6 --steps 1 --json
 # fields in parts (--parts, --devices, the automatic split under SQZ_MAX_ALLOC): the same final state as
 # one buffer, on both backends; bad counts name the largest valid one
 for args in "fractal:sierpinski-triangle:7 --layout block:4" "fractal:sierpinski-carpet:3" "triangle:40" "tetrahedron:9" \
-  "triangle:40 --layout bb" "fractal:sierpinski-carpet:3 --layout lambda"; do
+  "triangle:40 --layout bb" "fractal:sierpinski-carpet:3 --layout lambda" "triangle:40 --layout bits"; do
   for be in opencl cpu; do
     "$sqz" life $args --backend $be --steps 7 --out "$work/p1.pbm" >/dev/null &&
       "$sqz" life $args --backend $be --steps 7 --parts 5 --out "$work/p5.pbm" >/dev/null &&
@@ -341,8 +342,8 @@ expect 2 "82 parts of fractal:sierpinski-triangle:4 in layout compact: the count
 expect 2 "10 parts .* block:4: the count must be 1 \.\. 9 \(the largest valid count: one tile per part\)" -- \
   "$sqz" life fractal:sierpinski-triangle:4 --layout block:4 --steps 1 --parts 10
 expect 2 "--parts 0 is outside" -- "$sqz" heat triangle:9 --steps 1 --parts 0
-expect 1 "layout bits cannot be stored in parts: the layouts that part are compact, block:RHO, bits, bb and lambda on fractals" -- \
-  "$sqz" life triangle:9 --layout bits --steps 1 --parts 2
+expect 2 "10 parts .* layout bits: the count must be 1 \.\. 9 \(the largest valid count: one row per part\)" -- \
+  "$sqz" life triangle:9 --layout bits --steps 1 --parts 10
 expect 2 "10 parts .* layout bb: the count must be 1 \.\. 9 \(the largest valid count: one row per part\)" -- \
   "$sqz" life triangle:9 --layout bb --steps 1 --parts 10
 expect 2 "give one of them" -- "$sqz" life triangle:9 --steps 1 --device 0:0 --devices 0:0,0:0
