@@ -327,6 +327,48 @@ START_TEST(test_parted_run) {
 }
 END_TEST
 
+/* The halo in tiles (sqz__parts_halo_tiles, listed from edge tiles) equals the cell halo's tiles (cell index / k^jt),
+ * with the same owners, for every tile level the plan allows: patterns whose edges have holes, edge tiles whose cells
+ * read across a tile's end only, tiles of one cell. */
+START_TEST(test_halo_tiles) {
+  static const char *const specs[] = {"fractal:sierpinski-triangle:9", "fractal:sierpinski-carpet:5",
+                                      "fractal:vicsek-cross:5", "fractal:vicsek-saltire:5", "fractal:#.##/.#../##.#/#..#:5",
+                                      "fractal:##./#.#/.##:6", "fractal:#./.#:8"};
+  static const uint64_t parts[] = {2, 7, 30};
+  for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
+    sqz_domain *dom = parse(specs[s]);
+    for (size_t c = 0; c < sizeof parts / sizeof *parts; c++) {
+      sqz_parts_plan *plan = NULL;
+      if (parts[c] > sqz_domain_cells(dom)) continue;
+      ck_assert_int_eq(sqz__parts_plan(dom, parts[c], &plan), SQZ_OK);
+      for (int jt = 0; jt <= dom->fr.r - plan->level; jt++) {
+        uint64_t per = 1;
+        for (int i = 0; i < jt; i++) per *= (uint64_t)dom->fr.k;
+        for (uint64_t p = 0; p < parts[c]; p++) {
+          sqz_halo h, t;
+          ck_assert_int_eq(sqz__parts_halo(plan, p, &h), SQZ_OK);
+          ck_assert_int_eq(sqz__parts_halo_tiles(plan, p, jt, &t), SQZ_OK);
+          uint64_t n = 0;
+          for (uint64_t i = 0; i < h.n; i++) {
+            if (n && t.index[n - 1] == h.index[i] / per) continue;
+            ck_assert_msg(n < t.n && t.index[n] == h.index[i] / per, "%s P=%llu part %llu level %d: tile %llu of cell %llu",
+                          specs[s], (unsigned long long)parts[c], (unsigned long long)p, jt,
+                          (unsigned long long)(h.index[i] / per), (unsigned long long)h.index[i]);
+            ck_assert_uint_eq(t.owner[n], h.owner[i]);
+            n++;
+          }
+          ck_assert_uint_eq(n, t.n);
+          sqz__halo_free(&h);
+          sqz__halo_free(&t);
+        }
+      }
+      sqz__parts_plan_free(plan);
+    }
+    sqz_domain_release(dom);
+  }
+}
+END_TEST
+
 START_TEST(test_bad_counts) {
   sqz_domain *dom = parse("triangle:5");
   uint64_t v[SQZ_PARTS_VALUES];
@@ -356,6 +398,7 @@ int main(void) {
   tcase_add_test(tc, test_halos_larger);
   tcase_add_test(tc, test_counts_long_edges);
   tcase_add_loop_test(tc, test_parted_run, 0, (int)N_DOMAINS);
+  tcase_add_test(tc, test_halo_tiles);
   tcase_add_test(tc, test_bad_counts);
   suite_add_tcase(s, tc);
   return sqz_test_run(s);

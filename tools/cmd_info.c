@@ -24,7 +24,7 @@ static const char *sqz_info_help =
     "order; cells per part, and the exact halo each part receives per step (cells, bytes at 1 byte\n"
     "and at 1 bit per cell, messages); with --layout L (bb, lambda, block:RHO, bits) also the largest part buffer\n"
     "and the halo bytes per step of a u8 field in layout L (bb, lambda: bands of bounding-box rows, planes of a\n"
-    "tetrahedron; bits on fractals: whole bits tiles, seconds for large R and P).\n";
+    "tetrahedron; bits: whole bits tiles of fractals, rows of words of simplices; at once for any R and P).\n";
 
 /* `sqz info simplex --m M [--r R --beta B --n N]`: the m-simplex volume analysis. */
 static int sqz__info_msimplex(int argc, char **argv) {

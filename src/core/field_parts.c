@@ -100,14 +100,16 @@ static uint64_t sqz__part_bytes(const sqz_field *f, const sqz_field_split *fp, c
   return sqz__elems_bytes(f, (pt->u1 - pt->u0 + pt->n_halo) * fp->unit);
 }
 
-/* The units of part p's halo: the cell halo of the plan in units (sorted, unique), or with
- * steps per exchange (tiles) that of the plan one tile per cell, their owners, and the runs of
- * consecutive units of one owner. */
+/* The units of part p's halo: the cell halo of the plan in units (sorted, unique; fractal tiles
+ * listed as tiles, O(edge tiles)), or with steps per exchange (tiles) that of the plan one tile
+ * per cell, their owners, and the runs of consecutive units of one owner. */
 static int sqz__part_halo(sqz_field *f, sqz_field_split *fp, const sqz_parts_plan *tiles, uint64_t p) {
   sqz_field_part *pt = &fp->part[p];
   sqz_halo h;
-  uint64_t per = tiles ? 1 : fp->unit_cells; /* cells per unit in the plan's indices */
-  int st = sqz__parts_halo(tiles ? tiles : fp->plan, p, &h);
+  uint64_t per = tiles || fp->unit_cells > 1 ? 1 : fp->unit_cells; /* cells per unit in the listed indices */
+  int st = tiles ? sqz__parts_halo(tiles, p, &h) /* tiles as cells */
+           : fp->unit_cells > 1 ? sqz__parts_halo_tiles(fp->plan, p, (int)fp->jt, &h) /* fractal tiles, not listing cells */
+                                : sqz__parts_halo(fp->plan, p, &h);
   if (st != SQZ_OK) return st;
   pt->halo = sqz__malloc((h.n ? h.n : 1) * sizeof *pt->halo);
   pt->owner = sqz__malloc((h.n ? h.n : 1) * sizeof *pt->owner);

@@ -164,6 +164,7 @@ typedef struct {
   sqz_halo_sink sink;
   const sqz_parts_plan *plan;
   uint64_t n, cap, *index;
+  int jt; /* sqz__parts_halo_tiles: the tile level listed */
 } sqz_list_sink;
 
 static int sqz__list_add(void *user, uint64_t i) {
@@ -191,14 +192,19 @@ static int sqz__list_replica(sqz_halo_sink *sink, uint64_t b, unsigned mask) {
   return sqz__fractal_parts_cells(l->plan, b, mask, sqz__list_add, l);
 }
 
+static int sqz__list_replica_tiles(sqz_halo_sink *sink, uint64_t b, unsigned mask) {
+  sqz_list_sink *l = (sqz_list_sink *)sink;
+  return sqz__fractal_parts_tiles(l->plan, b, mask, l->jt, sqz__list_add, l);
+}
+
 int sqz__u64_cmp(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
 }
 
 /* Sorts the listed keys index << 8 | depth (shift 8) or plain indices (shift 0, depth 1) into h: each
- * index once, with its least depth, and its owner. */
-static int sqz__halo_finish(const sqz_parts_plan *plan, sqz_list_sink *l, int shift, sqz_halo *h) {
+ * index once, with its least depth, and its owner (the part of cell index * scale). */
+static int sqz__halo_finish(const sqz_parts_plan *plan, sqz_list_sink *l, int shift, uint64_t scale, sqz_halo *h) {
   uint64_t n = 0;
   if (l->n) qsort(l->index, (size_t)l->n, sizeof *l->index, sqz__u64_cmp);
   h->depth = sqz__malloc((size_t)(l->n ? l->n : 1));
@@ -215,19 +221,32 @@ static int sqz__halo_finish(const sqz_parts_plan *plan, sqz_list_sink *l, int sh
     sqz__halo_free(h);
     return sqz__fail(plan->dom->ctx, SQZ_ERR_OUT_OF_MEMORY, "a halo list of %llu cells", (unsigned long long)n);
   }
-  for (uint64_t i = 0; i < n; i++) h->owner[i] = sqz__parts_owner(plan, h->index[i]);
+  for (uint64_t i = 0; i < n; i++) h->owner[i] = sqz__parts_owner(plan, h->index[i] * scale);
   return SQZ_OK;
 }
 
 int sqz__parts_halo(const sqz_parts_plan *plan, uint64_t p, sqz_halo *h) {
-  sqz_list_sink l = {{sqz__list_range, sqz__list_replica}, plan, 0, 0, NULL};
+  sqz_list_sink l = {{sqz__list_range, sqz__list_replica}, plan, 0, 0, NULL, 0};
   memset(h, 0, sizeof *h);
   int st = sqz__parts_walk(plan, p, &l.sink);
   if (st != SQZ_OK) {
     free(l.index);
     return st;
   }
-  return sqz__halo_finish(plan, &l, 0, h);
+  return sqz__halo_finish(plan, &l, 0, 1, h);
+}
+
+int sqz__parts_halo_tiles(const sqz_parts_plan *plan, uint64_t p, int jt, sqz_halo *h) {
+  sqz_list_sink l = {{NULL, sqz__list_replica_tiles}, plan, 0, 0, NULL, jt};
+  memset(h, 0, sizeof *h);
+  if (plan->kind != SQZ_PARTS_BY_REPLICAS || jt < 0 || jt > plan->dom->fr.r - plan->level)
+    return sqz__fail(plan->dom->ctx, SQZ_ERR_INTERNAL, "a tile halo of level %d on %s", jt, plan->dom->spec);
+  int st = sqz__fractal_parts_halo(plan, p, &l.sink);
+  if (st != SQZ_OK) {
+    free(l.index);
+    return st;
+  }
+  return sqz__halo_finish(plan, &l, 0, sqz__upow((uint64_t)plan->dom->fr.k, jt), h);
 }
 
 void sqz__halo_free(sqz_halo *h) {
@@ -285,7 +304,7 @@ uint32_t sqz__parts_neighbours(const sqz_domain *dom, uint64_t i, uint64_t idx[2
 /* ---- the width-T halo by enumeration --------------------------------------------------------- */
 int sqz__parts_halo_wide(const sqz_parts_plan *plan, uint64_t p, unsigned width, sqz_halo *h) {
   const sqz_domain *dom = plan->dom;
-  sqz_list_sink l = {{NULL, NULL}, plan, 0, 0, NULL};
+  sqz_list_sink l = {{NULL, NULL}, plan, 0, 0, NULL, 0};
   int st = SQZ_OK, t = (int)width, tz = dom->dims == 3 ? t : 0;
   memset(h, 0, sizeof *h);
   if (width < 1 || width > 255 || dom->cells >> 56)
@@ -307,7 +326,7 @@ int sqz__parts_halo_wide(const sqz_parts_plan *plan, uint64_t p, unsigned width,
           st = sqz__list_add(&l, (uint64_t)j << 8 | (uint64_t)ring);
         }
   }
-  if (st == SQZ_OK) return sqz__halo_finish(plan, &l, 8, h);
+  if (st == SQZ_OK) return sqz__halo_finish(plan, &l, 8, 1, h);
   free(l.index);
   return st;
 }

@@ -66,6 +66,9 @@ SQZ_INTERNAL int sqz__parts_stats(const sqz_parts_plan *plan, uint64_t p, sqz_pa
 /* The width-1 halo of part p listed from the same structure (O(halo) work, plus O(replica side)
  * per neighbouring replica on fractals). sqz__halo_free releases the arrays. */
 SQZ_INTERNAL int sqz__parts_halo(const sqz_parts_plan *plan, uint64_t p, sqz_halo *h);
+/* The halo of part p in level-jt tiles (fractals; jt <= R - level): the tiles that hold a cell of
+ * sqz__parts_halo, sorted and unique (h->index: tile indices), without listing the cells. */
+SQZ_INTERNAL int sqz__parts_halo_tiles(const sqz_parts_plan *plan, uint64_t p, int jt, sqz_halo *h);
 /* The width-T halo (T >= 1) of part p by enumeration of every cell of p and its (2T+1)^d - 1
  * offsets: for fields small enough to run; equal to sqz__parts_halo for T = 1. */
 SQZ_INTERNAL int sqz__parts_halo_wide(const sqz_parts_plan *plan, uint64_t p, unsigned width, sqz_halo *h);
@@ -94,6 +97,10 @@ SQZ_INTERNAL void sqz__fractal_parts_tables(sqz_parts_plan *plan);
 SQZ_INTERNAL int sqz__fractal_parts_halo(const sqz_parts_plan *plan, uint64_t p, sqz_halo_sink *sink);
 /* Cells of replica b in the directions of mask (global indices, corners possibly twice) to add(). */
 SQZ_INTERNAL int sqz__fractal_parts_cells(const sqz_parts_plan *plan, uint64_t b, unsigned mask,
+                                          int (*add)(void *user, uint64_t i), void *user);
+/* The same at tile granularity: the level-jt tiles (jt <= R - level) holding those cells, as global
+ * tile indices (compact index / k^jt), each direction's once: O(replica side / s^jt). */
+SQZ_INTERNAL int sqz__fractal_parts_tiles(const sqz_parts_plan *plan, uint64_t b, unsigned mask, int jt,
                                           int (*add)(void *user, uint64_t i), void *user);
 SQZ_INTERNAL int sqz__simplex_parts_halo(const sqz_parts_plan *plan, uint64_t p, sqz_halo_sink *sink);
 

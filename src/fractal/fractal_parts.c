@@ -173,3 +173,53 @@ int sqz__fractal_parts_cells(const sqz_parts_plan *plan, uint64_t b, unsigned ma
   }
   return st;
 }
+
+/* Edge tile T (of s^L along a line of the replica, tiles of side S = s^jt) holds a cell t = T S + u
+ * of line a read from line b (cells t - 1, t, t + 1): inside the tile (u - 1, u, u + 1 in [0, S):
+ * T in a and b at the top L digits and some u of the low digits), or across its ends (u = 0 reading
+ * tile T - 1's last cell, u = S - 1 reading tile T + 1's first). inside: whether some u does. */
+static int sqz__tile_reads(unsigned a, unsigned b, int s, int levels, int jt, int64_t T, int64_t S, int inside) {
+  if (!sqz__line_has(a, s, levels, T)) return 0;
+  if (inside && sqz__line_has(b, s, levels, T)) return 1;
+  return (sqz__line_has(a, s, jt, 0) && sqz__line_has(b, s, levels, T - 1) && sqz__line_has(b, s, jt, S - 1)) ||
+         (sqz__line_has(a, s, jt, S - 1) && sqz__line_has(b, s, levels, T + 1) && sqz__line_has(b, s, jt, 0));
+}
+
+int sqz__fractal_parts_tiles(const sqz_parts_plan *plan, uint64_t b, unsigned mask, int jt,
+                             int (*add)(void *user, uint64_t i), void *user) {
+  const sqz_fractal *fr = &plan->dom->fr;
+  int levels = fr->r - plan->level - jt, s = fr->s, st = SQZ_OK; /* tile levels of a replica */
+  int64_t mc = 1, S = 1;
+  for (int i = 0; i < levels; i++) mc *= s;
+  for (int i = 0; i < jt; i++) S *= s;
+  uint64_t per = 1; /* tiles per replica */
+  for (int i = 0; i < levels; i++) per *= (uint64_t)fr->k;
+  unsigned lines[4];
+  for (int e = 0; e < 4; e++) lines[e] = sqz__edge_digits(fr, e);
+  for (int d = 0; d < 9 && st == SQZ_OK; d++) {
+    if (!((mask >> d) & 1u)) continue;
+    int dx = d % 3 - 1, dy = d / 3 - 1, a = 0, bl = 0, inside = 0;
+    if (!(dx && dy)) {
+      sqz__direction_lines(dx, dy, &a, &bl);
+      for (int64_t u = 0; u < S && !inside; u++) /* a tile's own cells: the low jt digits */
+        inside = sqz__line_has(lines[a], s, jt, u) &&
+                 ((u > 0 && sqz__line_has(lines[bl], s, jt, u - 1)) || sqz__line_has(lines[bl], s, jt, u) ||
+                  (u + 1 < S && sqz__line_has(lines[bl], s, jt, u + 1)));
+    }
+    for (int64_t T = 0; T < (dx && dy ? 1 : mc) && st == SQZ_OK; T++) {
+      uint64_t x, y;
+      if (dx && dy) { /* the corner cell's tile */
+        if (!plan->corner[d]) break;
+        x = dx > 0 ? 0 : (uint64_t)mc - 1;
+        y = dy > 0 ? 0 : (uint64_t)mc - 1;
+      } else {
+        if (!sqz__tile_reads(lines[a], lines[bl], s, levels, jt, T, S, inside)) continue;
+        x = a == 0 ? 0 : a == 1 ? (uint64_t)mc - 1 : (uint64_t)T;
+        y = a == 2 ? 0 : a == 3 ? (uint64_t)mc - 1 : (uint64_t)T;
+      }
+      sqz_i64 l = sqz_fr_nu((sqz_u32)s, (sqz_u32)fr->k, fr->hnu, (sqz_u32)levels, (sqz_u32)x, (sqz_u32)y);
+      st = add(user, b * per + (uint64_t)l);
+    }
+  }
+  return st;
+}
