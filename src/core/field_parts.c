@@ -147,8 +147,9 @@ static uint32_t sqz__parts_default_depth(const sqz_field *f, const sqz_exchange_
 }
 
 /* Unit ranges and halos of `parts` parts of f (no buffers, no contexts) into a new fp, for
- * `depth` steps per exchange where f's layout allows it (SQZ_EXCHANGE_STEPS=T overrides). */
-static int sqz__parts_layout(sqz_field *f, uint64_t parts, uint32_t depth, sqz_field_split **out) {
+ * `depth` steps per exchange where f's layout allows it (SQZ_EXCHANGE_STEPS=T overrides); lists 0:
+ * the sizes only where that is cheaper (bands: n_halo and runs, no halo arrays). */
+static int sqz__parts_layout(sqz_field *f, uint64_t parts, uint32_t depth, int lists, sqz_field_split **out) {
   *out = NULL;
   uint64_t most = sqz__parts_max(f), unit, unit_cells;
   uint32_t jt;
@@ -174,7 +175,7 @@ static int sqz__parts_layout(sqz_field *f, uint64_t parts, uint32_t depth, sqz_f
     *out = fp;
     if (!(fp->part = sqz__calloc((size_t)parts, sizeof *fp->part)))
       return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "the table of %llu parts", (unsigned long long)parts);
-    return sqz__bands_split(f, fp);
+    return sqz__bands_split(f, fp, lists);
   }
   int max_level = 0;
   if (st == SQZ_OK && f->dom->kind == SQZ_DOMAIN_FRACTAL) {
@@ -253,7 +254,7 @@ void sqz__field_parts_free(sqz_field *f) {
 
 int sqz__parts_sizes(sqz_field *f, uint64_t parts, uint32_t depth, uint64_t *largest, uint64_t *halo) {
   sqz_field_split *fp = NULL;
-  int st = sqz__parts_layout(f, parts, depth, &fp);
+  int st = sqz__parts_layout(f, parts, depth, 0, &fp);
   *largest = *halo = 0;
   for (uint64_t q = 0; st == SQZ_OK && q < parts; q++) {
     uint64_t b = sqz__part_bytes(f, fp, &fp->part[q]);
@@ -347,14 +348,14 @@ int sqz__part_split(sqz_field *f, uint64_t p, const uint64_t *border, uint64_t n
 
 /* The split of every part held here: its border units are the units of it that other parts'
  * halos hold (a Moore neighbourhood is symmetric: a cell that reads another part's cell is read
- * by it), sorted and unique. */
+ * by it), sorted and unique. Bands: only the parts next to it hold any. */
 static int sqz__parts_split(sqz_field *f, sqz_field_split *fp) {
   int st = SQZ_OK;
   uint64_t *list = NULL, cap = 0;
   for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
     if (!fp->part[p].ctx) continue;
-    uint64_t n = 0;
-    for (uint64_t q = 0; st == SQZ_OK && q < fp->parts; q++) {
+    uint64_t n = 0, band = sqz__bands_layout(f);
+    for (uint64_t q = band && p ? p - 1 : 0; st == SQZ_OK && q < (band ? p + 2 : fp->parts) && q < fp->parts; q++) {
       const sqz_field_part *o = &fp->part[q];
       for (uint64_t i = 0; st == SQZ_OK && q != p && i < o->n_halo; i++) {
         if (o->owner[i] != p) continue;
@@ -419,7 +420,7 @@ static int sqz__parts_alloc(sqz_field *f, sqz_field_split *fp) {
 int sqz__field_parts_build(sqz_field *f, uint64_t parts, sqz_context *const *ctxs, size_t n_ctx,
                            const sqz_exchange_ops *xchg) {
   sqz_field_split *fp = NULL;
-  int st = sqz__parts_layout(f, parts, sqz__parts_default_depth(f, xchg), &fp);
+  int st = sqz__parts_layout(f, parts, sqz__parts_default_depth(f, xchg), 1, &fp);
   if (st == SQZ_OK && !(fp->ctxs = sqz__calloc(n_ctx + 1, sizeof *fp->ctxs)))
     st = sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   if (st != SQZ_OK) {

@@ -119,10 +119,11 @@ struct sqz_field_split {
 SQZ_INTERNAL int sqz__parts_unit(const sqz_field *f, uint64_t *unit, uint64_t *unit_cells, uint32_t *jt);
 /* Bands (parts_bands.c): 1 when f's layout parts by bands of rows (bb, lambda: bounding-box rows;
  * simplex bits: rows of words; tetrahedra: planes); the rows (the most parts); the part ranges,
- * halo rows and runs of fp->parts parts (fp->part allocated, fp->unit set). */
+ * halo rows and runs of fp->parts parts (fp->part allocated, fp->unit set; lists 0: no halo arrays,
+ * for sizes). */
 SQZ_INTERNAL int sqz__bands_layout(const sqz_field *f);
 SQZ_INTERNAL uint64_t sqz__bands_rows(const sqz_field *f);
-SQZ_INTERNAL int sqz__bands_split(sqz_field *f, sqz_field_split *fp);
+SQZ_INTERNAL int sqz__bands_split(sqz_field *f, sqz_field_split *fp, int lists);
 /* The single-allocation limit that field storage keeps to: the device's, or SQZ_MAX_ALLOC=bytes
  * when that is lower (a test hook: small fields split as large ones do on a real device). */
 SQZ_INTERNAL uint64_t sqz__parts_alloc_limit(const sqz_context *ctx);

@@ -52,7 +52,7 @@ static uint64_t sqz__band_cut(const sqz_field *f, uint64_t rows, uint64_t parts,
   return lo < rows - (parts - p) ? lo : rows - (parts - p);
 }
 
-int sqz__bands_split(sqz_field *f, sqz_field_split *fp) {
+int sqz__bands_split(sqz_field *f, sqz_field_split *fp, int lists) {
   uint64_t rows = sqz__bands_rows(f), parts = fp->parts, r0 = 0;
   for (uint64_t p = 0; p < parts; p++) {
     sqz_field_part *pt = &fp->part[p];
@@ -62,8 +62,8 @@ int sqz__bands_split(sqz_field *f, sqz_field_split *fp) {
     pt->u1 = sqz__band_start(f, r1);
     pt->unit = fp->unit;
     uint64_t before = r0 > 0 ? pt->u0 - a : 0, after = r1 < rows ? b - pt->u1 : 0, n = before + after;
-    pt->halo = sqz__malloc((size_t)(n ? n : 1) * sizeof *pt->halo);
-    pt->owner = sqz__malloc((size_t)(n ? n : 1) * sizeof *pt->owner);
+    pt->halo = sqz__malloc((size_t)(n && lists ? n : 1) * sizeof *pt->halo);
+    pt->owner = sqz__malloc((size_t)(n && lists ? n : 1) * sizeof *pt->owner);
     pt->runs = sqz__malloc(2 * sizeof *pt->runs);
     if (!pt->halo || !pt->owner || !pt->runs)
       return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "the halo rows of part %llu (%llu units)", (unsigned long long)p,
@@ -72,10 +72,11 @@ int sqz__bands_split(sqz_field *f, sqz_field_split *fp) {
       uint64_t len = h ? after : before, g0 = h ? pt->u1 : pt->u0 - before, owner = h ? p + 1 : p - 1;
       if (!len) continue;
       pt->runs[pt->n_runs++] = (sqz_halo_run){g0, len, pt->u1 - pt->u0 + pt->n_halo, owner};
-      for (uint64_t i = 0; i < len; i++) {
-        pt->halo[pt->n_halo] = g0 + i;
-        pt->owner[pt->n_halo++] = owner;
+      for (uint64_t i = 0; lists && i < len; i++) {
+        pt->halo[pt->n_halo + i] = g0 + i;
+        pt->owner[pt->n_halo + i] = owner;
       }
+      pt->n_halo += len;
     }
     r0 = r1;
   }
