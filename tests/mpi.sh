@@ -146,10 +146,9 @@ rc=$?
 [ "$rc" -eq 2 ] || fail "4 ranks for 3 cells: exit $rc, expected 2"
 grep -q "4 parts of triangle:2 in layout compact: the count must be 1 .. 3" err.txt || { fail "4 ranks for 3 cells: message"; cat err.txt; }
 [ "$(grep -c 'the count must be' err.txt)" -eq 1 ] || fail "4 ranks for 3 cells: printed by more than rank 0"
-# bands of rows (layouts bb and lambda: bounding-box rows; bits on a tetrahedron: planes of words) on 2 ranks against
-# one process, state and live count
-for args in "triangle:37 --layout bb" "tetrahedron:11 --layout bb" "fractal:sierpinski-triangle:6 --layout lambda" \
-  "tetrahedron:11 --layout bits"; do
+# bands of rows (layouts bb and lambda: bounding-box rows; bits on a tetrahedron: planes of words) on 2 ranks of the
+# cpu backend against one process, state and live count
+for args in "triangle:37 --layout bb" "fractal:sierpinski-triangle:6 --layout lambda" "tetrahedron:11 --layout bits"; do
   "$sqz" life $args --steps 7 --init random:0.4:3 --out one.npy --backend cpu >one.txt || fail "$args: one process"
   mpi 2 life $args --steps 7 --init random:0.4:3 --out ranks.npy --backend cpu || { fail "$args on 2 ranks: exit $?"; cat err.txt; }
   cmp -s one.npy ranks.npy && [ "$(grep '^live' out.txt)" = "$(grep '^live' one.txt)" ] ||
