@@ -96,10 +96,12 @@ typedef uint sqz_cache_word;
 static inline uint fr_embedded_gather(__global const sqz_cell_t *src, uint n, uint levels, uint x, uint y,
                                       sqz_cell_t *nb FR_BAND_ARGS) {
   uint present = 0u;
+  ulong row[3]; /* where rows y - 1, y, y + 1 start (a part's band: its slots) */
+  for (uint r = 0u; r < 3u; r++) row[r] = y + r - 1u < n ? FR_AT((ulong)(y + r - 1u) * n) : 0u;
   for (uint d = 0u; d < 8u; d++) {
     uint w = FR_WIN(d), u = x + w % 3u - 1u, v = y + w / 3u - 1u; /* wraps past n below 0 */
     int in = u < n && v < n;
-    nb[d] = in ? src[FR_AT((ulong)v * n + u)] : (sqz_cell_t)0;
+    nb[d] = in ? src[row[w / 3u] + u] : (sqz_cell_t)0;
 #ifdef SQZ_WANT_PRESENT
     if (in && FR_CONTAINS(levels, u, v)) present |= 1u << d;
 #endif
