@@ -112,7 +112,8 @@ j = json.loads(open(sys.argv[1]).read())
 r = j["ranks"]
 assert j["parts"] == 5 and [(x["parts"], x["first_part"]) for x in r] == [(3, 0), (2, 3)], j
 assert sum(x["units"] * x["unit_elems"] for x in r) == j["cells"] == 3 ** 7, r
-assert all(x["exchange_s"] >= x["halo_wait_s"] >= 0 and x["inner_s"] > 0 and x["border_s"] > 0 for x in r), r
+# every unit of these parts is a border unit (1 or 2 tiles each): the inner launch is empty, its time may print as 0
+assert all(x["exchange_s"] >= x["halo_wait_s"] >= 0 and x["inner_s"] >= 0 and x["border_s"] > 0 for x in r), r
 PY
 # several steps per exchange (SQZ_EXCHANGE_STEPS=4: tile halos, the temporal word kernel on PoCL): 13 steps in 4
 # exchanges on 2 ranks holding 5 parts, the state one process's
