@@ -1,0 +1,132 @@
+/* engine_tetra_swar.cl — the fast Life step on u8 tetrahedra (compact and bb, any map): storage rows (y, z), the 9 rows around found once (sqz_tet_rows9), then streamed along x. */
+/* Built after sqz_common.h, sqz_simplex.h and sqz_swar.h. Cell x of row (y, z) has its 26
+ * neighbours at x - 1 .. x + 1 of the rows (y + dy, z + dz): every layout stores a row's cells
+ * contiguously, so once the 9 row starts and lengths are known a row is a stream along x. Cells
+ * past a row's length (and rows outside the domain) read as 0, so the bb layout's cells outside the
+ * domain are neither read nor written. birth and survive are 27-bit masks: a cell with c live
+ * neighbours becomes ((self ? survive : birth) >> c) & 1. Arguments: src, dst, birth, survive, n,
+ * compact (1: compact, 0: bb), chunk (rows per work-item, 32-bit words), elems (cells stored). */
+
+/* The next state of a cell from live27, the live cells of its 3 x 3 x 3 block, self included. */
+static inline uint tet_next(uint self, uint live27, uint birth, uint survive) {
+  return ((self ? survive : birth) >> (live27 - self)) & 1u;
+}
+
+#if SQZ_SWAR_WORD == 8
+/* CPU devices: a work-item per row (y, z) = global ids (0, 1). Every row around holds at least k - 2
+ * cells (k: the row's own length), so cells 1 .. k - 4 read all of theirs inside the rows: a
+ * branch-free loop of byte loads that PoCL's compiler vectorises, rows outside the domain pointed
+ * at the row itself and masked to 0. Cell 0 and the last three test each read against the row's
+ * length. */
+__kernel void engine_tetra_swar(__global const uchar *restrict src, __global uchar *restrict dst, uint birth,
+                                uint survive, uint n, uint compact, uint chunk, ulong elems) {
+  uint y = (uint)get_global_id(0), z = (uint)get_global_id(1);
+  (void)chunk;
+  (void)elems;
+  if (y >= n || z >= n || y + z >= n) return;
+  sqz_sidx start[9];
+  uint len[9];
+  sqz_tet_rows9(compact ? SQZ_SL_COMPACT : SQZ_SL_BB, n, y, z, start, len);
+  uint k = len[4];
+  __global const uchar *row[9];
+  uchar keep[9];
+#pragma unroll
+  for (uint i = 0u; i < 9u; i++) {
+    row[i] = src + (len[i] ? start[i] : start[4]);
+    keep[i] = len[i] ? 0xffu : 0u;
+  }
+  __global const uchar *self = row[4];
+  __global uchar *out = dst + start[4];
+  for (uint x = 1u; x + 3u < k; x++) {
+    uchar live = 0u;
+#pragma unroll
+    for (uint i = 0u; i < 9u; i++) live += (uchar)(row[i][x - 1u] + row[i][x] + row[i][x + 1u]) & keep[i];
+    out[x] = (uchar)tet_next(self[x], live, birth, survive);
+  }
+  for (uint x = 0u; x < k; x = x == 0u && k > 4u ? k - 3u : x + 1u) { /* cell 0, then the last three */
+    uint live = 0u;
+    for (uint i = 0u; i < 9u; i++)
+      for (uint xx = x - 1u; xx != x + 2u; xx++) /* x - 1 wraps for x = 0: not below len */
+        if (xx < len[i]) live += src[start[i] + xx];
+    out[x] = (uchar)tet_next(self[x], live, birth, survive);
+  }
+}
+#else
+/* GPUs: a work-item owns cells x = 4 g .. 4 g + 3 (g = global id 0) of the rows y0 .. y0 + chunk - 1
+ * of plane z (ids 1 and 2), as one 32-bit word of 4 cells. Walking down y it keeps the plane sums
+ * P(y) = the 3-sums along x of rows (y, z - 1), (y, z), (y, z + 1), so a row costs the 3 new rows'
+ * windows and the 27-cell sum is P(y - 1) + P(y) + P(y + 1) (bytes <= 27, no carries). */
+
+/* Aligned word w of the storage (bytes past elems: 0). */
+static inline uint tet_word(__global const uint *s32, __global const uchar *s8, sqz_sidx w, sqz_sidx elems) {
+  if (w < (elems >> 2)) return s32[w];
+  uint v = 0u;
+  for (uint e = 0u; e < 4u && (w << 2) + e < elems; e++) v |= (uint)s8[(w << 2) + e] << (8u * e);
+  return v;
+}
+
+/* The 3-sums along x of cells x .. x + 3 of the row at storage a with len cells, as the bytes of a
+ * word (cells outside the row count 0), from the aligned words that hold cells x - 1 .. x + 4; the
+ * cells x .. x + 3 themselves in *mid. */
+static inline uint tet_hsum(__global const uint *s32, __global const uchar *s8, sqz_sidx elems, sqz_sidx a, uint len,
+                            uint x, uint *mid) {
+  uint lo = x > 0u ? x - 1u : 0u, hi = min(x + 5u, len); /* cells [lo, hi) of the row */
+  if (lo >= hi) {
+    *mid = 0u;
+    return 0u;
+  }
+  sqz_sidx p = a + x, kw = p >> 2, first = (a + lo) >> 2, last = (a + hi - 1u) >> 2;
+  uint sb = (uint)p & 3u;
+  uint wa = first < kw ? tet_word(s32, s8, kw - 1u, elems) : 0u, wb = kw <= last ? tet_word(s32, s8, kw, elems) : 0u;
+  uint wc = kw < last ? tet_word(s32, s8, kw + 1u, elems) : 0u;
+  ulong t = (ulong)wb | (ulong)wc << 32;
+  ulong v = (t >> (8u * sb)) << 8 | (sb ? (wb >> (8u * sb - 8u)) & 0xffu : wa >> 24); /* byte i: cell x - 1 + i */
+  v &= (((ulong)1 << (8u * (hi - x + 1u))) - 1u) & ((ulong)0xffffffffffffffffUL << (x > 0u ? 0u : 8u));
+  *mid = (uint)(v >> 8);
+  return (uint)v + (uint)(v >> 8) + (uint)(v >> 16);
+}
+
+__kernel void engine_tetra_swar(__global const uchar *restrict src, __global uchar *restrict dst, uint birth,
+                                uint survive, uint n, uint compact, uint chunk, ulong elems) {
+  uint x = 4u * (uint)get_global_id(0), z = (uint)get_global_id(1), y0 = (uint)get_global_id(2) * chunk;
+  if (z >= n || y0 >= n - z || x >= n - z - y0) return;
+  int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
+  uint y1 = min(y0 + chunk, n - z - x); /* the rows that hold cell x */
+  __global const uint *s32 = (__global const uint *)src;
+  sqz_sidx ne = (sqz_sidx)elems, start[9];
+  uint len[9], m, mn; /* mn: the cells of the row below, once its plane sum is in */
+  sqz_tet_rows9(layout, n, y0, z, start, len);
+  sqz_sidx a0 = start[0], a1 = start[3], a2 = start[6]; /* row y0 - 1 of planes z - 1, z, z + 1 */
+  uint pp = tet_hsum(s32, src, ne, a0, len[0], x, &mn) + tet_hsum(s32, src, ne, a1, len[3], x, &mn) +
+            tet_hsum(s32, src, ne, a2, len[6], x, &mn);
+  a0 += sqz_tet_rowstep(layout, n, y0 - 1u, z - 1u);
+  a1 += sqz_tet_rowstep(layout, n, y0 - 1u, z);
+  a2 += sqz_tet_rowstep(layout, n, y0 - 1u, z + 1u);
+  uint l0 = len[1], l1 = len[4], l2 = len[7]; /* row y0 */
+  uint pc = tet_hsum(s32, src, ne, a0, l0, x, &mn) + tet_hsum(s32, src, ne, a2, l2, x, &mn) +
+            tet_hsum(s32, src, ne, a1, l1, x, &m); /* m: the cells of row y0 */
+  for (uint y = y0; y < y1; y++) {
+    sqz_sidx o = a1 + x; /* cell x of row (y, z) */
+    a0 += sqz_tet_rowstep(layout, n, y, z - 1u);
+    a1 += sqz_tet_rowstep(layout, n, y, z);
+    a2 += sqz_tet_rowstep(layout, n, y, z + 1u);
+    l0 = l0 ? l0 - 1u : 0u;
+    l1 = l1 ? l1 - 1u : 0u;
+    l2 = l2 ? l2 - 1u : 0u;
+    uint pn = tet_hsum(s32, src, ne, a0, l0, x, &mn) + tet_hsum(s32, src, ne, a2, l2, x, &mn);
+    pn += tet_hsum(s32, src, ne, a1, l1, x, &mn);
+    uint sum = pp + pc + pn, next = 0u;
+#pragma unroll
+    for (uint e = 0u; e < 32u; e += 8u) next |= tet_next((m >> e) & 1u, (sum >> e) & 31u, birth, survive) << e;
+    uint cells = min(4u, n - y - z - x);
+    if (cells == 4u && (o & 3u) == 0u) {
+      ((__global uint *)dst)[o >> 2] = next;
+    } else {
+      for (uint e = 0u; e < cells; e++) dst[o + e] = (uchar)(next >> (8u * e));
+    }
+    pp = pc;
+    pc = pn;
+    m = mn;
+  }
+}
+#endif
