@@ -28,19 +28,15 @@ __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uch
   uint len[9];
   sqz_tet_rows9(compact ? SQZ_SL_COMPACT : SQZ_SL_BB, n, y, z, start, len);
   uint k = len[4];
-  __global const uchar *row[9];
-  uchar keep[9];
-#pragma unroll
-  for (uint i = 0u; i < 9u; i++) {
-    row[i] = src + (len[i] ? start[i] : start[4]);
-    keep[i] = len[i] ? 0xffu : 0u;
-  }
-  __global const uchar *self = row[4];
+  /* the rows as scalars (arrays would live in PoCL's work-item context, reloaded every cell) */
+#define TET_ROW(i) __global const uchar *r##i = src + (len[i] ? start[i] : start[4]); uchar k##i = len[i] ? 0xffu : 0u
+  TET_ROW(0); TET_ROW(1); TET_ROW(2); TET_ROW(3); TET_ROW(4); TET_ROW(5); TET_ROW(6); TET_ROW(7); TET_ROW(8);
+#define TET_SUM3(i) ((uchar)((r##i + x)[-1] + (r##i + x)[0] + (r##i + x)[1]) & k##i) /* pointer arithmetic: a uint index x - 1 defeats the vectoriser */
+  __global const uchar *self = r4;
   __global uchar *out = dst + start[4];
   for (uint x = 1u; x + 3u < k; x++) {
-    uchar live = 0u;
-#pragma unroll
-    for (uint i = 0u; i < 9u; i++) live += (uchar)(row[i][x - 1u] + row[i][x] + row[i][x + 1u]) & keep[i];
+    uchar live = TET_SUM3(0) + TET_SUM3(1) + TET_SUM3(2) + TET_SUM3(3) + TET_SUM3(4) + TET_SUM3(5) + TET_SUM3(6) +
+                 TET_SUM3(7) + TET_SUM3(8);
     out[x] = (uchar)tet_next(self[x], live, birth, survive);
   }
   for (uint x = 0u; x < k; x = x == 0u && k > 4u ? k - 3u : x + 1u) { /* cell 0, then the last three */
