@@ -39,11 +39,10 @@ __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uch
                  TET_SUM3(7) + TET_SUM3(8);
     out[x] = (uchar)tet_next(self[x], live, birth, survive);
   }
-  for (uint x = 0u; x < k; x = x == 0u && k > 4u ? k - 3u : x + 1u) { /* cell 0, then the last three */
-    uint live = 0u;
-    for (uint i = 0u; i < 9u; i++)
-      for (uint xx = x - 1u; xx != x + 2u; xx++) /* x - 1 wraps for x = 0: not below len */
-        if (xx < len[i]) live += src[start[i] + xx];
+#define TET_EDGE(i) ((x - 1u < len[i] ? (r##i + x)[-1] : 0) + (x < len[i] ? (r##i + x)[0] : 0) + (x + 1u < len[i] ? (r##i + x)[1] : 0))
+  for (uint x = 0u; x < k; x = x == 0u && k > 4u ? k - 3u : x + 1u) { /* cell 0, then the last three (x - 1 wraps at 0) */
+    uint live = TET_EDGE(0) + TET_EDGE(1) + TET_EDGE(2) + TET_EDGE(3) + TET_EDGE(4) + TET_EDGE(5) + TET_EDGE(6) +
+                TET_EDGE(7) + TET_EDGE(8);
     out[x] = (uchar)tet_next(self[x], live, birth, survive);
   }
 }
