@@ -14,14 +14,16 @@
 #   1-2. scripts/gpu_engine_common.sh: registers NVIDIA's OpenCL driver with the ICD loader if missing, configures a
 #      Release build with the CUDA backend and without the Check tests, and builds it;
 #   3. runs each `sqz bench` command below twice: with SQZ_ENGINE=generic (the per-cell engine kernels, the state
-#      before the fast steps) and without (the fast u8 Life steps, cl/engine_fractal_swar.cl, cl/engine_simplex_swar.cl),
+#      before the fast steps) and without (the fast u8 Life steps, cl/engine_fractal_swar.cl, cl/engine_simplex_swar.cl,
+#      cl/engine_tetra_swar.cl),
 #      each once, with --json (the JSON goes to $OUT/LABEL.ENGINE.json);
 #   4. prints a summary from the JSON (scripts/engine_summary.py): per row kernel ms/step, Gcells/s and the
 #      share of the floor (2 bytes per cell at the device-to-device copy bandwidth measured in the same run),
 #      the fast/generic speed-up, and OpenCL block:RHO against the CUDA ALU and MMA steps of the same layout.
 # Every row also prints its live-cell count: all rows of one domain must agree (the script flags a mismatch).
 # Targets (issue 10): fractal compact R = 18..22 >= 0.5 of the floor; OpenCL block step >= 0.9x CUDA's;
-# triangle:46341 best map compact >= 0.5, tetrahedron:2048 >= 0.4 (fast steps: cl/engine_simplex_swar.cl).
+# triangle:46341 best map compact >= 0.5, tetrahedron:2048 >= 0.4 (fast steps: cl/engine_simplex_swar.cl, cl/engine_tetra_swar.cl;
+# scripts/gpu_tetra.sh times tetrahedra alone, after checking their states against the cpu backend).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${1:-build-bench}
