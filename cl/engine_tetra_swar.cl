@@ -47,8 +47,8 @@ __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uch
   }
 }
 #else
-/* GPUs: a work-item owns cells x = 4 g .. 4 g + 3 (g = global id 0) of the rows y0 .. y0 + chunk - 1
- * of plane z (ids 1 and 2), as one 32-bit word of 4 cells. Walking down y it keeps the plane sums
+/* GPUs: a work-item owns cells x = 8 g .. 8 g + 7 (g = global id 0) of the rows y0 .. y0 + chunk - 1
+ * of plane z (ids 1 and 2), as two 32-bit words of 4 cells. Walking down y it keeps the plane sums
  * P(y) = the 3-sums along x of rows (y, z - 1), (y, z), (y, z + 1), so a row costs the 3 new rows'
  * windows and the 27-cell sum is P(y - 1) + P(y) + P(y + 1) (bytes <= 27, no carries). */
 
@@ -60,46 +60,58 @@ static inline uint tet_word(__global const uint *s32, __global const uchar *s8, 
   return v;
 }
 
-/* The 3-sums along x of cells x .. x + 3 of the row at storage a with len cells, as the bytes of a
- * word (cells outside the row count 0), from the aligned words that hold cells x - 1 .. x + 4; the
- * cells x .. x + 3 themselves in *mid. */
-static inline uint tet_hsum(__global const uint *s32, __global const uchar *s8, sqz_sidx elems, sqz_sidx a, uint len,
-                            uint x, uint *mid) {
-  uint lo = x > 0u ? x - 1u : 0u, hi = min(x + 5u, len); /* cells [lo, hi) of the row */
+/* Bytes [l, h) of a 64-bit word, l and h clamped to 0 .. 6. */
+static inline ulong tet_bytes(int l, int h) {
+  l = clamp(l, 0, 6);
+  h = clamp(h, 0, 6);
+  return h > l ? (((ulong)1 << (8 * h)) - 1u) & ~(((ulong)1 << (8 * l)) - 1u) : 0u;
+}
+
+/* The 3-sums along x of cells x .. x + 7 of the row at storage a with len cells, as the bytes of
+ * two words (cells outside the row count 0), from the aligned words that hold cells x - 1 .. x + 8;
+ * the cells x .. x + 7 themselves in *mid. */
+static inline uint2 tet_hsum(__global const uint *s32, __global const uchar *s8, sqz_sidx elems, sqz_sidx a, uint len,
+                             uint x, uint2 *mid) {
+  uint lo = x > 0u ? x - 1u : 0u, hi = min(x + 9u, len); /* cells [lo, hi) of the row */
   if (lo >= hi) {
-    *mid = 0u;
-    return 0u;
+    *mid = (uint2)(0u, 0u);
+    return (uint2)(0u, 0u);
   }
   sqz_sidx p = a + x, kw = p >> 2, first = (a + lo) >> 2, last = (a + hi - 1u) >> 2;
   uint sb = (uint)p & 3u;
   uint wa = first < kw ? tet_word(s32, s8, kw - 1u, elems) : 0u, wb = kw <= last ? tet_word(s32, s8, kw, elems) : 0u;
-  uint wc = kw < last ? tet_word(s32, s8, kw + 1u, elems) : 0u;
-  ulong t = (ulong)wb | (ulong)wc << 32;
-  ulong v = (t >> (8u * sb)) << 8 | (sb ? (wb >> (8u * sb - 8u)) & 0xffu : wa >> 24); /* byte i: cell x - 1 + i */
-  v &= (((ulong)1 << (8u * (hi - x + 1u))) - 1u) & ((ulong)0xffffffffffffffffUL << (x > 0u ? 0u : 8u));
-  *mid = (uint)(v >> 8);
-  return (uint)v + (uint)(v >> 8) + (uint)(v >> 16);
+  uint wc = kw + 1u <= last ? tet_word(s32, s8, kw + 1u, elems) : 0u;
+  uint wd = kw + 2u <= last ? tet_word(s32, s8, kw + 2u, elems) : 0u;
+  /* byte i of v0: cell x - 1 + i; of v1: cell x + 3 + i */
+  ulong v0 = (((ulong)wb | (ulong)wc << 32) >> (8u * sb)) << 8 | (sb ? (wb >> (8u * sb - 8u)) & 0xffu : wa >> 24);
+  ulong v1 = (((ulong)wc | (ulong)wd << 32) >> (8u * sb)) << 8 | (sb ? (wc >> (8u * sb - 8u)) & 0xffu : wb >> 24);
+  int l = (int)lo - (int)x + 1, h = (int)hi - (int)x + 1;
+  v0 &= tet_bytes(l, h);
+  v1 &= tet_bytes(l - 4, h - 4);
+  *mid = (uint2)((uint)(v0 >> 8), (uint)(v1 >> 8));
+  return (uint2)((uint)v0 + (uint)(v0 >> 8) + (uint)(v0 >> 16), (uint)v1 + (uint)(v1 >> 8) + (uint)(v1 >> 16));
 }
 
 __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uchar *restrict dst, uint birth,
                                 uint survive, uint n, uint compact, uint chunk, ulong elems) {
-  uint x = 4u * (uint)get_global_id(0), z = (uint)get_global_id(1), y0 = (uint)get_global_id(2) * chunk;
+  uint x = 8u * (uint)get_global_id(0), z = (uint)get_global_id(1), y0 = (uint)get_global_id(2) * chunk;
   if (z >= n || y0 >= n - z || x >= n - z - y0) return;
   int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
   uint y1 = min(y0 + chunk, n - z - x); /* the rows that hold cell x */
   __global const uint *s32 = (__global const uint *)src;
   sqz_sidx ne = (sqz_sidx)elems, start[9];
-  uint len[9], m, mn; /* mn: the cells of the row below, once its plane sum is in */
+  uint len[9];
+  uint2 m, mn; /* mn: the cells of the row below, once its plane sum is in */
   sqz_tet_rows9(layout, n, y0, z, start, len);
   sqz_sidx a0 = start[0], a1 = start[3], a2 = start[6]; /* row y0 - 1 of planes z - 1, z, z + 1 */
-  uint pp = tet_hsum(s32, src, ne, a0, len[0], x, &mn) + tet_hsum(s32, src, ne, a1, len[3], x, &mn) +
-            tet_hsum(s32, src, ne, a2, len[6], x, &mn);
+  uint2 pp = tet_hsum(s32, src, ne, a0, len[0], x, &mn) + tet_hsum(s32, src, ne, a1, len[3], x, &mn) +
+             tet_hsum(s32, src, ne, a2, len[6], x, &mn);
   a0 += sqz_tet_rowstep(layout, n, y0 - 1u, z - 1u);
   a1 += sqz_tet_rowstep(layout, n, y0 - 1u, z);
   a2 += sqz_tet_rowstep(layout, n, y0 - 1u, z + 1u);
   uint l0 = len[1], l1 = len[4], l2 = len[7]; /* row y0 */
-  uint pc = tet_hsum(s32, src, ne, a0, l0, x, &mn) + tet_hsum(s32, src, ne, a2, l2, x, &mn) +
-            tet_hsum(s32, src, ne, a1, l1, x, &m); /* m: the cells of row y0 */
+  uint2 pc = tet_hsum(s32, src, ne, a0, l0, x, &mn) + tet_hsum(s32, src, ne, a2, l2, x, &mn) +
+             tet_hsum(s32, src, ne, a1, l1, x, &m); /* m: the cells of row y0 */
   for (uint y = y0; y < y1; y++) {
     sqz_sidx o = a1 + x; /* cell x of row (y, z) */
     a0 += sqz_tet_rowstep(layout, n, y, z - 1u);
@@ -108,16 +120,20 @@ __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uch
     l0 = l0 ? l0 - 1u : 0u;
     l1 = l1 ? l1 - 1u : 0u;
     l2 = l2 ? l2 - 1u : 0u;
-    uint pn = tet_hsum(s32, src, ne, a0, l0, x, &mn) + tet_hsum(s32, src, ne, a2, l2, x, &mn);
+    uint2 pn = tet_hsum(s32, src, ne, a0, l0, x, &mn) + tet_hsum(s32, src, ne, a2, l2, x, &mn);
     pn += tet_hsum(s32, src, ne, a1, l1, x, &mn);
-    uint sum = pp + pc + pn, next = 0u;
+    uint2 sum = pp + pc + pn, next = (uint2)(0u, 0u);
 #pragma unroll
-    for (uint e = 0u; e < 32u; e += 8u) next |= tet_next((m >> e) & 1u, (sum >> e) & 31u, birth, survive) << e;
-    uint cells = min(4u, n - y - z - x);
-    if (cells == 4u && (o & 3u) == 0u) {
-      ((__global uint *)dst)[o >> 2] = next;
+    for (uint e = 0u; e < 32u; e += 8u) {
+      next.x |= tet_next((m.x >> e) & 1u, (sum.x >> e) & 31u, birth, survive) << e;
+      next.y |= tet_next((m.y >> e) & 1u, (sum.y >> e) & 31u, birth, survive) << e;
+    }
+    uint cells = min(8u, n - y - z - x);
+    if (cells == 8u && (o & 3u) == 0u) {
+      ((__global uint *)dst)[o >> 2] = next.x;
+      ((__global uint *)dst)[(o >> 2) + 1u] = next.y;
     } else {
-      for (uint e = 0u; e < cells; e++) dst[o + e] = (uchar)(next >> (8u * e));
+      for (uint e = 0u; e < cells; e++) dst[o + e] = (uchar)((e < 4u ? next.x : next.y) >> (8u * (e & 3u)));
     }
     pp = pc;
     pc = pn;

@@ -29,10 +29,10 @@ int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, chunk = sqz__tetra_chunk();
   cl_uint birth = u->birth, survive = u->survive;
   cl_ulong elems = f->elems;
-  /* 1-byte words: a work-item per row (y, z); 32-bit words: per word column x / 4 of `chunk` rows of plane z */
+  /* 1-byte words: a work-item per row (y, z); 32-bit words: per 8 cells along x (two words) of `chunk` rows of plane z */
   size_t global[3] = {sqz__round_up(n, SQZ__TETRA_ROWS_LOCAL), n, 1}, local[3] = {SQZ__TETRA_ROWS_LOCAL, 1, 1};
   if (word == 32) {
-    global[0] = sqz__round_up(((uint64_t)n + 3) / 4, SQZ__TETRA_LOCAL);
+    global[0] = sqz__round_up(((uint64_t)n + 7) / 8, SQZ__TETRA_LOCAL); /* 8 cells a work-item */
     global[2] = (n + chunk - 1) / chunk;
     local[0] = SQZ__TETRA_LOCAL;
   }
