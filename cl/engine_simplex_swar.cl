@@ -1,4 +1,4 @@
-/* engine_simplex_swar.cl — the fast Life step on u8 triangles and tetrahedra (compact and bb): four cells per 32-bit storage word, neighbours from the 3 (2D) or 9 (3D) rows around. */
+/* engine_simplex_swar.cl — the fast Life step on u8 triangles (compact and bb): four cells per 32-bit storage word (GPUs) or storage rows in 1-byte words (CPU devices), neighbours from the 3 rows around. */
 /* Built after sqz_common.h, sqz_simplex.h and sqz_swar.h. Storage is a rectangle of `hrows`
  * rows of `wrow` cells: compact is the fold of cl/sqz_simplex.h (wrow = fold width, every
  * cell a domain cell, a straight part where storage (u, v) is cell (u, v - e) and a turned
@@ -33,7 +33,6 @@ static inline uint sqz_swar_row(__global const uint *s32, ulong a) {
   return sqz_swar_hsum(l, m, r);
 }
 
-#if SQZ_DIMS == 2
 /* One cell through the layout's neighbour indices (sqz_tri_nbrs). */
 static inline uchar sqz_swar_cell(__global const uchar *src, int layout, uint n, uint x, uint y, uint rule) {
   sqz_sidx idx[8], self = 0u;
@@ -127,64 +126,6 @@ __kernel void engine_simplex_swar2(__global const uchar *restrict src, __global 
       uint x, y;
       if (sqz_tri_cell(layout, n, c, &x, &y)) dst[c] = sqz_swar_cell(src, layout, n, x, y, rule);
     }
-  }
-}
-#endif
-#else
-/* One cell through the layout's neighbour indices (sqz_tet_nbrs); rule = birth | survive << 27. */
-static inline uchar sqz_swar_cell3(__global const uchar *src, int layout, uint n, uint x, uint y, uint z, ulong rule) {
-  sqz_sidx idx[26], self = 0u;
-  uint present = sqz_tet_nbrs(layout, n, x, y, z, idx, &self), live = 0u;
-  for (uint d = 0u; d < 26u; d++)
-    if ((present >> d) & 1u) live += src[idx[d]];
-  return (uchar)((rule >> (live + 27u * src[self])) & 1u);
-}
-
-/* Tetrahedron:n. A word is regular when its 4 cells share a row and every cell of the 9 rows
- * around, 6 cells long, is stored: compact, x, y, z >= 1 and x + y + z + 7 <= n (all of them
- * domain cells, and at least 3 cells follow the last one read); bb, x, y, z >= 1, x + 5 <= n,
- * y, z <= n - 2 and the last word read inside the buffer (cells outside the domain are stored
- * as 0), the result masked to x + y + z <= n - 1. Per byte: the 27 cells' sum plus 26
- * self = neighbours + 27 self <= 53, looked up in the 54-bit rule. */
-__kernel void engine_simplex_swar3(__global const uchar *restrict src, __global uchar *restrict dst, ulong rule, uint n,
-                                   ulong elems, uint compact) {
-  __global const uint *s32 = (__global const uint *)src;
-  int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
-  for (ulong w = get_global_id(0); w < (elems + 3u) >> 2; w += get_global_size(0)) {
-    ulong i = w << 2;
-    uint x, y, z;
-    int in;
-    if (compact) {
-      in = sqz_tet_cell(layout, n, i, &x, &y, &z);
-    } else { /* sqz_tet_cell's bb case, with 32-bit divisions where they suffice */
-      ulong row = sqz_swar_div(i, n), layer = sqz_swar_div(row, n);
-      x = (uint)(i - row * n);
-      y = (uint)(row - layer * n);
-      z = (uint)layer;
-      in = x + y + z < n;
-    }
-    if (!compact && !in && x + 4u <= n) continue; /* bb: four cells past the domain in one row */
-    int regular = x >= 1u && y >= 1u && z >= 1u &&
-                  (compact ? x + y + z + 7u <= n
-                           : x + 5u <= n && y + 2u <= n && z + 2u <= n && ((i + (ulong)n * n + n + 4u) | 3u) < elems);
-    if (regular) {
-      uint m = s32[w], next = 0u, sum = 0u;
-      for (uint dz = 0u; dz < 3u; dz++) {
-        sqz_sidx layer = sqz_tet_layer(layout, n, z + dz - 1u);
-        for (uint dy = 0u; dy < 3u; dy++) {
-          ulong a = (ulong)(layer + sqz_tet_rowoff(layout, n, y + dy - 1u, z + dz - 1u)) + x;
-          sum += dz == 1u && dy == 1u ? sqz_swar_hsum(s32[w - 1u], m, s32[w + 1u]) : sqz_swar_row(s32, a);
-        }
-      }
-      sum += m * 26u; /* bytes of m are 0 or 1: no carries */
-#pragma unroll
-      for (uint e = 0u; e < 32u; e += 8u) next |= (uint)((rule >> ((sum >> e) & 63u)) & 1u) << e;
-      if (!compact && x + y + z + 3u >= n) next &= 0xffffffffu >> (8u * (x + y + z + 4u - n)); /* bb: domain cells only */
-      ((__global uint *)dst)[w] = next;
-      continue;
-    }
-    for (ulong c = i; c < i + 4u && c < elems; c++)
-      if (sqz_tet_cell(layout, n, c, &x, &y, &z)) dst[c] = sqz_swar_cell3(src, layout, n, x, y, z, rule);
   }
 }
 #endif

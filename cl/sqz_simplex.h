@@ -320,6 +320,29 @@ SQZ_FN sqz_sidx sqz_tet_rowoff(int layout, sqz_u32 n, sqz_u32 y, sqz_u32 z) {
 SQZ_FN sqz_sidx sqz_tet_index(int layout, sqz_u32 n, sqz_u32 x, sqz_u32 y, sqz_u32 z) {
   return sqz_tet_layer(layout, n, z) + sqz_tet_rowoff(layout, n, y, z) + x;
 }
+/* Storage distance from row (y, z) to row (y + 1, z): compact, the row's n - y - z cells; bb, n
+ * (a ring expression: y = -1, wrapped, gives the step from the row before row 0). */
+SQZ_FN sqz_sidx sqz_tet_rowstep(int layout, sqz_u32 n, sqz_u32 y, sqz_u32 z) {
+  return layout == SQZ_SL_COMPACT ? (sqz_sidx)(n - y - z) : (sqz_sidx)n;
+}
+/* The 3 x 3 rows (y + dy, z + dz), dy, dz in -1, 0, 1, around row (y, z) (y + z <= n - 1), at
+ * [3 (dz + 1) + dy + 1]: the storage index of cell 0 in start[] and the cell count in len[] (0: a
+ * row outside the domain). Rows y -/+ 1 start one row step before/after row y of their plane, even
+ * outside the domain (y = 0: the row before row 0), so that adding sqz_tet_rowstep to start[]
+ * walks a plane down y; the starts in a plane z + dz outside 0 .. n - 1 mean nothing. */
+SQZ_FN void sqz_tet_rows9(int layout, sqz_u32 n, sqz_u32 y, sqz_u32 z, sqz_sidx *start, sqz_u32 *len) {
+  for (sqz_u32 dz = 0u; dz < 3u; dz++) {
+    sqz_u32 zz = z + dz - 1u; /* wraps above n - 1 below plane 0 */
+    sqz_sidx mid = zz < n ? sqz_tet_index(layout, n, 0u, y, zz) : (sqz_sidx)0u;
+    for (sqz_u32 dy = 0u; dy < 3u; dy++) {
+      sqz_u32 yy = y + dy - 1u;
+      start[3u * dz + dy] = dy == 0u   ? mid - sqz_tet_rowstep(layout, n, yy, zz)
+                            : dy == 1u ? mid
+                                       : mid + sqz_tet_rowstep(layout, n, y, zz);
+      len[3u * dz + dy] = zz < n && yy < n && yy + zz < n ? n - yy - zz : 0u;
+    }
+  }
+}
 /* compact index -> cell (every index below T(n) / Te(n) is a cell) */
 SQZ_FN void sqz_tri_coords(sqz_u32 n, sqz_u64 i, sqz_u32 *x, sqz_u32 *y) {
   sqz_u32 w = sqz_fold_w(n);

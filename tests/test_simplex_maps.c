@@ -309,6 +309,31 @@ START_TEST(test_compact_bijection) {
 }
 END_TEST
 
+/* sqz_tet_rows9 (the word step's rows around a row): every row of tetrahedron:n in both layouts,
+ * starts equal to the storage index of cell 0 where the row exists, lengths n - y - z there and 0
+ * elsewhere, and one sqz_tet_rowstep from row y - 1 to y to y + 1 in each plane (also before row 0). */
+START_TEST(test_tet_rows9) {
+  for (uint32_t n = 1; n <= 12; n++)
+    for (int lay = 0; lay < 2; lay++)
+      for (uint32_t z = 0; z < n; z++)
+        for (uint32_t y = 0; y + z < n; y++) {
+          sqz_sidx start[9];
+          uint32_t len[9];
+          sqz_tet_rows9(lay, n, y, z, start, len);
+          for (int dz = -1; dz <= 1; dz++)
+            for (int dy = -1; dy <= 1; dy++) {
+              int i = 3 * (dz + 1) + dy + 1;
+              int64_t yy = (int64_t)y + dy, zz = (int64_t)z + dz;
+              int in = yy >= 0 && zz >= 0 && yy + zz < (int64_t)n;
+              ck_assert_uint_eq(len[i], in ? n - (uint32_t)(yy + zz) : 0u);
+              if (in) ck_assert_uint_eq(start[i], sqz_tet_index(lay, n, 0, (uint32_t)yy, (uint32_t)zz));
+              if (zz >= 0 && zz < (int64_t)n && dy < 1)
+                ck_assert_uint_eq(start[i] + sqz_tet_rowstep(lay, n, (uint32_t)yy, (uint32_t)zz), start[i + 1]);
+            }
+        }
+}
+END_TEST
+
 /* The largest sides: 64-bit indices, exact roots near the ends and at layer boundaries. */
 START_TEST(test_compact_large) {
   for (uint64_t k = 0; k <= 2100000; k += k < 5000 ? 1 : 997) ck_assert_uint_eq(sqz_te(k), sqz_tet(k));
@@ -454,6 +479,7 @@ int main(void) {
   tcase_add_test(tc, test_cover_2d);
   tcase_add_test(tc, test_cover_3d);
   tcase_add_test(tc, test_compact_bijection);
+  tcase_add_test(tc, test_tet_rows9);
   tcase_add_test(tc, test_compact_large);
   tcase_add_test(tc, test_layout_functions);
   tcase_add_test(tc, test_plan_errors);

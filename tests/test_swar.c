@@ -1,6 +1,6 @@
 /* labels: opencl */
 /* ctest cases: tiles temporal simplex */
-/* test_swar.c — the fast u8 Life steps (cl/engine_fractal_swar.cl at every tile level, cl/engine_simplex_swar.cl) against the generic kernels and the cpu backend. */
+/* test_swar.c — the fast u8 Life steps (cl/engine_fractal_swar.cl at every tile level, cl/engine_simplex_swar.cl, cl/engine_tetra_swar.cl) against the generic kernels and the cpu backend. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,14 +165,16 @@ START_TEST(test_many_tiles) {
 END_TEST
 
 /* Simplices in both layouts with the fast step (and the generic one, compact) against the cpu,
- * triangles with every word width (8 and 64 bits: the CPU devices' row walk; 32: the GPUs'):
- * sides whose rows are shorter than a word, cross the fold's seam (2D) or the 3D regularity
- * margins at every position, and start at every byte of a word; a rule with birth on 0
- * neighbours (bb cells outside the domain must stay 0). */
+ * with every word width (8 bits: the CPU devices' row walk; 32: the GPUs'; 64, triangles: scalar
+ * 64-bit SWAR) and in 64-bit index arithmetic (32 bits where they suffice by default): sides whose
+ * rows are shorter than a word, cross the fold's seam (2D) or the faces at every position, and
+ * start at every byte of a word; tetrahedra also with 3 rows per work-item (chunk ends inside the
+ * planes) and SQZ_ENGINE=fast (a no-op now); a rule with birth on 0 neighbours (bb cells outside
+ * the domain must stay 0). */
 static void check_simplices(const char *family, const unsigned *sides, size_t n_sides, const char *const rules[2],
                             unsigned steps) {
   sqz_context *cl = sqz_test_context("opencl");
-  int tet = strcmp(family, "tetrahedron") == 0; /* the 3D word step runs only with SQZ_ENGINE=fast */
+  int tet = strcmp(family, "tetrahedron") == 0;
   for (size_t d = 0; d < n_sides; d++)
     for (size_t r = 0; r < 2; r++) {
       char spec[48];
@@ -181,20 +183,23 @@ static void check_simplices(const char *family, const unsigned *sides, size_t n_
       unsigned char *ref = cpu_state(spec, rules[r], steps, &ref_live);
       sqz_domain *dom = NULL;
       SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, spec, &dom));
-      if (tet) expect_opencl(cl, dom, "compact", 0, 0, rules[r], steps, ref, ref_live); /* the default: generic */
-      if (tet) setenv("SQZ_ENGINE", "fast", 1);
       expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
-      if (!tet) { /* the 2D word step in 64-bit index arithmetic too (32 bits where they suffice by default) */
-        setenv("SQZ_INDEX64", "1", 1);
+      setenv("SQZ_INDEX64", "1", 1);
+      expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
+      unsetenv("SQZ_INDEX64");
+      for (size_t w = 0; w < (tet ? 2u : 3u); w++) { /* every word width, whatever the device's default (SQZ_SWAR_WORD) */
+        setenv("SQZ_SWAR_WORD", (const char *[]){"8", "32", "64"}[w], 1);
         expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
-        unsetenv("SQZ_INDEX64");
-        for (size_t w = 0; w < 3; w++) { /* every word width, whatever the device's default (SQZ_SWAR_WORD) */
-          setenv("SQZ_SWAR_WORD", (const char *[]){"8", "32", "64"}[w], 1);
+        expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
+        if (tet && w == 1) { /* 32-bit words, 3 rows per work-item */
+          setenv("SQZ_TETRA_CHUNK", "3", 1);
           expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
           expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
+          unsetenv("SQZ_TETRA_CHUNK");
         }
-        unsetenv("SQZ_SWAR_WORD");
       }
+      unsetenv("SQZ_SWAR_WORD");
+      setenv("SQZ_ENGINE", "fast", 1);
       expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
       setenv("SQZ_ENGINE", "generic", 1);
       expect_opencl(cl, dom, "compact", 0, 0, rules[r], steps, ref, ref_live);
@@ -213,7 +218,7 @@ START_TEST(test_triangles) {
 END_TEST
 
 START_TEST(test_tetrahedra) {
-  const unsigned sides[] = {1, 2, 3, 5, 7, 8, 9, 10, 11, 12, 13, 21, 40};
+  const unsigned sides[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 21, 40, 131};
   const char *const rules[2] = {"B6/S5,6,7", "B0,6,26/S5,6,7,26"};
   check_simplices("tetrahedron", sides, sizeof sides / sizeof sides[0], rules, 3);
 }

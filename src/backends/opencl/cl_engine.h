@@ -31,11 +31,21 @@ SQZ_INTERNAL unsigned sqz__cl_swar_word(const sqz_context *ctx);
 /* The word of engine_fractal_swar's step: 8 where sqz__cl_swar_word is 8, else 32 (its tile cache
  * rows are 32-bit words; the temporal kernel always steps 32-bit words). */
 SQZ_INTERNAL unsigned sqz__cl_fractal_swar_word(const sqz_context *ctx);
-/* The fast Life step on triangles and tetrahedra (engine_simplex_swar.c; any map: it walks
- * storage words):
- * whether it applies, and `steps` steps. */
+/* The fast Life step on triangles and tetrahedra (engine_simplex_swar.c, engine_tetra_swar.c; any
+ * map: they walk storage): whether it applies, and `steps` steps. */
 SQZ_INTERNAL int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_update *u);
 SQZ_INTERNAL int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps);
+SQZ_INTERNAL int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps);
+/* What the simplex word steps share: whether their index arithmetic may run in 32 bits (every byte
+ * a step reads below 2^32, and no SQZ_INDEX64=1 in the environment); their kernel `name` of the
+ * program of files after prelude pre (the field's map and block checked as the map kernels check
+ * them, the second state buffer allocated); and `steps` launches of k, whose arguments after the
+ * source and destination state (0 and 1) are set, flipping f->cur (releases k). */
+SQZ_INTERNAL int sqz__cl_swar_idx32(const sqz_field *f);
+SQZ_INTERNAL int sqz__cl_swar_kernel(sqz_field *f, const char *const *files, const char *pre, const char *name,
+                                     cl_kernel *k);
+SQZ_INTERNAL int sqz__cl_swar_steps(sqz_field *f, cl_kernel k, cl_uint dims, const size_t *global, const size_t *local,
+                                    uint64_t steps);
 /* The fast Life step on u8 block/compact fractal tiles (engine_fractal_swar.c): whether it
  * applies to f and u (SQZ_ENGINE=generic in the environment turns it off), and `steps` steps
  * with the kernel of prog (the fractal engine's program); SQZ_ERR_UNSUPPORTED, with nothing
