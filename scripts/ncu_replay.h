@@ -1,4 +1,4 @@
-/* scripts/ncu_replay.h — shared by the ncu replay tools (ncu_cl_kernel.c, ncu_bits_kernel.c): CUDA error checks and the PTX of an OpenCL kernel from sqz's program cache, made launchable by CUDA. */
+/* scripts/ncu_replay.h — shared by the ncu replay tools (ncu_cl_kernel.c, ncu_bits_kernel.c, ncu_tetra_kernel.c): CUDA error checks, the PTX of an OpenCL kernel from sqz's program cache made launchable by CUDA, random states, timed launches. */
 #ifndef NCU_REPLAY_H
 #define NCU_REPLAY_H
 #include <cuda.h>
@@ -34,9 +34,11 @@ static char *rewrite(const char *text, const char *from, const char *to) {
 }
 
 /* The PTX of a cache file of SQZ_CACHE_DIR (sqz's header: u64 payload bytes at offset 16, the
- * payload last), with OpenCL's environment registers %envreg0 (group offset) and %envreg6
- * (number of groups), which a CUDA launch does not set, rewritten to 0 and %nctaid.x, and the
- * state space dropped from __local pointer parameters (`.ptr .shared`), which the CUDA driver
+ * payload last), with OpenCL's environment registers, which a CUDA launch does not set, rewritten:
+ * %envreg0..2 (group offsets of a split launch) and %envreg3..5 (global offsets) to 0, %envreg6..8
+ * (numbers of groups) to %nctaid.x/y/z; any other %envreg stops the replay (its meaning unknown;
+ * NVIDIA does not document them, the replays' results check the guess). Also the state space is
+ * dropped from __local pointer parameters (`.ptr .shared`), which the CUDA driver
  * refuses (CUDA_ERROR_INVALID_IMAGE, even for a cubin ptxas made): the kernel reads the value as
  * a shared-window address either way. */
 static char *replay_ptx(const char *path) {
@@ -51,8 +53,26 @@ static char *replay_ptx(const char *path) {
   uint64_t payload = 0;
   for (int i = 7; i >= 0; i--) payload = payload << 8 | file[16 + i];
   file[len] = 0;
-  char *ptx = rewrite(rewrite((char *)file + (len - (long)payload), "%envreg0", "0"), "%envreg6", "%nctaid.x");
+  char *ptx = (char *)file + (len - (long)payload);
+  for (const char *p = strstr(ptx, "%envreg"); p; p = strstr(p + 7, "%envreg"))
+    if (p[7] < '0' || p[7] > '8' || (p[8] >= '0' && p[8] <= '9'))
+      fprintf(stderr, "%s: %.10s is not one the replay knows\n", path, p), exit(1);
+  static const char *const env[9] = {"0", "0", "0", "0", "0", "0", "%nctaid.x", "%nctaid.y", "%nctaid.z"};
+  for (int i = 0; i < 9; i++) {
+    char reg[16];
+    snprintf(reg, sizeof reg, "%%envreg%d", i);
+    ptx = rewrite(ptx, reg, env[i]);
+  }
   return rewrite(rewrite(ptx, ".ptr .shared .align 4 ", ""), ".ptr .shared .align 8 ", "");
+}
+
+/* The command line CACHE_FILE N [REPS] (default 5) of the replays of one domain side: the PTX of
+ * CACHE_FILE (replay_ptx), N in *n, REPS in *reps; the usage and exit 2 when short. */
+static inline char *replay_args(int argc, char **argv, unsigned *n, unsigned *reps) {
+  if (argc < 3) fprintf(stderr, "usage: %s CACHE_FILE N [REPS]\n", argv[0]), exit(2);
+  *n = (unsigned)strtoul(argv[2], NULL, 10);
+  *reps = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 5;
+  return replay_ptx(argv[1]);
 }
 
 /* The kernel `name` of the PTX, loaded in a new context on device 0 (returned in *dev). */
@@ -81,22 +101,25 @@ static CUfunction replay_function(const char *ptx, const char *name, CUdevice *d
   return fn;
 }
 
-/* The best of `reps` launches of fn (grid x block work-items, `shared` bytes of dynamic shared
- * memory), in ms by CUDA events. */
-static float replay_best_ms(CUfunction fn, unsigned grid, unsigned block, unsigned shared, void **args, unsigned reps) {
+/* The best of `reps` launches of fn (grid x block work-items, 3D, `shared` bytes of dynamic shared
+ * memory), in ms by CUDA events; their mean in *mean unless NULL. */
+static float replay_best_ms(CUfunction fn, const unsigned grid[3], const unsigned block[3], unsigned shared, void **args,
+                            unsigned reps, float *mean) {
   CUevent a, b;
   CK(cuEventCreate(&a, 0));
   CK(cuEventCreate(&b, 0));
-  float best = 1e30f;
+  float best = 1e30f, sum = 0;
   for (unsigned r = 0; r < reps; r++) {
     CK(cuEventRecord(a, 0));
-    CK(cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, shared, 0, args, NULL));
+    CK(cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, 0, args, NULL));
     CK(cuEventRecord(b, 0));
     CK(cuEventSynchronize(b));
     float ms = 0;
     CK(cuEventElapsedTime(&ms, a, b));
     if (ms < best) best = ms;
+    sum += ms;
   }
+  if (mean) *mean = reps ? sum / (float)reps : 0;
   return best;
 }
 
@@ -104,5 +127,29 @@ static float replay_best_ms(CUfunction fn, unsigned grid, unsigned block, unsign
 static uint64_t replay_next(uint64_t *x) {
   *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
   return *x;
+}
+
+/* Two state buffers of `bytes` (+ 64 zero bytes), dst all 0 and src random cells 0/1, live with
+ * probability percent/100; returns the host copy of src. */
+static inline unsigned char *replay_states(uint64_t bytes, unsigned percent, CUdeviceptr *src, CUdeviceptr *dst) {
+  unsigned char *h = calloc(bytes + 64, 1);
+  if (!h) fprintf(stderr, "out of host memory\n"), exit(1);
+  uint64_t x = 88172645463325252ULL;
+  for (uint64_t i = 0; i < bytes; i++) h[i] = (unsigned char)(replay_next(&x) % 100 < percent);
+  CK(cuMemAlloc(src, bytes + 64));
+  CK(cuMemAlloc(dst, bytes + 64));
+  CK(cuMemcpyHtoD(*src, h, bytes + 64));
+  CK(cuMemsetD8(*dst, 0, bytes + 64));
+  return h;
+}
+
+/* The first `bytes` of d on the host, and their sum in *live. */
+static inline unsigned char *replay_fetch(CUdeviceptr d, uint64_t bytes, uint64_t *live) {
+  unsigned char *h = malloc(bytes ? bytes : 1);
+  if (!h) fprintf(stderr, "out of host memory\n"), exit(1);
+  CK(cuMemcpyDtoH(h, d, bytes));
+  *live = 0;
+  for (uint64_t i = 0; i < bytes; i++) *live += h[i];
+  return h;
 }
 #endif
