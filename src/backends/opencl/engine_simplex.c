@@ -22,7 +22,8 @@ static uint64_t sqz__rho_max(const sqz_field *f) {
 enum { SA_SRC, SA_DST, SA_PARAM, SA_IP, SA_N, SA_RHO, SA_LAUNCH, SA_PU0, SA_PU1, SA_PNH, SA_PHALO, SA_PRN, SA_PRUNS };
 
 int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
-  if (!f->part && sqz__cl_simplex_swar_applies(f, u)) return sqz__cl_simplex_swar(f, u, steps); /* parts: generic */
+  if (!f->part && sqz__cl_simplex_swar_applies(f, u)) /* parts: generic */
+    return f->dom->dims == 3 ? sqz__cl_tetra_swar(f, u, steps) : sqz__cl_simplex_swar(f, u, steps);
   sqz_context *ctx = f->ctx;
   int dims = f->dom->dims;
   const char *files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_parts.h", "sqz_rule.h", "sqz_heat.h", "simplex_blocks.cl",

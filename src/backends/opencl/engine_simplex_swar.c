@@ -25,7 +25,7 @@ unsigned sqz__cl_swar_word(const sqz_context *ctx) {
   return ctx->is_gpu ? 32u : 8u;
 }
 
-/* Any map (the word steps walk storage), both layouts; tetrahedra run engine_tetra_swar.c's step. */
+/* Any map (the word steps walk storage), both layouts; engine_simplex.c sends tetrahedra to engine_tetra_swar.c's step. */
 int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_update *u) {
   return sqz__cl_swar_allowed(f, u) && (f->layout == SQZ_LAYOUT_COMPACT || f->layout == SQZ_LAYOUT_BB);
 }
@@ -60,7 +60,6 @@ int sqz__cl_swar_steps(sqz_field *f, cl_kernel k, cl_uint dims, const size_t *gl
 
 int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   static const char *const files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_swar.h", "engine_simplex_swar.cl", NULL};
-  if (f->dom->dims == 3) return sqz__cl_tetra_swar(f, u, steps);
   sqz_context *ctx = f->ctx;
   cl_kernel k = NULL;
   /* 32-bit indices when every byte a word step reads (up to a row and a word past the last) is below 2^32 */
