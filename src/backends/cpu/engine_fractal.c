@@ -267,12 +267,21 @@ static void cpu_life_rows(const sqz_fractal *fr, uint32_t n, const sqz_cpu_life_
 
 #define SQZ_CPU_ROWS_PER_TASK 64
 
+/* Tiles per task of a Life step: runs of consecutive tiles (one at a time, each thread took
+ * every other tile: 2187 shared-counter updates per step at R = 13 and every tile boundary's
+ * cache line written by both cores), at least 16 tasks per thread (a core slowed by others
+ * takes fewer), at most SQZ_CPU_TILES_PER_TASK. */
+#define SQZ_CPU_TILES_PER_TASK 32
+static int64_t cpu_tiles_per_task(int64_t tiles, int threads) {
+  int64_t c = tiles / (16 * (int64_t)threads);
+  return c < 1 ? 1 : c > SQZ_CPU_TILES_PER_TASK ? SQZ_CPU_TILES_PER_TASK : c;
+}
+
 /* Life steps on every row (embedded) or tile (tiled): the tile tables and row buffers built
- * once for all `steps` (not per step: that serial setup was 75 us of a 2.1 ms step), one
- * parallel region for all of them (an implicit barrier ends each step), tiles split statically
- * into one contiguous run per thread (every tile holds the same cells; each thread keeps
- * reading and writing the same part of both buffers, which stays in its core's L2), rows in
- * dynamic tasks of SQZ_CPU_ROWS_PER_TASK rows. Steps from f->mem[f->cur], f->cur flipped per step. */
+ * once for all `steps` (per step, that serial setup was 75 us of a 2 ms step at R = 13), one
+ * parallel region for all of them (an implicit barrier ends each step), tiles in tasks of
+ * consecutive tiles, rows in tasks of SQZ_CPU_ROWS_PER_TASK rows; each thread's buffers on
+ * cache lines of their own. Steps from f->mem[f->cur], f->cur flipped after each. */
 static int cpu_life_steps(sqz_field *f, const sqz_cpu_update *u, uint64_t steps) {
   const sqz_fractal *fr = &f->dom->fr;
   const sqz_cpu_life_rule *lr = u->user;
@@ -286,9 +295,10 @@ static int cpu_life_steps(sqz_field *f, const sqz_cpu_update *u, uint64_t steps)
   size_t lines = embedded ? 6 : 2; /* rows: zero, result, mask, ring of 3; tiles: cache, result */
   uint32_t *table = embedded ? NULL : sqz__fractal_tile_table(f, &t, &n_cells, &n_halo);
   uint32_t *pos = embedded ? NULL : sqz__malloc(((size_t)n_cells + n_halo + t.rho) * 2 * sizeof *pos);
-  unsigned char *bufs = sqz__calloc((size_t)threads * lines, stride);
-  if (!bufs || (!embedded && (!table || !pos))) {
-    free(bufs);
+  unsigned char *raw = sqz__calloc((size_t)threads * lines * stride + 192u, 1); /* 64 bytes apart from the heap */
+  unsigned char *bufs = (unsigned char *)(((uintptr_t)raw + 127u) & ~(uintptr_t)63u);
+  if (!raw || (!embedded && (!table || !pos))) {
+    free(raw);
     free(table);
     free(pos);
     return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %d x %zu row buffers of %zu bytes",
@@ -296,7 +306,7 @@ static int cpu_life_steps(sqz_field *f, const sqz_cpu_update *u, uint64_t steps)
   }
   cpu_life_tiles L = {.fr = fr, .t = &t, .birth = lr->birth, .survive = lr->survive};
   uint32_t *base = embedded ? NULL : cpu_life_plan(f, &t, table, n_cells, n_halo, pos, &L);
-  int64_t tiles = (int64_t)(t.end - t.first);
+  int64_t tiles = (int64_t)(t.end - t.first), chunk = cpu_tiles_per_task(tiles, threads);
 #pragma omp parallel num_threads(threads)
   {
     unsigned char *buf = bufs + (size_t)sqz__cpu_thread() * lines * stride;
@@ -318,14 +328,14 @@ static int cpu_life_steps(sqz_field *f, const sqz_cpu_update *u, uint64_t steps)
       } else {
         Lt.src = src;
         Lt.dst = dst;
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, chunk)
         for (int64_t i = 0; i < tiles; i++) /* a launch position's tile */
           cpu_life_tile(&Lt, sqz_units_at(t.first + (uint64_t)i, t.n_runs, t.runs), buf, buf + stride);
       }
     }
   }
   f->cur = (int)((f->cur + steps) & 1u);
-  free(bufs);
+  free(raw);
   free(table);
   free(pos);
   free(base);
