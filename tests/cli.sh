@@ -326,6 +326,14 @@ for args in "fractal:sierpinski-triangle:7 --layout block:4" "fractal:sierpinski
       { echo "FAIL: life $args on $be in 5 parts differs"; fails=$((fails + 1)); }
   done
 done
+# the cpu backend's Life on 2 and 3 OpenMP threads (domains of 2^15 cells and more run in parallel):
+# the state of one thread
+for args in "fractal:sierpinski-triangle:10" "fractal:sierpinski-carpet:5" "fractal:sierpinski-triangle:10 --layout bb"; do
+  rm -f "$work"/t[123].pbm
+  for t in 1 2 3; do OMP_NUM_THREADS=$t "$sqz" life $args --backend cpu --steps 9 --out "$work/t$t.pbm" >/dev/null; done
+  cmp -s "$work/t1.pbm" "$work/t2.pbm" && cmp -s "$work/t1.pbm" "$work/t3.pbm" && echo "ok: life $args on 1, 2, 3 threads" ||
+    { echo "FAIL: life $args differs between 1, 2 and 3 OpenMP threads"; fails=$((fails + 1)); }
+done
 "$sqz" heat fractal:sierpinski-carpet:3 --steps 9 --type f32 --out "$work/h1.npy" >/dev/null &&
   "$sqz" heat fractal:sierpinski-carpet:3 --steps 9 --type f32 --parts 3 --devices 0,0 --out "$work/h3.npy" >/dev/null &&
   cmp -s "$work/h1.npy" "$work/h3.npy" && echo "ok: heat in 3 parts on two contexts" ||

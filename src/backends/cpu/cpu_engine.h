@@ -19,10 +19,10 @@ typedef struct {
   sqz_cpu_rule rule;
 } sqz_cpu_update;
 
-/* The traversal + gather per family (engine_fractal.c, engine_simplex.c): one step of u from
- * src to dst (storage arrays of f's layout). */
-SQZ_INTERNAL int sqz__cpu_step_fractal(sqz_field *f, const sqz_cpu_update *u, const unsigned char *src,
-                                       unsigned char *dst);
+/* The traversal + gather per family (engine_fractal.c, engine_simplex.c): on fractals `steps`
+ * steps of u from f->mem[f->cur], flipping f->cur after each (what a step needs is set up once
+ * for all of them); on simplices one step from src to dst (storage arrays of f's layout). */
+SQZ_INTERNAL int sqz__cpu_steps_fractal(sqz_field *f, const sqz_cpu_update *u, uint64_t steps);
 SQZ_INTERNAL int sqz__cpu_step_simplex(sqz_field *f, const sqz_cpu_update *u, const unsigned char *src,
                                        unsigned char *dst);
 

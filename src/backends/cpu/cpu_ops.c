@@ -163,13 +163,10 @@ static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const 
   cu.param = param;
   int st = sqz__field_ensure_pair(f);
   double t0 = sqz__now();
-  for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
-    const unsigned char *src = f->mem[f->cur];
-    unsigned char *dst = f->mem[1 - f->cur];
-    st = f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__cpu_step_fractal(f, &cu, src, dst)
-                                             : sqz__cpu_step_simplex(f, &cu, src, dst);
-    if (st == SQZ_OK) f->cur = 1 - f->cur;
-  }
+  if (st == SQZ_OK && f->dom->kind == SQZ_DOMAIN_FRACTAL) st = sqz__cpu_steps_fractal(f, &cu, steps);
+  else
+    for (uint64_t i = 0; st == SQZ_OK && i < steps; i++)
+      if ((st = sqz__cpu_step_simplex(f, &cu, f->mem[f->cur], f->mem[1 - f->cur])) == SQZ_OK) f->cur = 1 - f->cur;
   ctx->kernel_s += sqz__now() - t0;
   free(param);
   return st;
