@@ -17,10 +17,7 @@ uint32_t sqz__bits_box_level(const sqz_domain *dom, const sqz_bits_tiling *bt) {
     side *= s;
     kq *= k;
   }
-  const char *e = getenv("SQZ_BITS_Q"); /* a smaller box for measurements */
-  char *end = NULL;
-  unsigned long v = e && *e ? strtoul(e, &end, 10) : q;
-  return e && *e && *end == '\0' && v < q ? (uint32_t)v : q;
+  return q ? (uint32_t)sqz__env_uint("SQZ_BITS_Q", 0, q - 1u, q) : q; /* a smaller box for measurements */
 }
 
 /* Bits r * bs .. r * bs + bs - 1 of box (row r) placed at word bit sh (sh > -bs). */
@@ -209,9 +206,6 @@ int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_t
 }
 
 uint32_t sqz__bits_depth(uint64_t steps) {
-  const char *e = getenv("SQZ_TEMPORAL");
-  char *end = NULL;
-  unsigned long v = e && *e ? strtoul(e, &end, 10) : SQZ_BITS_DEPTH;
-  if (e && *e && (*end != '\0' || v < 1 || v > 4)) v = SQZ_BITS_DEPTH;
+  unsigned long v = sqz__env_uint("SQZ_TEMPORAL", 1, 4, SQZ_BITS_DEPTH);
   return steps < v ? (uint32_t)(steps > 0 ? steps : 1) : (uint32_t)v;
 }

@@ -1,4 +1,5 @@
 /* field_parts.c — fields in parts: the unit of a layout, part ranges and halos in units, part buffers, and the step (exchange, then every part). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,8 +199,7 @@ static int sqz__parts_layout(sqz_field *f, uint64_t parts, uint32_t depth, int l
   sqz_domain coarse; /* the fractal one tile per cell (T > 1): borrowed by its plan while the halos are made */
   sqz_parts_plan *tiles = NULL;
   fp->depth = 1;
-  const char *t = getenv("SQZ_EXCHANGE_STEPS");
-  unsigned long want = t && *t ? strtoul(t, NULL, 10) : depth;
+  unsigned long want = sqz__env_uint("SQZ_EXCHANGE_STEPS", 0, ULONG_MAX, depth);
   if (st == SQZ_OK && want >= 2 && want <= 4 && (sqz__tiled_fractal(f) || sqz__bits_fractal(f)) &&
       sqz__ipow((uint64_t)f->dom->fr.s, (int)fp->jt) >= want) {
     coarse = *f->dom;

@@ -261,5 +261,7 @@ SQZ_INTERNAL int sqz__host_alloc(sqz_context *ctx, uint64_t bytes, int zero, voi
 SQZ_INTERNAL int sqz__parse_layout(sqz_context *ctx, const sqz_domain *dom, const char *layout,
                                    sqz_layout_id *id, uint32_t *rho);
 SQZ_INTERNAL int sqz__checked_mul(uint64_t a, uint64_t b, uint64_t *out); /* 0 on overflow */
+/* A tuning variable of the environment: its decimal value when set to one in lo..hi, else def. */
+SQZ_INTERNAL unsigned long sqz__env_uint(const char *name, unsigned long lo, unsigned long hi, unsigned long def);
 
 #endif /* SQZ_INTERNAL_H */

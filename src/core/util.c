@@ -140,6 +140,13 @@ int sqz_context_timing(const sqz_context *ctx, double *kernel_s, double *wall_s)
   return SQZ_OK;
 }
 
+unsigned long sqz__env_uint(const char *name, unsigned long lo, unsigned long hi, unsigned long def) {
+  const char *e = getenv(name);
+  char *end = NULL;
+  unsigned long v = e && *e ? strtoul(e, &end, 10) : def;
+  return e && *e && (*end != '\0' || v < lo || v > hi) ? def : v;
+}
+
 int sqz__checked_mul(uint64_t a, uint64_t b, uint64_t *out) {
   if (a != 0 && b > UINT64_MAX / a) return 0;
   *out = a * b;

@@ -14,15 +14,15 @@
 /* Neighbour d (raster order, centre skipped) as a position 0..8 of the 3x3 window. */
 SQZ_INLINE sqz_u32 cpu_win(sqz_u32 d) { return d < 4u ? d : d + 1u; }
 
-/* Row y of embedded storage (bb, lambda; in a part's band its slots, pt): every fractal cell gathers
- * its 8 neighbours in place (holes hold 0); present = the neighbour is a fractal cell. fn and ts are constants where the
- * caller is specialised, so the copies and the update inline. */
 /* Where embedded row y (< n) starts in the buffer: y n, or in a part's band (pt) its slot there,
  * -1 when the part holds no copy (cl/sqz_parts.h, sqz_band_slot). */
 SQZ_INLINE sqz_i64 cpu_band_row(const sqz_field_part *pt, uint32_t n, uint64_t y) {
   return pt ? sqz_band_slot(y * n, pt->u0, pt->u1, sqz__band_before(pt)) : (sqz_i64)(y * n);
 }
 
+/* Row y of embedded storage (bb, lambda; in a part's band its slots, pt): every fractal cell gathers
+ * its 8 neighbours in place (holes hold 0); present = the neighbour is a fractal cell. fn and ts are constants where the
+ * caller is specialised, so the copies and the update inline. */
 SQZ_INLINE void cpu_embedded_row(const sqz_fractal *fr, uint32_t n, uint32_t y, const unsigned char *src,
                                  unsigned char *dst, size_t ts, sqz_update_fn fn, const sqz_cpu_update *u,
                                  const sqz_field_part *pt) {

@@ -248,10 +248,7 @@ enum { SW_CACHE = 24, SW_NBR, SW_T_CACHE = 26, SW_T_NBR };
 
 unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps) {
   unsigned def = f->ctx->is_gpu ? SQZ__SWAR_DEPTH_GPU : 1u;
-  const char *e = getenv("SQZ_TEMPORAL");
-  char *end = NULL;
-  unsigned long v = e && *e ? strtoul(e, &end, 10) : def;
-  if (e && *e && (*end != '\0' || v < 1 || v > 4)) v = def;
+  unsigned long v = sqz__env_uint("SQZ_TEMPORAL", 1, 4, def);
   return steps < 2 ? 1u : (unsigned)(v < steps ? v : steps);
 }
 

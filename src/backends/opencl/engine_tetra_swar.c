@@ -1,19 +1,11 @@
 /* engine_tetra_swar.c (opencl) — the fast Life step on u8 tetrahedra (cl/engine_tetra_swar.cl): its word per device type, rows per work-item and launch shape. */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "backends/opencl/cl_engine.h"
 
 #define SQZ__TETRA_CHUNK 128u     /* rows of a plane per work-item, 32-bit words (SQZ_TETRA_CHUNK overrides) */
 #define SQZ__TETRA_LOCAL 128u     /* work-items (words along x) per group, 32-bit words (H200: 128 by 8 % over 64 and 256) */
 #define SQZ__TETRA_ROWS_LOCAL 16u /* work-items (rows) per group, 1-byte words (CPU devices) */
-
-/* SQZ_TETRA_CHUNK=1..65536 from the environment, else the default. */
-static unsigned sqz__tetra_chunk(void) {
-  const char *e = getenv("SQZ_TETRA_CHUNK");
-  long v = e ? strtol(e, NULL, 10) : 0;
-  return v >= 1 && v <= 65536 ? (unsigned)v : SQZ__TETRA_CHUNK;
-}
 
 static size_t sqz__round_up(uint64_t v, uint64_t m) { return (size_t)((v + m - 1) / m * m); }
 
@@ -26,7 +18,7 @@ int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   snprintf(pre, sizeof pre, "#define SQZ_SWAR_WORD %u\n%s", word, sqz__cl_swar_idx32(f) ? "#define SQZ_IDX32 1\n" : "");
   int st = sqz__cl_swar_kernel(f, files, pre, "engine_tetra_swar", &k);
   if (st != SQZ_OK) return st;
-  cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, chunk = sqz__tetra_chunk();
+  cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, chunk = (cl_uint)sqz__env_uint("SQZ_TETRA_CHUNK", 1, 65536, SQZ__TETRA_CHUNK);
   cl_uint birth = u->birth, survive = u->survive;
   cl_ulong elems = f->elems;
   /* 1-byte words: a work-item per row (y, z); 32-bit words: per 8 cells along x (two words) of `chunk` rows of plane z */
