@@ -101,31 +101,97 @@ typedef uint sqz_swar_idx;
 #else
 typedef ulong sqz_swar_idx;
 #endif
+/* GPUs: a work-item owns 16 cells (an aligned 16-byte chunk of storage, 4 words; grid-stride).
+ * A chunk whose cells all lie in one storage row and are regular (their 3 x 3 blocks inside the
+ * rectangle's interior and inside one part; bb: every cell at x <= y) is stepped in one go: the
+ * rows above and below are read as 6 aligned words each (the 18 bytes around the chunk) and
+ * realigned by funnel shifts, the three rows summed per byte first (column sums <= 3) and then
+ * across (sqz_swar_hsum of the column sums, <= 9), so a chunk costs 18 loads, one 16-byte store
+ * and about 8 instructions a cell besides the rule. Any other chunk goes word by word: a regular
+ * word by SWAR from three unaligned row windows, the others cell by cell (sqz_swar_cell). */
+
+/* Word w (cells i = 4 w .. 4 w + 3 of storage row v at column u) stepped alone. */
+static inline void sqz_swar_word1(__global const uint *s32, __global const uchar *src, __global uchar *dst, uint rule,
+                                  uint n, uint wrow, uint hrows, ulong elems, uint compact, sqz_swar_idx w,
+                                  sqz_swar_idx v, uint u) {
+  int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
+  sqz_swar_idx i = w << 2;
+  if (!compact && u > v && u + 4u <= wrow) return; /* bb: four cells right of the diagonal */
+  int regular = u >= 1u && u + 6u <= wrow && v >= 1u && v + 2u <= hrows && ((i + wrow + 4u) | 3u) < (sqz_swar_idx)elems;
+  if (compact && regular) /* one part: all straight, or all turned (the fold's straight cells satisfy u + 1 - (n & 1) <= v) */
+    regular = sqz_fold_straight(n, u + 4u, (uint)v - 1u) || !sqz_fold_straight(n, u - 1u, (uint)v + 1u);
+  if (regular) {
+    uint m = s32[w];
+    uint next = sqz_swar_rule(sqz_swar_row(s32, i - wrow) + sqz_swar_hsum(s32[w - 1u], m, s32[w + 1u]) +
+                                  sqz_swar_row(s32, i + wrow) + (m << 3),
+                              rule);
+    if (!compact && u + 3u > v) next &= 0xffffffffu >> (8u * (u + 3u - (uint)v)); /* bb: cells x <= y only */
+    ((__global uint *)dst)[w] = next;
+    return;
+  }
+  for (ulong c = i; c < (ulong)i + 4u && c < elems; c++) {
+    uint x, y;
+    if (sqz_tri_cell(layout, n, c, &x, &y)) dst[c] = sqz_swar_cell(src, layout, n, x, y, rule);
+  }
+}
+
+/* The bytes of the storage row around a .. a + 15 as 6 words realigned from the 6 aligned words
+ * that hold bytes a - 1 .. a + 16: r[1 .. 4] are bytes a .. a + 15, the last byte of r[0] is
+ * byte a - 1 and byte 0 of r[5] is byte a + 16 (the rest of r[0] and r[5] is not used). */
+static inline void sqz_swar_row6(__global const uint *s32, sqz_swar_idx a, uint *r) {
+  sqz_swar_idx k = (a - 1u) >> 2;
+  uint sh = ((uint)((a - 1u) & 3u) + 1u) * 8u, w0 = s32[k]; /* byte a sits sh bits into the pair (w[k], w[k + 1]) */
+  r[0] = w0 << (32u - sh);
+#pragma unroll
+  for (uint j = 1u; j < 6u; j++) {
+    uint w1 = s32[k + j];
+    r[j] = (uint)((((ulong)w1 << 32) | w0) >> sh);
+    w0 = w1;
+  }
+}
+
 __kernel void engine_simplex_swar2(__global const uchar *restrict src, __global uchar *restrict dst, uint rule, uint n,
                                    uint wrow, uint hrows, ulong elems, uint compact) {
   __global const uint *s32 = (__global const uint *)src;
-  int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
-  sqz_swar_idx words = (sqz_swar_idx)((elems + 3u) >> 2);
-  for (sqz_swar_idx w = (sqz_swar_idx)get_global_id(0); w < words; w += (sqz_swar_idx)get_global_size(0)) {
-    sqz_swar_idx i = w << 2, v = (sqz_swar_idx)sqz_swar_div(i, wrow);
+  sqz_swar_idx chunks = (sqz_swar_idx)((elems + 15u) >> 4);
+  for (sqz_swar_idx t = (sqz_swar_idx)get_global_id(0); t < chunks; t += (sqz_swar_idx)get_global_size(0)) {
+    sqz_swar_idx i = t << 4, v = (sqz_swar_idx)sqz_swar_div(i, wrow);
     uint u = (uint)(i - v * wrow);
-    if (!compact && u > v && u + 4u <= wrow) continue; /* bb: four cells right of the diagonal */
-    int regular = u >= 1u && u + 6u <= wrow && v >= 1u && v + 2u <= hrows && ((i + wrow + 4u) | 3u) < (sqz_swar_idx)elems;
-    if (compact && regular) /* one part: all straight, or all turned (the fold's straight cells satisfy u + 1 - (n & 1) <= v) */
-      regular = sqz_fold_straight(n, u + 4u, (uint)v - 1u) || !sqz_fold_straight(n, u - 1u, (uint)v + 1u);
-    if (regular) {
-      uint m = s32[w];
-      uint next = sqz_swar_rule(sqz_swar_row(s32, i - wrow) + sqz_swar_hsum(s32[w - 1u], m, s32[w + 1u]) +
-                                    sqz_swar_row(s32, i + wrow) + (m << 3),
-                                rule);
-      if (!compact && u + 3u > v) next &= 0xffffffffu >> (8u * (u + 3u - (uint)v)); /* bb: cells x <= y only */
-      ((__global uint *)dst)[w] = next;
+    /* regular chunk: cells u .. u + 15 of row v, their neighbours u - 1 .. u + 16 in rows v - 1 .. v + 1, the
+     * last word read (row v + 1, below byte u + 24) inside storage */
+    int fast = u >= 1u && u + 17u <= wrow && v >= 1u && v + 2u <= hrows && i + wrow + 24u <= (sqz_swar_idx)elems;
+    if (fast)
+      fast = compact ? sqz_fold_straight(n, u + 16u, (uint)v - 1u) || !sqz_fold_straight(n, u - 1u, (uint)v + 1u)
+                     : u + 15u <= (uint)v;
+    if (!fast) {
+      sqz_swar_idx ve = v;
+      for (uint e = 0u, ue = u; e < 4u && (i + 4u * e) < (sqz_swar_idx)elems; e++, ue += 4u) {
+        while (ue >= wrow) { /* the chunk crosses into the next storage rows */
+          ue -= wrow;
+          ve++;
+        }
+        sqz_swar_word1(s32, src, dst, rule, n, wrow, hrows, elems, compact, (t << 2) + e, ve, ue);
+      }
       continue;
     }
-    for (ulong c = i; c < (ulong)i + 4u && c < elems; c++) {
-      uint x, y;
-      if (sqz_tri_cell(layout, n, c, &x, &y)) dst[c] = sqz_swar_cell(src, layout, n, x, y, rule);
-    }
+    uint a[6], b[6], c[6];
+    sqz_swar_row6(s32, i - wrow, a);
+    sqz_swar_row6(s32, i + wrow, b);
+    uint4 m4 = ((__global const uint4 *)s32)[t];
+    c[0] = s32[(t << 2) - 1u];
+    c[1] = m4.x;
+    c[2] = m4.y;
+    c[3] = m4.z;
+    c[4] = m4.w;
+    c[5] = s32[(t << 2) + 4u];
+#pragma unroll
+    for (uint j = 0u; j < 6u; j++) a[j] += b[j] + c[j]; /* column sums, bytes <= 3 */
+    uint4 next;
+    next.x = sqz_swar_rule(sqz_swar_hsum(a[0], a[1], a[2]) + (c[1] << 3), rule);
+    next.y = sqz_swar_rule(sqz_swar_hsum(a[1], a[2], a[3]) + (c[2] << 3), rule);
+    next.z = sqz_swar_rule(sqz_swar_hsum(a[2], a[3], a[4]) + (c[3] << 3), rule);
+    next.w = sqz_swar_rule(sqz_swar_hsum(a[3], a[4], a[5]) + (c[4] << 3), rule);
+    ((__global uint4 *)dst)[t] = next;
   }
 }
 #endif

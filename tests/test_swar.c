@@ -191,6 +191,12 @@ static void check_simplices(const char *family, const unsigned *sides, size_t n_
         setenv("SQZ_SWAR_WORD", (const char *[]){"8", "32", "64"}[w], 1);
         expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
         expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
+        if (w == 1) { /* 32-bit words in 64-bit index arithmetic (the GPUs' path above 2^32 bytes) */
+          setenv("SQZ_INDEX64", "1", 1);
+          expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
+          expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
+          unsetenv("SQZ_INDEX64");
+        }
         if (tet && w == 1) { /* 32-bit words, 3 rows per work-item */
           setenv("SQZ_TETRA_CHUNK", "3", 1);
           expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
@@ -211,7 +217,7 @@ static void check_simplices(const char *family, const unsigned *sides, size_t n_
 }
 
 START_TEST(test_triangles) {
-  const unsigned sides[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 37, 64, 101, 258, 1500}; /* 1500: more words than one launch of the grid covers, so work-items take several chunks */
+  const unsigned sides[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 37, 38, 39, 64, 101, 258, 1500}; /* 1500: more words than one launch of the grid covers, so work-items take several chunks */
   const char *const rules[2] = {"B3/S23", "B036/S1245"};
   check_simplices("triangle", sides, sizeof sides / sizeof sides[0], rules, 4);
 }

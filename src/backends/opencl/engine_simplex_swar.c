@@ -72,8 +72,8 @@ int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, rule = u->birth | u->survive << 9;
   cl_uint wrow = compact ? sqz_fold_w(n) : n, hrows = compact ? (cl_uint)sqz_fold_h(n) : n;
   cl_ulong elems = f->elems;
-  /* 32-bit words: a work-item per word (grid-stride); 8- and 64-bit words (CPU devices): a work-item per storage row */
-  uint64_t items = word != 32 ? hrows : (elems + 3) / 4, lsize = word != 32 ? SQZ__SWAR_ROWS_LOCAL : SQZ__SWAR_LOCAL;
+  /* 32-bit words: a work-item per 16 cells (grid-stride); 8- and 64-bit words (CPU devices): a work-item per storage row */
+  uint64_t items = word != 32 ? hrows : (elems + 15) / 16, lsize = word != 32 ? SQZ__SWAR_ROWS_LOCAL : SQZ__SWAR_LOCAL;
   uint64_t groups = (items + lsize - 1) / lsize;
   uint64_t cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__SWAR_GROUPS_PER_CU;
   size_t local = (size_t)lsize, global = (size_t)(groups < cap ? groups : cap) * local;
