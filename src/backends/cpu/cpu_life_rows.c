@@ -103,8 +103,7 @@ void sqz__cpu_gather_bytes(uint8_t *out, const uint8_t *res, const uint32_t *pos
 static inline int life_keys(uint32_t birth, uint32_t survive, uint8_t keys[64]) {
   uint64_t rule = (uint64_t)birth | (uint64_t)survive << 32;
   int n = 0;
-  for (uint32_t v = 0; v < 64; v++)
-    if ((rule >> v) & 1u) keys[n++] = (uint8_t)v;
+  for (; rule; rule &= rule - 1u) keys[n++] = (uint8_t)__builtin_ctzll(rule); /* the set bits only: called per row */
   return n;
 }
 
@@ -156,19 +155,18 @@ SQZ_CPU_CLONES void sqz__cpu_life_spans(const uint8_t *cache, uint8_t *res, uint
 
 SQZ_CPU_CLONES void sqz__cpu_life_row26(const uint8_t *const rows[9], uint8_t *out, uint64_t len, uint32_t birth,
                                         uint32_t survive) {
-  uint8_t cnt[SQZ_LIFE_CHUNK], keys[64];
+  uint8_t col[SQZ_LIFE_CHUNK + 2], cnt[SQZ_LIFE_CHUNK], keys[64];
   int n_keys = life_keys(birth, survive, keys);
   for (uint64_t x0 = 0; x0 < len; x0 += SQZ_LIFE_CHUNK) {
     uint32_t m = len - x0 < SQZ_LIFE_CHUNK ? (uint32_t)(len - x0) : SQZ_LIFE_CHUNK;
+    m = (m + SQZ_LIFE_SPAN - 1u) & ~(SQZ_LIFE_SPAN - 1u); /* whole vectors: short rows never reach a remainder loop */
     const uint8_t *restrict r0 = rows[0] + x0, *restrict r1 = rows[1] + x0, *restrict r2 = rows[2] + x0;
     const uint8_t *restrict r3 = rows[3] + x0, *restrict r4 = rows[4] + x0, *restrict r5 = rows[5] + x0;
     const uint8_t *restrict r6 = rows[6] + x0, *restrict r7 = rows[7] + x0, *restrict r8 = rows[8] + x0;
-    for (uint32_t x = 0; x < m; x++) { /* one pass: the 27-cell window less the cell */
-      uint8_t c0 = (uint8_t)(r0[x] + r1[x] + r2[x] + r3[x] + r4[x] + r5[x] + r6[x] + r7[x] + r8[x]);
-      uint8_t c1 = (uint8_t)(r0[x + 1] + r1[x + 1] + r2[x + 1] + r3[x + 1] + r5[x + 1] + r6[x + 1] + r7[x + 1] + r8[x + 1]);
-      uint8_t c2 = (uint8_t)(r0[x + 2] + r1[x + 2] + r2[x + 2] + r3[x + 2] + r4[x + 2] + r5[x + 2] + r6[x + 2] + r7[x + 2] + r8[x + 2]);
-      cnt[x] = SQZ_LIFE_KEY(r4[x + 1], c0 + c1 + c2);
-    }
+    for (uint32_t x = 0; x < m + 2u; x++) /* the 9 rows' column sums (<= 9), each column once */
+      col[x] = (uint8_t)(r0[x] + r1[x] + r2[x] + r3[x] + r4[x] + r5[x] + r6[x] + r7[x] + r8[x]);
+    for (uint32_t x = 0; x < m; x++) /* the 27-cell window less the cell */
+      cnt[x] = SQZ_LIFE_KEY(r4[x + 1], (uint8_t)(col[x] + col[x + 1] + col[x + 2] - r4[x + 1]));
     life_rule(cnt, out + x0, m, keys, n_keys, NULL);
   }
 }

@@ -22,7 +22,9 @@ SQZ_INTERNAL void sqz__cpu_life_row8(const uint8_t *a, const uint8_t *b, const u
 #define SQZ_LIFE_SPAN 32u
 SQZ_INTERNAL void sqz__cpu_life_spans(const uint8_t *cache, uint8_t *res, uint32_t w, const uint32_t *spans,
                                       uint32_t n_spans, uint32_t birth, uint32_t survive);
-/* 3D: the 26 neighbours from the nine padded rows rows[dz * 3 + dy] (the row is rows[4]). */
+/* 3D: the 26 neighbours from the nine padded rows rows[dz * 3 + dy] (the row is rows[4]), computed
+ * in whole multiples of SQZ_LIFE_SPAN cells: the rows are read and out written up to SQZ_LIFE_SPAN + 2
+ * bytes past len (out's extra bytes are not results). */
 SQZ_INTERNAL void sqz__cpu_life_row26(const uint8_t *const rows[9], uint8_t *out, uint64_t len, uint32_t birth,
                                       uint32_t survive);
 /* out[l] = res[pos[l]], l < n; res must have 3 readable bytes after its last position read (the

@@ -191,7 +191,8 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
     s.hi = set ? set->runs[2 * (set->n_runs - 1)] + (set->n - set->runs[2 * set->n_runs - 1]) : f->part->u1;
   }
   int64_t layers = s.dims == 2 ? 1 : (int64_t)s.n, blocks = ((int64_t)s.n + SQZ_CPU_ROWS_PER_TASK - 1) / SQZ_CPU_ROWS_PER_TASK;
-  size_t stride = ((size_t)s.n + 4u + 63u) & ~(size_t)63u, lines = 11; /* zero line, out, 3 x 3 ring */
+  /* zero line, out, 3 x 3 ring; lines of n + 4 bytes and SQZ_LIFE_SPAN of slack (the row loops run whole vectors) */
+  size_t stride = ((size_t)s.n + 4u + SQZ_LIFE_SPAN + 63u) & ~(size_t)63u, lines = 11;
   int threads = sqz__cpu_threads(u, f->dom->cells);
   uint8_t *bufs = sqz__calloc((size_t)threads * lines, stride);
   if (!bufs)
