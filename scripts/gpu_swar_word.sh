@@ -24,24 +24,11 @@ mkdir -p "$OUT"
 if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && command -v nvidia-smi >/dev/null; then
   mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
 fi
-builds=new
-if git rev-parse --git-dir >/dev/null 2>&1; then # the base as a git worktree; without git history: no base column
-  BASE=${1:-$(git log --format=%H -S SQZ_SWAR_WORD --reverse -- cl/sqz_swar.h | head -1)^}
-  rm -rf "$TOP/base-src"
-  git worktree prune
-  if git worktree add --detach "$TOP/base-src" "$BASE" >"$OUT/worktree.log" 2>&1; then builds="new base"; else cat "$OUT/worktree.log"; fi
-fi
-[ "$builds" = new ] && echo "== no base build (no git history here): default against SQZ_SWAR_WORD=32 only"
-for t in $builds; do
-  src=.
-  [ "$t" = base ] && src=$TOP/base-src
-  echo "== build $t ($(git -C "$src" log -1 --format='%h %s' | cut -c1-80))"
-  if ! cmake -S "$src" -B "$TOP/$t" -DCMAKE_BUILD_TYPE=Release -DSQZ_BUILD_TESTS=OFF >"$OUT/build.$t.log" 2>&1 ||
-    ! cmake --build "$TOP/$t" -j"$(nproc)" --target sqz_cli >>"$OUT/build.$t.log" 2>&1; then
-    tail -30 "$OUT/build.$t.log"
-    exit 1
-  fi
-done
+BASE=""
+git rev-parse --git-dir >/dev/null 2>&1 && BASE=${1:-$(git log --format=%H -S SQZ_SWAR_WORD --reverse -- cl/sqz_swar.h | head -1)^}
+source scripts/ab_builds.sh
+ab_builds "$TOP" "$OUT" "$BASE" || exit 1
+[ -x "$TOP/base/sqz" ] || echo "== no base build (no git history here): default against SQZ_SWAR_WORD=32 only"
 export SQZ_DEVICE=${SQZ_DEVICE:-NVIDIA}
 "$TOP/new/sqz" devices | tee "$OUT/devices.txt"
 fr=(bench fractal --domain "fractal:sierpinski-triangle:$R" --layouts compact,block:16,block:32 --steps 20 --json)
@@ -56,29 +43,13 @@ for i in $(seq "$REPS"); do
     SQZ_SWAR_WORD=8 "$TOP/new/sqz" "${cmd[@]}" >"$OUT/$w.w8.$i.json" 2>>"$OUT/errors.log"
   done
 done
-[ -d "$TOP/base-src" ] && git worktree remove --force "$TOP/base-src" >/dev/null 2>&1
 "$(command -v /usr/bin/python3 || command -v python3)" - "$OUT" <<'PY'
-import glob, json, os, sys
-out = sys.argv[1]
-best, live = {}, {}
-for path in sorted(glob.glob(os.path.join(out, "*.json"))):
-    what, kind = os.path.basename(path).split(".")[:2]
-    try:
-        d = json.load(open(path))
-    except ValueError:
-        print(f"{path}: no JSON (see errors.log)")
-        continue
-    for run in d.get("runs", [d]):
-        if run.get("backend", "opencl") != "opencl":
-            continue
-        for r in run.get("layouts") or run.get("rows") or []:
-            if r.get("status") != "ok":
-                continue
-            row = (run["domain"], r["layout"] + ("/" + r["map"] if r.get("map") else ""))
-            k = r.get("kernel_s_per_step", r.get("kernel_s_per_pass"))
-            if (row, kind) not in best or k < best[(row, kind)]:
-                best[(row, kind)] = k
-            live.setdefault(row, set()).add(r.get("live", run.get("live")))
+import sys
+sys.path.insert(0, "scripts")
+from bench_best import best_rows
+best, live = best_rows(sys.argv[1], "*.json", lambda name: name.split(".")[1], backend="opencl")
+best = {((row[0], row[2]), kind): v[0] for (row, kind), v in best.items()}
+live = {(row[0], row[2]): v for row, v in live.items()}
 bad = 0
 print(f"{'domain':34s} {'row':14s} {'base':>9s} {'default':>9s} {'w32':>9s} {'w8':>9s}  default/base (no base: default/w32; kernel ms per step, best)")
 for row in sorted({k[0] for k in best}):
