@@ -154,6 +154,7 @@ __kernel void engine_simplex_swar2(__global const uchar *restrict src, __global 
                                    uint wrow, uint hrows, ulong elems, uint compact) {
   __global const uint *s32 = (__global const uint *)src;
   sqz_swar_idx chunks = (sqz_swar_idx)((elems + 15u) >> 4);
+  uint ranges = sqz_swar_ranges(rule);
   for (sqz_swar_idx t = (sqz_swar_idx)get_global_id(0); t < chunks; t += (sqz_swar_idx)get_global_size(0)) {
     sqz_swar_idx i = t << 4, v = (sqz_swar_idx)sqz_swar_div(i, wrow);
     uint u = (uint)(i - v * wrow);
@@ -187,10 +188,10 @@ __kernel void engine_simplex_swar2(__global const uchar *restrict src, __global 
 #pragma unroll
     for (uint j = 0u; j < 6u; j++) a[j] += b[j] + c[j]; /* column sums, bytes <= 3 */
     uint4 next;
-    next.x = sqz_swar_rule(sqz_swar_hsum(a[0], a[1], a[2]) + (c[1] << 3), rule);
-    next.y = sqz_swar_rule(sqz_swar_hsum(a[1], a[2], a[3]) + (c[2] << 3), rule);
-    next.z = sqz_swar_rule(sqz_swar_hsum(a[2], a[3], a[4]) + (c[3] << 3), rule);
-    next.w = sqz_swar_rule(sqz_swar_hsum(a[3], a[4], a[5]) + (c[4] << 3), rule);
+    next.x = sqz_swar_rule_r(sqz_swar_hsum(a[0], a[1], a[2]) + (c[1] << 3), rule, ranges);
+    next.y = sqz_swar_rule_r(sqz_swar_hsum(a[1], a[2], a[3]) + (c[2] << 3), rule, ranges);
+    next.z = sqz_swar_rule_r(sqz_swar_hsum(a[2], a[3], a[4]) + (c[3] << 3), rule, ranges);
+    next.w = sqz_swar_rule_r(sqz_swar_hsum(a[3], a[4], a[5]) + (c[4] << 3), rule, ranges);
     ((__global uint4 *)dst)[t] = next;
   }
 }

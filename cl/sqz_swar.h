@@ -45,4 +45,28 @@ static inline sqz_word sqz_swar_rule(sqz_word v, uint rule) {
   for (uint e = 0u; e < SQZ_WBITS; e += 8u) next |= (sqz_word)((rule >> (uint)((v >> e) & 31u)) & 1u) << e;
   return next;
 }
+
+#if SQZ_SWAR_WORD == 32
+/* A rule whose birth and survive counts are each one range (or none; B3/S23, B36/S23 not) as the
+ * two ranges of v = neighbours + 9 self it holds, lo | hi << 5 | lo' << 10 | hi' << 15, with bit 31
+ * set; 0 for any other rule. Computed once per work-item (OpenCL 1.2 has clz, not ctz). */
+static inline uint sqz_swar_ranges(uint rule) {
+  uint b = rule & 0x1ffu, s = (rule >> 9) & 0x1ffu;
+  if (((b + (b & (0u - b))) & b) || ((s + (s & (0u - s))) & s)) return 0u; /* a set with a gap */
+  uint r = 1u << 31;
+  r |= b ? (31u - clz(b & (0u - b))) | (31u - clz(b)) << 5 : 1u; /* none: the empty range lo = 1, hi = 0 */
+  r |= s ? (40u - clz(s & (0u - s))) << 10 | (40u - clz(s)) << 15 : 1u << 10;
+  return r;
+}
+
+/* sqz_swar_rule by two range tests per byte when ranges (sqz_swar_ranges) is not 0: v + 128 - lo
+ * has bit 7 set iff v >= lo, v + 127 - hi iff v > hi (bytes <= 17 + 128: no carries). */
+static inline uint sqz_swar_rule_r(uint v, uint rule, uint ranges) {
+  if (!ranges) return sqz_swar_rule(v, rule);
+  uint l0 = ranges & 31u, h0 = (ranges >> 5) & 31u, l1 = (ranges >> 10) & 31u, h1 = (ranges >> 15) & 31u;
+  uint t = ((v + (128u - l0) * 0x01010101u) & ~(v + (127u - h0) * 0x01010101u)) |
+           ((v + (128u - l1) * 0x01010101u) & ~(v + (127u - h1) * 0x01010101u));
+  return (t >> 7) & 0x01010101u;
+}
+#endif
 #endif

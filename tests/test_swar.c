@@ -220,6 +220,10 @@ START_TEST(test_triangles) {
   const unsigned sides[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 37, 38, 39, 64, 101, 258, 1500}; /* 1500: more words than one launch of the grid covers, so work-items take several chunks */
   const char *const rules[2] = {"B3/S23", "B036/S1245"};
   check_simplices("triangle", sides, sizeof sides / sizeof sides[0], rules, 4);
+  /* the 32-bit words' range test of the rule (sqz_swar_rule_r) with an empty birth or survive set */
+  const unsigned more_sides[] = {37, 101};
+  const char *const more_rules[2] = {"B/S23", "B2345678/S"};
+  check_simplices("triangle", more_sides, 2, more_rules, 4);
 }
 END_TEST
 
