@@ -13,37 +13,114 @@ static inline uint tet_next(uint self, uint live27, uint birth, uint survive) {
 }
 
 #if SQZ_SWAR_WORD == 8
-/* CPU devices: a work-item per row (y, z) = global ids (0, 1). Every row around holds at least k - 2
- * cells (k: the row's own length), so cells 1 .. k - 4 read all of theirs inside the rows: a
- * branch-free loop of byte loads that PoCL's compiler vectorises, rows outside the domain pointed
- * at the row itself and masked to 0. Cell 0 and the last three test each read against the row's
- * length. */
+/* CPU devices: a work-item per row (y, z) = global ids (0, 1), in blocks of TET_W cells held as
+ * one vector each (clang's vector extension: PoCL lowers it to AVX2 / AVX-512 registers). A block's
+ * column sums (the 9 rows' cells at each x, <= 9) are loaded once and kept for the next block, so a
+ * block costs 9 loads and its 27-cell sums are the column sums at x - 1, x, x + 1, shifted across
+ * the previous and next blocks. Rows around hold k - 2 .. k + 2 cells (k: the row's own length),
+ * rows outside the domain none: while every lane is inside every row the loads are masked by a
+ * constant, past that by the lanes below each row's length. The rule is a byte compare per set bit
+ * of the rule's keys (count, plus 32 for a live cell). Reads run up to 2 TET_W cells past the row;
+ * a row whose reads would pass the end of the storage takes a cell-by-cell loop. */
+#define TET_W 64
+typedef uchar tet_v __attribute__((ext_vector_type(TET_W)));
+typedef tet_v tet_vu __attribute__((aligned(1))); /* loads at any byte address */
+typedef uchar tet_v32 __attribute__((ext_vector_type(32)));
+#define TET_I4(b) (b), (b) + 1, (b) + 2, (b) + 3
+#define TET_I16(b) TET_I4(b), TET_I4((b) + 4), TET_I4((b) + 8), TET_I4((b) + 12)
+#define TET_I64(b) TET_I16(b), TET_I16((b) + 16), TET_I16((b) + 32), TET_I16((b) + 48)
+
+/* Lanes below rem (clamped to 0 .. TET_W) as 0xff, the rest 0. */
+static inline tet_v tet_below(int rem) {
+  const tet_v lanes = (tet_v)(TET_I64(0));
+  return __builtin_astype(lanes < (tet_v)((uchar)clamp(rem, 0, TET_W)), tet_v);
+}
+
+/* The column sums of cells x .. x + TET_W - 1 of the 9 rows, row i masked by m[i]. */
+#define TET_COL(i, m) (*(__global const tet_vu *)(r##i + x) & (m##i))
+#define TET_COLSUM(m) (TET_COL(0, m) + TET_COL(1, m) + TET_COL(2, m) + TET_COL(3, m) + TET_COL(4, m) + TET_COL(5, m) + \
+                       TET_COL(6, m) + TET_COL(7, m) + TET_COL(8, m))
+
+/* The next states of a block from its column sums c, those of the blocks before (p) and after (q),
+ * and its cells s: key = live27 + 31 self = the count, plus 32 when live. */
+static inline tet_v tet_block(tet_v p, tet_v c, tet_v q, tet_v s, ulong rule) {
+  tet_v key = c + __builtin_shufflevector(p, c, TET_I64(TET_W - 1)) + __builtin_shufflevector(c, q, TET_I64(1)) +
+              s * (uchar)31u;
+  tet_v hit = (tet_v)(0);
+  for (ulong r = rule; r; r &= r - 1u) hit |= __builtin_astype(key == (tet_v)((uchar)(63u - clz(r & (0u - r)))), tet_v);
+  return hit & (uchar)1u;
+}
+
+/* Stores the first rem (< TET_W) cells of v at out: halves of decreasing size. */
+static inline void tet_store_part(__global uchar *out, tet_v v, uint rem) {
+  tet_v32 h = v.lo;
+  if (rem & 32u) vstore16(h.lo, 0u, out), vstore16(h.hi, 0u, out + 16), out += 32, h = v.hi;
+  uchar16 g = (rem & 16u) ? (vstore16(h.lo, 0u, out), out += 16, h.hi) : h.lo;
+  uchar8 e = (rem & 8u) ? (vstore8(g.lo, 0u, out), out += 8, g.hi) : g.lo;
+  uchar4 d = (rem & 4u) ? (vstore4(e.lo, 0u, out), out += 4, e.hi) : e.lo;
+  uchar2 b = (rem & 2u) ? (vstore2(d.lo, 0u, out), out += 2, d.hi) : d.lo;
+  if (rem & 1u) *out = b.x;
+}
+
 __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uchar *restrict dst, uint birth,
                                 uint survive, uint n, uint compact, uint chunk, ulong elems) {
   uint y = (uint)get_global_id(0), z = (uint)get_global_id(1);
   (void)chunk;
-  (void)elems;
   if (y >= n || z >= n || y + z >= n) return;
   sqz_sidx start[9];
   uint len[9];
   sqz_tet_rows9(compact ? SQZ_SL_COMPACT : SQZ_SL_BB, n, y, z, start, len);
   uint k = len[4];
-  /* the rows as scalars (arrays would live in PoCL's work-item context, reloaded every cell) */
-#define TET_ROW(i) __global const uchar *r##i = src + (len[i] ? start[i] : start[4]); uchar k##i = len[i] ? 0xffu : 0u
+  sqz_sidx far = 0u; /* the last row start read */
+  /* the rows as scalars (arrays would live in PoCL's work-item context, reloaded every cell);
+   * rows outside the domain point at the row itself, masked */
+#define TET_ROW(i)                                                                                                 \
+  sqz_sidx a##i = len[i] ? start[i] : start[4];                                                                   \
+  __global const uchar *r##i = src + a##i;                                                                        \
+  tet_v whole##i = (tet_v)(len[i] ? (uchar)0xffu : (uchar)0u);                                                      \
+  far = max(far, a##i)
   TET_ROW(0); TET_ROW(1); TET_ROW(2); TET_ROW(3); TET_ROW(4); TET_ROW(5); TET_ROW(6); TET_ROW(7); TET_ROW(8);
-#define TET_SUM3(i) ((uchar)((r##i + x)[-1] + (r##i + x)[0] + (r##i + x)[1]) & k##i) /* pointer arithmetic: a uint index x - 1 defeats the vectoriser */
-  __global const uchar *self = r4;
   __global uchar *out = dst + start[4];
-  for (uint x = 1u; x + 3u < k; x++) {
-    uchar live = TET_SUM3(0) + TET_SUM3(1) + TET_SUM3(2) + TET_SUM3(3) + TET_SUM3(4) + TET_SUM3(5) + TET_SUM3(6) +
-                 TET_SUM3(7) + TET_SUM3(8);
-    out[x] = (uchar)tet_next(self[x], live, birth, survive);
+  if ((ulong)far + k + 2u * TET_W <= elems) {
+    ulong rule = (ulong)birth | (ulong)survive << 32;
+    uint x = 0u;
+#define TET_BELOW(i) tet_v cut##i = tet_below((int)len[i] - (int)x)
+#define TET_CUTS TET_BELOW(0); TET_BELOW(1); TET_BELOW(2); TET_BELOW(3); TET_BELOW(4); TET_BELOW(5); TET_BELOW(6); TET_BELOW(7); TET_BELOW(8)
+    tet_v p = (tet_v)(0), c, q;
+    {
+      TET_CUTS;
+      c = TET_COLSUM(cut);
+    }
+    for (; x + 2u * TET_W + 2u <= k; x += TET_W) { /* the next block inside every row */
+      tet_v s = *(__global const tet_vu *)(r4 + x);
+      x += TET_W;
+      q = TET_COLSUM(whole);
+      x -= TET_W;
+      *(__global tet_vu *)(out + x) = tet_block(p, c, q, s, rule);
+      p = c;
+      c = q;
+    }
+    for (; x < k; x += TET_W) {
+      tet_v s = *(__global const tet_vu *)(r4 + x);
+      x += TET_W;
+      {
+        TET_CUTS;
+        q = TET_COLSUM(cut);
+      }
+      x -= TET_W;
+      tet_v v = tet_block(p, c, q, s, rule);
+      if (x + TET_W <= k) *(__global tet_vu *)(out + x) = v;
+      else tet_store_part(out + x, v, k - x);
+      p = c;
+      c = q;
+    }
+    return;
   }
 #define TET_EDGE(i) ((x - 1u < len[i] ? (r##i + x)[-1] : 0) + (x < len[i] ? (r##i + x)[0] : 0) + (x + 1u < len[i] ? (r##i + x)[1] : 0))
-  for (uint x = 0u; x < k; x = x == 0u && k > 4u ? k - 3u : x + 1u) { /* cell 0, then the last three (x - 1 wraps at 0) */
+  for (uint x = 0u; x < k; x++) { /* rows at the end of the storage (x - 1 wraps at 0) */
     uint live = TET_EDGE(0) + TET_EDGE(1) + TET_EDGE(2) + TET_EDGE(3) + TET_EDGE(4) + TET_EDGE(5) + TET_EDGE(6) +
                 TET_EDGE(7) + TET_EDGE(8);
-    out[x] = (uchar)tet_next(self[x], live, birth, survive);
+    out[x] = (uchar)tet_next(r4[x], live, birth, survive);
   }
 }
 #else
