@@ -13,48 +13,73 @@ static inline uint tet_next(uint self, uint live27, uint birth, uint survive) {
 }
 
 #if SQZ_SWAR_WORD == 8
-/* CPU devices: a work-item per row (y, z) = global ids (0, 1), in blocks of TET_W cells held as
- * one vector each (clang's vector extension: PoCL lowers it to AVX2 / AVX-512 registers). A block's
- * column sums (the 9 rows' cells at each x, <= 9) are loaded once and kept for the next block, so a
- * block costs 9 loads and its 27-cell sums are the column sums at x - 1, x, x + 1, shifted across
- * the previous and next blocks. Rows around hold k - 2 .. k + 2 cells (k: the row's own length),
- * rows outside the domain none: while every lane is inside every row the loads are masked by a
- * constant, past that by the lanes below each row's length. The rule is a byte compare per set bit
- * of the rule's keys (count, plus 32 for a live cell). Reads run up to 2 TET_W cells past the row;
- * a row whose reads would pass the end of the storage takes a cell-by-cell loop. */
-#define TET_W 64
+/* CPU devices: a work-item per `chunk` rows (y, z) of plane z (global ids (0, 1)), each row in
+ * blocks of TET_W cells held as one vector (clang's vector extension: PoCL lowers it to AVX2 /
+ * AVX-512 registers). A block's column sums (the 9 rows' cells at each x, <= 9) are loaded once and
+ * kept for the next block, so a block costs 9 loads and its 27-cell sums are the column sums at
+ * x - 1, x, x + 1, shifted across the previous and next blocks. Row (y + dy, z + dz) holds
+ * k + 2 - (dy + 1) - (dz + 1) cells (k: the row's own length) or is outside the domain: while every
+ * lane is inside every row the loads go unmasked, past that each is masked by the lanes below its
+ * row's length (rows outside the domain: none). The rule is a byte compare per set bit of
+ * birth | survive << 32 against key = count + 32 self. Reads run up to 2 TET_W cells past the row;
+ * a row whose reads would pass the end of the storage goes cell by cell. */
+#ifndef TET_W
+#define TET_W 64 /* cells a block: 64 over 32 by ~10 % on AVX-512 (PoCL 3.1) */
+#endif
 typedef uchar tet_v __attribute__((ext_vector_type(TET_W)));
-typedef tet_v tet_vu __attribute__((aligned(1))); /* loads at any byte address */
-typedef uchar tet_v32 __attribute__((ext_vector_type(32)));
+typedef tet_v tet_vu __attribute__((aligned(1))); /* loads and stores at any byte address */
 #define TET_I4(b) (b), (b) + 1, (b) + 2, (b) + 3
 #define TET_I16(b) TET_I4(b), TET_I4((b) + 4), TET_I4((b) + 8), TET_I4((b) + 12)
-#define TET_I64(b) TET_I16(b), TET_I16((b) + 16), TET_I16((b) + 32), TET_I16((b) + 48)
+#if TET_W == 64
+#define TET_IW(b) TET_I16(b), TET_I16((b) + 16), TET_I16((b) + 32), TET_I16((b) + 48)
+#else
+#define TET_IW(b) TET_I16(b), TET_I16((b) + 16)
+#endif
+typedef uchar tet_v32 __attribute__((ext_vector_type(32)));
+#define TET_LOAD(p) (*(__global const tet_vu *)(p))
+#define TET_MASK(v) __builtin_astype(v, tet_v) /* a compare's 0 / -1 lanes as bytes */
 
-/* Lanes below rem (clamped to 0 .. TET_W) as 0xff, the rest 0. */
-static inline tet_v tet_below(int rem) {
-  const tet_v lanes = (tet_v)(TET_I64(0));
-  return __builtin_astype(lanes < (tet_v)((uchar)clamp(rem, 0, TET_W)), tet_v);
+/* The column sums of cells x .. x + TET_W - 1 of the 9 rows r[3 (dz + 1) + dy + 1], every lane
+ * inside every row. */
+static inline tet_v tet_cols(__global const uchar *r0, __global const uchar *r1, __global const uchar *r2,
+                             __global const uchar *r3, __global const uchar *r4, __global const uchar *r5,
+                             __global const uchar *r6, __global const uchar *r7, __global const uchar *r8, uint x) {
+  return TET_LOAD(r0 + x) + TET_LOAD(r1 + x) + TET_LOAD(r2 + x) + TET_LOAD(r3 + x) + TET_LOAD(r4 + x) +
+         TET_LOAD(r5 + x) + TET_LOAD(r6 + x) + TET_LOAD(r7 + x) + TET_LOAD(r8 + x);
 }
 
-/* The column sums of cells x .. x + TET_W - 1 of the 9 rows, row i masked by m[i]. */
-#define TET_COL(i, m) (*(__global const tet_vu *)(r##i + x) & (m##i))
-#define TET_COLSUM(m) (TET_COL(0, m) + TET_COL(1, m) + TET_COL(2, m) + TET_COL(3, m) + TET_COL(4, m) + TET_COL(5, m) + \
-                       TET_COL(6, m) + TET_COL(7, m) + TET_COL(8, m))
+/* The same with each row's lanes past its length k + 1 - dy - dz masked, and the rows whose bit
+ * in `in` is 0 (outside the domain) too: the rows of one length share a mask. */
+static inline tet_v tet_cols_cut(__global const uchar *r0, __global const uchar *r1, __global const uchar *r2,
+                                 __global const uchar *r3, __global const uchar *r4, __global const uchar *r5,
+                                 __global const uchar *r6, __global const uchar *r7, __global const uchar *r8, uint x,
+                                 uint k, uint in) {
+  const tet_v lanes = (tet_v)(TET_IW(0));
+  tet_v b = (tet_v)((uchar)clamp((int)k + 2 - (int)x, 0, 255)); /* lane j of a row of k + 2 - s cells: j + s < b */
+#define TET_IN(i) (TET_LOAD(r##i + x) & (tet_v)((in >> i) & 1u ? (uchar)0xffu : (uchar)0u))
+  return (TET_IN(0) & TET_MASK(lanes < b)) + ((TET_IN(1) + TET_IN(3)) & TET_MASK(lanes + (uchar)1u < b)) +
+         ((TET_IN(2) + TET_IN(4) + TET_IN(6)) & TET_MASK(lanes + (uchar)2u < b)) +
+         ((TET_IN(5) + TET_IN(7)) & TET_MASK(lanes + (uchar)3u < b)) + (TET_IN(8) & TET_MASK(lanes + (uchar)4u < b));
+#undef TET_IN
+}
 
 /* The next states of a block from its column sums c, those of the blocks before (p) and after (q),
  * and its cells s: key = live27 + 31 self = the count, plus 32 when live. */
 static inline tet_v tet_block(tet_v p, tet_v c, tet_v q, tet_v s, ulong rule) {
-  tet_v key = c + __builtin_shufflevector(p, c, TET_I64(TET_W - 1)) + __builtin_shufflevector(c, q, TET_I64(1)) +
+  tet_v key = c + __builtin_shufflevector(p, c, TET_IW(TET_W - 1)) + __builtin_shufflevector(c, q, TET_IW(1)) +
               s * (uchar)31u;
   tet_v hit = (tet_v)(0);
-  for (ulong r = rule; r; r &= r - 1u) hit |= __builtin_astype(key == (tet_v)((uchar)(63u - clz(r & (0u - r)))), tet_v);
+  for (ulong r = rule; r; r &= r - 1u) hit |= TET_MASK(key == (tet_v)((uchar)(63u - clz(r & (0u - r)))));
   return hit & (uchar)1u;
 }
 
 /* Stores the first rem (< TET_W) cells of v at out: halves of decreasing size. */
 static inline void tet_store_part(__global uchar *out, tet_v v, uint rem) {
-  tet_v32 h = v.lo;
-  if (rem & 32u) vstore16(h.lo, 0u, out), vstore16(h.hi, 0u, out + 16), out += 32, h = v.hi;
+#if TET_W == 64
+  tet_v32 h = (rem & 32u) ? (vstore16(v.lo.lo, 0u, out), vstore16(v.lo.hi, 0u, out + 16), out += 32, v.hi) : v.lo;
+#else
+  tet_v32 h = v;
+#endif
   uchar16 g = (rem & 16u) ? (vstore16(h.lo, 0u, out), out += 16, h.hi) : h.lo;
   uchar8 e = (rem & 8u) ? (vstore8(g.lo, 0u, out), out += 8, g.hi) : g.lo;
   uchar4 d = (rem & 4u) ? (vstore4(e.lo, 0u, out), out += 4, e.hi) : e.lo;
@@ -62,65 +87,72 @@ static inline void tet_store_part(__global uchar *out, tet_v v, uint rem) {
   if (rem & 1u) *out = b.x;
 }
 
+/* One row of k cells from its 9 rows (bit i of `in`: row i is inside the domain; rows outside
+ * point at the row itself) into out. */
+static inline void tet_row(__global const uchar *r0, __global const uchar *r1, __global const uchar *r2,
+                           __global const uchar *r3, __global const uchar *r4, __global const uchar *r5,
+                           __global const uchar *r6, __global const uchar *r7, __global const uchar *r8, uint k,
+                           uint in, __global uchar *out, ulong rule) {
+#define TET_R9 r0, r1, r2, r3, r4, r5, r6, r7, r8
+  uint x = 0u, free = in == 0x1ffu ? k : 0u; /* blocks below free - 2 are inside every row */
+  tet_v p = (tet_v)(0), c = x + TET_W + 2u <= free ? tet_cols(TET_R9, 0u) : tet_cols_cut(TET_R9, 0u, k, in), q;
+  for (; x + 2u * TET_W + 2u <= free; x += TET_W) {
+    q = tet_cols(TET_R9, x + TET_W);
+    *(__global tet_vu *)(out + x) = tet_block(p, c, q, TET_LOAD(r4 + x), rule);
+    p = c;
+    c = q;
+  }
+  for (; x < k; x += TET_W) {
+    q = tet_cols_cut(TET_R9, x + TET_W, k, in);
+    tet_v v = tet_block(p, c, q, TET_LOAD(r4 + x), rule);
+    if (x + TET_W <= k) *(__global tet_vu *)(out + x) = v;
+    else tet_store_part(out + x, v, k - x);
+    p = c;
+    c = q;
+  }
+#undef TET_R9
+}
+
 __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uchar *restrict dst, uint birth,
                                 uint survive, uint n, uint compact, uint chunk, ulong elems) {
-  uint y = (uint)get_global_id(0), z = (uint)get_global_id(1);
-  (void)chunk;
-  if (y >= n || z >= n || y + z >= n) return;
+  uint y0 = (uint)get_global_id(0) * chunk, z = (uint)get_global_id(1);
+  if (z >= n || y0 >= n - z) return;
+  int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
+  uint y1 = min(y0 + chunk, n - z);
+  ulong rule = (ulong)birth | (ulong)survive << 32;
   sqz_sidx start[9];
   uint len[9];
-  sqz_tet_rows9(compact ? SQZ_SL_COMPACT : SQZ_SL_BB, n, y, z, start, len);
-  uint k = len[4];
-  sqz_sidx far = 0u; /* the last row start read */
-  /* the rows as scalars (arrays would live in PoCL's work-item context, reloaded every cell);
-   * rows outside the domain point at the row itself, masked */
-#define TET_ROW(i)                                                                                                 \
-  sqz_sidx a##i = len[i] ? start[i] : start[4];                                                                   \
-  __global const uchar *r##i = src + a##i;                                                                        \
-  tet_v whole##i = (tet_v)(len[i] ? (uchar)0xffu : (uchar)0u);                                                      \
-  far = max(far, a##i)
-  TET_ROW(0); TET_ROW(1); TET_ROW(2); TET_ROW(3); TET_ROW(4); TET_ROW(5); TET_ROW(6); TET_ROW(7); TET_ROW(8);
-  __global uchar *out = dst + start[4];
-  if ((ulong)far + k + 2u * TET_W <= elems) {
-    ulong rule = (ulong)birth | (ulong)survive << 32;
-    uint x = 0u;
-#define TET_BELOW(i) tet_v cut##i = tet_below((int)len[i] - (int)x)
-#define TET_CUTS TET_BELOW(0); TET_BELOW(1); TET_BELOW(2); TET_BELOW(3); TET_BELOW(4); TET_BELOW(5); TET_BELOW(6); TET_BELOW(7); TET_BELOW(8)
-    tet_v p = (tet_v)(0), c, q;
-    {
-      TET_CUTS;
-      c = TET_COLSUM(cut);
-    }
-    for (; x + 2u * TET_W + 2u <= k; x += TET_W) { /* the next block inside every row */
-      tet_v s = *(__global const tet_vu *)(r4 + x);
-      x += TET_W;
-      q = TET_COLSUM(whole);
-      x -= TET_W;
-      *(__global tet_vu *)(out + x) = tet_block(p, c, q, s, rule);
-      p = c;
-      c = q;
-    }
-    for (; x < k; x += TET_W) {
-      tet_v s = *(__global const tet_vu *)(r4 + x);
-      x += TET_W;
-      {
-        TET_CUTS;
-        q = TET_COLSUM(cut);
+  sqz_tet_rows9(layout, n, y0, z, start, len);
+  /* the row starts as scalars (arrays would live in PoCL's work-item context) */
+  sqz_sidx a0 = start[0], a1 = start[1], a2 = start[2], a3 = start[3], a4 = start[4], a5 = start[5], a6 = start[6],
+           a7 = start[7], a8 = start[8];
+  uint planes = (z > 0u ? 0x7u : 0u) | 0x38u | (z + 1u < n ? 0x1c0u : 0u); /* rows of the planes inside */
+  for (uint y = y0; y < y1; y++) {
+    uint k = n - y - z, in = planes & (y > 0u ? 0x1ffu : 0x1b6u); /* row y - 1: none at y = 0 */
+    in &= k >= 3u ? 0x1ffu : k == 2u ? 0x0ffu : 0x05fu; /* rows of k + 2 - dy - dz <= 0 cells: none */
+#define TET_EFF(i) sqz_sidx e##i = (in >> i) & 1u ? a##i : a4
+    TET_EFF(0); TET_EFF(1); TET_EFF(2); TET_EFF(3); TET_EFF(5); TET_EFF(6); TET_EFF(7); TET_EFF(8);
+#undef TET_EFF
+    sqz_sidx far = max(max(max(e0, e1), max(e2, e3)), max(max(a4, e5), max(max(e6, e7), e8)));
+    if ((ulong)far + k + 2u * TET_W <= elems) {
+      tet_row(src + e0, src + e1, src + e2, src + e3, src + a4, src + e5, src + e6, src + e7, src + e8, k, in, dst + a4,
+              rule);
+    } else { /* the rows at the end of the storage: cell by cell (x - 1 wraps at 0) */
+#define TET_LEN(i) ((in >> i) & 1u ? k + 2u - (i / 3u) - (i % 3u) : 0u)
+#define TET_EDGE(i) (x - 1u < TET_LEN(i) ? src[e##i + x - 1u] : 0) + (x < TET_LEN(i) ? src[e##i + x] : 0) + (x + 1u < TET_LEN(i) ? src[e##i + x + 1u] : 0)
+      sqz_sidx e4 = a4;
+      for (uint x = 0u; x < k; x++) {
+        uint live = TET_EDGE(0) + TET_EDGE(1) + TET_EDGE(2) + TET_EDGE(3) + TET_EDGE(4) + TET_EDGE(5) + TET_EDGE(6) +
+                    TET_EDGE(7) + TET_EDGE(8);
+        dst[a4 + x] = (uchar)tet_next(src[a4 + x], live, birth, survive);
       }
-      x -= TET_W;
-      tet_v v = tet_block(p, c, q, s, rule);
-      if (x + TET_W <= k) *(__global tet_vu *)(out + x) = v;
-      else tet_store_part(out + x, v, k - x);
-      p = c;
-      c = q;
+#undef TET_EDGE
+#undef TET_LEN
     }
-    return;
-  }
-#define TET_EDGE(i) ((x - 1u < len[i] ? (r##i + x)[-1] : 0) + (x < len[i] ? (r##i + x)[0] : 0) + (x + 1u < len[i] ? (r##i + x)[1] : 0))
-  for (uint x = 0u; x < k; x++) { /* rows at the end of the storage (x - 1 wraps at 0) */
-    uint live = TET_EDGE(0) + TET_EDGE(1) + TET_EDGE(2) + TET_EDGE(3) + TET_EDGE(4) + TET_EDGE(5) + TET_EDGE(6) +
-                TET_EDGE(7) + TET_EDGE(8);
-    out[x] = (uchar)tet_next(r4[x], live, birth, survive);
+    /* down y: each plane's rows move up one, the new row y + 2 one row step after row y + 1 */
+    a0 = a1, a1 = a2, a2 += sqz_tet_rowstep(layout, n, y + 1u, z - 1u);
+    a3 = a4, a4 = a5, a5 += sqz_tet_rowstep(layout, n, y + 1u, z);
+    a6 = a7, a7 = a8, a8 += sqz_tet_rowstep(layout, n, y + 1u, z + 1u);
   }
 }
 #else

@@ -5,7 +5,8 @@
 
 #define SQZ__TETRA_CHUNK 128u     /* rows of a plane per work-item, 32-bit words (SQZ_TETRA_CHUNK overrides) */
 #define SQZ__TETRA_LOCAL 128u     /* work-items (words along x) per group, 32-bit words (H200: 128 by 8 % over 64 and 256) */
-#define SQZ__TETRA_ROWS_LOCAL 16u /* work-items (rows) per group, 1-byte words (CPU devices) */
+#define SQZ__TETRA_ROWS_CHUNK 8u  /* rows of a plane per work-item, 1-byte words (CPU devices; SQZ_TETRA_CHUNK overrides) */
+#define SQZ__TETRA_ROWS_LOCAL 16u /* work-items per group along y, 1-byte words */
 
 static size_t sqz__round_up(uint64_t v, uint64_t m) { return (size_t)((v + m - 1) / m * m); }
 
@@ -18,11 +19,11 @@ int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   snprintf(pre, sizeof pre, "#define SQZ_SWAR_WORD %u\n%s", word, sqz__cl_swar_idx32(f) ? "#define SQZ_IDX32 1\n" : "");
   int st = sqz__cl_swar_kernel(f, files, pre, "engine_tetra_swar", &k);
   if (st != SQZ_OK) return st;
-  cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, chunk = (cl_uint)sqz__env_uint("SQZ_TETRA_CHUNK", 1, 65536, SQZ__TETRA_CHUNK);
+  cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, chunk = (cl_uint)sqz__env_uint("SQZ_TETRA_CHUNK", 1, 65536, word == 8 ? SQZ__TETRA_ROWS_CHUNK : SQZ__TETRA_CHUNK);
   cl_uint birth = u->birth, survive = u->survive;
   cl_ulong elems = f->elems;
-  /* 1-byte words: a work-item per row (y, z); 32-bit words: per 8 cells along x (two words) of `chunk` rows of plane z */
-  size_t global[3] = {sqz__round_up(n, SQZ__TETRA_ROWS_LOCAL), n, 1}, local[3] = {SQZ__TETRA_ROWS_LOCAL, 1, 1};
+  /* 1-byte words: a work-item per `chunk` rows of plane z; 32-bit words: per 8 cells along x (two words) of `chunk` rows of plane z */
+  size_t global[3] = {sqz__round_up((n + chunk - 1) / chunk, SQZ__TETRA_ROWS_LOCAL), n, 1}, local[3] = {SQZ__TETRA_ROWS_LOCAL, 1, 1};
   if (word == 32) {
     global[0] = sqz__round_up(((uint64_t)n + 7) / 8, SQZ__TETRA_LOCAL); /* 8 cells a work-item */
     global[2] = (n + chunk - 1) / chunk;
