@@ -20,8 +20,8 @@ static inline uint tet_next(uint self, uint live27, uint birth, uint survive) {
  * x - 1, x, x + 1, shifted across the previous and next blocks. Row (y + dy, z + dz) holds
  * k + 2 - (dy + 1) - (dz + 1) cells (k: the row's own length) or is outside the domain: while every
  * lane is inside every row the loads go unmasked, past that each is masked by the lanes below its
- * row's length (rows outside the domain: none). The rule is a byte compare per set bit of
- * birth | survive << 32 against key = count + 32 self. Reads run up to 2 TET_W cells past the row;
+ * row's length (rows outside the domain: none). The rule is a byte range test per run of
+ * consecutive set bits of birth | survive << 32 at key = count + 32 self. Reads run up to 2 TET_W cells past the row;
  * a row whose reads would pass the end of the storage goes cell by cell. */
 #ifndef TET_W
 #define TET_W 64 /* cells a block: 64 over 32 by ~10 % on AVX-512 (PoCL 3.1) */
@@ -63,13 +63,33 @@ static inline tet_v tet_cols_cut(__global const uchar *r0, __global const uchar 
 #undef TET_IN
 }
 
+/* The rule as runs of consecutive keys (key = count, plus 32 for a live cell; B6/S5,6,7: 6 and
+ * 37 .. 39): the lowest run of *rest as its first key *lo and length *len, cleared from *rest
+ * (none left: an empty run). */
+typedef struct {
+  uchar lo, len;
+} tet_run;
+static inline tet_run tet_next_run(ulong *rest) {
+  tet_run run = {0u, 0u};
+  if (*rest) {
+    ulong r = *rest, lo = 63u - clz(r & (0u - r)), t = r >> lo; /* the run at bit 0 of t */
+    run.lo = (uchar)lo;
+    run.len = (uchar)(63u - clz(~t & (t + 1u)));
+    *rest = r & ~((t & ~(t + 1u)) << lo);
+  }
+  return run;
+}
+
 /* The next states of a block from its column sums c, those of the blocks before (p) and after (q),
- * and its cells s: key = live27 + 31 self = the count, plus 32 when live. */
-static inline tet_v tet_block(tet_v p, tet_v c, tet_v q, tet_v s, ulong rule) {
+ * and its cells s: key = live27 + 31 self in the runs a, b and those of rest. */
+static inline tet_v tet_block(tet_v p, tet_v c, tet_v q, tet_v s, tet_run a, tet_run b, ulong rest) {
   tet_v key = c + __builtin_shufflevector(p, c, TET_IW(TET_W - 1)) + __builtin_shufflevector(c, q, TET_IW(1)) +
               s * (uchar)31u;
-  tet_v hit = (tet_v)(0);
-  for (ulong r = rule; r; r &= r - 1u) hit |= TET_MASK(key == (tet_v)((uchar)(63u - clz(r & (0u - r)))));
+  tet_v hit = TET_MASK(key - a.lo < (tet_v)(a.len)) | TET_MASK(key - b.lo < (tet_v)(b.len));
+  while (rest) {
+    tet_run r = tet_next_run(&rest);
+    hit |= TET_MASK(key - r.lo < (tet_v)(r.len));
+  }
   return hit & (uchar)1u;
 }
 
@@ -92,19 +112,19 @@ static inline void tet_store_part(__global uchar *out, tet_v v, uint rem) {
 static inline void tet_row(__global const uchar *r0, __global const uchar *r1, __global const uchar *r2,
                            __global const uchar *r3, __global const uchar *r4, __global const uchar *r5,
                            __global const uchar *r6, __global const uchar *r7, __global const uchar *r8, uint k,
-                           uint in, __global uchar *out, ulong rule) {
+                           uint in, __global uchar *out, tet_run a, tet_run b, ulong rest) {
 #define TET_R9 r0, r1, r2, r3, r4, r5, r6, r7, r8
   uint x = 0u, free = in == 0x1ffu ? k : 0u; /* blocks below free - 2 are inside every row */
   tet_v p = (tet_v)(0), c = x + TET_W + 2u <= free ? tet_cols(TET_R9, 0u) : tet_cols_cut(TET_R9, 0u, k, in), q;
   for (; x + 2u * TET_W + 2u <= free; x += TET_W) {
     q = tet_cols(TET_R9, x + TET_W);
-    *(__global tet_vu *)(out + x) = tet_block(p, c, q, TET_LOAD(r4 + x), rule);
+    *(__global tet_vu *)(out + x) = tet_block(p, c, q, TET_LOAD(r4 + x), a, b, rest);
     p = c;
     c = q;
   }
   for (; x < k; x += TET_W) {
     q = tet_cols_cut(TET_R9, x + TET_W, k, in);
-    tet_v v = tet_block(p, c, q, TET_LOAD(r4 + x), rule);
+    tet_v v = tet_block(p, c, q, TET_LOAD(r4 + x), a, b, rest);
     if (x + TET_W <= k) *(__global tet_vu *)(out + x) = v;
     else tet_store_part(out + x, v, k - x);
     p = c;
@@ -119,7 +139,8 @@ __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uch
   if (z >= n || y0 >= n - z) return;
   int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
   uint y1 = min(y0 + chunk, n - z);
-  ulong rule = (ulong)birth | (ulong)survive << 32;
+  ulong rest = (ulong)(birth & 0x7ffffffu) | (ulong)(survive & 0x7ffffffu) << 32; /* counts 0 .. 26 */
+  tet_run a = tet_next_run(&rest), b = tet_next_run(&rest);
   sqz_sidx start[9];
   uint len[9];
   sqz_tet_rows9(layout, n, y0, z, start, len);
@@ -136,7 +157,7 @@ __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uch
     sqz_sidx far = max(max(max(e0, e1), max(e2, e3)), max(max(a4, e5), max(max(e6, e7), e8)));
     if ((ulong)far + k + 2u * TET_W <= elems) {
       tet_row(src + e0, src + e1, src + e2, src + e3, src + a4, src + e5, src + e6, src + e7, src + e8, k, in, dst + a4,
-              rule);
+              a, b, rest);
     } else { /* the rows at the end of the storage: cell by cell (x - 1 wraps at 0) */
 #define TET_LEN(i) ((in >> i) & 1u ? k + 2u - (i / 3u) - (i % 3u) : 0u)
 #define TET_EDGE(i) (x - 1u < TET_LEN(i) ? src[e##i + x - 1u] : 0) + (x < TET_LEN(i) ? src[e##i + x] : 0) + (x + 1u < TET_LEN(i) ? src[e##i + x + 1u] : 0)
