@@ -24,7 +24,7 @@ static inline uint tet_next(uint self, uint live27, uint birth, uint survive) {
  * consecutive set bits of birth | survive << 32 at key = count + 32 self. Reads run up to 2 TET_W cells past the row;
  * a row whose reads would pass the end of the storage goes cell by cell. */
 #ifndef TET_W
-#define TET_W 64 /* cells a block: 64 over 32 by ~10 % on AVX-512 (PoCL 3.1) */
+#define TET_W 32 /* cells a block (64 and 16 also build): 32 over 64 by ~15 %, over 16 by ~13 % on AVX-512 (PoCL 3.1) */
 #endif
 typedef uchar tet_v __attribute__((ext_vector_type(TET_W)));
 typedef tet_v tet_vu __attribute__((aligned(1))); /* loads and stores at any byte address */
@@ -32,8 +32,10 @@ typedef tet_v tet_vu __attribute__((aligned(1))); /* loads and stores at any byt
 #define TET_I16(b) TET_I4(b), TET_I4((b) + 4), TET_I4((b) + 8), TET_I4((b) + 12)
 #if TET_W == 64
 #define TET_IW(b) TET_I16(b), TET_I16((b) + 16), TET_I16((b) + 32), TET_I16((b) + 48)
-#else
+#elif TET_W == 32
 #define TET_IW(b) TET_I16(b), TET_I16((b) + 16)
+#else
+#define TET_IW(b) TET_I16(b)
 #endif
 typedef uchar tet_v32 __attribute__((ext_vector_type(32)));
 #define TET_LOAD(p) (*(__global const tet_vu *)(p))
@@ -97,10 +99,14 @@ static inline tet_v tet_block(tet_v p, tet_v c, tet_v q, tet_v s, tet_run a, tet
 static inline void tet_store_part(__global uchar *out, tet_v v, uint rem) {
 #if TET_W == 64
   tet_v32 h = (rem & 32u) ? (vstore16(v.lo.lo, 0u, out), vstore16(v.lo.hi, 0u, out + 16), out += 32, v.hi) : v.lo;
-#else
+#elif TET_W == 32
   tet_v32 h = v;
 #endif
+#if TET_W >= 32
   uchar16 g = (rem & 16u) ? (vstore16(h.lo, 0u, out), out += 16, h.hi) : h.lo;
+#else
+  uchar16 g = v;
+#endif
   uchar8 e = (rem & 8u) ? (vstore8(g.lo, 0u, out), out += 8, g.hi) : g.lo;
   uchar4 d = (rem & 4u) ? (vstore4(e.lo, 0u, out), out += 4, e.hi) : e.lo;
   uchar2 b = (rem & 2u) ? (vstore2(d.lo, 0u, out), out += 2, d.hi) : d.lo;

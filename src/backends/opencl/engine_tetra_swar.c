@@ -5,7 +5,7 @@
 
 #define SQZ__TETRA_CHUNK 128u     /* rows of a plane per work-item, 32-bit words (SQZ_TETRA_CHUNK overrides) */
 #define SQZ__TETRA_LOCAL 128u     /* work-items (words along x) per group, 32-bit words (H200: 128 by 8 % over 64 and 256) */
-#define SQZ__TETRA_ROWS_CHUNK 8u  /* rows of a plane per work-item, 1-byte words (CPU devices; SQZ_TETRA_CHUNK overrides) */
+#define SQZ__TETRA_ROWS_CHUNK 32u /* rows of a plane per work-item, 1-byte words (CPU devices, SQZ_TETRA_CHUNK overrides; PoCL: 32 over 8 by ~10 %) */
 #define SQZ__TETRA_ROWS_LOCAL 16u /* work-items per group along y, 1-byte words */
 
 static size_t sqz__round_up(uint64_t v, uint64_t m) { return (size_t)((v + m - 1) / m * m); }
