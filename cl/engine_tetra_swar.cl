@@ -5,7 +5,7 @@
  * past a row's length (and rows outside the domain) read as 0, so the bb layout's cells outside the
  * domain are neither read nor written. birth and survive are 27-bit masks: a cell with c live
  * neighbours becomes ((self ? survive : birth) >> c) & 1. Arguments: src, dst, birth, survive, n,
- * compact (1: compact, 0: bb), chunk (rows per work-item, 32-bit words), elems (cells stored). */
+ * compact (1: compact, 0: bb), chunk (rows of a plane per work-item), elems (cells stored). */
 
 /* The next state of a cell from live27, the live cells of its 3 x 3 x 3 block, self included. */
 static inline uint tet_next(uint self, uint live27, uint birth, uint survive) {
@@ -18,11 +18,11 @@ static inline uint tet_next(uint self, uint live27, uint birth, uint survive) {
  * AVX-512 registers). A block's column sums (the 9 rows' cells at each x, <= 9) are loaded once and
  * kept for the next block, so a block costs 9 loads and its 27-cell sums are the column sums at
  * x - 1, x, x + 1, shifted across the previous and next blocks. Row (y + dy, z + dz) holds
- * k + 2 - (dy + 1) - (dz + 1) cells (k: the row's own length) or is outside the domain: while every
- * lane is inside every row the loads go unmasked, past that each is masked by the lanes below its
- * row's length (rows outside the domain: none). The rule is a byte range test per run of
- * consecutive set bits of birth | survive << 32 at key = count + 32 self. Reads run up to 2 TET_W cells past the row;
- * a row whose reads would pass the end of the storage goes cell by cell. */
+ * k - dy - dz cells (k: the row's own length) or is outside the domain: while every lane is inside
+ * every row the loads go unmasked, past that each is masked by the lanes below its row's length
+ * (rows outside the domain: none). The rule is a byte range test per run of consecutive set bits of
+ * birth | survive << 32 at key = count + 32 self. Reads run up to 2 TET_W cells past the row; a row
+ * whose reads would pass the end of the storage goes cell by cell. */
 #ifndef TET_W
 #define TET_W 32 /* cells a block (64 and 16 also build): 32 over 64 by ~15 %, over 16 by ~13 % on AVX-512 (PoCL 3.1) */
 #endif
@@ -50,14 +50,14 @@ static inline tet_v tet_cols(__global const uchar *r0, __global const uchar *r1,
          TET_LOAD(r5 + x) + TET_LOAD(r6 + x) + TET_LOAD(r7 + x) + TET_LOAD(r8 + x);
 }
 
-/* The same with each row's lanes past its length k + 1 - dy - dz masked, and the rows whose bit
+/* The same with each row's lanes past its length k - dy - dz masked, and the rows whose bit
  * in `in` is 0 (outside the domain) too: the rows of one length share a mask. */
 static inline tet_v tet_cols_cut(__global const uchar *r0, __global const uchar *r1, __global const uchar *r2,
                                  __global const uchar *r3, __global const uchar *r4, __global const uchar *r5,
                                  __global const uchar *r6, __global const uchar *r7, __global const uchar *r8, uint x,
                                  uint k, uint in) {
   const tet_v lanes = (tet_v)(TET_IW(0));
-  tet_v b = (tet_v)((uchar)clamp((int)k + 2 - (int)x, 0, 255)); /* lane j of a row of k + 2 - s cells: j + s < b */
+  tet_v b = (tet_v)((uchar)clamp((int)k + 2 - (int)x, 0, 255)); /* lane j of row i, k + 2 - s cells (s = i / 3 + i % 3): j + s < b */
 #define TET_IN(i) (TET_LOAD(r##i + x) & (tet_v)((in >> i) & 1u ? (uchar)0xffu : (uchar)0u))
   return (TET_IN(0) & TET_MASK(lanes < b)) + ((TET_IN(1) + TET_IN(3)) & TET_MASK(lanes + (uchar)1u < b)) +
          ((TET_IN(2) + TET_IN(4) + TET_IN(6)) & TET_MASK(lanes + (uchar)2u < b)) +
@@ -66,8 +66,8 @@ static inline tet_v tet_cols_cut(__global const uchar *r0, __global const uchar 
 }
 
 /* The rule as runs of consecutive keys (key = count, plus 32 for a live cell; B6/S5,6,7: 6 and
- * 37 .. 39): the lowest run of *rest as its first key *lo and length *len, cleared from *rest
- * (none left: an empty run). */
+ * 37 .. 39): the lowest run of *rest (first key and length), cleared from *rest; none left: an
+ * empty run. */
 typedef struct {
   uchar lo, len;
 } tet_run;
