@@ -140,4 +140,200 @@ __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uch
     m = mn;
   }
 }
+
+/* ---- Two planes a work-item (SQZ_TETRA_VARIANT 1, the default on GPUs) ----------------------
+ * engine_tetra_swar_z2: a work-item owns cells x = 8 g .. 8 g + 7 of the rows y0 .. y0 + chunk - 1
+ * of planes z and z + 1 (z = 2 id 1). Per row it reads the row below (y + 1) in the 4 planes
+ * z - 1 .. z + 2 once, as raw windows of cells x - 1 .. x + 10 (3 words), and sums whole windows
+ * before the 3-sum along x: P_z = W(z - 1) + Q and P_z+1 = Q + W(z + 2) with Q = W(z) + W(z + 1),
+ * so 2 x 8 cells cost 4 windows, 9 window adds and 2 3-sums (the one-plane step: 3 windows and 3
+ * 3-sums for 8). Rows whose 4 windows lie inside all 4 rows, with cells x - 4 .. x + 14 (z >= 1,
+ * x >= 8, y < n - z - x - 17), take the fast path: 4 aligned loads and 3 funnel shifts a window, no
+ * masks or range tests; every work-item takes it for its first rows and the masked per-byte path
+ * (tet_win_edge) only for its last 17 rows at most (the row ends), plus the rows before the loop,
+ * so a warp decides once. The rule is a 4-cell word at a time (tet_rule4): when birth and survive
+ * are each one run of counts (B6/S5,6,7) two byte-wise range tests, else two byte permutes into
+ * tables. Full rows store two aligned words, or one aligned word and 2-3 narrow stores when the
+ * row starts inside a word (the same for the whole warp). */
+
+/* (hi:lo) >> (k mod 32): one funnel shift (PTX shf.r.wrap). */
+static inline uint tet_fshr(uint lo, uint hi, uint k) { return (uint)((((ulong)hi << 32) | lo) >> (k & 31u)); }
+
+/* Byte i of the result: byte (c >> 4 i) & 7 of (b:a), i = 0 .. 3 (PTX prmt; selectors below 8). */
+static inline uint tet_prmt(uint a, uint b, uint c) {
+#ifdef SQZ_PTX /* NVIDIA's OpenCL takes inline PTX (the host defines SQZ_PTX there) */
+#ifndef SQZ_ASM
+#define SQZ_ASM asm
+#endif
+  uint r;
+  SQZ_ASM("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+#else
+  ulong t = (ulong)b << 32 | a;
+  uint r = 0u;
+  for (uint i = 0u; i < 4u; i++) r |= (uint)((t >> (8u * ((c >> (4u * i)) & 7u))) & 0xffu) << (8u * i);
+  return r;
+#endif
+}
+
+/* The rule, once per work-item. range: birth and survive are each empty or one run [lo, hi] of
+ * counts, tested as bit 7 of c + 128 - lo (c >= lo) and of c + 127 - hi (c > hi), with c = s - m
+ * (s: the 27-cell sum, m: self) folded into s + k + m d per byte (no carries: every byte stays in
+ * 0 .. 255, so d may wrap). */
+typedef struct {
+  uint range, tk, td, uk, ud, birth, survive;
+} tet_rule;
+
+static inline uint tet_lo(uint m) { return m ? 31u - clz(m & (0u - m)) : 63u; }
+static inline uint tet_hi(uint m) { return m ? 31u - clz(m) : 0u; }
+static inline tet_rule tet_rule_of(uint birth, uint survive) {
+  tet_rule r;
+  uint lb = tet_lo(birth), ls = tet_lo(survive), hb = tet_hi(birth), hs = tet_hi(survive);
+  r.range = (!birth || !(((birth >> lb) + 1u) & (birth >> lb))) && (!survive || !(((survive >> ls) + 1u) & (survive >> ls)));
+  r.tk = (128u - lb) * 0x01010101u;
+  r.td = lb - ls - 1u;
+  r.uk = (127u - hb) * 0x01010101u;
+  r.ud = hb - hs - 1u;
+  r.birth = birth;
+  r.survive = survive;
+  return r;
+}
+
+/* The next states of 4 cells: s the 27-cell sums (self included), m the cells, a byte each. Not
+ * range: the index j = c + 32 m (0 .. 58) splits into byte j >> 3 of (survive:birth) and bit j & 7
+ * of it, both looked up 4 at a time by a permute (its selectors: the bytes packed to nibbles). */
+static inline uint tet_rule4(uint s, uint m, tet_rule r) {
+  if (r.range) {
+    uint t = s + r.tk + m * r.td, u = s + r.uk + m * r.ud;
+    return (t & ~u & 0x80808080u) >> 7;
+  }
+  uint j = s + 31u * m, lo = j & 0x07070707u, hi = (j >> 3) & 0x07070707u;
+  uint t = tet_prmt(r.birth, r.survive, tet_prmt(hi | (hi >> 4), 0u, 0x20u));
+  uint o = tet_prmt(0x08040201u, 0x80402010u, tet_prmt(lo | (lo >> 4), 0u, 0x20u));
+  return (((t & o) + 0x7f7f7f7fu) >> 7) & 0x01010101u;
+}
+
+/* Cells of row (y, zz) (0: outside the domain). */
+static inline uint tet_len(uint n, uint y, uint zz) { return zz < n && y < n && y + zz < n ? n - y - zz : 0u; }
+
+/* Cells c .. c + 3 of the row at storage a with len cells (c may be -1), 0 outside the row. */
+static inline uint tet_cells4(__global const uchar *s, sqz_sidx a, uint len, uint c) {
+  uint v = 0u;
+  for (uint e = 0u; e < 4u; e++)
+    if (c + e < len) v |= (uint)s[a + (c + e)] << (8u * e);
+  return v;
+}
+
+/* The window of cells x - 1 .. x + 10 of a row as three words (bytes x + 9 and x + 10 unused). fast:
+ * the row holds cells x - 4 .. x + 14, 4 aligned loads from the word of cell x - 1 and 3 funnel
+ * shifts; else byte loads tested against the row's len cells. */
+static inline uint3 tet_win(__global const uchar *s, sqz_sidx a, uint len, uint x, int fast) {
+  if (fast) {
+    sqz_sidx p = a + x - 1u;
+    __global const uint *w = (__global const uint *)s + (p >> 2);
+    uint k = (uint)p << 3, w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+    return (uint3)(tet_fshr(w0, w1, k), tet_fshr(w1, w2, k), tet_fshr(w2, w3, k));
+  }
+  return (uint3)(tet_cells4(s, a, len, x - 1u), tet_cells4(s, a, len, x + 3u), tet_cells4(s, a, len, x + 7u));
+}
+
+/* The 3-sums along x of cells x .. x + 7 from a window (bytes <= 27 / 3 when windows are summed). */
+static inline uint2 tet_hsum3(uint3 w) {
+  return (uint2)(w.x + tet_fshr(w.x, w.y, 8u) + tet_fshr(w.x, w.y, 16u), w.y + tet_fshr(w.y, w.z, 8u) + tet_fshr(w.y, w.z, 16u));
+}
+
+/* Cells x .. x + 7 of a window. */
+static inline uint2 tet_mid(uint3 w) { return (uint2)(tet_fshr(w.x, w.y, 8u), tet_fshr(w.y, w.z, 8u)); }
+
+/* Row y of the planes z - 1 .. z + 2 (starts a[], at row y): the plane sums of planes z and z + 1
+ * in p[0], p[1], their cells in m[0], m[1]. */
+static inline void tet_planes(__global const uchar *src, const sqz_sidx *a, uint n, uint y, uint z, uint x, int fast,
+                              uint2 *p, uint2 *m) {
+  uint3 w0 = tet_win(src, a[0], tet_len(n, y, z - 1u), x, fast), w1 = tet_win(src, a[1], tet_len(n, y, z), x, fast);
+  uint3 w2 = tet_win(src, a[2], tet_len(n, y, z + 1u), x, fast), w3 = tet_win(src, a[3], tet_len(n, y, z + 2u), x, fast);
+  uint3 q = w1 + w2;
+  p[0] = tet_hsum3(w0 + q);
+  p[1] = tet_hsum3(q + w3);
+  m[0] = tet_mid(w1);
+  m[1] = tet_mid(w2);
+}
+
+/* Steps the starts a[] of planes z - 1 .. z + 2 from row y to row y + 1. */
+static inline void tet_down(int layout, uint n, uint y, uint z, sqz_sidx *a) {
+  for (uint k = 0u; k < 4u; k++) a[k] += sqz_tet_rowstep(layout, n, y, z - 1u + k);
+}
+
+/* Cells x .. x + 7 (bytes of r) at storage o, cells of them (all 8: two aligned words, or, where o
+ * is inside a word, the aligned word in the middle and 2-3 byte or 16-bit stores around it). */
+static inline void tet_store(__global uchar *dst, sqz_sidx o, uint2 r, uint cells) {
+  uint s = (uint)o & 3u;
+  if (cells < 8u) {
+    for (uint e = 0u; e < cells; e++) dst[o + e] = (uchar)((e < 4u ? r.x : r.y) >> (8u * (e & 3u)));
+    return;
+  }
+  __global uint *w = (__global uint *)(dst + (o - s));
+  __global ushort *h = (__global ushort *)w;
+  __global uchar *b = (__global uchar *)w;
+  if (s == 0u) {
+    w[0] = r.x;
+    w[1] = r.y;
+    return;
+  }
+  w[1] = tet_fshr(r.x, r.y, 32u - 8u * s);
+  if (s == 1u) {
+    b[1] = (uchar)r.x;
+    h[1] = (ushort)(r.x >> 8);
+    b[8] = (uchar)(r.y >> 24);
+  } else if (s == 2u) {
+    h[1] = (ushort)r.x;
+    h[4] = (ushort)(r.y >> 16);
+  } else {
+    b[3] = (uchar)r.x;
+    h[4] = (ushort)(r.y >> 8);
+    b[10] = (uchar)(r.y >> 24);
+  }
+}
+
+/* Output row y of planes z and z + 1: reads row y + 1, rule, stores; pp, pc: the plane sums of rows
+ * y - 1 and y, m: the cells of row y (both planes), shifted down a row. e0: the rows of plane z
+ * that hold cell x. */
+static inline void tet_row2(__global const uchar *src, __global uchar *dst, int layout, uint n, uint z, uint x, uint y,
+                            uint e0, tet_rule r, int fast, sqz_sidx *a, uint2 *pp, uint2 *pc, uint2 *m) {
+  sqz_sidx o0 = a[1] + x, o1 = a[2] + x;
+  uint2 pn[2], mn[2];
+  tet_down(layout, n, y, z, a);
+  tet_planes(src, a, n, y + 1u, z, x, fast, pn, mn);
+  for (uint q = 0u; q < 2u; q++) {
+    uint2 s = pp[q] + pc[q] + pn[q];
+    uint2 next = (uint2)(tet_rule4(s.x, m[q].x, r), tet_rule4(s.y, m[q].y, r));
+    uint cells = fast ? 8u : y + q < e0 && z + q < n ? min(8u, e0 - q - y) : 0u;
+    tet_store(dst, q ? o1 : o0, next, cells);
+    pp[q] = pc[q];
+    pc[q] = pn[q];
+    m[q] = mn[q];
+  }
+}
+
+__kernel void engine_tetra_swar_z2(__global const uchar *restrict src, __global uchar *restrict dst, uint birth,
+                                   uint survive, uint n, uint compact, uint chunk, ulong elems) {
+  uint x = 8u * (uint)get_global_id(0), z = 2u * (uint)get_global_id(1), y0 = (uint)get_global_id(2) * chunk;
+  (void)elems;
+  if (z >= n || y0 >= n - z || x >= n - z - y0) return;
+  int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
+  uint e0 = n - z - x, y1 = min(y0 + chunk, e0); /* plane z: rows y < e0 hold cell x; plane z + 1: y < e0 - 1 */
+  uint yf = z >= 1u && x >= 8u && e0 > 17u ? clamp(e0 - 17u, y0, y1) : y0; /* rows y < yf: fast */
+  tet_rule r = tet_rule_of(birth, survive);
+  sqz_sidx a[4];
+  uint2 pp[2], pc[2], m[2];
+  for (uint k = 0u; k < 4u; k++) { /* row y0 - 1 of planes z - 1 .. z + 2 */
+    uint zz = z - 1u + k;
+    a[k] = (zz < n ? sqz_tet_index(layout, n, 0u, y0, zz) : (sqz_sidx)0u) - sqz_tet_rowstep(layout, n, y0 - 1u, zz);
+  }
+  tet_planes(src, a, n, y0 - 1u, z, x, 0, pp, m);
+  tet_down(layout, n, y0 - 1u, z, a);
+  tet_planes(src, a, n, y0, z, x, 0, pc, m);
+  uint y = y0;
+  for (; y < yf; y++) tet_row2(src, dst, layout, n, z, x, y, e0, r, 1, a, pp, pc, m);
+  for (; y < y1; y++) tet_row2(src, dst, layout, n, z, x, y, e0, r, 0, a, pp, pc, m);
+}
 #endif

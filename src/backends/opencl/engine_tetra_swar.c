@@ -14,17 +14,23 @@ int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   cl_kernel k = NULL;
   unsigned word = sqz__cl_swar_word(ctx) == 8 ? 8u : 32u; /* 64 counts as 32 here */
-  char pre[96];
-  snprintf(pre, sizeof pre, "#define SQZ_SWAR_WORD %u\n%s", word, sqz__cl_swar_idx32(f) ? "#define SQZ_IDX32 1\n" : "");
-  int st = sqz__cl_swar_kernel(f, files, pre, "engine_tetra_swar", &k);
+  /* 32-bit words: 0 one plane a work-item (engine_tetra_swar), 1 two (engine_tetra_swar_z2, inline PTX on NVIDIA), 2 two without PTX */
+  unsigned variant = word == 32 ? (unsigned)sqz__env_uint("SQZ_TETRA_VARIANT", 0, 2, 1) : 0u;
+  cl_uint vendor = 0;
+  clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
+  char pre[128];
+  snprintf(pre, sizeof pre, "#define SQZ_SWAR_WORD %u\n%s%s", word, sqz__cl_swar_idx32(f) ? "#define SQZ_IDX32 1\n" : "",
+           variant == 1 && vendor == 0x10deu ? "#define SQZ_PTX 1\n" : "");
+  int st = sqz__cl_swar_kernel(f, files, pre, variant ? "engine_tetra_swar_z2" : "engine_tetra_swar", &k);
   if (st != SQZ_OK) return st;
   cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, chunk = (cl_uint)sqz__env_uint("SQZ_TETRA_CHUNK", 1, 65536, SQZ__TETRA_CHUNK);
   cl_uint birth = u->birth, survive = u->survive;
   cl_ulong elems = f->elems;
-  /* 1-byte words: a work-item per row (y, z); 32-bit words: per 8 cells along x (two words) of `chunk` rows of plane z */
+  /* 1-byte words: a work-item per row (y, z); 32-bit words: per 8 cells along x (two words) of `chunk` rows of plane z (variant 0) or planes z, z + 1 */
   size_t global[3] = {sqz__round_up(n, SQZ__TETRA_ROWS_LOCAL), n, 1}, local[3] = {SQZ__TETRA_ROWS_LOCAL, 1, 1};
   if (word == 32) {
     global[0] = sqz__round_up(((uint64_t)n + 7) / 8, SQZ__TETRA_LOCAL); /* 8 cells a work-item */
+    global[1] = variant ? (n + 1) / 2 : n; /* planes z, z + 1 a work-item */
     global[2] = (n + chunk - 1) / chunk;
     local[0] = SQZ__TETRA_LOCAL;
   }
