@@ -141,20 +141,28 @@ __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uch
   }
 }
 
-/* ---- Two planes a work-item (SQZ_TETRA_VARIANT 1, the default on GPUs) ----------------------
- * engine_tetra_swar_z2: a work-item owns cells x = 8 g .. 8 g + 7 of the rows y0 .. y0 + chunk - 1
- * of planes z and z + 1 (z = 2 id 1). Per row it reads the row below (y + 1) in the 4 planes
- * z - 1 .. z + 2 once, as raw windows of cells x - 1 .. x + 10 (3 words), and sums whole windows
- * before the 3-sum along x: P_z = W(z - 1) + Q and P_z+1 = Q + W(z + 2) with Q = W(z) + W(z + 1),
- * so 2 x 8 cells cost 4 windows, 9 window adds and 2 3-sums (the one-plane step: 3 windows and 3
- * 3-sums for 8). Rows whose 4 windows lie inside all 4 rows, with cells x - 4 .. x + 14 (z >= 1,
- * x >= 8, y < n - z - x - 17), take the fast path: 4 aligned loads and 3 funnel shifts a window, no
- * masks or range tests; every work-item takes it for its first rows and the masked per-byte path
- * (tet_win_edge) only for its last 17 rows at most (the row ends), plus the rows before the loop,
- * so a warp decides once. The rule is a 4-cell word at a time (tet_rule4): when birth and survive
- * are each one run of counts (B6/S5,6,7) two byte-wise range tests, else two byte permutes into
- * tables. Full rows store two aligned words, or one aligned word and 2-3 narrow stores when the
- * row starts inside a word (the same for the whole warp). */
+/* ---- Two planes a work-item (SQZ_TETRA_VARIANT 1, the default with 32-bit words) -----------
+ * engine_tetra_swar_z2: a work-item owns cells x = 8 g .. 8 g + 7 (g: id 0) of rows y0 .. y0 +
+ * chunk - 1 (id 2) of planes z and z + 1 (z = 2 id 1), where the one-plane step above spent about
+ * 50 SASS instructions a cell (masks and range tests in every window, 8 rule lookups, byte stores).
+ * - Reuse across z: per row it reads row y + 1 of the 4 planes z - 1 .. z + 2 once, as windows W
+ *   of cells x - 1 .. x + 10 (3 words), and adds whole windows before the 3-sum along x:
+ *   P_z = W(z - 1) + Q, P_z+1 = Q + W(z + 2), Q = W(z) + W(z + 1): 4 windows and 2 3-sums for 16
+ *   cells (one plane: 3 and 3 for 8). The 27-cell sum is s2 + P(y + 1), s2 = P(y - 1) + P(y).
+ * - Fast rows: while row y + 1 of plane z + 2 (the shortest of the 4) holds cells x - 4 .. x + 14
+ *   and z >= 1 (y < n - z - x - 17), a window is 4 aligned loads and 3 funnel shifts, with no
+ *   masks or range tests (cell -1 of x = 0 is masked once in the sums). A work-item takes them
+ *   for all its rows but the last 17 at most, in its own loop, so a warp decides once and the
+ *   rows near the diagonal (TET_MASKED: the same loads, bytes past the row masked; byte loads
+ *   only near the storage's end) run after the warp's fast loop, together.
+ * - Rules a word (4 cells) at a time (tet_rule4): birth and survive each one run of counts
+ *   (B6/S5,6,7): two byte-wise range tests, 6-7 instructions; else two byte permutes (PTX prmt)
+ *   into the masks. The kind is a constant of its own fast loop.
+ * - Stores: a full row segment goes out as two aligned words, or, the row starting inside a word
+ *   (the same for the whole warp), one aligned word and 2-3 byte or 16-bit stores.
+ * - The fast loop runs two rows a turn with its pipeline registers swapped, so none is copied.
+ * SASS of the fast loop (clang's PTX of this file, ptxas sm_90): about 165-175 instructions a row
+ * of 16 cells with a range rule, 195-205 with permutes (docs/BENCHMARKS.md). */
 
 #define TET_INLINE static inline __attribute__((always_inline)) /* inlined even where a compiler would not (the arrays must become registers) */
 
@@ -326,10 +334,12 @@ TET_INLINE void tet_store(__global uchar *dst, sqz_sidx o, uint2 r, uint cells) 
 }
 
 /* Output row y of planes z and z + 1: reads row y + 1, rule, stores. Per plane q: s2 the plane
- * sums of rows y - 1 and y added, s1 that of row y, m the cells of row y; all three come out for
- * row y + 1 as new values (no copies in the loop). e0: the rows of plane z that hold cell x. */
+ * sums of rows y - 1 and y added (updated in place), s1 that of row y, m the cells of row y; those
+ * of row y + 1 go to s1o and mo (the fast loop runs two rows a turn, its second with the two
+ * swapped, so that no register is copied). e0: the rows of plane z that hold cell x. */
 TET_INLINE void tet_row2(__global const uchar *src, __global uchar *dst, uint n, uint z, uint x, uint y, uint e0,
-                         sqz_sidx lim, tet_rule r, int mode, int range, tet_walk *w, uint2 *s2, uint2 *s1, uint2 *m) {
+                         sqz_sidx lim, tet_rule r, int mode, int range, tet_walk *w, uint2 *s2, const uint2 *s1,
+                         const uint2 *m, uint2 *s1o, uint2 *mo) {
   sqz_sidx o0 = w->p[1] + 1u, o1 = w->p[2] + 1u;
   uint2 pn[2], mn[2];
   tet_down(w);
@@ -340,8 +350,8 @@ TET_INLINE void tet_row2(__global const uchar *src, __global uchar *dst, uint n,
     uint cells = mode == TET_FAST ? 8u : y + q < e0 && z + q < n ? min(8u, e0 - q - y) : 0u;
     tet_store(dst, q ? o1 : o0, next, cells);
     s2[q] = s1[q] + pn[q];
-    s1[q] = pn[q];
-    m[q] = mn[q];
+    s1o[q] = pn[q];
+    mo[q] = mn[q];
   }
 }
 
@@ -352,10 +362,11 @@ __kernel void engine_tetra_swar_z2(__global const uchar *restrict src, __global 
   int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
   uint e0 = n - z - x, y1 = min(y0 + chunk, e0); /* plane z: rows y < e0 hold cell x; plane z + 1: y < e0 - 1 */
   uint yf = z >= 1u && e0 > 17u ? clamp(e0 - 17u, y0, y1) : y0; /* rows y < yf: fast (x = 0 too: cell -1 masked) */
+  yf -= (yf - y0) & 1u;                                           /* in pairs (the odd one masked) */
   sqz_sidx lim = (sqz_sidx)(elems >> 2);
   tet_rule r = tet_rule_of(birth, survive);
   tet_walk w;
-  uint2 s2[2], s1[2], m[2];
+  uint2 s2[2], s1[2], m[2], s1b[2], mb[2];
   for (uint k = 0u; k < 4u; k++) { /* row y0 - 1 of planes z - 1 .. z + 2 */
     uint zz = z - 1u + k;
     w.p[k] = (zz < n ? sqz_tet_index(layout, n, 0u, y0, zz) : (sqz_sidx)0u) - sqz_tet_rowstep(layout, n, y0 - 1u, zz) + x - 1u;
@@ -368,10 +379,15 @@ __kernel void engine_tetra_swar_z2(__global const uchar *restrict src, __global 
   s2[0] += s1[0];
   s2[1] += s1[1];
   uint y = y0;
-  if (r.range) /* the rule's kind and the fast rows as constants of their own loops */
-    for (; y < yf; y++) tet_row2(src, dst, n, z, x, y, e0, lim, r, TET_FAST, 1, &w, s2, s1, m);
+#define TET_FAST_ROWS(range) /* the rule's kind and the fast rows as constants of their own loop */ \
+  for (; y < yf; y += 2u) {                                                                        \
+    tet_row2(src, dst, n, z, x, y, e0, lim, r, TET_FAST, range, &w, s2, s1, m, s1b, mb);            \
+    tet_row2(src, dst, n, z, x, y + 1u, e0, lim, r, TET_FAST, range, &w, s2, s1b, mb, s1, m);       \
+  }
+  if (r.range)
+    TET_FAST_ROWS(1)
   else
-    for (; y < yf; y++) tet_row2(src, dst, n, z, x, y, e0, lim, r, TET_FAST, 0, &w, s2, s1, m);
-  for (; y < y1; y++) tet_row2(src, dst, n, z, x, y, e0, lim, r, TET_MASKED, r.range, &w, s2, s1, m);
+    TET_FAST_ROWS(0)
+  for (; y < y1; y++) tet_row2(src, dst, n, z, x, y, e0, lim, r, TET_MASKED, r.range, &w, s2, s1, m, s1, m);
 }
 #endif

@@ -4,7 +4,7 @@
 #include "backends/opencl/cl_engine.h"
 
 #define SQZ__TETRA_CHUNK 128u     /* rows of a plane per work-item, 32-bit words (SQZ_TETRA_CHUNK overrides) */
-#define SQZ__TETRA_LOCAL 128u     /* work-items (words along x) per group, 32-bit words (H200: 128 by 8 % over 64 and 256) */
+#define SQZ__TETRA_LOCAL 128u     /* work-items per group, 32-bit words (H200, one plane: 128 along x by 8 % over 64 and 256) */
 #define SQZ__TETRA_ROWS_LOCAL 16u /* work-items (rows) per group, 1-byte words (CPU devices) */
 
 static size_t sqz__round_up(uint64_t v, uint64_t m) { return (size_t)((v + m - 1) / m * m); }
@@ -29,10 +29,14 @@ int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   /* 1-byte words: a work-item per row (y, z); 32-bit words: per 8 cells along x (two words) of `chunk` rows of plane z (variant 0) or planes z, z + 1 */
   size_t global[3] = {sqz__round_up(n, SQZ__TETRA_ROWS_LOCAL), n, 1}, local[3] = {SQZ__TETRA_ROWS_LOCAL, 1, 1};
   if (word == 32) {
-    global[0] = sqz__round_up(((uint64_t)n + 7) / 8, SQZ__TETRA_LOCAL); /* 8 cells a work-item */
-    global[1] = variant ? (n + 1) / 2 : n; /* planes z, z + 1 a work-item */
+    /* a group: lx work-items along x by SQZ__TETRA_LOCAL / lx plane pairs (variant 1, 2: fewer along x,
+     * so that a warp's work-items end their rows at nearer y; SQZ_TETRA_LOCAL_X) */
+    size_t lx = variant ? (size_t)sqz__env_uint("SQZ_TETRA_LOCAL_X", 1, SQZ__TETRA_LOCAL, SQZ__TETRA_LOCAL) : SQZ__TETRA_LOCAL;
+    local[0] = lx;
+    local[1] = SQZ__TETRA_LOCAL / lx;
+    global[0] = sqz__round_up(((uint64_t)n + 7) / 8, lx); /* 8 cells a work-item */
+    global[1] = sqz__round_up(variant ? (n + 1) / 2 : n, local[1]); /* planes z, z + 1 a work-item */
     global[2] = (n + chunk - 1) / chunk;
-    local[0] = SQZ__TETRA_LOCAL;
   }
   st = sqz__args(ctx, k, sizeof(cl_mem), &f->mem[f->cur], sizeof(cl_mem), &f->mem[1 - f->cur], sizeof birth, &birth,
                  sizeof survive, &survive, sizeof n, &n, sizeof compact, &compact, sizeof chunk, &chunk, sizeof elems,
