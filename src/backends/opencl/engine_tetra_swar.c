@@ -18,10 +18,14 @@ int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   unsigned variant = word == 32 ? (unsigned)sqz__env_uint("SQZ_TETRA_VARIANT", 0, 2, 1) : 0u;
   cl_uint vendor = 0;
   clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
-  char pre[128];
-  snprintf(pre, sizeof pre, "#define SQZ_SWAR_WORD %u\n%s%s", word, sqz__cl_swar_idx32(f) ? "#define SQZ_IDX32 1\n" : "",
-           variant == 1 && vendor == 0x10deu ? "#define SQZ_PTX 1\n" : "");
-  int st = sqz__cl_swar_kernel(f, files, pre, variant ? "engine_tetra_swar_z2" : "engine_tetra_swar", &k);
+  int st = SQZ_ERR_INTERNAL;
+  /* inline PTX on NVIDIA (vendor 0x10de); where that program does not build, the same step in OpenCL C */
+  for (int ptx = variant == 1 && vendor == 0x10deu; ptx >= 0 && st != SQZ_OK; ptx--) {
+    char pre[128];
+    snprintf(pre, sizeof pre, "#define SQZ_SWAR_WORD %u\n%s%s", word, sqz__cl_swar_idx32(f) ? "#define SQZ_IDX32 1\n" : "",
+             ptx ? "#define SQZ_PTX 1\n" : "");
+    st = sqz__cl_swar_kernel(f, files, pre, variant ? "engine_tetra_swar_z2" : "engine_tetra_swar", &k);
+  }
   if (st != SQZ_OK) return st;
   cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, chunk = (cl_uint)sqz__env_uint("SQZ_TETRA_CHUNK", 1, 65536, SQZ__TETRA_CHUNK);
   cl_uint birth = u->birth, survive = u->survive;
