@@ -193,7 +193,7 @@ static void check_simplices(const char *family, const unsigned *sides, size_t n_
         setenv("SQZ_SWAR_WORD", (const char *[]){"8", "32", "64"}[w], 1);
         expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
         expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
-        if (tet && w == 1) { /* 32-bit words: 3 rows per work-item; the one-plane step (variant 0) */
+        if (tet && w == 1) { /* 32-bit words: 3 rows per work-item; the one-plane step (variant 0); 64-bit indices */
           setenv("SQZ_TETRA_CHUNK", "3", 1);
           expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
           expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
@@ -202,6 +202,9 @@ static void check_simplices(const char *family, const unsigned *sides, size_t n_
           expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
           expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
           unsetenv("SQZ_TETRA_VARIANT");
+          setenv("SQZ_INDEX64", "1", 1);
+          expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
+          unsetenv("SQZ_INDEX64");
         }
       }
       unsetenv("SQZ_SWAR_WORD");
