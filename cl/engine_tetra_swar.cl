@@ -149,10 +149,12 @@ __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uch
  *   of cells x - 1 .. x + 10 (3 words), and adds whole windows before the 3-sum along x:
  *   P_z = W(z - 1) + Q, P_z+1 = Q + W(z + 2), Q = W(z) + W(z + 1): 4 windows and 2 3-sums for 16
  *   cells (one plane: 3 and 3 for 8). The 27-cell sum is s2 + P(y + 1), s2 = P(y - 1) + P(y).
- * - Fast rows: while row y + 1 of plane z + 2 (the shortest of the 4) holds cells x - 4 .. x + 14
- *   and z >= 1 (y < n - z - x - 17), a window is 4 aligned loads and 3 funnel shifts, with no
- *   masks or range tests (cell -1 of x = 0 is masked once in the sums). A work-item takes them
- *   for all its rows but the last 17 at most, in its own loop, so a warp decides once and the
+ * - Fast rows: while row y + 1 of plane z + 2 (the shortest of the 4) holds cells x - 1 .. x + 8
+ *   and z >= 1 (y < n - z - x - 11), a window is 4 aligned loads and 3 funnel shifts, with no
+ *   masks or range tests: the 4 words hold cells x - 4 .. x + 14 at most, the bytes past x + 8
+ *   unused, and inside the storage (the rows before and after it there hold 8 cells or more);
+ *   cell -1 of x = 0 is masked once in the sums. A work-item takes them
+ *   for all its rows but the last 11 at most, in its own loop, so a warp decides once and the
  *   rows near the diagonal (TET_MASKED: the same loads, bytes past the row masked; byte loads
  *   only near the storage's end) run after the warp's fast loop, together.
  * - Rules a word (4 cells) at a time (tet_rule4): birth and survive each one run of counts
@@ -242,7 +244,7 @@ TET_INLINE uint tet_cells4(__global const uchar *s, sqz_sidx a, uint len, uint c
 TET_INLINE uint tet_bmask(int h) { return h >= 4 ? ~0u : h <= 0 ? 0u : ~0u >> (32u - 8u * (uint)h); }
 
 #define TET_BYTES 0  /* tet_win: byte loads tested against the row */
-#define TET_FAST 1   /* 4 aligned loads, no masks: the row holds cells x - 4 .. x + 14 */
+#define TET_FAST 1   /* 4 aligned loads, no masks: the row holds cells x - 1 .. x + 8, rows of 8 or more around */
 #define TET_MASKED 2 /* 4 aligned loads, bytes past the row masked; byte loads near the storage's end */
 
 /* The window of cells x - 1 .. x + 10 of a row as three words (bytes x + 9, x + 10 unused; cell -1
@@ -361,7 +363,7 @@ __kernel void engine_tetra_swar_z2(__global const uchar *restrict src, __global 
   if (z >= n || y0 >= n - z || x >= n - z - y0) return;
   int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
   uint e0 = n - z - x, y1 = min(y0 + chunk, e0); /* plane z: rows y < e0 hold cell x; plane z + 1: y < e0 - 1 */
-  uint yf = z >= 1u && e0 > 17u ? clamp(e0 - 17u, y0, y1) : y0; /* rows y < yf: fast (x = 0 too: cell -1 masked) */
+  uint yf = z >= 1u && e0 > 11u ? clamp(e0 - 11u, y0, y1) : y0; /* rows y < yf: fast (x = 0 too: cell -1 masked) */
   yf -= (yf - y0) & 1u;                                           /* in pairs (the odd one masked) */
   sqz_sidx lim = (sqz_sidx)(elems >> 2);
   tet_rule r = tet_rule_of(birth, survive);

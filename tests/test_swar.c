@@ -170,7 +170,7 @@ END_TEST
  * rows are shorter than a word, cross the fold's seam (2D) or the faces at every position, and
  * start at every byte of a word; tetrahedra also with 3 rows per work-item (chunk ends inside the
  * planes), with the one-plane 32-bit step (SQZ_TETRA_VARIANT=0; the default takes two planes a
- * work-item, fast rows from side 19 on, masked rows near the row ends and the storage's end) and
+ * work-item, fast rows from side 13 on, masked rows near the row ends and the storage's end) and
  * SQZ_ENGINE=fast (a no-op now); rules: B6/S5,6,7 (runs of counts: the range test), one with birth
  * on 0 neighbours (the table lookups; bb cells outside the domain must stay 0). */
 static void check_simplices(const char *family, const unsigned *sides, size_t n_sides, const char *const rules[2],
