@@ -153,15 +153,15 @@ __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uch
  *   and z >= 1 (y < n - z - x - 11), a window is 4 aligned loads and 3 funnel shifts, with no
  *   masks or range tests: the 4 words hold cells x - 4 .. x + 14 at most, the bytes past x + 8
  *   unused, and inside the storage (the rows before and after it there hold 8 cells or more);
- *   cell -1 of x = 0 is masked once in the sums. A work-item takes them
- *   for all its rows but the last 11 at most, in its own loop, so a warp decides once and the
- *   rows near the diagonal (TET_MASKED: the same loads, bytes past the row masked; byte loads
+ *   cell -1 of x = 0 is masked once in the sums. A work-item takes them for all its rows but
+ *   the last 11 at most (12 when their count is odd), in its own loop, so a warp decides once and
+ *   the rows near the diagonal (TET_MASKED: the same loads, bytes past the row masked; byte loads
  *   only near the storage's end) run after the warp's fast loop, together.
  * - Rules a word (4 cells) at a time (tet_rule4): birth and survive each one run of counts
  *   (B6/S5,6,7): two byte-wise range tests, 6-7 instructions; else two byte permutes (PTX prmt)
  *   into the masks. The kind is a constant of its own fast loop.
  * - Stores: a full row segment goes out as two aligned words, or, the row starting inside a word
- *   (the same for the whole warp), one aligned word and 2-3 byte or 16-bit stores.
+ *   (the same for a warp's work-items of one plane), one aligned word and 2-3 byte or 16-bit stores.
  * - The fast loop runs two rows a turn with its pipeline registers swapped, so none is copied.
  * SASS of the fast loop (clang's PTX of this file, ptxas sm_90): about 165-175 instructions a row
  * of 16 cells with a range rule, 195-205 with permutes (docs/BENCHMARKS.md). */
