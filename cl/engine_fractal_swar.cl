@@ -30,37 +30,7 @@
 #if SQZ_CELL_BYTES == 1 && SQZ_NB == 8 && (defined(SQZ_KERNEL_engine_fractal_swar) || defined(SQZ_KERNEL_engine_fractal_swar_t))
 /* each kernel alone in its program (sqz__program_kernel) */
 
-#if SQZ_SWAR_WORD == 8
-/* Steps 2 and 5 on CPU devices: the range's whole tiles, a work-item per tile and a plain loop
- * over its cells (no division per word; a group runs on one thread there, so the split between
- * work-items gains nothing but loop shapes the compiler handles well). Byte stores: CPU devices
- * never lose a neighbour's byte. */
-static inline void fr_swar_move(const int load, __global const uchar *src, __global uchar *dst,
-                                __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
-                                __local uchar *cache, uint tile_bytes, uint out_offset, ulong q0, ulong q1, uint te) {
-  uint nt = (uint)((q1 - q0) / te);
-  if (!load) cache += out_offset;
-  for (uint t = (uint)get_local_id(0); t < nt; t += (uint)get_local_size(0)) {
-    __local uchar *c = cache + t * tile_bytes;
-    ulong q = q0 + (ulong)t * te;
-    if (rowmajor) { /* block, rho % 4 == 0: aligned words of 4 cells of one tile row, holes masked on the way out */
-      __global const uint *s4 = (__global const uint *)(src + q);
-      __global uint *d4 = (__global uint *)(dst + q);
-      for (uint w = 0u; w < te >> 2; w++) {
-        __local uint *cw = (__local uint *)(c + pos[w << 2]);
-        if (load) *cw = s4[w];
-        else d4[w] = *cw & mask[w];
-      }
-    } else if (load) { /* scalar: vectorised, the scatter/gather through pos became lane extracts, measured slower */
-#pragma clang loop vectorize(disable)
-      for (uint l = 0u; l < te; l++) c[pos[l]] = src[q + l];
-    } else {
-#pragma clang loop vectorize(disable)
-      for (uint l = 0u; l < te; l++) dst[q + l] = c[pos[l]];
-    }
-  }
-}
-#else
+#if SQZ_SWAR_WORD != 8
 /* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells) between global memory
  * and the tile caches. load: storage -> cache at pos[l]; else cache output area -> storage.
  * A word inside the range and inside one tile moves as one 32-bit access without branches;
@@ -123,6 +93,7 @@ static inline void fr_swar_neighbours(__local long *nbr, uint levels, ulong p0, 
   }
 }
 
+#if SQZ_SWAR_WORD != 8
 /* Steps 2 and 5 for the nt tiles at launch positions p0 ..: each stretch of them that is
  * consecutive tiles (all of them unless a unit set splits them) moves as one storage byte range
  * (fr_swar_move). Uniform over the group. */
@@ -138,6 +109,8 @@ static inline void fr_swar_moves(const int load, __global const uchar *src, __gl
     t = t1;
   }
 }
+
+#endif
 
 /* The halo of nt tiles into their caches from the halo table (cache position | direction << 24,
  * offset in that tile), 0 where the neighbour tile is absent. */
@@ -169,6 +142,7 @@ static inline void fr_swar_column(__local const uint *in, __local uint *out, __l
   }
 }
 
+#if SQZ_SWAR_WORD != 8
 /* Steps 1 to 3 for the nt tiles at launch positions p0 ..: their neighbour slots into nbr, then
  * their own cells and halos into the caches (tile_bytes apart). Every work-item of the group
  * calls it. */
@@ -181,6 +155,126 @@ static inline void fr_swar_fill(__local uchar *cb, __local long *nbr, __global c
   fr_swar_moves(1, src, NULL, pos, mask, rowmajor, cb, tile_bytes, 0u, p0, nt, te, pu0, prn, pruns);
   fr_swar_halo(cb, src, halo, nbr, n_halo, nt, tile_bytes, te);
 }
+#else
+/* CPU devices (1-byte words; the host launches groups of one work-item): a group steps its tiles
+ * one at a time in one tile cache of (rows + 2) + rows rows of wrow bytes (the tile with its halo,
+ * then the output area) and FR_CPU_SLACK bytes that the last row step may run into (the host
+ * counts them in the cache's size: SQZ__SWAR_CPU_SLACK). Every loop is a plain loop over
+ * consecutive bytes or whole vectors, without barriers or divisions. */
+#define FR_CPU_SLACK 32u
+
+#if defined(SQZ_FR_BLOCK_IN) && defined(__clang__)
+/* Compact tiles of scale 2 in 4 x 4 blocks of SQZ_FR_BLOCK_KK cells (the two lowest digits, the
+ * same pattern in every block; the host's SQZ_FR_BLOCK_* give block position r -> cell, cell ->
+ * r, and r of cell 0): 16 storage bytes from a block's first cell, one byte shuffle, four 4-byte
+ * cache rows; and back, the 16-byte store's bytes past the block being rewritten by the next
+ * block. Blocks whose 16 bytes would pass the tile's end are left to the caller: returns the
+ * first cell not moved. c: the cache (load) or the output area less one row (store). */
+static inline uint fr_cpu_blocks(const int load, __global const uchar *restrict src, __global uchar *restrict dst,
+                                 __global const ushort *restrict pos, __local uchar *c, uint wrow, uint te) {
+  uint l = 0u, w4 = wrow >> 2, r0 = (SQZ_FR_BLOCK_R0 >> 2) * wrow + (SQZ_FR_BLOCK_R0 & 3u);
+  for (; l + 16u <= te; l += SQZ_FR_BLOCK_KK) {
+    __local uint *r = (__local uint *)(c + pos[l] - r0); /* the block's top-left byte: column 4 + 4 bx, aligned */
+    if (load) {
+      uint4 v = as_uint4(__builtin_shufflevector(vload16(0u, src + l), (uchar16)(0), SQZ_FR_BLOCK_IN));
+      r[0] = v.s0;
+      r[w4] = v.s1;
+      r[2u * w4] = v.s2;
+      r[3u * w4] = v.s3;
+    } else {
+      uchar16 v = as_uchar16((uint4)(r[0], r[w4], r[2u * w4], r[3u * w4]));
+      vstore16(__builtin_shufflevector(v, v, SQZ_FR_BLOCK_OUT), 0u, dst + l);
+    }
+  }
+  return l;
+}
+#endif
+
+/* A tile's te cells between storage (src or dst, at the tile's first cell) and its cache c (load)
+ * or output area less one row (store): mode 1 (block layout, rho % 4 == 0) aligned words of 4
+ * cells of a tile row, holes masked on the way out; mode 2 (compact, scale 2, level >= 2) 4 x 4
+ * blocks where the device compiler has byte shuffles; the rest cell by cell through pos (kept
+ * scalar: vectorised, the scatter/gather became lane extracts, measured slower). */
+static inline void fr_cpu_move(const int load, __global const uchar *restrict src, __global uchar *restrict dst,
+                               __global const ushort *restrict pos, __global const uint *restrict mask, uint mode,
+                               __local uchar *c, uint wrow, uint te) {
+  uint l = 0u;
+  if (mode == 1u) {
+    __global const uint *s4 = (__global const uint *)src;
+    __global uint *d4 = (__global uint *)dst;
+    for (uint w = 0u; w < te >> 2; w++) {
+      __local uint *cw = (__local uint *)(c + pos[w << 2]);
+      if (load) *cw = s4[w];
+      else d4[w] = *cw & mask[w];
+    }
+    return;
+  }
+#if defined(SQZ_FR_BLOCK_IN) && defined(__clang__)
+  if (mode == 2u) l = fr_cpu_blocks(load, src, dst, pos, c, wrow, te);
+#endif
+  if (load) {
+#pragma clang loop vectorize(disable)
+    for (; l < te; l++) c[pos[l]] = src[l];
+  } else {
+#pragma clang loop vectorize(disable)
+    for (; l < te; l++) dst[l] = c[pos[l]];
+  }
+}
+
+/* The halo of a tile into its cache c from the halo table (cache position | direction << 24,
+ * offset in that tile) and the 9 neighbour slots nbr, 0 where the neighbour tile is absent. */
+static inline void fr_cpu_halo(__local uchar *c, __global const uchar *restrict src, __global const uint *restrict halo,
+                               __local const long *nbr, uint n_halo, uint te) {
+  for (uint h = 0u; h < n_halo; h++) {
+    uint e = halo[2u * h];
+    long tb = nbr[e >> 24];
+    c[e & 0xffffffu] = tb < 0 ? (uchar)0 : src[(ulong)tb * te + halo[2u * h + 1u]];
+  }
+}
+
+/* The step of a tile cache c into its output area (out_offset on): per tile row y, the span of
+ * cache columns [x0, x1) that holds its cells (spans[y] = x0 | x1 << 16) in whole vectors of 16
+ * bytes, the last running up to 15 bytes past x1 (padding, the next output row's start, which
+ * its own span rewrites, or the slack). Per byte: the 8 neighbours + 9 self (<= 17: no byte
+ * carries) and the rule (birth | survive << 9) at that count. */
+typedef uchar16 fr_cpu_bytes16 __attribute__((aligned(1))); /* 16 bytes at any address (PoCL's vload16 and vstore16 on
+                                                               * local memory went in pieces and byte by byte) */
+#define FR_CPU_AT(p, x) (*(__local const fr_cpu_bytes16 *)((p) + (x)))
+
+static inline void fr_cpu_rows(__local uchar *c, __global const uint *restrict spans, uint rows, uint wrow,
+                               uint out_offset, uint rule) {
+  uint16 r = (uint16)(rule);
+  for (uint y = 0u; y < rows; y++) {
+    uint span = spans[y];
+    __local const uchar *m = c + (y + 1u) * wrow, *a = m - wrow, *b = m + wrow;
+    __local uchar *o = c + out_offset + y * wrow;
+    for (uint x = span & 0xffffu; x < span >> 16; x += 16u) {
+      uchar16 self = FR_CPU_AT(m, x);
+      uchar16 n = FR_CPU_AT(a, x - 1u) + FR_CPU_AT(a, x) + FR_CPU_AT(a, x + 1u) + FR_CPU_AT(m, x - 1u) +
+                  FR_CPU_AT(m, x + 1u) + FR_CPU_AT(b, x - 1u) + FR_CPU_AT(b, x) + FR_CPU_AT(b, x + 1u);
+      uint16 v = convert_uint16(n + (self << (uchar)3) + self) & 31u;
+      *(__local fr_cpu_bytes16 *)(o + x) = convert_uchar16((r >> v) & 1u);
+    }
+  }
+}
+
+/* Launch position p's tile, all five steps: its neighbour slots into nbr, own cells and halo
+ * into the cache c, the step, the output area back to storage. */
+static inline void fr_cpu_tile(__local uchar *c, __local long *nbr, __global const uchar *restrict src,
+                               __global uchar *restrict dst, __global const uint *restrict tab, uint halo_at,
+                               uint task_at, uint mask_at, uint mode, uint levels, uint te, uint n_halo, uint rows,
+                               uint wrow, uint rule, ulong p FR_SWAR_PART_ARGS) {
+  __global const ushort *pos = (__global const ushort *)tab;
+  __global const uint *mask = tab + mask_at;
+  uint out_offset = (rows + 2u) * wrow;
+  ulong q = (sqz_units_at(p, prn, pruns) - pu0) * te;
+  fr_swar_neighbours(nbr, levels, p, 1u FR_SWAR_PART_PASS);
+  fr_cpu_move(1, src + q, NULL, pos, mask, mode, c, wrow, te);
+  fr_cpu_halo(c, src, tab + halo_at, nbr, n_halo, te);
+  fr_cpu_rows(c, tab + task_at, rows, wrow, out_offset, rule);
+  fr_cpu_move(0, NULL, dst + q, pos, mask, mode, c + out_offset - wrow, wrow, te);
+}
+#endif
 
 /* The tiles at launch positions [first, tiles) are stepped (all; a part's own units, its buffer
  * holding tile b at slot sqz_part_slot(b, pu0, pu1, pnh, phalo); or a part's unit set through
@@ -194,6 +288,19 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
                                   uint rowmajor, uint levels, uint te,
                                   uint n_halo, uint n_tasks, uint rows, uint wrow, uint seg, uint per_iter, ulong tiles,
                                   ulong first FR_SWAR_PART_ARGS, __local uint *cache, __local long *nbr) {
+#if SQZ_SWAR_WORD == 8
+  /* CPU devices: one work-item, one tile cache (its size: fr_cpu_tile), zeroed once */
+  __local uchar *cb = (__local uchar *)cache;
+  for (uint i = 0u; i < (2u * rows + 2u) * wrow + FR_CPU_SLACK; i++) cb[i] = 0u;
+  ulong stride = (ulong)get_num_groups(0) * per_iter;
+  for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride)
+    for (ulong p = b0; p < b0 + per_iter && p < tiles; p++)
+      fr_cpu_tile(cb, nbr, src, dst, tab, halo_at, task_at, mask_at, rowmajor, levels, te, n_halo, rows, wrow, rule,
+                  p FR_SWAR_PART_PASS);
+  (void)n_tasks;
+  (void)seg;
+}
+#else
   __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2;
@@ -205,33 +312,18 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
     fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, tile_bytes, te FR_SWAR_PART_PASS);
     barrier(CLK_LOCAL_MEM_FENCE);
-#if SQZ_SWAR_WORD == 8
-    __global const uint *spans = tab + task_at; /* CPU devices: per tile row, the cache columns of its cells */
-    for (uint i = lid; i < nt * rows; i += g) { /* a task per tile row, its span's bytes in a vectorised loop */
-      uint t = i / rows, y = i - t * rows, span = spans[y];
-      __local const uchar *m = cb + t * tile_bytes + (y + 1u) * wrow, *a = m - wrow, *b = m + wrow;
-      __local uchar *o = cb + t * tile_bytes + out_offset + y * wrow;
-      for (uint x = span & 0xffffu; x < span >> 16; x++) /* the row's cells and the holes between them (never stored) */
-        o[x] = sqz_swar_rule((sqz_word)(a[x - 1u] + a[x] + a[x + 1u] + m[x - 1u] + m[x + 1u] + b[x - 1u] + b[x] +
-                                        b[x + 1u] + 9u * m[x]),
-                             rule);
-    }
-    (void)tasks;
-    (void)n_tasks;
-    (void)seg;
-#else
     for (uint i = lid; i < nt * n_tasks; i += g) { /* cache row y + 1 holds tile row y; output row y at out_offset */
       uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
       uint y1 = y0 + seg < rows ? y0 + seg : rows;
       __local uint *tc = cache + t * tile_words;
       fr_swar_column(tc + w4, tc + (rows + 2u) * w4, NULL, w4, c, y0, y1, rule);
     }
-#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset - wrow, b0, nt, te, pu0, prn, pruns);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
+#endif
 /* Several steps per launch (temporal blocking, engine_fractal_swar_t): each tile is loaded with a
  * halo `depth` cells wide (depth <= 4) and stepped `steps` <= depth times in local memory before
  * its own cells go back, so the loads, the stores, the halo reads and the λ/ν digit loops are

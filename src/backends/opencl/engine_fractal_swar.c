@@ -1,5 +1,6 @@
 /* engine_fractal_swar.c (opencl) — the fast Life step on u8 fractal tiles (cl/engine_fractal_swar.cl): when it applies, its tile level, tables and launches. */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "backends/opencl/cl_engine.h"
@@ -17,6 +18,7 @@
  * PoCL, fractal:sierpinski-triangle:13 compact, 1 thread: 5.4 ms a step against 11.2 ms with
  * 256 work-items and 256 groups per compute unit (docs/BENCHMARKS.md, PoCL words). */
 #define SQZ__SWAR_CPU_GROUPS_PER_CU 4u
+#define SQZ__SWAR_CPU_SLACK 32u /* bytes after a CPU device's tile cache that its row steps may write */
 /* Steps per launch on GPUs (SQZ_TEMPORAL=1..4 overrides): on the H200 4 steps per launch ran 1.09x
  * (Sierpinski compact R = 20) to 1.7x (carpet R = 10) the one-step kernel, docs/BENCHMARKS.md run 7;
  * CPU devices keep 1, as stepping the whole window costs more instructions than the loads it saves. */
@@ -27,7 +29,8 @@
 typedef struct {
   uint32_t j, rho, te, wrow, seg, n_halo, n_tasks, halo_at, task_at, mask_at, words;
   uint32_t depth, bm_at; /* engine_fractal_swar_t: halo width (0: the one-step kernel) and its byte table */
-  uint32_t rowmajor; /* block layout with rho % 4 == 0: tile words are cache words (holes masked by the mask table) */
+  uint32_t rowmajor; /* 1: block layout with rho % 4 == 0: tile words are cache words (holes masked by the mask table);
+                     * 2 (CPU devices' one-step kernel): compact tiles moved in 4 x 4 blocks (sqz__swar_blocks) */
   uint64_t tiles, tile_bytes; /* local bytes per tile: cache, output area, 9 neighbour indices */
   uint32_t *tab;
 } sqz__swar_shape;
@@ -211,6 +214,30 @@ static double sqz__swar_cost(const sqz_field *f, const sqz__swar_shape *sh) {
 
 unsigned sqz__cl_fractal_swar_word(const sqz_context *ctx) { return sqz__cl_swar_word(ctx) == 8u ? 8u : 32u; }
 
+/* Whether compact tiles of fractal fr may move in 4 x 4 blocks on CPU devices (scale 2, at most 16
+ * cells a block; the tile level must be 2 or more). */
+static int sqz__swar_blocks(const sqz_fractal *fr) { return fr->s == 2 && fr->k * fr->k <= 16; }
+
+void sqz__cl_fractal_swar_prelude(const sqz_context *ctx, const sqz_fractal *fr, char *pre, size_t cap, size_t *at) {
+  unsigned word = sqz__cl_fractal_swar_word(ctx);
+  *at += (size_t)snprintf(pre + *at, cap - *at, "#define SQZ_SWAR_WORD %u\n", word);
+  if (word != 8u || !sqz__swar_blocks(fr)) return;
+  uint32_t kk = (uint32_t)(fr->k * fr->k), in[16], out[16] = {0};
+  for (int r = 0; r < 16; r++) in[r] = 16; /* no cell: byte 0 of the zero vector */
+  for (uint32_t q = 0; q < kk; q++) { /* cell q of a block (its two lowest digits) at block position r */
+    sqz_u32 x, y;
+    sqz_fr_lambda(2, (sqz_u32)fr->k, fr->hl, 2, q, &x, &y);
+    in[y * 4 + x] = q;
+    out[q] = y * 4 + x;
+  }
+  *at += (size_t)snprintf(pre + *at, cap - *at, "#define SQZ_FR_BLOCK_KK %uu\n#define SQZ_FR_BLOCK_R0 %uu\n", kk, out[0]);
+  for (int io = 0; io < 2; io++) {
+    const uint32_t *v = io ? out : in;
+    *at += (size_t)snprintf(pre + *at, cap - *at, "#define SQZ_FR_BLOCK_%s ", io ? "OUT" : "IN");
+    for (int i = 0; i < 16; i++) *at += (size_t)snprintf(pre + *at, cap - *at, "%u%s", v[i], i < 15 ? "," : "\n");
+  }
+}
+
 int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u) {
   return sqz__cl_swar_allowed(f, u) && strcmp(f->map, "group") != 0 &&
          (f->layout == SQZ_LAYOUT_COMPACT || f->layout == SQZ_LAYOUT_BLOCK);
@@ -282,6 +309,10 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   int cpu_shape = sqz__cl_fractal_swar_word(ctx) == 8u && depth == 1; /* CPU devices' shape: see SQZ__SWAR_CPU_GROUPS_PER_CU */
   if (cpu_shape) local = 1;
   if (cpu_shape && sqz__swar_row_spans(f, &sh) != SQZ_OK) st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  if (cpu_shape) { /* its one tile cache and the slack after it (cl/engine_fractal_swar.cl, FR_CPU_SLACK) */
+    sh.tile_bytes += SQZ__SWAR_CPU_SLACK;
+    if (f->layout == SQZ_LAYOUT_COMPACT && sqz__swar_blocks(&f->dom->fr) && sh.j >= 2) sh.rowmajor = 2; /* 4 x 4 blocks */
+  }
   /* tiles per iteration: about SQZ__SWAR_ITER_CELLS cells, within half the local memory where possible */
   uint64_t per = (SQZ__SWAR_ITER_CELLS + sh.te - 1) / sh.te, fit = lmem / 2 / sh.tile_bytes;
   if (per > fit) per = fit;
