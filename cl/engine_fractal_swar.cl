@@ -163,6 +163,10 @@ static inline void fr_swar_fill(__local uchar *cb, __local long *nbr, __global c
  * consecutive bytes or whole vectors, without barriers or divisions. */
 #define FR_CPU_SLACK 32u
 
+/* 16 bytes at any address: PoCL's vload16 and vstore16 went in pieces and byte by byte */
+typedef uchar16 fr_cpu_bytes16 __attribute__((aligned(1)));
+#define FR_CPU_AT(p, x) (*(__local const fr_cpu_bytes16 *)((p) + (x)))
+
 #if defined(SQZ_FR_BLOCK_IN) && defined(__clang__)
 /* Compact tiles of scale 2 in 4 x 4 blocks of SQZ_FR_BLOCK_KK cells (the two lowest digits, the
  * same pattern in every block; the host's SQZ_FR_BLOCK_* give block position r -> cell, cell ->
@@ -176,14 +180,14 @@ static inline uint fr_cpu_blocks(const int load, __global const uchar *restrict 
   for (; l + 16u <= te; l += SQZ_FR_BLOCK_KK) {
     __local uint *r = (__local uint *)(c + pos[l] - r0); /* the block's top-left byte: column 4 + 4 bx, aligned */
     if (load) {
-      uint4 v = as_uint4(__builtin_shufflevector(vload16(0u, src + l), (uchar16)(0), SQZ_FR_BLOCK_IN));
+      uint4 v = as_uint4(__builtin_shufflevector(*(__global const fr_cpu_bytes16 *)(src + l), (uchar16)(0), SQZ_FR_BLOCK_IN));
       r[0] = v.s0;
       r[w4] = v.s1;
       r[2u * w4] = v.s2;
       r[3u * w4] = v.s3;
     } else {
       uchar16 v = as_uchar16((uint4)(r[0], r[w4], r[2u * w4], r[3u * w4]));
-      vstore16(__builtin_shufflevector(v, v, SQZ_FR_BLOCK_OUT), 0u, dst + l);
+      *(__global fr_cpu_bytes16 *)(dst + l) = __builtin_shufflevector(v, v, SQZ_FR_BLOCK_OUT);
     }
   }
   return l;
@@ -237,9 +241,6 @@ static inline void fr_cpu_halo(__local uchar *c, __global const uchar *restrict 
  * bytes, the last running up to 15 bytes past x1 (padding, the next output row's start, which
  * its own span rewrites, or the slack). Per byte: the 8 neighbours + 9 self (<= 17: no byte
  * carries) and the rule (birth | survive << 9) at that count. */
-typedef uchar16 fr_cpu_bytes16 __attribute__((aligned(1))); /* 16 bytes at any address (PoCL's vload16 and vstore16 on
-                                                               * local memory went in pieces and byte by byte) */
-#define FR_CPU_AT(p, x) (*(__local const fr_cpu_bytes16 *)((p) + (x)))
 
 static inline void fr_cpu_rows(__local uchar *c, __global const uint *restrict spans, uint rows, uint wrow,
                                uint out_offset, uint rule) {
