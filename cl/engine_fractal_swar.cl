@@ -163,45 +163,55 @@ static inline void fr_swar_fill(__local uchar *cb, __local long *nbr, __global c
  * consecutive bytes or whole vectors, without barriers or divisions. */
 #define FR_CPU_SLACK 32u
 
-/* 16 bytes at any address: PoCL's vload16 and vstore16 went in pieces and byte by byte */
+/* 16 and 4 bytes at any address: PoCL's vload16 and vstore16 went in pieces and byte by byte */
 typedef uchar16 fr_cpu_bytes16 __attribute__((aligned(1)));
+typedef uint fr_cpu_bytes4 __attribute__((aligned(1)));
 #define FR_CPU_AT(p, x) (*(__local const fr_cpu_bytes16 *)((p) + (x)))
+#define FR_CPU_ROW(p) (*(__local fr_cpu_bytes4 *)(p))
 
 #if defined(SQZ_FR_BLOCK_IN) && defined(__clang__)
-/* Compact tiles of scale 2 in 4 x 4 blocks of SQZ_FR_BLOCK_KK cells (the two lowest digits, the
- * same pattern in every block; the host's SQZ_FR_BLOCK_* give block position r -> cell, cell ->
- * r, and r of cell 0): 16 storage bytes from a block's first cell, one byte shuffle, four 4-byte
- * cache rows; and back, the 16-byte store's bytes past the block being rewritten by the next
- * block. Blocks whose 16 bytes would pass the tile's end are left to the caller: returns the
- * first cell not moved. c: the cache (load) or the output area less one row (store). */
+/* Compact tiles in blocks of SQZ_FR_BLOCK_KK <= 16 cells, SQZ_FR_BLOCK_ROWS rows of at most 4
+ * (the lowest digits: the same pattern in every block; the host's SQZ_FR_BLOCK_* give block
+ * position r = 4 row + column -> cell, cell -> r, and r of cell 0): 16 storage bytes from a
+ * block's first cell, one byte shuffle, a 4-byte cache row per block row; and back. The blocks
+ * whose 16 bytes lie inside the tile (the first n) move so, the rest is left to the caller:
+ * returns the first cell not moved. Loads go in the cache's row-major order (order: the first
+ * cell of each block), as a block row of 3 writes a 0 past its end into the block on its right,
+ * which that block rewrites; stores in storage order, as their bytes past the block's cells are
+ * the next block's, which rewrites them. c: the cache (load) or the output area less one row. */
 static inline uint fr_cpu_blocks(const int load, __global const uchar *restrict src, __global uchar *restrict dst,
-                                 __global const ushort *restrict pos, __local uchar *c, uint wrow, uint te) {
-  uint l = 0u, w4 = wrow >> 2, r0 = (SQZ_FR_BLOCK_R0 >> 2) * wrow + (SQZ_FR_BLOCK_R0 & 3u);
-  for (; l + 16u <= te; l += SQZ_FR_BLOCK_KK) {
-    __local uint *r = (__local uint *)(c + pos[l] - r0); /* the block's top-left byte: column 4 + 4 bx, aligned */
+                                 __global const ushort *restrict pos, __global const ushort *restrict order,
+                                 __local uchar *c, uint wrow, uint te) {
+  uint n = te < 16u ? 0u : (te - 16u) / SQZ_FR_BLOCK_KK + 1u;
+  uint r0 = (SQZ_FR_BLOCK_R0 >> 2) * wrow + (SQZ_FR_BLOCK_R0 & 3u);
+  for (uint i = 0u; i < n; i++) {
+    uint l = load ? order[i] : i * SQZ_FR_BLOCK_KK;
+    __local uchar *r = c + pos[l] - r0; /* the block's top-left byte */
     if (load) {
       uint4 v = as_uint4(__builtin_shufflevector(*(__global const fr_cpu_bytes16 *)(src + l), (uchar16)(0), SQZ_FR_BLOCK_IN));
-      r[0] = v.s0;
-      r[w4] = v.s1;
-      r[2u * w4] = v.s2;
-      r[3u * w4] = v.s3;
+      FR_CPU_ROW(r) = v.s0;
+      FR_CPU_ROW(r + wrow) = v.s1;
+      FR_CPU_ROW(r + 2u * wrow) = v.s2;
+      if (SQZ_FR_BLOCK_ROWS > 3u) FR_CPU_ROW(r + 3u * wrow) = v.s3;
     } else {
-      uchar16 v = as_uchar16((uint4)(r[0], r[w4], r[2u * w4], r[3u * w4]));
+      uint4 w = (uint4)(FR_CPU_ROW(r), FR_CPU_ROW(r + wrow), FR_CPU_ROW(r + 2u * wrow),
+                        SQZ_FR_BLOCK_ROWS > 3u ? FR_CPU_ROW(r + 3u * wrow) : 0u);
+      uchar16 v = as_uchar16(w);
       *(__global fr_cpu_bytes16 *)(dst + l) = __builtin_shufflevector(v, v, SQZ_FR_BLOCK_OUT);
     }
   }
-  return l;
+  return n * SQZ_FR_BLOCK_KK;
 }
 #endif
 
 /* A tile's te cells between storage (src or dst, at the tile's first cell) and its cache c (load)
  * or output area less one row (store): mode 1 (block layout, rho % 4 == 0) aligned words of 4
- * cells of a tile row, holes masked on the way out; mode 2 (compact, scale 2, level >= 2) 4 x 4
- * blocks where the device compiler has byte shuffles; the rest cell by cell through pos (kept
+ * cells of a tile row, holes masked on the way out; mode 2 (compact, sqz__swar_blocks on the
+ * host) blocks where the device compiler has byte shuffles (order: fr_cpu_blocks); the rest cell by cell through pos (kept
  * scalar: vectorised, the scatter/gather became lane extracts, measured slower). */
 static inline void fr_cpu_move(const int load, __global const uchar *restrict src, __global uchar *restrict dst,
-                               __global const ushort *restrict pos, __global const uint *restrict mask, uint mode,
-                               __local uchar *c, uint wrow, uint te) {
+                               __global const ushort *restrict pos, __global const ushort *restrict order,
+                               __global const uint *restrict mask, uint mode, __local uchar *c, uint wrow, uint te) {
   uint l = 0u;
   if (mode == 1u) {
     __global const uint *s4 = (__global const uint *)src;
@@ -214,7 +224,7 @@ static inline void fr_cpu_move(const int load, __global const uchar *restrict sr
     return;
   }
 #if defined(SQZ_FR_BLOCK_IN) && defined(__clang__)
-  if (mode == 2u) l = fr_cpu_blocks(load, src, dst, pos, c, wrow, te);
+  if (mode == 2u) l = fr_cpu_blocks(load, src, dst, pos, order, c, wrow, te);
 #endif
   if (load) {
 #pragma clang loop vectorize(disable)
@@ -236,26 +246,23 @@ static inline void fr_cpu_halo(__local uchar *c, __global const uchar *restrict 
   }
 }
 
-/* The step of a tile cache c into its output area (out_offset on): per tile row y, the span of
- * cache columns [x0, x1) that holds its cells (spans[y] = x0 | x1 << 16) in whole vectors of 16
- * bytes, the last running up to 15 bytes past x1 (padding, the next output row's start, which
- * its own span rewrites, or the slack). Per byte: the 8 neighbours + 9 self (<= 17: no byte
- * carries) and the rule (birth | survive << 9) at that count. */
-
-static inline void fr_cpu_rows(__local uchar *c, __global const uint *restrict spans, uint rows, uint wrow,
-                               uint out_offset, uint rule) {
+/* The step of a tile cache c into its output area (out_offset on, output row y = cache row y + 1)
+ * in the n 16-byte chunks of the table that hold a cell (each the cache position of its first
+ * byte, row-major: a chunk running past its row writes padding or the start of the next output
+ * row, which that row's chunks rewrite after it, or the slack). Per byte: the 8 neighbours + 9
+ * self (<= 17: no byte carries) and the rule (birth | survive << 9) at that count. */
+static inline void fr_cpu_chunks(__local uchar *c, __global const ushort *restrict chunks, uint n, uint wrow,
+                                 uint out_offset, uint rule) {
   uint16 r = (uint16)(rule);
-  for (uint y = 0u; y < rows; y++) {
-    uint span = spans[y];
-    __local const uchar *m = c + (y + 1u) * wrow, *a = m - wrow, *b = m + wrow;
-    __local uchar *o = c + out_offset + y * wrow;
-    for (uint x = span & 0xffffu; x < span >> 16; x += 16u) {
-      uchar16 self = FR_CPU_AT(m, x);
-      uchar16 n = FR_CPU_AT(a, x - 1u) + FR_CPU_AT(a, x) + FR_CPU_AT(a, x + 1u) + FR_CPU_AT(m, x - 1u) +
-                  FR_CPU_AT(m, x + 1u) + FR_CPU_AT(b, x - 1u) + FR_CPU_AT(b, x) + FR_CPU_AT(b, x + 1u);
-      uint16 v = convert_uint16(n + (self << (uchar)3) + self) & 31u;
-      *(__local fr_cpu_bytes16 *)(o + x) = convert_uchar16((r >> v) & 1u);
-    }
+  __local uchar *o = c + out_offset - wrow;
+  for (uint i = 0u; i < n; i++) {
+    uint x = chunks[i];
+    __local const uchar *m = c + x, *a = m - wrow, *b = m + wrow;
+    uchar16 self = FR_CPU_AT(m, 0);
+    uchar16 nb = FR_CPU_AT(a, -1) + FR_CPU_AT(a, 0) + FR_CPU_AT(a, 1) + FR_CPU_AT(m, -1) + FR_CPU_AT(m, 1) +
+                 FR_CPU_AT(b, -1) + FR_CPU_AT(b, 0) + FR_CPU_AT(b, 1);
+    uint16 v = convert_uint16(nb + (self << (uchar)3) + self) & 31u;
+    *(__local fr_cpu_bytes16 *)(o + x) = convert_uchar16((r >> v) & 1u);
   }
 }
 
@@ -263,17 +270,19 @@ static inline void fr_cpu_rows(__local uchar *c, __global const uint *restrict s
  * into the cache c, the step, the output area back to storage. */
 static inline void fr_cpu_tile(__local uchar *c, __local long *nbr, __global const uchar *restrict src,
                                __global uchar *restrict dst, __global const uint *restrict tab, uint halo_at,
-                               uint task_at, uint mask_at, uint mode, uint levels, uint te, uint n_halo, uint rows,
-                               uint wrow, uint rule, ulong p FR_SWAR_PART_ARGS) {
+                               uint task_at, uint n_tasks, uint mask_at, uint mode, uint levels, uint te, uint n_halo,
+                               uint rows, uint wrow, uint rule, ulong p FR_SWAR_PART_ARGS) {
   __global const ushort *pos = (__global const ushort *)tab;
   __global const uint *mask = tab + mask_at;
   uint out_offset = (rows + 2u) * wrow;
+  __global const ushort *chunks = (__global const ushort *)(tab + task_at);
+  __global const ushort *order = (__global const ushort *)(tab + task_at + (n_tasks + 1u) / 2u); /* mode 2 */
   ulong q = (sqz_units_at(p, prn, pruns) - pu0) * te;
   fr_swar_neighbours(nbr, levels, p, 1u FR_SWAR_PART_PASS);
-  fr_cpu_move(1, src + q, NULL, pos, mask, mode, c, wrow, te);
+  fr_cpu_move(1, src + q, NULL, pos, order, mask, mode, c, wrow, te);
   fr_cpu_halo(c, src, tab + halo_at, nbr, n_halo, te);
-  fr_cpu_rows(c, tab + task_at, rows, wrow, out_offset, rule);
-  fr_cpu_move(0, NULL, dst + q, pos, mask, mode, c + out_offset - wrow, wrow, te);
+  fr_cpu_chunks(c, chunks, n_tasks, wrow, out_offset, rule);
+  fr_cpu_move(0, NULL, dst + q, pos, order, mask, mode, c + out_offset - wrow, wrow, te);
 }
 #endif
 
@@ -296,9 +305,8 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
   ulong stride = (ulong)get_num_groups(0) * per_iter;
   for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride)
     for (ulong p = b0; p < b0 + per_iter && p < tiles; p++)
-      fr_cpu_tile(cb, nbr, src, dst, tab, halo_at, task_at, mask_at, rowmajor, levels, te, n_halo, rows, wrow, rule,
-                  p FR_SWAR_PART_PASS);
-  (void)n_tasks;
+      fr_cpu_tile(cb, nbr, src, dst, tab, halo_at, task_at, n_tasks, mask_at, rowmajor, levels, te, n_halo, rows, wrow,
+                  rule, p FR_SWAR_PART_PASS);
   (void)seg;
 }
 #else
