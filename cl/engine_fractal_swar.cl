@@ -249,11 +249,22 @@ static inline void fr_cpu_halo(__local uchar *c, __global const uchar *restrict 
 /* The step of a tile cache c into its output area (out_offset on, output row y = cache row y + 1)
  * in the n 16-byte chunks of the table that hold a cell (each the cache position of its first
  * byte, row-major: a chunk running past its row writes padding or the start of the next output
- * row, which that row's chunks rewrite after it, or the slack). Per byte: the 8 neighbours + 9
- * self (<= 17: no byte carries) and the rule (birth | survive << 9) at that count. */
+ * row, which that row's chunks rewrite after it, or the slack). Per byte the 8 neighbours' sum n
+ * (<= 8: no byte carries) and the rule (birth | survive << 9): on x86 two byte-table lookups
+ * (pshufb) of the rule at n, a dead cell's and the change for a live one, exact for Life's states
+ * 0 and 1 (1.26 -> 1.04 ms a step, fractal:sierpinski-triangle:13 compact, PoCL, 1 thread);
+ * elsewhere the rule's bit n + 9 self. */
 static inline void fr_cpu_chunks(__local uchar *c, __global const ushort *restrict chunks, uint n, uint wrow,
                                  uint out_offset, uint rule) {
+#ifdef __SSSE3__
+  uchar16 tb = 0, tx = 0;
+  for (uint e = 0u; e < 9u; e++) {
+    tb[e] = (uchar)((rule >> e) & 1u);
+    tx[e] = (uchar)(((rule >> e) ^ (rule >> (e + 9u))) & 1u);
+  }
+#else
   uint16 r = (uint16)(rule);
+#endif
   __local uchar *o = c + out_offset - wrow;
   for (uint i = 0u; i < n; i++) {
     uint x = chunks[i];
@@ -261,8 +272,14 @@ static inline void fr_cpu_chunks(__local uchar *c, __global const ushort *restri
     uchar16 self = FR_CPU_AT(m, 0);
     uchar16 nb = FR_CPU_AT(a, -1) + FR_CPU_AT(a, 0) + FR_CPU_AT(a, 1) + FR_CPU_AT(m, -1) + FR_CPU_AT(m, 1) +
                  FR_CPU_AT(b, -1) + FR_CPU_AT(b, 0) + FR_CPU_AT(b, 1);
+#ifdef __SSSE3__
+    uchar16 dead = as_uchar16(__builtin_ia32_pshufb128(as_char16(tb), as_char16(nb)));
+    uchar16 change = as_uchar16(__builtin_ia32_pshufb128(as_char16(tx), as_char16(nb)));
+    *(__local fr_cpu_bytes16 *)(o + x) = dead ^ (change & ((uchar16)(0) - self));
+#else
     uint16 v = convert_uint16(nb + (self << (uchar)3) + self) & 31u;
     *(__local fr_cpu_bytes16 *)(o + x) = convert_uchar16((r >> v) & 1u);
+#endif
   }
 }
 
