@@ -325,7 +325,9 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   sqz_context *ctx = f->ctx;
   uint64_t lmem = ctx->local_mem < SQZ__SWAR_LMEM ? ctx->local_mem : SQZ__SWAR_LMEM;
   sqz__swar_shape sh;
-  int st = sqz__swar_pick(f, lmem, &sh);
+  int cpu_shape = sqz__cl_fractal_swar_word(ctx) == 8u && depth == 1; /* CPU devices' shape: see SQZ__SWAR_CPU_GROUPS_PER_CU */
+  uint64_t slack = cpu_shape ? SQZ__SWAR_CPU_SLACK : 0u; /* after its cache */
+  int st = sqz__swar_pick(f, lmem > slack ? lmem - slack : 0u, &sh);
   if (st == SQZ_OK && depth > 1) { /* the largest level up to the one-step kernel's whose deeper tile fits */
     uint32_t j = sh.j, lowest = f->layout == SQZ_LAYOUT_BLOCK || f->block || f->part ? j : 1; /* parts: the unit's level */
     free(sh.tab);
@@ -348,7 +350,6 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
                                                NULL) != CL_SUCCESS)
     local = 64;
   if (local > SQZ__SWAR_GROUP) local = SQZ__SWAR_GROUP;
-  int cpu_shape = sqz__cl_fractal_swar_word(ctx) == 8u && depth == 1; /* CPU devices' shape: see SQZ__SWAR_CPU_GROUPS_PER_CU */
   if (cpu_shape) local = 1;
   if (cpu_shape && sqz__swar_chunks(f, &sh) != SQZ_OK) st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   if (cpu_shape) { /* its one tile cache and the slack after it (cl/engine_fractal_swar.cl, FR_CPU_SLACK) */
