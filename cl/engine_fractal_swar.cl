@@ -158,9 +158,9 @@ static inline void fr_swar_fill(__local uchar *cb, __local long *nbr, __global c
 #else
 /* CPU devices (1-byte words; the host launches groups of one work-item): a group steps its tiles
  * one at a time in one tile cache of (rows + 2) + rows rows of wrow bytes (the tile with its halo,
- * then the output area) and FR_CPU_SLACK bytes that the last row step may run into (the host
- * counts them in the cache's size: SQZ__SWAR_CPU_SLACK). Every loop is a plain loop over
- * consecutive bytes or whole vectors, without barriers or divisions. */
+ * then the output area) and FR_CPU_SLACK bytes that the last chunk of the step may run into (the
+ * host counts them in the cache's size: SQZ__SWAR_CPU_SLACK). Every loop is a plain loop over
+ * bytes, blocks or whole vectors, without barriers or divisions. */
 #define FR_CPU_SLACK 32u
 
 /* 16 and 4 bytes at any address: PoCL's vload16 and vstore16 went in pieces and byte by byte */
@@ -188,7 +188,8 @@ static inline uint fr_cpu_blocks(const int load, __global const uchar *restrict 
     uint l = load ? order[i] : i * SQZ_FR_BLOCK_KK;
     __local uchar *r = c + pos[l] - r0; /* the block's top-left byte */
     if (load) {
-      uint4 v = as_uint4(__builtin_shufflevector(*(__global const fr_cpu_bytes16 *)(src + l), (uchar16)(0), SQZ_FR_BLOCK_IN));
+      uchar16 s = *(__global const fr_cpu_bytes16 *)(src + l);
+      uint4 v = as_uint4(__builtin_shufflevector(s, (uchar16)(0), SQZ_FR_BLOCK_IN));
       FR_CPU_ROW(r) = v.s0;
       FR_CPU_ROW(r + wrow) = v.s1;
       FR_CPU_ROW(r + 2u * wrow) = v.s2;
@@ -207,8 +208,9 @@ static inline uint fr_cpu_blocks(const int load, __global const uchar *restrict 
 /* A tile's te cells between storage (src or dst, at the tile's first cell) and its cache c (load)
  * or output area less one row (store): mode 1 (block layout, rho % 4 == 0) aligned words of 4
  * cells of a tile row, holes masked on the way out; mode 2 (compact, sqz__swar_blocks on the
- * host) blocks where the device compiler has byte shuffles (order: fr_cpu_blocks); the rest cell by cell through pos (kept
- * scalar: vectorised, the scatter/gather became lane extracts, measured slower). */
+ * host) blocks where the device compiler has byte shuffles (order: fr_cpu_blocks); the rest cell
+ * by cell through pos (kept scalar: vectorised, the scatter/gather became lane extracts, measured
+ * slower). */
 static inline void fr_cpu_move(const int load, __global const uchar *restrict src, __global uchar *restrict dst,
                                __global const ushort *restrict pos, __global const ushort *restrict order,
                                __global const uint *restrict mask, uint mode, __local uchar *c, uint wrow, uint te) {
@@ -309,7 +311,9 @@ static inline void fr_cpu_tile(__local uchar *c, __local long *nbr, __global con
  * tab: the shared tables, pos (ushort) from word 0, halo pairs from word halo_at, tasks (ushort:
  * word column | segment << 8) from word task_at, and with rowmajor (block layout, rows % 4 == 0:
  * tiles and their rows are whole words, so storage words move to cache words as they are, holes
- * included, their pos being their true cache byte) the hole mask per tile word from mask_at. */
+ * included, their pos being their true cache byte) the hole mask per tile word from mask_at.
+ * CPU devices (SQZ_SWAR_WORD 8): the n_tasks 16-byte chunks (ushort, fr_cpu_chunks) from word
+ * task_at instead of the tasks, then with rowmajor 2 the block order (fr_cpu_blocks); seg unused. */
 __kernel void engine_fractal_swar(__global const uchar *restrict src, __global uchar *restrict dst, uint rule,
                                   __global const uint *restrict tab, uint halo_at, uint task_at, uint mask_at,
                                   uint rowmajor, uint levels, uint te,

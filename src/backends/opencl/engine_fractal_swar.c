@@ -243,8 +243,9 @@ void sqz__cl_fractal_swar_prelude(const sqz_context *ctx, const sqz_fractal *fr,
     in[y * 4 + x] = q;
     out[q] = y * 4 + x;
   }
-  *at += (size_t)snprintf(pre + *at, cap - *at, "#define SQZ_FR_BLOCK_KK %uu\n#define SQZ_FR_BLOCK_ROWS %uu\n#define SQZ_FR_BLOCK_R0 %uu\n",
-                          kk, (unsigned)sqz__ipow((uint64_t)fr->s, d), out[0]);
+  *at += (size_t)snprintf(pre + *at, cap - *at,
+                          "#define SQZ_FR_BLOCK_KK %uu\n#define SQZ_FR_BLOCK_ROWS %uu\n#define SQZ_FR_BLOCK_R0 %uu\n", kk,
+                          (unsigned)sqz__ipow((uint64_t)fr->s, d), out[0]);
   for (int io = 0; io < 2; io++) {
     const uint32_t *v = io ? out : in;
     *at += (size_t)snprintf(pre + *at, cap - *at, "#define SQZ_FR_BLOCK_%s ", io ? "OUT" : "IN");
@@ -271,7 +272,7 @@ static int sqz__swar_block_order(sqz__swar_shape *sh, uint32_t kk) {
   }
   sh->tab = tab;
   const uint16_t *pos = (const uint16_t *)tab;
-  for (uint32_t g = 0; g < n; g++) key[g] = (uint32_t)pos[g * kk] << 16 | g * kk; /* by cache position of the first cell */
+  for (uint32_t g = 0; g < n; g++) key[g] = (uint32_t)pos[g * kk] << 16 | g * kk; /* by its first cell's position */
   qsort(key, n, sizeof *key, sqz__swar_u32_cmp);
   uint16_t *order = (uint16_t *)(tab + sh->words);
   for (uint32_t g = 0; g < n; g++) order[g] = (uint16_t)(key[g] & 0xffffu);
@@ -325,7 +326,7 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   sqz_context *ctx = f->ctx;
   uint64_t lmem = ctx->local_mem < SQZ__SWAR_LMEM ? ctx->local_mem : SQZ__SWAR_LMEM;
   sqz__swar_shape sh;
-  int cpu_shape = sqz__cl_fractal_swar_word(ctx) == 8u && depth == 1; /* CPU devices' shape: see SQZ__SWAR_CPU_GROUPS_PER_CU */
+  int cpu_shape = sqz__cl_fractal_swar_word(ctx) == 8u && depth == 1; /* see SQZ__SWAR_CPU_GROUPS_PER_CU */
   uint64_t slack = cpu_shape ? SQZ__SWAR_CPU_SLACK : 0u; /* after its cache */
   int st = sqz__swar_pick(f, lmem > slack ? lmem - slack : 0u, &sh);
   if (st == SQZ_OK && depth > 1) { /* the largest level up to the one-step kernel's whose deeper tile fits */
