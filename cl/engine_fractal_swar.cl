@@ -123,10 +123,13 @@ static inline void fr_swar_halo(__local uchar *cb, __global const uchar *src, __
   }
 }
 
+#if SQZ_SWAR_WORD != 8
+
 /* Rows y0 .. y1 - 1 of word column c stepped from `in` into `out` (row-major areas of w4 words per
- * row, rows y0 - 1 .. y1 read), each result word ANDed with `keep` (a mask area, or NULL). */
+ * row, rows y0 - 1 .. y1 read), each result word ANDed with `keep` (a mask area, or NULL); the rule
+ * by range tests where ranges (sqz_swar_ranges(rule), once per work-item) is not 0. */
 static inline void fr_swar_column(__local const uint *in, __local uint *out, __local const uint *keep, uint w4, uint c,
-                                  uint y0, uint y1, uint rule) {
+                                  uint y0, uint y1, uint rule, uint ranges) {
   __local const uint *p = in + y0 * w4 + c;
   p -= w4; /* row y0 - 1 (y0 may be 0: no unsigned wrap) */
   uint m0 = p[0], m1 = p[w4];
@@ -134,7 +137,7 @@ static inline void fr_swar_column(__local const uint *in, __local uint *out, __l
   for (uint y = y0; y < y1; y++) {
     p += w4; /* row y */
     uint m2 = p[w4], h2 = sqz_swar_hsum(p[w4 - 1u], m2, p[w4 + 1u]);
-    uint next = sqz_swar_rule(h0 + h1 + h2 + (m1 << 3), rule);
+    uint next = sqz_swar_rule_r(h0 + h1 + h2 + (m1 << 3), rule, ranges);
     out[y * w4 + c] = keep ? next & keep[y * w4 + c] : next;
     h0 = h1;
     h1 = h2;
@@ -142,7 +145,6 @@ static inline void fr_swar_column(__local const uint *in, __local uint *out, __l
   }
 }
 
-#if SQZ_SWAR_WORD != 8
 /* Steps 1 to 3 for the nt tiles at launch positions p0 ..: their neighbour slots into nbr, then
  * their own cells and halos into the caches (tile_bytes apart). Every work-item of the group
  * calls it. */
@@ -333,7 +335,7 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
 #else
   __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
-  uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2;
+  uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, ranges = sqz_swar_ranges(rule);
   uint tile_words = (2u * rows + 2u) * w4, tile_bytes = 4u * tile_words, out_offset = (rows + 2u) * wrow;
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
@@ -346,7 +348,7 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
       uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
       uint y1 = y0 + seg < rows ? y0 + seg : rows;
       __local uint *tc = cache + t * tile_words;
-      fr_swar_column(tc + w4, tc + (rows + 2u) * w4, NULL, w4, c, y0, y1, rule);
+      fr_swar_column(tc + w4, tc + (rows + 2u) * w4, NULL, w4, c, y0, y1, rule, ranges);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset - wrow, b0, nt, te, pu0, prn, pruns);
@@ -378,6 +380,7 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   __global const uchar *bm = (__global const uchar *)(tab + bm_at);
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, R = rows + 2u * depth;
+  uint ranges = sqz_swar_ranges(rule);
   uint area = R * w4, tile_words = 3u * area, tile_bytes = 4u * tile_words;
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
@@ -400,7 +403,8 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
         uint ya = 4u * sg > s ? 4u * sg : s, yb = 4u * sg + 4u < R - s ? 4u * sg + 4u : R - s;
         __local uint *tc = cache + t * tile_words;
         if (ya < yb)
-          fr_swar_column(tc + ((s & 1u) ? 0u : area), tc + ((s & 1u) ? area : 0u), tc + 2u * area, w4, c, ya, yb, rule);
+          fr_swar_column(tc + ((s & 1u) ? 0u : area), tc + ((s & 1u) ? area : 0u), tc + 2u * area, w4, c, ya, yb, rule,
+                         ranges);
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
