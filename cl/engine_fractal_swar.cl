@@ -30,37 +30,7 @@
 #if SQZ_CELL_BYTES == 1 && SQZ_NB == 8 && (defined(SQZ_KERNEL_engine_fractal_swar) || defined(SQZ_KERNEL_engine_fractal_swar_t))
 /* each kernel alone in its program (sqz__program_kernel) */
 
-#if SQZ_SWAR_WORD == 8
-/* Steps 2 and 5 on CPU devices: the range's whole tiles, a work-item per tile and a plain loop
- * over its cells (no division per word; a group runs on one thread there, so the split between
- * work-items gains nothing but loop shapes the compiler handles well). Byte stores: CPU devices
- * never lose a neighbour's byte. */
-static inline void fr_swar_move(const int load, __global const uchar *src, __global uchar *dst,
-                                __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
-                                __local uchar *cache, uint tile_bytes, uint out_offset, ulong q0, ulong q1, uint te) {
-  uint nt = (uint)((q1 - q0) / te);
-  if (!load) cache += out_offset;
-  for (uint t = (uint)get_local_id(0); t < nt; t += (uint)get_local_size(0)) {
-    __local uchar *c = cache + t * tile_bytes;
-    ulong q = q0 + (ulong)t * te;
-    if (rowmajor) { /* block, rho % 4 == 0: aligned words of 4 cells of one tile row, holes masked on the way out */
-      __global const uint *s4 = (__global const uint *)(src + q);
-      __global uint *d4 = (__global uint *)(dst + q);
-      for (uint w = 0u; w < te >> 2; w++) {
-        __local uint *cw = (__local uint *)(c + pos[w << 2]);
-        if (load) *cw = s4[w];
-        else d4[w] = *cw & mask[w];
-      }
-    } else if (load) { /* scalar: vectorised, the scatter/gather through pos became lane extracts, measured slower */
-#pragma clang loop vectorize(disable)
-      for (uint l = 0u; l < te; l++) c[pos[l]] = src[q + l];
-    } else {
-#pragma clang loop vectorize(disable)
-      for (uint l = 0u; l < te; l++) dst[q + l] = c[pos[l]];
-    }
-  }
-}
-#else
+#if SQZ_SWAR_WORD != 8
 /* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells) between global memory
  * and the tile caches. load: storage -> cache at pos[l]; else cache output area -> storage.
  * A word inside the range and inside one tile moves as one 32-bit access without branches;
@@ -123,6 +93,7 @@ static inline void fr_swar_neighbours(__local long *nbr, uint levels, ulong p0, 
   }
 }
 
+#if SQZ_SWAR_WORD != 8
 /* Steps 2 and 5 for the nt tiles at launch positions p0 ..: each stretch of them that is
  * consecutive tiles (all of them unless a unit set splits them) moves as one storage byte range
  * (fr_swar_move). Uniform over the group. */
@@ -139,6 +110,8 @@ static inline void fr_swar_moves(const int load, __global const uchar *src, __gl
   }
 }
 
+#endif
+
 /* The halo of nt tiles into their caches from the halo table (cache position | direction << 24,
  * offset in that tile), 0 where the neighbour tile is absent. */
 static inline void fr_swar_halo(__local uchar *cb, __global const uchar *src, __global const uint *restrict halo,
@@ -150,10 +123,13 @@ static inline void fr_swar_halo(__local uchar *cb, __global const uchar *src, __
   }
 }
 
+#if SQZ_SWAR_WORD != 8
+
 /* Rows y0 .. y1 - 1 of word column c stepped from `in` into `out` (row-major areas of w4 words per
- * row, rows y0 - 1 .. y1 read), each result word ANDed with `keep` (a mask area, or NULL). */
+ * row, rows y0 - 1 .. y1 read), each result word ANDed with `keep` (a mask area, or NULL); the rule
+ * by range tests where ranges (sqz_swar_ranges(rule), once per work-item) is not 0. */
 static inline void fr_swar_column(__local const uint *in, __local uint *out, __local const uint *keep, uint w4, uint c,
-                                  uint y0, uint y1, uint rule) {
+                                  uint y0, uint y1, uint rule, uint ranges) {
   __local const uint *p = in + y0 * w4 + c;
   p -= w4; /* row y0 - 1 (y0 may be 0: no unsigned wrap) */
   uint m0 = p[0], m1 = p[w4];
@@ -161,7 +137,7 @@ static inline void fr_swar_column(__local const uint *in, __local uint *out, __l
   for (uint y = y0; y < y1; y++) {
     p += w4; /* row y */
     uint m2 = p[w4], h2 = sqz_swar_hsum(p[w4 - 1u], m2, p[w4 + 1u]);
-    uint next = sqz_swar_rule(h0 + h1 + h2 + (m1 << 3), rule);
+    uint next = sqz_swar_rule_r(h0 + h1 + h2 + (m1 << 3), rule, ranges);
     out[y * w4 + c] = keep ? next & keep[y * w4 + c] : next;
     h0 = h1;
     h1 = h2;
@@ -181,6 +157,155 @@ static inline void fr_swar_fill(__local uchar *cb, __local long *nbr, __global c
   fr_swar_moves(1, src, NULL, pos, mask, rowmajor, cb, tile_bytes, 0u, p0, nt, te, pu0, prn, pruns);
   fr_swar_halo(cb, src, halo, nbr, n_halo, nt, tile_bytes, te);
 }
+#else
+/* CPU devices (1-byte words; the host launches groups of one work-item): a group steps its tiles
+ * one at a time in one tile cache of (rows + 2) + rows rows of wrow bytes (the tile with its halo,
+ * then the output area) and FR_CPU_SLACK bytes that the last chunk of the step may run into (the
+ * host counts them in the cache's size: SQZ__SWAR_CPU_SLACK). Every loop is a plain loop over
+ * bytes, blocks or whole vectors, without barriers or divisions. */
+#define FR_CPU_SLACK 32u
+
+/* 16 and 4 bytes at any address: PoCL's vload16 and vstore16 went in pieces and byte by byte */
+typedef uchar16 fr_cpu_bytes16 __attribute__((aligned(1)));
+typedef uint fr_cpu_bytes4 __attribute__((aligned(1)));
+#define FR_CPU_AT(p, x) (*(__local const fr_cpu_bytes16 *)((p) + (x)))
+#define FR_CPU_ROW(p) (*(__local fr_cpu_bytes4 *)(p))
+
+#if defined(SQZ_FR_BLOCK_IN) && defined(__clang__)
+/* Compact tiles in blocks of SQZ_FR_BLOCK_KK <= 16 cells, SQZ_FR_BLOCK_ROWS rows of at most 4
+ * (the lowest digits: the same pattern in every block; the host's SQZ_FR_BLOCK_* give block
+ * position r = 4 row + column -> cell, cell -> r, and r of cell 0): 16 storage bytes from a
+ * block's first cell, one byte shuffle, a 4-byte cache row per block row; and back. The blocks
+ * whose 16 bytes lie inside the tile (the first n) move so, the rest is left to the caller:
+ * returns the first cell not moved. Loads go in the cache's row-major order (order: the first
+ * cell of each block), as a block row of 3 writes a 0 past its end into the block on its right,
+ * which that block rewrites; stores in storage order, as their bytes past the block's cells are
+ * the next block's, which rewrites them. c: the cache (load) or the output area less one row. */
+static inline uint fr_cpu_blocks(const int load, __global const uchar *restrict src, __global uchar *restrict dst,
+                                 __global const ushort *restrict pos, __global const ushort *restrict order,
+                                 __local uchar *c, uint wrow, uint te) {
+  uint n = te < 16u ? 0u : (te - 16u) / SQZ_FR_BLOCK_KK + 1u;
+  uint r0 = (SQZ_FR_BLOCK_R0 >> 2) * wrow + (SQZ_FR_BLOCK_R0 & 3u);
+  for (uint i = 0u; i < n; i++) {
+    uint l = load ? order[i] : i * SQZ_FR_BLOCK_KK;
+    __local uchar *r = c + pos[l] - r0; /* the block's top-left byte */
+    if (load) {
+      uchar16 s = *(__global const fr_cpu_bytes16 *)(src + l);
+      uint4 v = as_uint4(__builtin_shufflevector(s, (uchar16)(0), SQZ_FR_BLOCK_IN));
+      FR_CPU_ROW(r) = v.s0;
+      FR_CPU_ROW(r + wrow) = v.s1;
+      FR_CPU_ROW(r + 2u * wrow) = v.s2;
+      if (SQZ_FR_BLOCK_ROWS > 3u) FR_CPU_ROW(r + 3u * wrow) = v.s3;
+    } else {
+      uint4 w = (uint4)(FR_CPU_ROW(r), FR_CPU_ROW(r + wrow), FR_CPU_ROW(r + 2u * wrow),
+                        SQZ_FR_BLOCK_ROWS > 3u ? FR_CPU_ROW(r + 3u * wrow) : 0u);
+      uchar16 v = as_uchar16(w);
+      *(__global fr_cpu_bytes16 *)(dst + l) = __builtin_shufflevector(v, v, SQZ_FR_BLOCK_OUT);
+    }
+  }
+  return n * SQZ_FR_BLOCK_KK;
+}
+#endif
+
+/* A tile's te cells between storage (src or dst, at the tile's first cell) and its cache c (load)
+ * or output area less one row (store): mode 1 (block layout, rho % 4 == 0) aligned words of 4
+ * cells of a tile row, holes masked on the way out; mode 2 (compact, sqz__swar_blocks on the
+ * host) blocks where the device compiler has byte shuffles (order: fr_cpu_blocks); the rest cell
+ * by cell through pos (kept scalar: vectorised, the scatter/gather became lane extracts, measured
+ * slower). */
+static inline void fr_cpu_move(const int load, __global const uchar *restrict src, __global uchar *restrict dst,
+                               __global const ushort *restrict pos, __global const ushort *restrict order,
+                               __global const uint *restrict mask, uint mode, __local uchar *c, uint wrow, uint te) {
+  uint l = 0u;
+  if (mode == 1u) {
+    __global const uint *s4 = (__global const uint *)src;
+    __global uint *d4 = (__global uint *)dst;
+    for (uint w = 0u; w < te >> 2; w++) {
+      __local uint *cw = (__local uint *)(c + pos[w << 2]);
+      if (load) *cw = s4[w];
+      else d4[w] = *cw & mask[w];
+    }
+    return;
+  }
+#if defined(SQZ_FR_BLOCK_IN) && defined(__clang__)
+  if (mode == 2u) l = fr_cpu_blocks(load, src, dst, pos, order, c, wrow, te);
+#endif
+  if (load) {
+#pragma clang loop vectorize(disable)
+    for (; l < te; l++) c[pos[l]] = src[l];
+  } else {
+#pragma clang loop vectorize(disable)
+    for (; l < te; l++) dst[l] = c[pos[l]];
+  }
+}
+
+/* The halo of a tile into its cache c from the halo table (cache position | direction << 24,
+ * offset in that tile) and the 9 neighbour slots nbr, 0 where the neighbour tile is absent. */
+static inline void fr_cpu_halo(__local uchar *c, __global const uchar *restrict src, __global const uint *restrict halo,
+                               __local const long *nbr, uint n_halo, uint te) {
+  for (uint h = 0u; h < n_halo; h++) {
+    uint e = halo[2u * h];
+    long tb = nbr[e >> 24];
+    c[e & 0xffffffu] = tb < 0 ? (uchar)0 : src[(ulong)tb * te + halo[2u * h + 1u]];
+  }
+}
+
+/* The step of a tile cache c into its output area (out_offset on, output row y = cache row y + 1)
+ * in the n 16-byte chunks of the table that hold a cell (each the cache position of its first
+ * byte, row-major: a chunk running past its row writes padding or the start of the next output
+ * row, which that row's chunks rewrite after it, or the slack). Per byte the 8 neighbours' sum n
+ * (<= 8: no byte carries) and the rule (birth | survive << 9): on x86 two byte-table lookups
+ * (pshufb) of the rule at n, a dead cell's and the change for a live one, exact for Life's states
+ * 0 and 1 (1.26 -> 1.04 ms a step, fractal:sierpinski-triangle:13 compact, PoCL, 1 thread);
+ * elsewhere the rule's bit n + 9 self. */
+static inline void fr_cpu_chunks(__local uchar *c, __global const ushort *restrict chunks, uint n, uint wrow,
+                                 uint out_offset, uint rule) {
+#ifdef __SSSE3__
+  uchar16 tb = 0, tx = 0;
+  for (uint e = 0u; e < 9u; e++) {
+    tb[e] = (uchar)((rule >> e) & 1u);
+    tx[e] = (uchar)(((rule >> e) ^ (rule >> (e + 9u))) & 1u);
+  }
+#else
+  uint16 r = (uint16)(rule);
+#endif
+  __local uchar *o = c + out_offset - wrow;
+  for (uint i = 0u; i < n; i++) {
+    uint x = chunks[i];
+    __local const uchar *m = c + x, *a = m - wrow, *b = m + wrow;
+    uchar16 self = FR_CPU_AT(m, 0);
+    uchar16 nb = FR_CPU_AT(a, -1) + FR_CPU_AT(a, 0) + FR_CPU_AT(a, 1) + FR_CPU_AT(m, -1) + FR_CPU_AT(m, 1) +
+                 FR_CPU_AT(b, -1) + FR_CPU_AT(b, 0) + FR_CPU_AT(b, 1);
+#ifdef __SSSE3__
+    uchar16 dead = as_uchar16(__builtin_ia32_pshufb128(as_char16(tb), as_char16(nb)));
+    uchar16 change = as_uchar16(__builtin_ia32_pshufb128(as_char16(tx), as_char16(nb)));
+    *(__local fr_cpu_bytes16 *)(o + x) = dead ^ (change & ((uchar16)(0) - self));
+#else
+    uint16 v = convert_uint16(nb + (self << (uchar)3) + self) & 31u;
+    *(__local fr_cpu_bytes16 *)(o + x) = convert_uchar16((r >> v) & 1u);
+#endif
+  }
+}
+
+/* Launch position p's tile, all five steps: its neighbour slots into nbr, own cells and halo
+ * into the cache c, the step, the output area back to storage. */
+static inline void fr_cpu_tile(__local uchar *c, __local long *nbr, __global const uchar *restrict src,
+                               __global uchar *restrict dst, __global const uint *restrict tab, uint halo_at,
+                               uint task_at, uint n_tasks, uint mask_at, uint mode, uint levels, uint te, uint n_halo,
+                               uint rows, uint wrow, uint rule, ulong p FR_SWAR_PART_ARGS) {
+  __global const ushort *pos = (__global const ushort *)tab;
+  __global const uint *mask = tab + mask_at;
+  uint out_offset = (rows + 2u) * wrow;
+  __global const ushort *chunks = (__global const ushort *)(tab + task_at);
+  __global const ushort *order = (__global const ushort *)(tab + task_at + (n_tasks + 1u) / 2u); /* mode 2 */
+  ulong q = (sqz_units_at(p, prn, pruns) - pu0) * te;
+  fr_swar_neighbours(nbr, levels, p, 1u FR_SWAR_PART_PASS);
+  fr_cpu_move(1, src + q, NULL, pos, order, mask, mode, c, wrow, te);
+  fr_cpu_halo(c, src, tab + halo_at, nbr, n_halo, te);
+  fr_cpu_chunks(c, chunks, n_tasks, wrow, out_offset, rule);
+  fr_cpu_move(0, NULL, dst + q, pos, order, mask, mode, c + out_offset - wrow, wrow, te);
+}
+#endif
 
 /* The tiles at launch positions [first, tiles) are stepped (all; a part's own units, its buffer
  * holding tile b at slot sqz_part_slot(b, pu0, pu1, pnh, phalo); or a part's unit set through
@@ -188,15 +313,29 @@ static inline void fr_swar_fill(__local uchar *cb, __local long *nbr, __global c
  * tab: the shared tables, pos (ushort) from word 0, halo pairs from word halo_at, tasks (ushort:
  * word column | segment << 8) from word task_at, and with rowmajor (block layout, rows % 4 == 0:
  * tiles and their rows are whole words, so storage words move to cache words as they are, holes
- * included, their pos being their true cache byte) the hole mask per tile word from mask_at. */
+ * included, their pos being their true cache byte) the hole mask per tile word from mask_at.
+ * CPU devices (SQZ_SWAR_WORD 8): the n_tasks 16-byte chunks (ushort, fr_cpu_chunks) from word
+ * task_at instead of the tasks, then with rowmajor 2 the block order (fr_cpu_blocks); seg unused. */
 __kernel void engine_fractal_swar(__global const uchar *restrict src, __global uchar *restrict dst, uint rule,
                                   __global const uint *restrict tab, uint halo_at, uint task_at, uint mask_at,
                                   uint rowmajor, uint levels, uint te,
                                   uint n_halo, uint n_tasks, uint rows, uint wrow, uint seg, uint per_iter, ulong tiles,
                                   ulong first FR_SWAR_PART_ARGS, __local uint *cache, __local long *nbr) {
+#if SQZ_SWAR_WORD == 8
+  /* CPU devices: one work-item, one tile cache (its size: fr_cpu_tile), zeroed once */
+  __local uchar *cb = (__local uchar *)cache;
+  for (uint i = 0u; i < (2u * rows + 2u) * wrow + FR_CPU_SLACK; i++) cb[i] = 0u;
+  ulong stride = (ulong)get_num_groups(0) * per_iter;
+  for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride)
+    for (ulong p = b0; p < b0 + per_iter && p < tiles; p++)
+      fr_cpu_tile(cb, nbr, src, dst, tab, halo_at, task_at, n_tasks, mask_at, rowmajor, levels, te, n_halo, rows, wrow,
+                  rule, p FR_SWAR_PART_PASS);
+  (void)seg;
+}
+#else
   __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
-  uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2;
+  uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, ranges = sqz_swar_ranges(rule);
   uint tile_words = (2u * rows + 2u) * w4, tile_bytes = 4u * tile_words, out_offset = (rows + 2u) * wrow;
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
@@ -205,33 +344,18 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
     fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, tile_bytes, te FR_SWAR_PART_PASS);
     barrier(CLK_LOCAL_MEM_FENCE);
-#if SQZ_SWAR_WORD == 8
-    __global const uint *spans = tab + task_at; /* CPU devices: per tile row, the cache columns of its cells */
-    for (uint i = lid; i < nt * rows; i += g) { /* a task per tile row, its span's bytes in a vectorised loop */
-      uint t = i / rows, y = i - t * rows, span = spans[y];
-      __local const uchar *m = cb + t * tile_bytes + (y + 1u) * wrow, *a = m - wrow, *b = m + wrow;
-      __local uchar *o = cb + t * tile_bytes + out_offset + y * wrow;
-      for (uint x = span & 0xffffu; x < span >> 16; x++) /* the row's cells and the holes between them (never stored) */
-        o[x] = sqz_swar_rule((sqz_word)(a[x - 1u] + a[x] + a[x + 1u] + m[x - 1u] + m[x + 1u] + b[x - 1u] + b[x] +
-                                        b[x + 1u] + 9u * m[x]),
-                             rule);
-    }
-    (void)tasks;
-    (void)n_tasks;
-    (void)seg;
-#else
     for (uint i = lid; i < nt * n_tasks; i += g) { /* cache row y + 1 holds tile row y; output row y at out_offset */
       uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
       uint y1 = y0 + seg < rows ? y0 + seg : rows;
       __local uint *tc = cache + t * tile_words;
-      fr_swar_column(tc + w4, tc + (rows + 2u) * w4, NULL, w4, c, y0, y1, rule);
+      fr_swar_column(tc + w4, tc + (rows + 2u) * w4, NULL, w4, c, y0, y1, rule, ranges);
     }
-#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset - wrow, b0, nt, te, pu0, prn, pruns);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
+#endif
 /* Several steps per launch (temporal blocking, engine_fractal_swar_t): each tile is loaded with a
  * halo `depth` cells wide (depth <= 4) and stepped `steps` <= depth times in local memory before
  * its own cells go back, so the loads, the stores, the halo reads and the λ/ν digit loops are
@@ -256,6 +380,7 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   __global const uchar *bm = (__global const uchar *)(tab + bm_at);
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, R = rows + 2u * depth;
+  uint ranges = sqz_swar_ranges(rule);
   uint area = R * w4, tile_words = 3u * area, tile_bytes = 4u * tile_words;
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
@@ -278,7 +403,8 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
         uint ya = 4u * sg > s ? 4u * sg : s, yb = 4u * sg + 4u < R - s ? 4u * sg + 4u : R - s;
         __local uint *tc = cache + t * tile_words;
         if (ya < yb)
-          fr_swar_column(tc + ((s & 1u) ? 0u : area), tc + ((s & 1u) ? area : 0u), tc + 2u * area, w4, c, ya, yb, rule);
+          fr_swar_column(tc + ((s & 1u) ? 0u : area), tc + ((s & 1u) ? area : 0u), tc + 2u * area, w4, c, ya, yb, rule,
+                         ranges);
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }

@@ -276,4 +276,256 @@ __kernel void engine_tetra_swar(__global const uchar *restrict src, __global uch
     m = mn;
   }
 }
+
+/* ---- Two planes a work-item (SQZ_TETRA_VARIANT 1, the default with 32-bit words) -----------
+ * engine_tetra_swar_z2: a work-item owns cells x = 8 g .. 8 g + 7 (g: id 0) of rows y0 .. y0 +
+ * chunk - 1 (id 2) of planes z and z + 1 (z = 2 id 1), where the one-plane step above spent about
+ * 50 SASS instructions a cell (masks and range tests in every window, 8 rule lookups, byte stores).
+ * - Reuse across z: per row it reads row y + 1 of the 4 planes z - 1 .. z + 2 once, as windows W
+ *   of cells x - 1 .. x + 10 (3 words), and adds whole windows before the 3-sum along x:
+ *   P_z = W(z - 1) + Q, P_z+1 = Q + W(z + 2), Q = W(z) + W(z + 1): 4 windows and 2 3-sums for 16
+ *   cells (one plane: 3 and 3 for 8). The 27-cell sum is s2 + P(y + 1), s2 = P(y - 1) + P(y).
+ * - Fast rows: while row y + 1 of plane z + 2 (the shortest of the 4) holds cells x - 1 .. x + 8
+ *   and z >= 1 (y < n - z - x - 11), a window is 4 aligned loads and 3 funnel shifts, with no
+ *   masks or range tests: the 4 words hold cells x - 4 .. x + 14 at most, the bytes past x + 8
+ *   unused, and inside the storage (the rows before and after it there hold 8 cells or more);
+ *   cell -1 of x = 0 is masked once in the sums. A work-item takes them for all its rows but
+ *   the last 11 at most (12 when their count is odd), in its own loop, so a warp decides once and
+ *   the rows near the diagonal (TET_MASKED: the same loads, bytes past the row masked; byte loads
+ *   only near the storage's end) run after the warp's fast loop, together.
+ * - Rules a word (4 cells) at a time (tet_rule4): birth and survive each one run of counts
+ *   (B6/S5,6,7): two byte-wise range tests, 6-7 instructions; else two byte permutes (PTX prmt)
+ *   into the masks. The kind is a constant of its own fast loop.
+ * - Stores: a full row segment goes out as two aligned words, or, the row starting inside a word
+ *   (the same for a warp's work-items of one plane), one aligned word and 2-3 byte or 16-bit stores.
+ * - The fast loop runs two rows a turn with its pipeline registers swapped, so none is copied.
+ * SASS of the fast loop (clang's PTX of this file, ptxas sm_90): about 165-175 instructions a row
+ * of 16 cells with a range rule, 195-205 with permutes (docs/BENCHMARKS.md). */
+
+#define TET_INLINE static inline __attribute__((always_inline)) /* inlined even where a compiler would not (the arrays must become registers) */
+
+/* Three PTX instructions the compiler would not pick from OpenCL C: the funnel shift (hi:lo) >>
+ * (k mod 32); the byte permute, byte i of the result being byte (c >> 4 i) & 7 of (b:a) (selectors
+ * below 8); and a shift right by 7 that the compiler cannot see through, so that a mask before it
+ * stays in one LOP3 with the test (not a second one after the shift). NVIDIA's OpenCL takes inline
+ * PTX (the host defines SQZ_PTX there); elsewhere the same in OpenCL C. */
+#ifdef SQZ_PTX
+#ifndef SQZ_ASM
+#define SQZ_ASM asm
+#endif
+TET_INLINE uint tet_fshr(uint lo, uint hi, uint k) { uint r; SQZ_ASM("shf.r.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(k)); return r; }
+TET_INLINE uint tet_prmt(uint a, uint b, uint c) { uint r; SQZ_ASM("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
+TET_INLINE uint tet_shr7(uint v) { uint r; SQZ_ASM("shr.b32 %0, %1, 7;" : "=r"(r) : "r"(v)); return r; }
+#else
+TET_INLINE uint tet_fshr(uint lo, uint hi, uint k) { return (uint)((((ulong)hi << 32) | lo) >> (k & 31u)); }
+TET_INLINE uint tet_prmt(uint a, uint b, uint c) {
+  ulong t = (ulong)b << 32 | a;
+  uint r = 0u;
+  for (uint i = 0u; i < 4u; i++) r |= (uint)((t >> (8u * ((c >> (4u * i)) & 7u))) & 0xffu) << (8u * i);
+  return r;
+}
+TET_INLINE uint tet_shr7(uint v) { return v >> 7; }
+#endif
+
+/* The rule, once per work-item. range: birth and survive are each empty or one run [lo, hi] of
+ * counts, tested as bit 7 of c + 128 - lo (c >= lo) and of c + 127 - hi (c > hi), with c = s - m
+ * (s: the 27-cell sum, m: self) folded into s + k + m d per byte (no carries: every byte stays in
+ * 0 .. 255, so d may wrap). */
+typedef struct {
+  uint range, tk, td, uk, ud, birth, survive;
+} tet_rule;
+
+TET_INLINE uint tet_lo(uint m) { return m ? 31u - clz(m & (0u - m)) : 63u; }
+TET_INLINE uint tet_hi(uint m) { return m ? 31u - clz(m) : 0u; }
+TET_INLINE tet_rule tet_rule_of(uint birth, uint survive) {
+  tet_rule r;
+  uint lb = tet_lo(birth), ls = tet_lo(survive), hb = tet_hi(birth), hs = tet_hi(survive);
+  r.range = (!birth || !(((birth >> lb) + 1u) & (birth >> lb))) && (!survive || !(((survive >> ls) + 1u) & (survive >> ls)));
+  r.tk = (128u - lb) * 0x01010101u;
+  r.td = lb - ls - 1u;
+  r.uk = (127u - hb) * 0x01010101u;
+  r.ud = hb - hs - 1u;
+  r.birth = birth;
+  r.survive = survive;
+  return r;
+}
+
+/* The next states of 4 cells: a + b the 27-cell sums (self included; two addends, so that the
+ * constants of the range tests join their add), m the cells, a byte each. Not range: the index
+ * j = c + 32 m (0 .. 58) splits into byte j >> 3 of (survive:birth) and bit j & 7 of it, both
+ * looked up 4 at a time by a permute (its selectors: the bytes packed to nibbles). */
+TET_INLINE uint tet_rule4(uint a, uint b, uint m, tet_rule r, int range) {
+  if (range) {
+    uint t = a + b + r.tk + m * r.td, u = a + b + r.uk + m * r.ud;
+    return tet_shr7(t & ~u & 0x80808080u);
+  }
+  uint j = a + b + 31u * m, lo = j & 0x07070707u, hi = (j >> 3) & 0x07070707u;
+  uint t = tet_prmt(r.birth, r.survive, tet_prmt(hi | (hi >> 4), 0u, 0x20u));
+  uint o = tet_prmt(0x08040201u, 0x80402010u, tet_prmt(lo | (lo >> 4), 0u, 0x20u));
+  return tet_shr7(((t & o) + 0x7f7f7f7fu) & 0x80808080u);
+}
+
+/* Cells of row (y, zz) (0: outside the domain). */
+TET_INLINE uint tet_len(uint n, uint y, uint zz) { return zz < n && y < n && y + zz < n ? n - y - zz : 0u; }
+
+/* Cells c .. c + 3 of the row at storage a with len cells (c may be -1), 0 outside the row. */
+TET_INLINE uint tet_cells4(__global const uchar *s, sqz_sidx a, uint len, uint c) {
+  uint v = 0u;
+  for (uint e = 0u; e < 4u; e++)
+    if (c + e < len) v |= (uint)s[a + (c + e)] << (8u * e);
+  return v;
+}
+
+/* Bytes [0, h) of a word (h clamped to 0 .. 4). */
+TET_INLINE uint tet_bmask(int h) { return h >= 4 ? ~0u : h <= 0 ? 0u : ~0u >> (32u - 8u * (uint)h); }
+
+#define TET_BYTES 0  /* tet_win: byte loads tested against the row */
+#define TET_FAST 1   /* 4 aligned loads, no masks: the row holds cells x - 1 .. x + 8, rows of 8 or more around */
+#define TET_MASKED 2 /* 4 aligned loads, bytes past the row masked; byte loads near the storage's end */
+
+/* The window of cells x - 1 .. x + 10 of a row as three words (bytes x + 9, x + 10 unused; cell -1
+ * is not masked here), p the storage of cell x - 1, len the row's cells (0: outside the domain),
+ * lim the whole words of the storage. */
+TET_INLINE uint3 tet_win(__global const uchar *s, sqz_sidx p, uint len, uint x, sqz_sidx lim, int mode) {
+  int h = (int)len + 1 - (int)x; /* window bytes inside the row (from cell x - 1) */
+  sqz_sidx k = p >> 2;
+  if (mode == TET_MASKED && h <= 0) return (uint3)(0u, 0u, 0u);
+  if (mode == TET_BYTES || (mode == TET_MASKED && k + 4u > lim)) {
+    sqz_sidx a = p + 1u - x; /* cell 0 */
+    return (uint3)(tet_cells4(s, a, len, x - 1u), tet_cells4(s, a, len, x + 3u), tet_cells4(s, a, len, x + 7u));
+  }
+  __global const uint *w = (__global const uint *)s + k;
+  uint sh = (uint)p << 3, w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+  uint3 v = (uint3)(tet_fshr(w0, w1, sh), tet_fshr(w1, w2, sh), tet_fshr(w2, w3, sh));
+  if (mode == TET_MASKED) v &= (uint3)(tet_bmask(h), tet_bmask(h - 4), tet_bmask(h - 8));
+  return v;
+}
+
+/* The 3-sums along x of cells x .. x + 7 from a window (bytes <= 27 / 3 when windows are summed). */
+TET_INLINE uint2 tet_hsum3(uint3 w) {
+  return (uint2)(w.x + tet_fshr(w.x, w.y, 8u) + tet_fshr(w.x, w.y, 16u), w.y + tet_fshr(w.y, w.z, 8u) + tet_fshr(w.y, w.z, 16u));
+}
+
+/* Cells x .. x + 7 of a window. */
+TET_INLINE uint2 tet_mid(uint3 w) { return (uint2)(tet_fshr(w.x, w.y, 8u), tet_fshr(w.y, w.z, 8u)); }
+
+/* A work-item's walk down the rows y of planes z - 1 .. z + 2: p[k] the storage of cell x - 1 of
+ * row (y, z - 1 + k), st the row step of plane z - 1 (compact: one less each row and plane, dd = 1;
+ * bb: n, dd = 0). */
+typedef struct {
+  sqz_sidx p[4], st, dd;
+} tet_walk;
+
+/* Steps the walk from row y to row y + 1 (IADD3s: p[k] += st - k dd). */
+TET_INLINE void tet_down(tet_walk *w) {
+  for (uint k = 0u; k < 4u; k++) w->p[k] += w->st - k * w->dd;
+  w->st -= w->dd;
+}
+
+/* Row y of the planes z - 1 .. z + 2 (the walk at row y): the plane sums of planes z and z + 1 in
+ * p[0], p[1], their cells in m[0], m[1]. */
+TET_INLINE void tet_planes(__global const uchar *src, const tet_walk *w, uint n, uint y, uint z, uint x, sqz_sidx lim,
+                           int mode, uint2 *p, uint2 *m) {
+  uint3 w0 = tet_win(src, w->p[0], tet_len(n, y, z - 1u), x, lim, mode);
+  uint3 w1 = tet_win(src, w->p[1], tet_len(n, y, z), x, lim, mode);
+  uint3 w2 = tet_win(src, w->p[2], tet_len(n, y, z + 1u), x, lim, mode);
+  uint3 w3 = tet_win(src, w->p[3], tet_len(n, y, z + 2u), x, lim, mode);
+  uint3 q = w1 + w2, r0 = w0 + q, r1 = q + w3;
+  uint xm = x ? ~0u : ~0xffu; /* cell -1 (bytes of the row before) */
+  r0.x &= xm;
+  r1.x &= xm;
+  p[0] = tet_hsum3(r0);
+  p[1] = tet_hsum3(r1);
+  m[0] = tet_mid(w1);
+  m[1] = tet_mid(w2);
+}
+
+/* Cells x .. x + 7 (bytes of r) at storage o, cells of them (all 8: two aligned words, or, where o
+ * is inside a word, the aligned word in the middle and 2-3 byte or 16-bit stores around it). */
+TET_INLINE void tet_store(__global uchar *dst, sqz_sidx o, uint2 r, uint cells) {
+  uint s = (uint)o & 3u;
+  if (cells < 8u) {
+    for (uint e = 0u; e < cells; e++) dst[o + e] = (uchar)((e < 4u ? r.x : r.y) >> (8u * (e & 3u)));
+    return;
+  }
+  __global uint *w = (__global uint *)(dst + (o - s));
+  __global ushort *h = (__global ushort *)w;
+  __global uchar *b = (__global uchar *)w;
+  if (s == 0u) {
+    w[0] = r.x;
+    w[1] = r.y;
+    return;
+  }
+  w[1] = tet_fshr(r.x, r.y, 32u - 8u * s);
+  if (s == 1u) {
+    b[1] = (uchar)r.x;
+    h[1] = (ushort)(r.x >> 8);
+    b[8] = (uchar)(r.y >> 24);
+  } else if (s == 2u) {
+    h[1] = (ushort)r.x;
+    h[4] = (ushort)(r.y >> 16);
+  } else {
+    b[3] = (uchar)r.x;
+    h[4] = (ushort)(r.y >> 8);
+    b[10] = (uchar)(r.y >> 24);
+  }
+}
+
+/* Output row y of planes z and z + 1: reads row y + 1, rule, stores. Per plane q: s2 the plane
+ * sums of rows y - 1 and y added (updated in place), s1 that of row y, m the cells of row y; those
+ * of row y + 1 go to s1o and mo (the fast loop runs two rows a turn, its second with the two
+ * swapped, so that no register is copied). e0: the rows of plane z that hold cell x. */
+TET_INLINE void tet_row2(__global const uchar *src, __global uchar *dst, uint n, uint z, uint x, uint y, uint e0,
+                         sqz_sidx lim, tet_rule r, int mode, int range, tet_walk *w, uint2 *s2, const uint2 *s1,
+                         const uint2 *m, uint2 *s1o, uint2 *mo) {
+  sqz_sidx o0 = w->p[1] + 1u, o1 = w->p[2] + 1u;
+  uint2 pn[2], mn[2];
+  tet_down(w);
+  tet_planes(src, w, n, y + 1u, z, x, lim, mode, pn, mn);
+#pragma unroll
+  for (uint q = 0u; q < 2u; q++) {
+    uint2 next = (uint2)(tet_rule4(s2[q].x, pn[q].x, m[q].x, r, range), tet_rule4(s2[q].y, pn[q].y, m[q].y, r, range));
+    uint cells = mode == TET_FAST ? 8u : y + q < e0 && z + q < n ? min(8u, e0 - q - y) : 0u;
+    tet_store(dst, q ? o1 : o0, next, cells);
+    s2[q] = s1[q] + pn[q];
+    s1o[q] = pn[q];
+    mo[q] = mn[q];
+  }
+}
+
+__kernel void engine_tetra_swar_z2(__global const uchar *restrict src, __global uchar *restrict dst, uint birth,
+                                   uint survive, uint n, uint compact, uint chunk, ulong elems) {
+  uint x = 8u * (uint)get_global_id(0), z = 2u * (uint)get_global_id(1), y0 = (uint)get_global_id(2) * chunk;
+  if (z >= n || y0 >= n - z || x >= n - z - y0) return;
+  int layout = compact ? SQZ_SL_COMPACT : SQZ_SL_BB;
+  uint e0 = n - z - x, y1 = min(y0 + chunk, e0); /* plane z: rows y < e0 hold cell x; plane z + 1: y < e0 - 1 */
+  uint yf = z >= 1u && e0 > 11u ? clamp(e0 - 11u, y0, y1) : y0; /* rows y < yf: fast (x = 0 too: cell -1 masked) */
+  yf -= (yf - y0) & 1u;                                           /* in pairs (the odd one masked) */
+  sqz_sidx lim = (sqz_sidx)(elems >> 2);
+  tet_rule r = tet_rule_of(birth, survive);
+  tet_walk w;
+  uint2 s2[2], s1[2], m[2], s1b[2], mb[2];
+  for (uint k = 0u; k < 4u; k++) { /* row y0 - 1 of planes z - 1 .. z + 2 */
+    uint zz = z - 1u + k;
+    w.p[k] = (zz < n ? sqz_tet_index(layout, n, 0u, y0, zz) : (sqz_sidx)0u) - sqz_tet_rowstep(layout, n, y0 - 1u, zz) + x - 1u;
+  }
+  w.st = sqz_tet_rowstep(layout, n, y0 - 1u, z - 1u);
+  w.dd = compact ? 1u : 0u;
+  tet_planes(src, &w, n, y0 - 1u, z, x, lim, TET_MASKED, s2, m);
+  tet_down(&w);
+  tet_planes(src, &w, n, y0, z, x, lim, TET_MASKED, s1, m);
+  s2[0] += s1[0];
+  s2[1] += s1[1];
+  uint y = y0;
+#define TET_FAST_ROWS(range) /* the rule's kind and the fast rows as constants of their own loop */ \
+  for (; y < yf; y += 2u) {                                                                        \
+    tet_row2(src, dst, n, z, x, y, e0, lim, r, TET_FAST, range, &w, s2, s1, m, s1b, mb);            \
+    tet_row2(src, dst, n, z, x, y + 1u, e0, lim, r, TET_FAST, range, &w, s2, s1b, mb, s1, m);       \
+  }
+  if (r.range)
+    TET_FAST_ROWS(1)
+  else
+    TET_FAST_ROWS(0)
+  for (; y < y1; y++) tet_row2(src, dst, n, z, x, y, e0, lim, r, TET_MASKED, r.range, &w, s2, s1, m, s1, m);
+}
 #endif

@@ -2,6 +2,7 @@
 # ptx_count.sh — a kernel's PTX instructions without a GPU: sqz's OpenCL C compiled by clang for nvptx (scripts/ptx_shim.h), counted per kernel and per basic block, to compare variants of a fast step before timing them on a GPU.
 #
 # usage: scripts/ptx_count.sh [-D NAME=VALUE ...] FILE.cl [HEADER ...]   (headers from cl/, in the order the host builds them)
+#        scripts/ptx_count.sh [-D NAME=VALUE ...] --source PROGRAM.cl   (a whole program as sqz built it: SQZ_DUMP_KERNELS=DIR)
 #   e.g. scripts/ptx_count.sh -D SQZ_SWAR_WORD=32 -D SQZ_SWAR_IDX32=1 engine_simplex_swar.cl sqz_common.h sqz_simplex.h sqz_swar.h
 # Prints, per kernel, its PTX instruction count, then each basic block's label, instructions, loads, stores and
 # divisions (the block of the hot loop is what to compare). PTX is a virtual ISA: ptxas changes the counts
@@ -12,12 +13,16 @@ cd "$(dirname "$0")/.."
 defs=()
 while [ $# -gt 0 ] && [ "$1" = -D ]; do defs+=("-D$2"); shift 2; done
 [ $# -ge 1 ] || { sed -n 3,9p "$0"; exit 2; }
-kernel=$1
-shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for h in "$@"; do cat "cl/$h"; done >"$tmp/src.cl"
-cat "cl/$kernel" >>"$tmp/src.cl"
+if [ "$1" = --source ]; then
+  cp "$2" "$tmp/src.cl"
+else
+  kernel=$1
+  shift
+  for h in "$@"; do cat "cl/$h"; done >"$tmp/src.cl"
+  cat "cl/$kernel" >>"$tmp/src.cl"
+fi
 clang -x cl -cl-std=CL1.2 -D__OPENCL_VERSION__=120 "${defs[@]}" -target nvptx64-nvidia-cuda -march=sm_86 -O3 -S \
   -include scripts/ptx_shim.h "$tmp/src.cl" -o "$tmp/out.ptx"
 [ -n "${OUTPTX:-}" ] && cp "$tmp/out.ptx" "$OUTPTX"

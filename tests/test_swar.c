@@ -169,8 +169,11 @@ END_TEST
  * 64-bit SWAR) and in 64-bit index arithmetic (32 bits where they suffice by default): sides whose
  * rows are shorter than a word, cross the fold's seam (2D) or the faces at every position, and
  * start at every byte of a word; tetrahedra also with 3 rows per work-item (chunk ends inside the
- * planes, both words) and SQZ_ENGINE=fast (a no-op now); a rule with birth on 0 neighbours (bb cells
- * outside the domain must stay 0; 3D: 5 runs of keys, past the 8-bit words' two held in registers). */
+ * planes, both words), with the one-plane 32-bit step (SQZ_TETRA_VARIANT=0; the default takes two
+ * planes a work-item, fast rows from side 13 on, masked rows near the row ends and the storage's
+ * end) and SQZ_ENGINE=fast (a no-op now); rules: B6/S5,6,7 (runs of counts: the range test), one
+ * with birth on 0 neighbours (the table lookups; bb cells outside the domain must stay 0; 3D 8-bit
+ * words: 5 runs of keys, past the two held in registers). */
 static void check_simplices(const char *family, const unsigned *sides, size_t n_sides, const char *const rules[2],
                             unsigned steps) {
   sqz_context *cl = sqz_test_context("opencl");
@@ -197,11 +200,17 @@ static void check_simplices(const char *family, const unsigned *sides, size_t n_
           expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
           unsetenv("SQZ_INDEX64");
         }
-        if (tet) { /* 3 rows per work-item (a plane's last chunk short) */
+        if (tet) { /* both words: 3 rows per work-item (a plane's last chunk short) */
           setenv("SQZ_TETRA_CHUNK", "3", 1);
           expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
           expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
           unsetenv("SQZ_TETRA_CHUNK");
+        }
+        if (tet && w == 1) { /* 32-bit words: the one-plane step (variant 0) */
+          setenv("SQZ_TETRA_VARIANT", "0", 1);
+          expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
+          expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
+          unsetenv("SQZ_TETRA_VARIANT");
         }
       }
       unsetenv("SQZ_SWAR_WORD");
@@ -228,7 +237,7 @@ START_TEST(test_triangles) {
 END_TEST
 
 START_TEST(test_tetrahedra) {
-  const unsigned sides[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 21, 40, 131};
+  const unsigned sides[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 21, 40, 67, 131}; /* 67: bb rows at every byte of a word */
   const char *const rules[2] = {"B6/S5,6,7", "B0,6,26/S5,6,7,26"};
   check_simplices("tetrahedron", sides, sizeof sides / sizeof sides[0], rules, 3);
 }

@@ -62,6 +62,37 @@ __attribute__((target("avx2"))) static void blocks_out_avx2(uint8_t *out, uint32
     }
   }
 }
+
+/* sqz__cpu_life_spans for rules whose counts all lie below 16: per 32 bytes the neighbour sum c
+ * and two byte-table lookups at c & 31 (pshufb; an index of 16 or more, pushed past 127 by + 0x70,
+ * reads 0), a dead cell's rule and its change for a live one (self != 0): the same bytes as the
+ * compares for any cell values. */
+__attribute__((target("avx2"))) static void life_spans_avx2(const uint8_t *cache, uint8_t *res, uint32_t w,
+                                                           const uint32_t *spans, uint32_t n_spans, uint32_t birth,
+                                                           uint32_t survive) {
+  uint8_t tb[16], tx[16];
+  for (int i = 0; i < 16; i++) {
+    tb[i] = (uint8_t)(birth >> i & 1u);
+    tx[i] = (uint8_t)((birth ^ survive) >> i & 1u);
+  }
+  const __m256i dead_t = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)tb));
+  const __m256i change_t = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)tx));
+  const __m256i low5 = _mm256_set1_epi8(31), push = _mm256_set1_epi8(0x70), zero = _mm256_setzero_si256();
+  for (uint32_t i = 0; i < n_spans; i++)
+    for (uint32_t x0 = 0; x0 < spans[2 * i + 1]; x0 += 32) {
+      const uint8_t *a = cache + spans[2 * i] + x0 - w - 1, *b = a + w, *c = b + w;
+#define SQZ_LD(p) _mm256_loadu_si256((const __m256i *)(p))
+      __m256i n = _mm256_add_epi8(_mm256_add_epi8(_mm256_add_epi8(SQZ_LD(a), SQZ_LD(a + 1)), SQZ_LD(a + 2)),
+                                  _mm256_add_epi8(SQZ_LD(b), SQZ_LD(b + 2)));
+      n = _mm256_add_epi8(n, _mm256_add_epi8(_mm256_add_epi8(SQZ_LD(c), SQZ_LD(c + 1)), SQZ_LD(c + 2)));
+      __m256i idx = _mm256_add_epi8(_mm256_and_si256(n, low5), push);
+      __m256i dead = _mm256_shuffle_epi8(dead_t, idx), change = _mm256_shuffle_epi8(change_t, idx);
+      __m256i empty = _mm256_cmpeq_epi8(SQZ_LD(b + 1), zero);
+#undef SQZ_LD
+      _mm256_storeu_si256((__m256i *)(res + spans[2 * i] + x0),
+                          _mm256_xor_si256(dead, _mm256_andnot_si256(empty, change)));
+    }
+}
 #endif
 
 int sqz__cpu_blocks_in(uint8_t *cache, uint32_t w, const uint8_t *own, uint32_t n, const sqz_cpu_blocks *bl) {
@@ -136,6 +167,12 @@ SQZ_CPU_CLONES void sqz__cpu_life_row8(const uint8_t *a, const uint8_t *b, const
 
 SQZ_CPU_CLONES void sqz__cpu_life_spans(const uint8_t *cache, uint8_t *res, uint32_t w, const uint32_t *spans,
                                         uint32_t n_spans, uint32_t birth, uint32_t survive) {
+#ifdef SQZ_CPU_GATHER_AVX2
+  if (((birth | survive) >> 16) == 0 && __builtin_cpu_supports("avx2")) {
+    life_spans_avx2(cache, res, w, spans, n_spans, birth, survive);
+    return;
+  }
+#endif
   uint8_t keys[64];
   int n_keys = life_keys(birth, survive, keys);
   const uint8_t k0 = n_keys ? keys[0] : 0xffu;

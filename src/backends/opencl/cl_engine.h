@@ -31,6 +31,11 @@ SQZ_INTERNAL unsigned sqz__cl_swar_word(const sqz_context *ctx);
 /* The word of engine_fractal_swar's step: 8 where sqz__cl_swar_word is 8, else 32 (its tile cache
  * rows are 32-bit words; the temporal kernel always steps 32-bit words). */
 SQZ_INTERNAL unsigned sqz__cl_fractal_swar_word(const sqz_context *ctx);
+/* The prelude lines of engine_fractal_swar's program for fractal fr, at *at of pre (cap bytes): its
+ * word (SQZ_SWAR_WORD) and, with 1-byte words at scale 2 and k^2 <= 16, the byte shuffles of the
+ * 4 x 4 blocks of compact tiles (SQZ_FR_BLOCK_*). */
+SQZ_INTERNAL void sqz__cl_fractal_swar_prelude(const sqz_context *ctx, const sqz_fractal *fr, char *pre, size_t cap,
+                                               size_t *at);
 /* The fast Life step on triangles and tetrahedra (engine_simplex_swar.c, engine_tetra_swar.c; any
  * map: they walk storage): whether it applies, and `steps` steps. */
 SQZ_INTERNAL int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_update *u);

@@ -80,7 +80,7 @@ static int sqz__fractal_kernel(sqz_field *f, const sqz_update *u, int group, con
   }
   at = (size_t)snprintf(pre, cap, "%s%s", sub, f->part && sqz__bands_layout(f) ? "#define SQZ_PARTED 1\n" : "");
   if (strcmp(name, "engine_fractal_swar") == 0) /* its step in 1-byte words on CPU devices (sqz__cl_fractal_swar_word) */
-    at += (size_t)snprintf(pre + at, cap - at, "#define SQZ_SWAR_WORD %u\n", sqz__cl_fractal_swar_word(f->ctx));
+    sqz__cl_fractal_swar_prelude(f->ctx, &f->dom->fr, pre, cap, &at);
   sqz__fractal_defines(&f->dom->fr, pre, cap, &at);
   snprintf(pre + at, cap - at, "%s", upre);
   files[5] = sqz__cl_update_file(u);

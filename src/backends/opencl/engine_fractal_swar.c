@@ -1,5 +1,6 @@
 /* engine_fractal_swar.c (opencl) — the fast Life step on u8 fractal tiles (cl/engine_fractal_swar.cl): when it applies, its tile level, tables and launches. */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "backends/opencl/cl_engine.h"
@@ -17,6 +18,8 @@
  * PoCL, fractal:sierpinski-triangle:13 compact, 1 thread: 5.4 ms a step against 11.2 ms with
  * 256 work-items and 256 groups per compute unit (docs/BENCHMARKS.md, PoCL words). */
 #define SQZ__SWAR_CPU_GROUPS_PER_CU 4u
+#define SQZ__SWAR_CPU_SLACK 32u /* bytes after a CPU device's tile cache that its chunk steps may write */
+#define SQZ__SWAR_CPU_CHUNK 16u /* bytes a CPU device's step computes at once (cl/engine_fractal_swar.cl: uchar16) */
 /* Steps per launch on GPUs (SQZ_TEMPORAL=1..4 overrides): on the H200 4 steps per launch ran 1.09x
  * (Sierpinski compact R = 20) to 1.7x (carpet R = 10) the one-step kernel, docs/BENCHMARKS.md run 7;
  * CPU devices keep 1, as stepping the whole window costs more instructions than the loads it saves. */
@@ -27,7 +30,8 @@
 typedef struct {
   uint32_t j, rho, te, wrow, seg, n_halo, n_tasks, halo_at, task_at, mask_at, words;
   uint32_t depth, bm_at; /* engine_fractal_swar_t: halo width (0: the one-step kernel) and its byte table */
-  uint32_t rowmajor; /* block layout with rho % 4 == 0: tile words are cache words (holes masked by the mask table) */
+  uint32_t rowmajor; /* 1: block layout with rho % 4 == 0: tile words are cache words (holes masked by the mask table);
+                     * 2 (CPU devices' one-step kernel): compact tiles moved in 4 x 4 blocks (sqz__swar_blocks) */
   uint64_t tiles, tile_bytes; /* local bytes per tile: cache, output area, 9 neighbour indices */
   uint32_t *tab;
 } sqz__swar_shape;
@@ -60,17 +64,22 @@ static void sqz__swar_hole_mask(const sqz_field *f, sqz__swar_shape *sh) {
       sh->tab[sh->mask_at + l / 4] |= 0xffu << (8 * (l % 4));
 }
 
-/* CPU devices' one-step kernel: per tile row y, the cache columns [x0, x1) that hold its cells
- * (x0 | x1 << 16; x0 = x1 for a row without cells) in rho words appended to the table, which
- * task_at then points to (that kernel steps rows, not word columns). */
-static int sqz__swar_row_spans(const sqz_field *f, sqz__swar_shape *sh) {
+/* CPU devices' one-step kernel: the 16-byte chunks of the cache rows that hold a cell (chunk i
+ * of tile row y: cache row y + 1 from column 4 + 16 i, that is tile columns 16 i .. 16 i + 15),
+ * in row-major order, as the cache position of their first byte (ushort), appended to the table;
+ * task_at then points to them and n_tasks counts them (that kernel steps chunks, not word
+ * columns). */
+static int sqz__swar_chunks(const sqz_field *f, sqz__swar_shape *sh) {
   const sqz_fractal *fr = &f->dom->fr;
   int compact = f->layout == SQZ_LAYOUT_COMPACT;
-  uint32_t *tab = realloc(sh->tab, ((size_t)sh->words + sh->rho) * sizeof *tab), *span;
-  if (!tab) return SQZ_ERR_OUT_OF_MEMORY;
+  uint32_t per_row = (sh->rho + SQZ__SWAR_CPU_CHUNK - 1) / SQZ__SWAR_CPU_CHUNK, n = sh->rho * per_row;
+  uint8_t *any = sqz__calloc(n, 1);
+  uint32_t *tab = any ? realloc(sh->tab, ((size_t)sh->words + (n + 1) / 2) * sizeof *tab) : NULL;
+  if (!tab) {
+    free(any);
+    return SQZ_ERR_OUT_OF_MEMORY;
+  }
   sh->tab = tab;
-  span = tab + sh->words;
-  for (uint32_t y = 0; y < sh->rho; y++) span[y] = 0;
   for (uint32_t l = 0; l < sh->te; l++) {
     sqz_u32 tx, ty;
     if (compact) sqz_fr_lambda((sqz_u32)fr->s, (sqz_u32)fr->k, fr->hl, sh->j, l, &tx, &ty);
@@ -79,13 +88,15 @@ static int sqz__swar_row_spans(const sqz_field *f, sqz__swar_shape *sh) {
       ty = l / sh->rho;
       if (!sqz_fr_contains((sqz_u32)fr->s, fr->hnu, sh->j, tx, ty)) continue;
     }
-    uint32_t x0 = span[ty] & 0xffffu, x1 = span[ty] >> 16, c = tx + 4; /* cache column of the cell */
-    if (x1 == 0 || c < x0) x0 = c;
-    if (c + 1 > x1) x1 = c + 1;
-    span[ty] = x0 | x1 << 16;
+    any[ty * per_row + tx / SQZ__SWAR_CPU_CHUNK] = 1;
   }
+  uint16_t *chunk = (uint16_t *)(tab + sh->words);
+  sh->n_tasks = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (any[i]) chunk[sh->n_tasks++] = (uint16_t)((i / per_row + 1) * sh->wrow + 4 + i % per_row * SQZ__SWAR_CPU_CHUNK);
+  free(any);
   sh->task_at = sh->words;
-  sh->words += sh->rho;
+  sh->words += (sh->n_tasks + 1) / 2; /* the block order, if any, follows (cl/engine_fractal_swar.cl, fr_cpu_tile) */
   return SQZ_OK;
 }
 
@@ -211,6 +222,65 @@ static double sqz__swar_cost(const sqz_field *f, const sqz__swar_shape *sh) {
 
 unsigned sqz__cl_fractal_swar_word(const sqz_context *ctx) { return sqz__cl_swar_word(ctx) == 8u ? 8u : 32u; }
 
+/* The digits of a block when compact tiles of fractal fr move in blocks on CPU devices: 2 at scale 2
+ * (4 x 4 blocks), 1 at scales 3 and 4 (3 x 3, 4 x 4), where a block has at most 16 cells; else 0
+ * (cell by cell). The tile level must have at least that many digits. */
+static int sqz__swar_blocks(const sqz_fractal *fr) {
+  int d = fr->s == 2 ? 2 : fr->s <= 4 ? 1 : 0;
+  return d && sqz__ipow((uint64_t)fr->k, d) <= 16 ? d : 0;
+}
+
+void sqz__cl_fractal_swar_prelude(const sqz_context *ctx, const sqz_fractal *fr, char *pre, size_t cap, size_t *at) {
+  unsigned word = sqz__cl_fractal_swar_word(ctx);
+  int d = sqz__swar_blocks(fr);
+  *at += (size_t)snprintf(pre + *at, cap - *at, "#define SQZ_SWAR_WORD %u\n", word);
+  if (word != 8u || !d) return;
+  uint32_t kk = (uint32_t)sqz__ipow((uint64_t)fr->k, d), in[16], out[16] = {0};
+  for (int r = 0; r < 16; r++) in[r] = 16; /* no cell: byte 0 of the zero vector */
+  for (uint32_t q = 0; q < kk; q++) { /* cell q of a block (its d lowest digits) at block position r */
+    sqz_u32 x, y;
+    sqz_fr_lambda((sqz_u32)fr->s, (sqz_u32)fr->k, fr->hl, (sqz_u32)d, q, &x, &y);
+    in[y * 4 + x] = q;
+    out[q] = y * 4 + x;
+  }
+  *at += (size_t)snprintf(pre + *at, cap - *at,
+                          "#define SQZ_FR_BLOCK_KK %uu\n#define SQZ_FR_BLOCK_ROWS %uu\n#define SQZ_FR_BLOCK_R0 %uu\n", kk,
+                          (unsigned)sqz__ipow((uint64_t)fr->s, d), out[0]);
+  for (int io = 0; io < 2; io++) {
+    const uint32_t *v = io ? out : in;
+    *at += (size_t)snprintf(pre + *at, cap - *at, "#define SQZ_FR_BLOCK_%s ", io ? "OUT" : "IN");
+    for (int i = 0; i < 16; i++) *at += (size_t)snprintf(pre + *at, cap - *at, "%u%s", v[i], i < 15 ? "," : "\n");
+  }
+}
+
+/* Ascending uint32_t. */
+static int sqz__swar_u32_cmp(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* CPU devices' block moves (rowmajor 2): the first cell of each block that moves as one 16-byte
+ * load (its 16 bytes inside the tile: the first (te - 16) / kk + 1 blocks), in the cache's row-major
+ * order (ushort), appended to the table after the chunks. Row-major, a block's 4-byte cache rows
+ * may write past its s columns into the block on its right (3 x 3 blocks), which comes later. */
+static int sqz__swar_block_order(sqz__swar_shape *sh, uint32_t kk) {
+  uint32_t n = sh->te < 16 ? 0 : (sh->te - 16) / kk + 1, *key = sqz__malloc(((size_t)n + 1) * sizeof *key);
+  uint32_t *tab = key ? realloc(sh->tab, ((size_t)sh->words + (n + 1) / 2) * sizeof *tab) : NULL;
+  if (!tab) {
+    free(key);
+    return SQZ_ERR_OUT_OF_MEMORY;
+  }
+  sh->tab = tab;
+  const uint16_t *pos = (const uint16_t *)tab;
+  for (uint32_t g = 0; g < n; g++) key[g] = (uint32_t)pos[g * kk] << 16 | g * kk; /* by its first cell's position */
+  qsort(key, n, sizeof *key, sqz__swar_u32_cmp);
+  uint16_t *order = (uint16_t *)(tab + sh->words);
+  for (uint32_t g = 0; g < n; g++) order[g] = (uint16_t)(key[g] & 0xffffu);
+  free(key);
+  sh->words += (n + 1) / 2;
+  return SQZ_OK;
+}
+
 int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u) {
   return sqz__cl_swar_allowed(f, u) && strcmp(f->map, "group") != 0 &&
          (f->layout == SQZ_LAYOUT_COMPACT || f->layout == SQZ_LAYOUT_BLOCK);
@@ -256,7 +326,9 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   sqz_context *ctx = f->ctx;
   uint64_t lmem = ctx->local_mem < SQZ__SWAR_LMEM ? ctx->local_mem : SQZ__SWAR_LMEM;
   sqz__swar_shape sh;
-  int st = sqz__swar_pick(f, lmem, &sh);
+  int cpu_shape = sqz__cl_fractal_swar_word(ctx) == 8u && depth == 1; /* see SQZ__SWAR_CPU_GROUPS_PER_CU */
+  uint64_t slack = cpu_shape ? SQZ__SWAR_CPU_SLACK : 0u; /* after its cache */
+  int st = sqz__swar_pick(f, lmem > slack ? lmem - slack : 0u, &sh);
   if (st == SQZ_OK && depth > 1) { /* the largest level up to the one-step kernel's whose deeper tile fits */
     uint32_t j = sh.j, lowest = f->layout == SQZ_LAYOUT_BLOCK || f->block || f->part ? j : 1; /* parts: the unit's level */
     free(sh.tab);
@@ -279,9 +351,17 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
                                                NULL) != CL_SUCCESS)
     local = 64;
   if (local > SQZ__SWAR_GROUP) local = SQZ__SWAR_GROUP;
-  int cpu_shape = sqz__cl_fractal_swar_word(ctx) == 8u && depth == 1; /* CPU devices' shape: see SQZ__SWAR_CPU_GROUPS_PER_CU */
   if (cpu_shape) local = 1;
-  if (cpu_shape && sqz__swar_row_spans(f, &sh) != SQZ_OK) st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  if (cpu_shape && sqz__swar_chunks(f, &sh) != SQZ_OK) st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  if (cpu_shape) { /* its one tile cache and the slack after it (cl/engine_fractal_swar.cl, FR_CPU_SLACK) */
+    sh.tile_bytes += SQZ__SWAR_CPU_SLACK;
+    int d = sqz__swar_blocks(&f->dom->fr);
+    if (st == SQZ_OK && f->layout == SQZ_LAYOUT_COMPACT && d && sh.j >= (uint32_t)d) { /* blocks */
+      sh.rowmajor = 2;
+      if (sqz__swar_block_order(&sh, (uint32_t)sqz__ipow((uint64_t)f->dom->fr.k, d)) != SQZ_OK)
+        st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+    }
+  }
   /* tiles per iteration: about SQZ__SWAR_ITER_CELLS cells, within half the local memory where possible */
   uint64_t per = (SQZ__SWAR_ITER_CELLS + sh.te - 1) / sh.te, fit = lmem / 2 / sh.tile_bytes;
   if (per > fit) per = fit;

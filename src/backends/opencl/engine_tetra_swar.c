@@ -4,7 +4,7 @@
 #include "backends/opencl/cl_engine.h"
 
 #define SQZ__TETRA_CHUNK 128u     /* rows of a plane per work-item, 32-bit words (SQZ_TETRA_CHUNK overrides) */
-#define SQZ__TETRA_LOCAL 128u     /* work-items (words along x) per group, 32-bit words (H200: 128 by 8 % over 64 and 256) */
+#define SQZ__TETRA_LOCAL 128u     /* work-items per group, 32-bit words (H200, one plane: 128 along x by 8 % over 64 and 256) */
 #define SQZ__TETRA_ROWS_CHUNK 32u /* rows of a plane per work-item, 1-byte words (CPU devices, SQZ_TETRA_CHUNK overrides; PoCL: 32 over 8 by ~10 %) */
 #define SQZ__TETRA_ROWS_LOCAL 16u /* work-items per group along y, 1-byte words */
 
@@ -15,19 +15,34 @@ int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   cl_kernel k = NULL;
   unsigned word = sqz__cl_swar_word(ctx) == 8 ? 8u : 32u; /* 64 counts as 32 here */
-  char pre[96];
-  snprintf(pre, sizeof pre, "#define SQZ_SWAR_WORD %u\n%s", word, sqz__cl_swar_idx32(f) ? "#define SQZ_IDX32 1\n" : "");
-  int st = sqz__cl_swar_kernel(f, files, pre, "engine_tetra_swar", &k);
+  /* 32-bit words: 0 one plane a work-item (engine_tetra_swar), 2 two (engine_tetra_swar_z2), 1 two with inline PTX
+   * on NVIDIA (opt-in until NVIDIA's compiler has built and timed it) */
+  unsigned variant = word == 32 ? (unsigned)sqz__env_uint("SQZ_TETRA_VARIANT", 0, 2, 2) : 0u;
+  cl_uint vendor = 0;
+  clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
+  int st = SQZ_ERR_INTERNAL;
+  /* inline PTX on NVIDIA (vendor 0x10de); where that program does not build, the same step in OpenCL C */
+  for (int ptx = variant == 1 && vendor == 0x10deu; ptx >= 0 && st != SQZ_OK; ptx--) {
+    char pre[128];
+    snprintf(pre, sizeof pre, "#define SQZ_SWAR_WORD %u\n%s%s", word, sqz__cl_swar_idx32(f) ? "#define SQZ_IDX32 1\n" : "",
+             ptx ? "#define SQZ_PTX 1\n" : "");
+    st = sqz__cl_swar_kernel(f, files, pre, variant ? "engine_tetra_swar_z2" : "engine_tetra_swar", &k);
+  }
   if (st != SQZ_OK) return st;
   cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, chunk = (cl_uint)sqz__env_uint("SQZ_TETRA_CHUNK", 1, 65536, word == 8 ? SQZ__TETRA_ROWS_CHUNK : SQZ__TETRA_CHUNK);
   cl_uint birth = u->birth, survive = u->survive;
   cl_ulong elems = f->elems;
-  /* 1-byte words: a work-item per `chunk` rows of plane z; 32-bit words: per 8 cells along x (two words) of `chunk` rows of plane z */
+  /* 1-byte words: a work-item per `chunk` rows of plane z; 32-bit words: per 8 cells along x (two words) of `chunk` rows of plane z (variant 0) or planes z, z + 1 */
   size_t global[3] = {sqz__round_up((n + chunk - 1) / chunk, SQZ__TETRA_ROWS_LOCAL), n, 1}, local[3] = {SQZ__TETRA_ROWS_LOCAL, 1, 1};
   if (word == 32) {
-    global[0] = sqz__round_up(((uint64_t)n + 7) / 8, SQZ__TETRA_LOCAL); /* 8 cells a work-item */
+    /* a group: lx work-items along x by SQZ__TETRA_LOCAL / lx plane pairs (variant 1, 2: fewer along x,
+     * so that a warp's work-items end their rows at nearer y; SQZ_TETRA_LOCAL_X) */
+    size_t lx = variant ? (size_t)sqz__env_uint("SQZ_TETRA_LOCAL_X", 1, SQZ__TETRA_LOCAL, SQZ__TETRA_LOCAL) : SQZ__TETRA_LOCAL;
+    local[0] = lx;
+    local[1] = SQZ__TETRA_LOCAL / lx;
+    global[0] = sqz__round_up(((uint64_t)n + 7) / 8, lx); /* 8 cells a work-item */
+    global[1] = sqz__round_up(variant ? (n + 1) / 2 : n, local[1]); /* planes z, z + 1 a work-item */
     global[2] = (n + chunk - 1) / chunk;
-    local[0] = SQZ__TETRA_LOCAL;
   }
   st = sqz__args(ctx, k, sizeof(cl_mem), &f->mem[f->cur], sizeof(cl_mem), &f->mem[1 - f->cur], sizeof birth, &birth,
                  sizeof survive, &survive, sizeof n, &n, sizeof compact, &compact, sizeof chunk, &chunk, sizeof elems,
