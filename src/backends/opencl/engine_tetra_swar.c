@@ -14,21 +14,25 @@ int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   static const char *const files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_swar.h", "engine_tetra_swar.cl", NULL};
   sqz_context *ctx = f->ctx;
   cl_kernel k = NULL;
-  unsigned word = sqz__cl_swar_word(ctx) == 8 ? 8u : 32u; /* 64 counts as 32 here */
-  /* 32-bit words: 0 one plane a work-item (engine_tetra_swar), 2 two (engine_tetra_swar_z2), 1 two with inline PTX
-   * on NVIDIA (opt-in until NVIDIA's compiler has built and timed it) */
-  unsigned variant = word == 32 ? (unsigned)sqz__env_uint("SQZ_TETRA_VARIANT", 0, 2, 2) : 0u;
+  unsigned word = sqz__cl_swar_word(ctx) == 8 ? 8u : 32u, variant = 0; /* 64 counts as 32 here */
   cl_uint vendor = 0;
   clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
   int st = SQZ_ERR_INTERNAL;
-  /* inline PTX on NVIDIA (vendor 0x10de); where that program does not build, the same step in OpenCL C */
-  for (int ptx = variant == 1 && vendor == 0x10deu; ptx >= 0 && st != SQZ_OK; ptx--) {
-    char pre[128];
-    snprintf(pre, sizeof pre, "#define SQZ_SWAR_WORD %u\n%s%s", word, sqz__cl_swar_idx32(f) ? "#define SQZ_IDX32 1\n" : "",
-             ptx ? "#define SQZ_PTX 1\n" : "");
-    st = sqz__cl_swar_kernel(f, files, pre, variant ? "engine_tetra_swar_z2" : "engine_tetra_swar", &k);
+  /* Tried in turn until one builds: 1-byte words (CPU devices; clang's vector extensions, which PoCL has), then
+   * 32-bit words; with 32-bit words inline PTX on NVIDIA (vendor 0x10de) for variant 1, then OpenCL C. Variants:
+   * 0 one plane a work-item (engine_tetra_swar), 2 two (engine_tetra_swar_z2), 1 two with inline PTX on NVIDIA
+   * (opt-in until NVIDIA's compiler has built and timed it). */
+  for (; st != SQZ_OK && word <= 32u; word += 24u) {
+    variant = word == 32 ? (unsigned)sqz__env_uint("SQZ_TETRA_VARIANT", 0, 2, 2) : 0u;
+    for (int ptx = variant == 1 && vendor == 0x10deu; ptx >= 0 && st != SQZ_OK; ptx--) {
+      char pre[128];
+      snprintf(pre, sizeof pre, "#define SQZ_SWAR_WORD %u\n%s%s", word, sqz__cl_swar_idx32(f) ? "#define SQZ_IDX32 1\n" : "",
+               ptx ? "#define SQZ_PTX 1\n" : "");
+      st = sqz__cl_swar_kernel(f, files, pre, variant ? "engine_tetra_swar_z2" : "engine_tetra_swar", &k);
+    }
   }
   if (st != SQZ_OK) return st;
+  word -= 24u; /* the word that built */
   cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, chunk = (cl_uint)sqz__env_uint("SQZ_TETRA_CHUNK", 1, 65536, word == 8 ? SQZ__TETRA_ROWS_CHUNK : SQZ__TETRA_CHUNK);
   cl_uint birth = u->birth, survive = u->survive;
   cl_ulong elems = f->elems;
