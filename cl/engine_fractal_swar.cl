@@ -31,41 +31,55 @@
 /* each kernel alone in its program (sqz__program_kernel) */
 
 #if SQZ_SWAR_WORD != 8
-/* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells) between global memory
- * and the tile caches. load: storage -> cache at pos[l]; else cache output area -> storage.
- * A word inside the range and inside one tile moves as one 32-bit access without branches;
- * the words at the range's ends or across a tile boundary byte by byte. */
+/* The divisions by a divisor d that is the same for the whole launch (te, n_halo, n_tasks, the
+ * temporal kernel's area) as a multiply-high: m = fr_swar_magic(d, count), computed once per
+ * work-item, is floor((2^32 - 1) / d) + 1 when every dividend n is below count d and count d^2 <
+ * 2^32, so that n d < 2^32 and mul_hi(n, m) = floor(n / d) exactly (m = 2^32 / d + e with 0 <= e
+ * < 1: n m / 2^32 = n / d + n e / 2^32, whose second term is below 1 / d); else 0, and
+ * fr_swar_div divides. */
+static inline uint fr_swar_magic(uint d, uint count) { return d > 1u && count <= 0xffffffffu / d / d ? 0xffffffffu / d + 1u : 0u; }
+static inline uint fr_swar_div(uint n, uint d, uint m) { return m ? mul_hi(n, m) : n / d; }
+
+/* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells, mte: fr_swar_magic of te)
+ * between global memory and the tile caches. load: storage -> cache at pos[l]; else cache output
+ * area -> storage. Word u of the range (storage word q0 / 4 + u, its bytes 4 u .. 4 u + 3 from
+ * q0 & ~3) inside the range and inside one tile moves as one 32-bit access without branches; the
+ * words at the range's ends or across a tile boundary byte by byte. */
 static inline void fr_swar_move(const int load, __global const uchar *src, __global uchar *dst,
                                 __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
-                                __local uchar *cache, uint tile_bytes, uint out_offset, ulong q0, ulong q1, uint te) {
-  uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0);
-  if (!load) cache += out_offset;
-  for (ulong w = (q0 >> 2) + lid; w < (q1 + 3u) >> 2; w += g) {
-    ulong q = w << 2, first = q < q0 ? q0 : q;
-    uint rel = (uint)(first - q0), t = rel / te, l = rel - t * te;
+                                __local uchar *cache, uint tile_bytes, uint out_offset, ulong q0, ulong q1, uint te,
+                                uint mte) {
+  uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), o = (uint)q0 & 3u, end = o + (uint)(q1 - q0);
+  if (load) src += q0 - o;
+  else {
+    dst += q0 - o;
+    cache += out_offset;
+  }
+  for (uint u = lid; 4u * u < end; u += g) {
+    uint b = 4u * u, first = b < o ? o : b, rel = first - o, t = fr_swar_div(rel, te, mte), l = rel - t * te;
     __local uchar *c = cache + t * tile_bytes;
     if (rowmajor) { /* block, rho % 4 == 0: every word is 4 cells of one tile row, one aligned cache word */
       __local uint *cw = (__local uint *)(c + pos[l]);
-      if (load) *cw = ((__global const uint *)src)[w];
-      else ((__global uint *)dst)[w] = *cw & mask[l >> 2];
+      if (load) *cw = ((__global const uint *)src)[u];
+      else ((__global uint *)dst)[u] = *cw & mask[l >> 2];
       continue;
     }
-    if (q >= q0 && q + 4u <= q1 && l + 4u <= te) {
+    if (b >= o && b + 4u <= end && l + 4u <= te) {
       uint p0 = pos[l], p1 = pos[l + 1u], p2 = pos[l + 2u], p3 = pos[l + 3u];
       if (load) {
-        uint v = ((__global const uint *)src)[w];
+        uint v = ((__global const uint *)src)[u];
         c[p0] = (uchar)v;
         c[p1] = (uchar)(v >> 8);
         c[p2] = (uchar)(v >> 16);
         c[p3] = (uchar)(v >> 24);
       } else {
-        ((__global uint *)dst)[w] = (uint)c[p0] | (uint)c[p1] << 8 | (uint)c[p2] << 16 | (uint)c[p3] << 24;
+        ((__global uint *)dst)[u] = (uint)c[p0] | (uint)c[p1] << 8 | (uint)c[p2] << 16 | (uint)c[p3] << 24;
       }
       continue;
     }
-    for (ulong qe = first; qe < q + 4u && qe < q1; qe++) {
-      if (load) c[pos[l]] = src[qe];
-      else dst[qe] = c[pos[l]];
+    for (uint e = first; e < b + 4u && e < end; e++) {
+      if (load) c[pos[l]] = src[e];
+      else dst[e] = c[pos[l]];
       if (++l == te) {
         l = 0u;
         c += tile_bytes;
@@ -100,30 +114,32 @@ static inline void fr_swar_neighbours(__local long *nbr, uint levels, ulong p0, 
 static inline void fr_swar_moves(const int load, __global const uchar *src, __global uchar *dst,
                                  __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
                                  __local uchar *cache, uint tile_bytes, uint out_offset, ulong p0, uint nt, uint te,
-                                 ulong pu0, ulong prn, __global const ulong *pruns) {
+                                 uint mte, ulong pu0, ulong prn, __global const ulong *pruns) {
   for (uint t = 0u; t < nt;) {
     ulong end = sqz_units_run_end(p0 + t, prn, pruns), q0 = (sqz_units_at(p0 + t, prn, pruns) - pu0) * te;
     uint t1 = end - p0 < (ulong)nt ? (uint)(end - p0) : nt;
     fr_swar_move(load, src, dst, pos, mask, rowmajor, cache + t * tile_bytes, tile_bytes, out_offset, q0,
-                 q0 + (ulong)(t1 - t) * te, te);
+                 q0 + (ulong)(t1 - t) * te, te, mte);
     t = t1;
   }
 }
 
 #endif
 
-/* The halo of nt tiles into their caches from the halo table (cache position | direction << 24,
- * offset in that tile), 0 where the neighbour tile is absent. */
+#if SQZ_SWAR_WORD != 8
+
+/* The halo of nt tiles into their caches from the halo table (pairs cache position | direction
+ * << 24, offset in that tile; 8-byte aligned), 0 where the neighbour tile is absent; mh:
+ * fr_swar_magic of n_halo. */
 static inline void fr_swar_halo(__local uchar *cb, __global const uchar *src, __global const uint *restrict halo,
-                                __local const long *nbr, uint n_halo, uint nt, uint tile_bytes, uint te) {
+                                __local const long *nbr, uint n_halo, uint mh, uint nt, uint tile_bytes, uint te) {
   for (uint i = (uint)get_local_id(0); i < nt * n_halo; i += (uint)get_local_size(0)) {
-    uint t = i / n_halo, h = i - t * n_halo, e = halo[2u * h];
-    long tb = nbr[9u * t + (e >> 24)];
-    cb[t * tile_bytes + (e & 0xffffffu)] = tb < 0 ? (uchar)0 : src[(ulong)tb * te + halo[2u * h + 1u]];
+    uint t = fr_swar_div(i, n_halo, mh);
+    uint2 e = ((__global const uint2 *)halo)[i - t * n_halo];
+    long tb = nbr[9u * t + (e.x >> 24)];
+    cb[t * tile_bytes + (e.x & 0xffffffu)] = tb < 0 ? (uchar)0 : src[(ulong)tb * te + e.y];
   }
 }
-
-#if SQZ_SWAR_WORD != 8
 
 /* Rows y0 .. y1 - 1 of word column c stepped from `in` into `out` (row-major areas of w4 words per
  * row, rows y0 - 1 .. y1 read), each result word ANDed with `keep` (a mask area, or NULL); the rule
@@ -150,12 +166,12 @@ static inline void fr_swar_column(__local const uint *in, __local uint *out, __l
  * calls it. */
 static inline void fr_swar_fill(__local uchar *cb, __local long *nbr, __global const uchar *src,
                                 __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
-                                __global const uint *restrict halo, uint n_halo, uint levels, ulong p0, uint nt,
-                                uint tile_bytes, uint te FR_SWAR_PART_ARGS) {
+                                __global const uint *restrict halo, uint n_halo, uint mh, uint levels, ulong p0,
+                                uint nt, uint tile_bytes, uint te, uint mte FR_SWAR_PART_ARGS) {
   fr_swar_neighbours(nbr, levels, p0, nt FR_SWAR_PART_PASS);
   barrier(CLK_LOCAL_MEM_FENCE);
-  fr_swar_moves(1, src, NULL, pos, mask, rowmajor, cb, tile_bytes, 0u, p0, nt, te, pu0, prn, pruns);
-  fr_swar_halo(cb, src, halo, nbr, n_halo, nt, tile_bytes, te);
+  fr_swar_moves(1, src, NULL, pos, mask, rowmajor, cb, tile_bytes, 0u, p0, nt, te, mte, pu0, prn, pruns);
+  fr_swar_halo(cb, src, halo, nbr, n_halo, mh, nt, tile_bytes, te);
 }
 #else
 /* CPU devices (1-byte words; the host launches groups of one work-item): a group steps its tiles
@@ -337,21 +353,24 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, ranges = sqz_swar_ranges(rule);
   uint tile_words = (2u * rows + 2u) * w4, tile_bytes = 4u * tile_words, out_offset = (rows + 2u) * wrow;
+  uint mte = fr_swar_magic(te, per_iter), mh = fr_swar_magic(n_halo, per_iter), mtask = fr_swar_magic(n_tasks, per_iter);
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
   ulong stride = (ulong)get_num_groups(0) * per_iter;
   for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
-    fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, tile_bytes, te FR_SWAR_PART_PASS);
+    fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, mh, levels, b0, nt, tile_bytes, te,
+                 mte FR_SWAR_PART_PASS);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < nt * n_tasks; i += g) { /* cache row y + 1 holds tile row y; output row y at out_offset */
-      uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
+      uint t = fr_swar_div(i, n_tasks, mtask), task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
       uint y1 = y0 + seg < rows ? y0 + seg : rows;
       __local uint *tc = cache + t * tile_words;
       fr_swar_column(tc + w4, tc + (rows + 2u) * w4, NULL, w4, c, y0, y1, rule, ranges);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset - wrow, b0, nt, te, pu0, prn, pruns);
+    fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset - wrow, b0, nt, te, mte, pu0, prn,
+                  pruns);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
@@ -382,14 +401,17 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, R = rows + 2u * depth;
   uint ranges = sqz_swar_ranges(rule);
   uint area = R * w4, tile_words = 3u * area, tile_bytes = 4u * tile_words;
+  uint mte = fr_swar_magic(te, per_iter), mh = fr_swar_magic(n_halo, per_iter), mtask = fr_swar_magic(n_tasks, per_iter);
+  uint marea = fr_swar_magic(area, per_iter);
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
   ulong stride = (ulong)get_num_groups(0) * per_iter;
   for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
-    fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, tile_bytes, te FR_SWAR_PART_PASS);
+    fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, mh, levels, b0, nt, tile_bytes, te,
+                 mte FR_SWAR_PART_PASS);
     for (uint i = lid; i < nt * area; i += g) { /* K */
-      uint t = i / area, wi = i - t * area, keep = 0u;
+      uint t = fr_swar_div(i, area, marea), wi = i - t * area, keep = 0u;
       for (uint e = 0u; e < 4u; e++) {
         uint d = bm[4u * wi + e];
         if (d && nbr[9u * t + d - 1u] >= 0) keep |= 0xffu << (8u * e);
@@ -399,7 +421,7 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = 1u; s <= steps; s++) { /* tasks: word column c | 4-row segment sg << 8, those with a cell */
       for (uint i = lid; i < nt * n_tasks; i += g) {
-        uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, sg = task >> 8;
+        uint t = fr_swar_div(i, n_tasks, mtask), task = tasks[i - t * n_tasks], c = task & 0xffu, sg = task >> 8;
         uint ya = 4u * sg > s ? 4u * sg : s, yb = 4u * sg + 4u < R - s ? 4u * sg + 4u : R - s;
         __local uint *tc = cache + t * tile_words;
         if (ya < yb)
@@ -408,8 +430,8 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
-    fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, (steps & 1u) ? 4u * area : 0u, b0, nt, te, pu0, prn,
-                  pruns);
+    fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, (steps & 1u) ? 4u * area : 0u, b0, nt, te, mte, pu0,
+                  prn, pruns);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

@@ -117,7 +117,7 @@ static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, uint32_t seg, s
   sh->tiles = sqz__ipow(k, fr->r - (int)j);
   sh->tile_bytes = (2 * rho + 2) * wrow + 9 * sizeof(cl_long);
   uint32_t segs = (sh->rho + sh->seg - 1) / sh->seg, w = sh->rho + 2;
-  sh->halo_at = (sh->te + 1) / 2;
+  sh->halo_at = (sh->te + 3) / 4 * 2; /* after pos (ushort), even: the halo pairs load as 8-byte words */
   uint32_t halo_max = 4 * sh->rho + 4;
   sh->rowmajor = !compact && sh->rho % 4 == 0;
   sh->tab = sqz__calloc((size_t)sh->halo_at + 2 * halo_max + ((size_t)cols * segs + 1) / 2 + 1 +
@@ -177,7 +177,7 @@ static int sqz__swar_shape_deep(const sqz_field *f, uint32_t j, uint32_t depth, 
   sh->tiles = sqz__ipow(k, fr->r - (int)j);
   sh->tile_bytes = 3 * rows * wrow + 9 * sizeof(cl_long);
   sh->rowmajor = !compact && sh->rho % 4 == 0;
-  sh->halo_at = (sh->te + 1) / 2;
+  sh->halo_at = (sh->te + 3) / 4 * 2; /* after pos (ushort), even: the halo pairs load as 8-byte words */
   uint64_t side = rho + 2 * depth, halo_max = side * side - rho * rho;
   uint64_t w4 = wrow / 4, segs = (rows + 3) / 4;
   sh->mask_at = sh->halo_at + 2 * (uint32_t)halo_max;
