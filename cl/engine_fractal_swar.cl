@@ -41,12 +41,13 @@ static inline uint fr_swar_magic(uint d, uint count) { return d > 1u && count <=
 static inline uint fr_swar_div(uint n, uint d, uint m) { return m ? mul_hi(n, m) : n / d; }
 
 /* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells, mte: fr_swar_magic of te)
- * between global memory and the tile caches. load: storage -> cache at pos[l]; else cache output
- * area -> storage. Word u of the range (storage word q0 / 4 + u, its bytes 4 u .. 4 u + 3 from
+ * between global memory and the tile caches. load: storage -> cache at the cache position of tile
+ * cell l; else cache output area -> storage. pos[l] holds the positions of cells l .. l + 3, 16
+ * bits each (l's in the low half of x), so that a word's four come in one 8-byte load. Word u of the range (storage word q0 / 4 + u, its bytes 4 u .. 4 u + 3 from
  * q0 & ~3) inside the range and inside one tile moves as one 32-bit access without branches; the
  * words at the range's ends or across a tile boundary byte by byte. */
 static inline void fr_swar_move(const int load, __global const uchar *src, __global uchar *dst,
-                                __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
+                                __global const uint2 *restrict pos, __global const uint *restrict mask, uint rowmajor,
                                 __local uchar *cache, uint tile_bytes, uint out_offset, ulong q0, ulong q1, uint te,
                                 uint mte) {
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), o = (uint)q0 & 3u, end = o + (uint)(q1 - q0);
@@ -59,13 +60,14 @@ static inline void fr_swar_move(const int load, __global const uchar *src, __glo
     uint b = 4u * u, first = b < o ? o : b, rel = first - o, t = fr_swar_div(rel, te, mte), l = rel - t * te;
     __local uchar *c = cache + t * tile_bytes;
     if (rowmajor) { /* block, rho % 4 == 0: every word is 4 cells of one tile row, one aligned cache word */
-      __local uint *cw = (__local uint *)(c + pos[l]);
+      __local uint *cw = (__local uint *)(c + (pos[l].x & 0xffffu));
       if (load) *cw = ((__global const uint *)src)[u];
       else ((__global uint *)dst)[u] = *cw & mask[l >> 2];
       continue;
     }
     if (b >= o && b + 4u <= end && l + 4u <= te) {
-      uint p0 = pos[l], p1 = pos[l + 1u], p2 = pos[l + 2u], p3 = pos[l + 3u];
+      uint2 pp = pos[l];
+      uint p0 = pp.x & 0xffffu, p1 = pp.x >> 16, p2 = pp.y & 0xffffu, p3 = pp.y >> 16;
       if (load) {
         uint v = ((__global const uint *)src)[u];
         c[p0] = (uchar)v;
@@ -78,8 +80,9 @@ static inline void fr_swar_move(const int load, __global const uchar *src, __glo
       continue;
     }
     for (uint e = first; e < b + 4u && e < end; e++) {
-      if (load) c[pos[l]] = src[e];
-      else dst[e] = c[pos[l]];
+      uint p = pos[l].x & 0xffffu;
+      if (load) c[p] = src[e];
+      else dst[e] = c[p];
       if (++l == te) {
         l = 0u;
         c += tile_bytes;
@@ -112,7 +115,7 @@ static inline void fr_swar_neighbours(__local long *nbr, uint levels, ulong p0, 
  * consecutive tiles (all of them unless a unit set splits them) moves as one storage byte range
  * (fr_swar_move). Uniform over the group. */
 static inline void fr_swar_moves(const int load, __global const uchar *src, __global uchar *dst,
-                                 __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
+                                 __global const uint2 *restrict pos, __global const uint *restrict mask, uint rowmajor,
                                  __local uchar *cache, uint tile_bytes, uint out_offset, ulong p0, uint nt, uint te,
                                  uint mte, ulong pu0, ulong prn, __global const ulong *pruns) {
   for (uint t = 0u; t < nt;) {
@@ -165,7 +168,7 @@ static inline void fr_swar_column(__local const uint *in, __local uint *out, __l
  * their own cells and halos into the caches (tile_bytes apart). Every work-item of the group
  * calls it. */
 static inline void fr_swar_fill(__local uchar *cb, __local long *nbr, __global const uchar *src,
-                                __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
+                                __global const uint2 *restrict pos, __global const uint *restrict mask, uint rowmajor,
                                 __global const uint *restrict halo, uint n_halo, uint mh, uint levels, ulong p0,
                                 uint nt, uint tile_bytes, uint te, uint mte FR_SWAR_PART_ARGS) {
   fr_swar_neighbours(nbr, levels, p0, nt FR_SWAR_PART_PASS);
@@ -326,7 +329,8 @@ static inline void fr_cpu_tile(__local uchar *c, __local long *nbr, __global con
 /* The tiles at launch positions [first, tiles) are stepped (all; a part's own units, its buffer
  * holding tile b at slot sqz_part_slot(b, pu0, pu1, pnh, phalo); or a part's unit set through
  * pruns: FR_SWAR_PART_ARGS).
- * tab: the shared tables, pos (ushort) from word 0, halo pairs from word halo_at, tasks (ushort:
+ * tab: the shared tables, pos from word 0 (ushort per cell; 32-bit words: 2 words per cell, those
+ * of fr_swar_move), halo pairs from word halo_at, tasks (ushort:
  * word column | segment << 8) from word task_at, and with rowmajor (block layout, rows % 4 == 0:
  * tiles and their rows are whole words, so storage words move to cache words as they are, holes
  * included, their pos being their true cache byte) the hole mask per tile word from mask_at.
@@ -349,7 +353,8 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
   (void)seg;
 }
 #else
-  __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
+  __global const uint2 *pos = (__global const uint2 *)tab;
+  __global const ushort *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, ranges = sqz_swar_ranges(rule);
   uint tile_words = (2u * rows + 2u) * w4, tile_bytes = 4u * tile_words, out_offset = (rows + 2u) * wrow;
@@ -395,7 +400,8 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
                                     uint task_at, uint n_tasks, uint rowmajor, uint levels, uint te, uint n_halo,
                                     uint rows, uint wrow, uint depth, uint steps, uint per_iter, ulong tiles,
                                     ulong first FR_SWAR_PART_ARGS, __local uint *cache, __local long *nbr) {
-  __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
+  __global const uint2 *pos = (__global const uint2 *)tab;
+  __global const ushort *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   __global const uchar *bm = (__global const uchar *)(tab + bm_at);
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, R = rows + 2u * depth;
