@@ -32,13 +32,13 @@
 
 #if SQZ_SWAR_WORD != 8
 /* The divisions by a divisor d that is the same for the whole launch (te, n_halo, n_tasks, the
- * temporal kernel's area) as a multiply-high: m = fr_swar_magic(d, count), computed once per
- * work-item, is floor((2^32 - 1) / d) + 1 when every dividend n is below count d and count d^2 <
- * 2^32, so that n d < 2^32 and mul_hi(n, m) = floor(n / d) exactly (m = 2^32 / d + e with 0 <= e
- * < 1: n m / 2^32 = n / d + n e / 2^32, whose second term is below 1 / d); else 0, and
- * fr_swar_div divides. */
-static inline uint fr_swar_magic(uint d, uint count) { return d > 1u && count <= 0xffffffffu / d / d ? 0xffffffffu / d + 1u : 0u; }
-static inline uint fr_swar_div(uint n, uint d, uint m) { return m ? mul_hi(n, m) : n / d; }
+ * temporal kernel's area) as a multiply-high by m = fr_swar_magic(d), computed once per work-item:
+ * floor((2^32 - 1) / d) + 1 = 2^32 / d + e (0 <= e < 1), so that for n d < 2^32 (the host keeps
+ * per_iter d^2 < 2^32, and every dividend n is below per_iter d) n m / 2^32 = n / d + n e / 2^32,
+ * whose second term is below 1 / d: mul_hi(n, m) = floor(n / d). d = 1: m = 0, n itself (d = 0:
+ * no dividends). */
+static inline uint fr_swar_magic(uint d) { return d > 1u ? 0xffffffffu / d + 1u : 0u; }
+static inline uint fr_swar_div(uint n, uint m) { return m ? mul_hi(n, m) : n; }
 
 /* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells, mte: fr_swar_magic of te)
  * between global memory and the tile caches. load: storage -> cache at the cache position of tile
@@ -57,7 +57,7 @@ static inline void fr_swar_move(const int load, __global const uchar *src, __glo
     cache += out_offset;
   }
   for (uint u = lid; 4u * u < end; u += g) {
-    uint b = 4u * u, first = b < o ? o : b, rel = first - o, t = fr_swar_div(rel, te, mte), l = rel - t * te;
+    uint b = 4u * u, first = b < o ? o : b, rel = first - o, t = fr_swar_div(rel, mte), l = rel - t * te;
     __local uchar *c = cache + t * tile_bytes;
     if (rowmajor) { /* block, rho % 4 == 0: every word is 4 cells of one tile row, one aligned cache word */
       __local uint *cw = (__local uint *)(c + (pos[l].x & 0xffffu));
@@ -137,7 +137,7 @@ static inline void fr_swar_moves(const int load, __global const uchar *src, __gl
 static inline void fr_swar_halo(__local uchar *cb, __global const uchar *src, __global const uint *restrict halo,
                                 __local const long *nbr, uint n_halo, uint mh, uint nt, uint tile_bytes, uint te) {
   for (uint i = (uint)get_local_id(0); i < nt * n_halo; i += (uint)get_local_size(0)) {
-    uint t = fr_swar_div(i, n_halo, mh);
+    uint t = fr_swar_div(i, mh);
     uint2 e = ((__global const uint2 *)halo)[i - t * n_halo];
     long tb = nbr[9u * t + (e.x >> 24)];
     cb[t * tile_bytes + (e.x & 0xffffffu)] = tb < 0 ? (uchar)0 : src[(ulong)tb * te + e.y];
@@ -358,7 +358,7 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, ranges = sqz_swar_ranges(rule);
   uint tile_words = (2u * rows + 2u) * w4, tile_bytes = 4u * tile_words, out_offset = (rows + 2u) * wrow;
-  uint mte = fr_swar_magic(te, per_iter), mh = fr_swar_magic(n_halo, per_iter), mtask = fr_swar_magic(n_tasks, per_iter);
+  uint mte = fr_swar_magic(te), mh = fr_swar_magic(n_halo), mtask = fr_swar_magic(n_tasks);
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
   ulong stride = (ulong)get_num_groups(0) * per_iter;
@@ -368,7 +368,7 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
                  mte FR_SWAR_PART_PASS);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < nt * n_tasks; i += g) { /* cache row y + 1 holds tile row y; output row y at out_offset */
-      uint t = fr_swar_div(i, n_tasks, mtask), task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
+      uint t = fr_swar_div(i, mtask), task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
       uint y1 = y0 + seg < rows ? y0 + seg : rows;
       __local uint *tc = cache + t * tile_words;
       fr_swar_column(tc + w4, tc + (rows + 2u) * w4, NULL, w4, c, y0, y1, rule, ranges);
@@ -407,8 +407,8 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, R = rows + 2u * depth;
   uint ranges = sqz_swar_ranges(rule);
   uint area = R * w4, tile_words = 3u * area, tile_bytes = 4u * tile_words;
-  uint mte = fr_swar_magic(te, per_iter), mh = fr_swar_magic(n_halo, per_iter), mtask = fr_swar_magic(n_tasks, per_iter);
-  uint marea = fr_swar_magic(area, per_iter);
+  uint mte = fr_swar_magic(te), mh = fr_swar_magic(n_halo), mtask = fr_swar_magic(n_tasks);
+  uint marea = fr_swar_magic(area);
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
   ulong stride = (ulong)get_num_groups(0) * per_iter;
@@ -417,7 +417,7 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
     fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, mh, levels, b0, nt, tile_bytes, te,
                  mte FR_SWAR_PART_PASS);
     for (uint i = lid; i < nt * area; i += g) { /* K */
-      uint t = fr_swar_div(i, area, marea), wi = i - t * area, keep = 0u;
+      uint t = fr_swar_div(i, marea), wi = i - t * area, keep = 0u;
       for (uint e = 0u; e < 4u; e++) {
         uint d = bm[4u * wi + e];
         if (d && nbr[9u * t + d - 1u] >= 0) keep |= 0xffu << (8u * e);
@@ -427,7 +427,7 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = 1u; s <= steps; s++) { /* tasks: word column c | 4-row segment sg << 8, those with a cell */
       for (uint i = lid; i < nt * n_tasks; i += g) {
-        uint t = fr_swar_div(i, n_tasks, mtask), task = tasks[i - t * n_tasks], c = task & 0xffu, sg = task >> 8;
+        uint t = fr_swar_div(i, mtask), task = tasks[i - t * n_tasks], c = task & 0xffu, sg = task >> 8;
         uint ya = 4u * sg > s ? 4u * sg : s, yb = 4u * sg + 4u < R - s ? 4u * sg + 4u : R - s;
         __local uint *tc = cache + t * tile_words;
         if (ya < yb)
