@@ -336,6 +336,7 @@ static inline void fr_cpu_tile(__local uchar *c, __local long *nbr, __global con
  * included, their pos being their true cache byte) the hole mask per tile word from mask_at.
  * CPU devices (SQZ_SWAR_WORD 8): the n_tasks 16-byte chunks (ushort, fr_cpu_chunks) from word
  * task_at instead of the tasks, then with rowmajor 2 the block order (fr_cpu_blocks); seg unused. */
+#ifdef SQZ_KERNEL_engine_fractal_swar /* not built into engine_fractal_swar_t's program: its helpers stay inlined */
 __kernel void engine_fractal_swar(__global const uchar *restrict src, __global uchar *restrict dst, uint rule,
                                   __global const uint *restrict tab, uint halo_at, uint task_at, uint mask_at,
                                   uint rowmajor, uint levels, uint te,
@@ -380,6 +381,7 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
   }
 }
 #endif
+#endif
 /* Several steps per launch (temporal blocking, engine_fractal_swar_t): each tile is loaded with a
  * halo `depth` cells wide (depth <= 4) and stepped `steps` <= depth times in local memory before
  * its own cells go back, so the loads, the stores, the halo reads and the λ/ν digit loops are
@@ -390,10 +392,11 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
  * Tile cell (x, y) is at row y + depth, column x + 8; words 0 and w4 - 1 of every row are never
  * written and stay 0. Step s (1 .. steps) computes rows s .. R - s - 1 and words 1 .. w4 - 2:
  * after s steps the cells within depth - s of the tile are exact, as the rows and columns past
- * them were not stepped, so after `steps` <= depth steps the tile is. The byte table `bm` (from
- * word bm_at of tab) gives per area byte 1 + the direction of its tile (0: never a cell); the
- * tasks (word column, 4-row segment) are the blocks of words 1 .. w4 - 2 that hold a byte with
- * bm != 0: the others are never written, never loaded, and stay 0. Parts as engine_fractal_swar. */
+ * them were not stepped, so after `steps` <= depth steps the tile is. The word table `kt` (from
+ * word bm_at of tab) gives per area word the directions of the tiles of its bytes' cells, at most
+ * two (bits 0-3, 4-7), and their bytes (bits 8-11, 12-15; unused: direction 4, no bytes); the
+ * tasks (word column, 4-row segment) are the blocks of words 1 .. w4 - 2 that hold a cell: the
+ * others are never written, never loaded, and stay 0. Parts as engine_fractal_swar. */
 #ifdef SQZ_KERNEL_engine_fractal_swar_t
 __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global uchar *restrict dst, uint rule,
                                     __global const uint *restrict tab, uint halo_at, uint bm_at, uint mask_at,
@@ -403,7 +406,7 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
   __global const uint2 *pos = (__global const uint2 *)tab;
   __global const ushort *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
-  __global const uchar *bm = (__global const uchar *)(tab + bm_at);
+  __global const uint *kt = tab + bm_at;
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, R = rows + 2u * depth;
   uint ranges = sqz_swar_ranges(rule);
   uint area = R * w4, tile_words = 3u * area, tile_bytes = 4u * tile_words;
@@ -417,12 +420,10 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
     fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, mh, levels, b0, nt, tile_bytes, te,
                  mte FR_SWAR_PART_PASS);
     for (uint i = lid; i < nt * area; i += g) { /* K */
-      uint t = fr_swar_div(i, marea), wi = i - t * area, keep = 0u;
-      for (uint e = 0u; e < 4u; e++) {
-        uint d = bm[4u * wi + e];
-        if (d && nbr[9u * t + d - 1u] >= 0) keep |= 0xffu << (8u * e);
-      }
-      cache[t * tile_words + 2u * area + wi] = keep;
+      uint t = fr_swar_div(i, marea), wi = i - t * area, e = kt[wi];
+      __local const long *nb = nbr + 9u * t;
+      uint m = (nb[e & 15u] >= 0 ? (e >> 8) & 15u : 0u) | (nb[(e >> 4) & 15u] >= 0 ? e >> 12 : 0u);
+      cache[t * tile_words + 2u * area + wi] = ((m * 0x00204081u) & 0x01010101u) * 0xffu; /* bit b -> byte b */
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = 1u; s <= steps; s++) { /* tasks: word column c | 4-row segment sg << 8, those with a cell */

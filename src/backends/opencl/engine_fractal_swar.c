@@ -29,7 +29,7 @@
  * (pos from word 0, halo pairs from word halo_at, tasks as ushort from task_at). */
 typedef struct {
   uint32_t j, rho, te, wrow, seg, n_halo, n_tasks, halo_at, task_at, mask_at, words;
-  uint32_t depth, bm_at; /* engine_fractal_swar_t: halo width (0: the one-step kernel) and its byte table */
+  uint32_t depth, bm_at; /* engine_fractal_swar_t: halo width (0: the one-step kernel) and its K word table */
   uint32_t wide; /* pos for the 32-bit word kernels: per cell l two words, the positions of l .. l + 3 (else a ushort) */
   uint32_t rowmajor; /* 1: block layout with rho % 4 == 0: tile words are cache words (holes masked by the mask table);
                      * 2 (CPU devices' one-step kernel): compact tiles moved in 4 x 4 blocks (sqz__swar_blocks) */
@@ -165,9 +165,10 @@ static uint32_t sqz__swar_source(uint32_t rho, int64_t x, int64_t y, uint32_t *l
 }
 
 /* The shape of engine_fractal_swar_t at tile level j and halo width depth (2 .. 4): pos, the
- * width-depth halo table, the rowmajor hole mask and the byte table of the K areas (1 + the
- * direction of the tile a cache byte's cell belongs to, 0 for no cell). SQZ_ERR_UNSUPPORTED when
- * a cache position would not fit in 16 bits. */
+ * width-depth halo table, the rowmajor hole mask and the word table of the K areas (per area word
+ * the directions of the tiles its bytes' cells belong to, at most two as the left halo is word 1
+ * and the tile starts at word 2: bits 0-3 and 4-7, and their bytes, bits 8-11 and 12-15; unused:
+ * direction 4, no bytes). SQZ_ERR_UNSUPPORTED when a cache position would not fit in 16 bits. */
 static int sqz__swar_shape_deep(const sqz_field *f, uint32_t j, uint32_t depth, sqz__swar_shape *sh) {
   const sqz_fractal *fr = &f->dom->fr;
   sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k;
@@ -216,6 +217,21 @@ static int sqz__swar_shape_deep(const sqz_field *f, uint32_t j, uint32_t depth, 
         for (uint32_t b = 0; b < 4 && !any; b++) any = bm[y * wrow + 4 * c + b] != 0;
       if (any) tasks[sh->n_tasks++] = (uint16_t)(c | sg << 8);
     }
+  for (uint64_t wi = 0; wi < rows * w4; wi++) { /* bm (1 + direction per byte) -> the K word table, in place */
+    uint32_t d[2] = {4, 4}, m[2] = {0, 0}, n = 0;
+    for (uint32_t b = 0; b < 4; b++) {
+      uint32_t v = bm[4 * wi + b], i = n > 0 && d[0] + 1 == v ? 0 : n > 1 && d[1] + 1 == v ? 1 : n;
+      if (!v) continue;
+      if (i > 1) {
+        free(sh->tab);
+        return SQZ_ERR_UNSUPPORTED;
+      }
+      n += i == n;
+      d[i] = v - 1;
+      m[i] |= 1u << b;
+    }
+    sh->tab[sh->bm_at + wi] = d[0] | d[1] << 4 | m[0] << 8 | m[1] << 12;
+  }
   return SQZ_OK;
 }
 
