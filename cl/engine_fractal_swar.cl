@@ -31,8 +31,8 @@
 /* each kernel alone in its program (sqz__program_kernel) */
 
 #if SQZ_SWAR_WORD != 8
-/* The divisions by a divisor d that is the same for the whole launch (te, n_halo, n_tasks, the
- * temporal kernel's area) as a multiply-high by m = fr_swar_magic(d), computed once per work-item:
+/* The divisions by a divisor d that is the same for the whole launch (te, n_halo, n_tasks) as a
+ * multiply-high by m = fr_swar_magic(d), computed once per work-item:
  * floor((2^32 - 1) / d) + 1 = 2^32 / d + e (0 <= e < 1), so that for n d < 2^32 (the host keeps
  * per_iter d^2 < 2^32, and every dividend n is below per_iter d) n m / 2^32 = n / d + n e / 2^32,
  * whose second term is below 1 / d: mul_hi(n, m) = floor(n / d). d = 1: m = 0, n itself (d = 0:
@@ -446,7 +446,6 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
   uint ranges = sqz_swar_ranges(rule);
   uint area = R * w4, tile_words = 3u * area, tile_bytes = 4u * tile_words;
   uint mte = fr_swar_magic(te), mh = fr_swar_magic(n_halo), mtask = fr_swar_magic(n_tasks);
-  uint marea = fr_swar_magic(area);
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
   ulong stride = (ulong)get_num_groups(0) * per_iter;
@@ -454,8 +453,11 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
     fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, mh, levels, b0, nt, tile_bytes, te,
                  mte FR_SWAR_PART_PASS);
-    for (uint i = lid; i < nt * area; i += g) { /* K */
-      uint t = fr_swar_div(i, marea), wi = i - t * area, e = kt[wi];
+    for (uint i = lid; i < 4u * nt * n_tasks; i += g) { /* K, of the tasks' words only (no step reads others) */
+      uint i4 = i >> 2, t = fr_swar_div(i4, mtask), task = tasks[i4 - t * n_tasks];
+      uint y = 4u * (task >> 8) + (i & 3u), wi = y * w4 + (task & 0xffu);
+      if (y >= R) continue; /* the last segment's rows past the area */
+      uint e = kt[wi];
       __local const long *nb = nbr + 9u * t;
       uint m = (nb[e & 15u] >= 0 ? (e >> 8) & 15u : 0u) | (nb[(e >> 4) & 15u] >= 0 ? e >> 12 : 0u);
       cache[t * tile_words + 2u * area + wi] = ((m * 0x00204081u) & 0x01010101u) * 0xffu; /* bit b -> byte b */

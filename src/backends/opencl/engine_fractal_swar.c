@@ -390,9 +390,8 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   if (per > fit) per = fit;
   if (per < 1) per = 1;
   /* and per d^2 < 2^32 for the kernels' divisors d (fr_swar_magic: exact below per d^2; every d < 2^16) */
-  uint64_t area = depth > 1 ? (uint64_t)(sh.rho + 2 * sh.depth) * (sh.wrow / 4) : 0, dmax = sh.te;
-  uint64_t divisors[3] = {sh.n_halo, sh.n_tasks, area};
-  for (int i = 0; i < 3; i++) dmax = divisors[i] > dmax ? divisors[i] : dmax;
+  uint64_t dmax = sh.te > sh.n_halo ? sh.te : sh.n_halo;
+  if (sh.n_tasks > dmax) dmax = sh.n_tasks;
   if (per > 0xffffffffu / dmax / dmax) per = 0xffffffffu / dmax / dmax;
   const sqz_field_part *pt = f->part; /* a part's own tiles (its tile level is the unit's: sqz__swar_pick) */
   uint64_t first64, end64, n_runs;
