@@ -8,7 +8,8 @@
  * cache of rows + 2 rows of `wrow` bytes (tile cell (x, y) at row y + 1, column x + 4; the
  * left halo at column 3, the right one at column rows + 4; wrow = 4 (ceil(rows / 4) + 2))
  * and an output area of `rows` rows of wrow bytes. Each iteration:
- *  1. neighbour tiles: ν_b of the 9 tiles around each tile (λ_b by the digit loop);
+ *  1. neighbour tiles: ν_b of the 9 tiles around each tile (GPUs: the ±1 carried through the
+ *     tile's lowest digits, fr_swar_neighbours_carry; CPU devices: λ_b and ν_b digit loops);
  *  2. own cells: the group's byte range of storage read as aligned 32-bit words (bytes at
  *     either end of the range one by one) and scattered to the cache through pos[l] (the
  *     cache position of tile cell l, shared by every tile: tiles of a level have one shape;
@@ -419,7 +420,7 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
 #endif
 /* Several steps per launch (temporal blocking, engine_fractal_swar_t): each tile is loaded with a
  * halo `depth` cells wide (depth <= 4) and stepped `steps` <= depth times in local memory before
- * its own cells go back, so the loads, the stores, the halo reads and the λ/ν digit loops are
+ * its own cells go back, so the loads, the stores, the halo reads and the neighbour slots are
  * paid once per `steps` steps. Per tile three areas of R = rows + 2 depth rows of wrow bytes
  * (wrow = 4 (ceil(rows / 4) + 4)): A and B, between which the steps go back and forth, and K,
  * the mask of the cells that must follow the rule (0xff on a fractal cell of a present tile
@@ -431,7 +432,8 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
  * word bm_at of tab) gives per area word the directions of the tiles of its bytes' cells, at most
  * two (bits 0-3, 4-7), and their bytes (bits 8-11, 12-15; unused: direction 4, no bytes); the
  * tasks (word column, 4-row segment) are the blocks of words 1 .. w4 - 2 that hold a cell: the
- * others are never written, never loaded, and stay 0. Parts as engine_fractal_swar. */
+ * others are never written, never loaded, and stay 0 (in K too: it is set on the tasks' words
+ * only, as only they are read). Parts as engine_fractal_swar. */
 #ifdef SQZ_KERNEL_engine_fractal_swar_t
 __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global uchar *restrict dst, uint rule,
                                     __global const uint *restrict tab, uint halo_at, uint bm_at, uint mask_at,
