@@ -8,7 +8,8 @@
  * cache of rows + 2 rows of `wrow` bytes (tile cell (x, y) at row y + 1, column x + 4; the
  * left halo at column 3, the right one at column rows + 4; wrow = 4 (ceil(rows / 4) + 2))
  * and an output area of `rows` rows of wrow bytes. Each iteration:
- *  1. neighbour tiles: ν_b of the 9 tiles around each tile (λ_b by the digit loop);
+ *  1. neighbour tiles: ν_b of the 9 tiles around each tile (GPUs: the ±1 carried through the
+ *     tile's lowest digits, fr_swar_neighbours_carry; CPU devices: λ_b and ν_b digit loops);
  *  2. own cells: the group's byte range of storage read as aligned 32-bit words (bytes at
  *     either end of the range one by one) and scattered to the cache through pos[l] (the
  *     cache position of tile cell l, shared by every tile: tiles of a level have one shape;
@@ -31,41 +32,58 @@
 /* each kernel alone in its program (sqz__program_kernel) */
 
 #if SQZ_SWAR_WORD != 8
-/* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells) between global memory
- * and the tile caches. load: storage -> cache at pos[l]; else cache output area -> storage.
- * A word inside the range and inside one tile moves as one 32-bit access without branches;
- * the words at the range's ends or across a tile boundary byte by byte. */
+/* The divisions by a divisor d that is the same for the whole launch (te, n_halo, n_tasks) as a
+ * multiply-high by m = fr_swar_magic(d), computed once per work-item:
+ * floor((2^32 - 1) / d) + 1 = 2^32 / d + e (0 <= e < 1), so that for n d < 2^32 (the host keeps
+ * per_iter d^2 < 2^32, and every dividend n is below per_iter d) n m / 2^32 = n / d + n e / 2^32,
+ * whose second term is below 1 / d: mul_hi(n, m) = floor(n / d). d = 1: m = 0, n itself (d = 0:
+ * no dividends). */
+static inline uint fr_swar_magic(uint d) { return d > 1u ? 0xffffffffu / d + 1u : 0u; }
+static inline uint fr_swar_div(uint n, uint m) { return m ? mul_hi(n, m) : n; }
+
+/* Steps 2 and 5: the group's storage bytes [q0, q1) (tiles of te cells, mte: fr_swar_magic of te)
+ * between global memory and the tile caches. load: storage -> cache at the cache position of tile
+ * cell l; else cache output area -> storage. pos[l] holds the positions of cells l .. l + 3, 16
+ * bits each (l's in the low half of x), so that a word's four come in one 8-byte load. Word u of the range (storage word q0 / 4 + u, its bytes 4 u .. 4 u + 3 from
+ * q0 & ~3) inside the range and inside one tile moves as one 32-bit access without branches; the
+ * words at the range's ends or across a tile boundary byte by byte. */
 static inline void fr_swar_move(const int load, __global const uchar *src, __global uchar *dst,
-                                __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
-                                __local uchar *cache, uint tile_bytes, uint out_offset, ulong q0, ulong q1, uint te) {
-  uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0);
-  if (!load) cache += out_offset;
-  for (ulong w = (q0 >> 2) + lid; w < (q1 + 3u) >> 2; w += g) {
-    ulong q = w << 2, first = q < q0 ? q0 : q;
-    uint rel = (uint)(first - q0), t = rel / te, l = rel - t * te;
+                                __global const uint2 *restrict pos, __global const uint *restrict mask, uint rowmajor,
+                                __local uchar *cache, uint tile_bytes, uint out_offset, ulong q0, ulong q1, uint te,
+                                uint mte) {
+  uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), o = (uint)q0 & 3u, end = o + (uint)(q1 - q0);
+  if (load) src += q0 - o;
+  else {
+    dst += q0 - o;
+    cache += out_offset;
+  }
+  for (uint u = lid; 4u * u < end; u += g) {
+    uint b = 4u * u, first = b < o ? o : b, rel = first - o, t = fr_swar_div(rel, mte), l = rel - t * te;
     __local uchar *c = cache + t * tile_bytes;
     if (rowmajor) { /* block, rho % 4 == 0: every word is 4 cells of one tile row, one aligned cache word */
-      __local uint *cw = (__local uint *)(c + pos[l]);
-      if (load) *cw = ((__global const uint *)src)[w];
-      else ((__global uint *)dst)[w] = *cw & mask[l >> 2];
+      __local uint *cw = (__local uint *)(c + (pos[l].x & 0xffffu));
+      if (load) *cw = ((__global const uint *)src)[u];
+      else ((__global uint *)dst)[u] = *cw & mask[l >> 2];
       continue;
     }
-    if (q >= q0 && q + 4u <= q1 && l + 4u <= te) {
-      uint p0 = pos[l], p1 = pos[l + 1u], p2 = pos[l + 2u], p3 = pos[l + 3u];
+    if (b >= o && b + 4u <= end && l + 4u <= te) {
+      uint2 pp = pos[l];
+      uint p0 = pp.x & 0xffffu, p1 = pp.x >> 16, p2 = pp.y & 0xffffu, p3 = pp.y >> 16;
       if (load) {
-        uint v = ((__global const uint *)src)[w];
+        uint v = ((__global const uint *)src)[u];
         c[p0] = (uchar)v;
         c[p1] = (uchar)(v >> 8);
         c[p2] = (uchar)(v >> 16);
         c[p3] = (uchar)(v >> 24);
       } else {
-        ((__global uint *)dst)[w] = (uint)c[p0] | (uint)c[p1] << 8 | (uint)c[p2] << 16 | (uint)c[p3] << 24;
+        ((__global uint *)dst)[u] = (uint)c[p0] | (uint)c[p1] << 8 | (uint)c[p2] << 16 | (uint)c[p3] << 24;
       }
       continue;
     }
-    for (ulong qe = first; qe < q + 4u && qe < q1; qe++) {
-      if (load) c[pos[l]] = src[qe];
-      else dst[qe] = c[pos[l]];
+    for (uint e = first; e < b + 4u && e < end; e++) {
+      uint p = pos[l].x & 0xffffu;
+      if (load) c[p] = src[e];
+      else dst[e] = c[p];
       if (++l == te) {
         l = 0u;
         c += tile_bytes;
@@ -94,36 +112,73 @@ static inline void fr_swar_neighbours(__local long *nbr, uint levels, ulong p0, 
 }
 
 #if SQZ_SWAR_WORD != 8
+/* fr_swar_neighbours for GPUs, without the λ and ν loops over all levels: the neighbour in
+ * direction d has the tile's coordinates plus (d % 3 - 1, d / 3 - 1), which change the tile's
+ * digits (from the lowest: λ of one digit by sqz_fr_hl, the ±1 added, ν of it by sqz_fr_hnu)
+ * only up to the level where the ±1 stops carrying, on average about s / (s - 1) of them; the
+ * higher digits stay. -1 on a hole or a carry past the top level (outside the embedding).
+ * FR_SWAR_CARRY(T): that walk in type T (uint when k^levels < 2^32, else ulong) from b, (cx, cy)
+ * into nb, hole. */
+#define FR_SWAR_CARRY(T)                                                                                     \
+  {                                                                                                          \
+    T rest = (T)b, n = (T)b, kp = 1u;                                                                        \
+    for (uint lev = 0u; lev < levels && (cx | cy) && !hole; lev++, kp *= SQZ_FR_K) {                        \
+      uint digit = (uint)(rest % SQZ_FR_K);                                                                  \
+      rest /= SQZ_FR_K;                                                                                      \
+      int x = sqz_fr_hl[2u * digit] + cx, y = sqz_fr_hl[2u * digit + 1u] + cy;                               \
+      cx = x < 0 ? -1 : x >= (int)SQZ_FR_S ? 1 : 0;                                                          \
+      cy = y < 0 ? -1 : y >= (int)SQZ_FR_S ? 1 : 0;                                                          \
+      int nd = sqz_fr_hnu[(uint)(y - cy * (int)SQZ_FR_S) * SQZ_FR_S + (uint)(x - cx * (int)SQZ_FR_S)];        \
+      hole = nd < 0;                                                                                         \
+      n += kp * (T)nd - kp * (T)digit;                                                                       \
+    }                                                                                                        \
+    nb = n;                                                                                                  \
+  }
+static inline void fr_swar_neighbours_carry(__local long *nbr, uint levels, ulong p0, uint nt FR_SWAR_PART_ARGS) {
+  int narrow = levels < sizeof sqz_fr_kpow / sizeof sqz_fr_kpow[0] && sqz_fr_kpow[levels] <= 0xffffffffu;
+  for (uint i = (uint)get_local_id(0); i < 9u * nt; i += (uint)get_local_size(0)) {
+    uint t = i / 9u, d = i - 9u * t;
+    ulong b = sqz_units_at(p0 + t, prn, pruns), nb;
+    int cx = (int)(d % 3u) - 1, cy = (int)(d / 3u) - 1, hole = 0;
+    if (narrow) FR_SWAR_CARRY(uint)
+    else FR_SWAR_CARRY(ulong)
+    nbr[i] = hole || (cx | cy) ? -1 : sqz_part_slot(nb, pu0, pu1, pnh, phalo);
+  }
+}
+#undef FR_SWAR_CARRY
+
 /* Steps 2 and 5 for the nt tiles at launch positions p0 ..: each stretch of them that is
  * consecutive tiles (all of them unless a unit set splits them) moves as one storage byte range
  * (fr_swar_move). Uniform over the group. */
 static inline void fr_swar_moves(const int load, __global const uchar *src, __global uchar *dst,
-                                 __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
+                                 __global const uint2 *restrict pos, __global const uint *restrict mask, uint rowmajor,
                                  __local uchar *cache, uint tile_bytes, uint out_offset, ulong p0, uint nt, uint te,
-                                 ulong pu0, ulong prn, __global const ulong *pruns) {
+                                 uint mte, ulong pu0, ulong prn, __global const ulong *pruns) {
   for (uint t = 0u; t < nt;) {
     ulong end = sqz_units_run_end(p0 + t, prn, pruns), q0 = (sqz_units_at(p0 + t, prn, pruns) - pu0) * te;
     uint t1 = end - p0 < (ulong)nt ? (uint)(end - p0) : nt;
     fr_swar_move(load, src, dst, pos, mask, rowmajor, cache + t * tile_bytes, tile_bytes, out_offset, q0,
-                 q0 + (ulong)(t1 - t) * te, te);
+                 q0 + (ulong)(t1 - t) * te, te, mte);
     t = t1;
   }
 }
 
 #endif
 
-/* The halo of nt tiles into their caches from the halo table (cache position | direction << 24,
- * offset in that tile), 0 where the neighbour tile is absent. */
+#if SQZ_SWAR_WORD != 8
+
+/* The halo of nt tiles into their caches from the halo table (pairs cache position | direction
+ * << 24, offset in that tile; 8-byte aligned), 0 where the neighbour tile is absent; mh:
+ * fr_swar_magic of n_halo. */
 static inline void fr_swar_halo(__local uchar *cb, __global const uchar *src, __global const uint *restrict halo,
-                                __local const long *nbr, uint n_halo, uint nt, uint tile_bytes, uint te) {
+                                __local const long *nbr, uint n_halo, uint mh, uint nt, uint tile_bytes, uint te) {
   for (uint i = (uint)get_local_id(0); i < nt * n_halo; i += (uint)get_local_size(0)) {
-    uint t = i / n_halo, h = i - t * n_halo, e = halo[2u * h];
-    long tb = nbr[9u * t + (e >> 24)];
-    cb[t * tile_bytes + (e & 0xffffffu)] = tb < 0 ? (uchar)0 : src[(ulong)tb * te + halo[2u * h + 1u]];
+    uint t = fr_swar_div(i, mh);
+    uint2 e = ((__global const uint2 *)halo)[i - t * n_halo];
+    long tb = nbr[9u * t + (e.x >> 24)];
+    cb[t * tile_bytes + (e.x & 0xffffffu)] = tb < 0 ? (uchar)0 : src[(ulong)tb * te + e.y];
   }
 }
-
-#if SQZ_SWAR_WORD != 8
 
 /* Rows y0 .. y1 - 1 of word column c stepped from `in` into `out` (row-major areas of w4 words per
  * row, rows y0 - 1 .. y1 read), each result word ANDed with `keep` (a mask area, or NULL); the rule
@@ -149,13 +204,13 @@ static inline void fr_swar_column(__local const uint *in, __local uint *out, __l
  * their own cells and halos into the caches (tile_bytes apart). Every work-item of the group
  * calls it. */
 static inline void fr_swar_fill(__local uchar *cb, __local long *nbr, __global const uchar *src,
-                                __global const ushort *restrict pos, __global const uint *restrict mask, uint rowmajor,
-                                __global const uint *restrict halo, uint n_halo, uint levels, ulong p0, uint nt,
-                                uint tile_bytes, uint te FR_SWAR_PART_ARGS) {
-  fr_swar_neighbours(nbr, levels, p0, nt FR_SWAR_PART_PASS);
+                                __global const uint2 *restrict pos, __global const uint *restrict mask, uint rowmajor,
+                                __global const uint *restrict halo, uint n_halo, uint mh, uint levels, ulong p0,
+                                uint nt, uint tile_bytes, uint te, uint mte FR_SWAR_PART_ARGS) {
+  fr_swar_neighbours_carry(nbr, levels, p0, nt FR_SWAR_PART_PASS);
   barrier(CLK_LOCAL_MEM_FENCE);
-  fr_swar_moves(1, src, NULL, pos, mask, rowmajor, cb, tile_bytes, 0u, p0, nt, te, pu0, prn, pruns);
-  fr_swar_halo(cb, src, halo, nbr, n_halo, nt, tile_bytes, te);
+  fr_swar_moves(1, src, NULL, pos, mask, rowmajor, cb, tile_bytes, 0u, p0, nt, te, mte, pu0, prn, pruns);
+  fr_swar_halo(cb, src, halo, nbr, n_halo, mh, nt, tile_bytes, te);
 }
 #else
 /* CPU devices (1-byte words; the host launches groups of one work-item): a group steps its tiles
@@ -310,12 +365,14 @@ static inline void fr_cpu_tile(__local uchar *c, __local long *nbr, __global con
 /* The tiles at launch positions [first, tiles) are stepped (all; a part's own units, its buffer
  * holding tile b at slot sqz_part_slot(b, pu0, pu1, pnh, phalo); or a part's unit set through
  * pruns: FR_SWAR_PART_ARGS).
- * tab: the shared tables, pos (ushort) from word 0, halo pairs from word halo_at, tasks (ushort:
+ * tab: the shared tables, pos from word 0 (ushort per cell; 32-bit words: 2 words per cell, those
+ * of fr_swar_move), halo pairs from word halo_at, tasks (ushort:
  * word column | segment << 8) from word task_at, and with rowmajor (block layout, rows % 4 == 0:
  * tiles and their rows are whole words, so storage words move to cache words as they are, holes
  * included, their pos being their true cache byte) the hole mask per tile word from mask_at.
  * CPU devices (SQZ_SWAR_WORD 8): the n_tasks 16-byte chunks (ushort, fr_cpu_chunks) from word
  * task_at instead of the tasks, then with rowmajor 2 the block order (fr_cpu_blocks); seg unused. */
+#ifdef SQZ_KERNEL_engine_fractal_swar /* not built into engine_fractal_swar_t's program: its helpers stay inlined */
 __kernel void engine_fractal_swar(__global const uchar *restrict src, __global uchar *restrict dst, uint rule,
                                   __global const uint *restrict tab, uint halo_at, uint task_at, uint mask_at,
                                   uint rowmajor, uint levels, uint te,
@@ -333,32 +390,37 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
   (void)seg;
 }
 #else
-  __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
+  __global const uint2 *pos = (__global const uint2 *)tab;
+  __global const ushort *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, ranges = sqz_swar_ranges(rule);
   uint tile_words = (2u * rows + 2u) * w4, tile_bytes = 4u * tile_words, out_offset = (rows + 2u) * wrow;
+  uint mte = fr_swar_magic(te), mh = fr_swar_magic(n_halo), mtask = fr_swar_magic(n_tasks);
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
   ulong stride = (ulong)get_num_groups(0) * per_iter;
   for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
-    fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, tile_bytes, te FR_SWAR_PART_PASS);
+    fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, mh, levels, b0, nt, tile_bytes, te,
+                 mte FR_SWAR_PART_PASS);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < nt * n_tasks; i += g) { /* cache row y + 1 holds tile row y; output row y at out_offset */
-      uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
+      uint t = fr_swar_div(i, mtask), task = tasks[i - t * n_tasks], c = task & 0xffu, y0 = (task >> 8) * seg;
       uint y1 = y0 + seg < rows ? y0 + seg : rows;
       __local uint *tc = cache + t * tile_words;
       fr_swar_column(tc + w4, tc + (rows + 2u) * w4, NULL, w4, c, y0, y1, rule, ranges);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset - wrow, b0, nt, te, pu0, prn, pruns);
+    fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, out_offset - wrow, b0, nt, te, mte, pu0, prn,
+                  pruns);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
 #endif
+#endif
 /* Several steps per launch (temporal blocking, engine_fractal_swar_t): each tile is loaded with a
  * halo `depth` cells wide (depth <= 4) and stepped `steps` <= depth times in local memory before
- * its own cells go back, so the loads, the stores, the halo reads and the λ/ν digit loops are
+ * its own cells go back, so the loads, the stores, the halo reads and the neighbour slots are
  * paid once per `steps` steps. Per tile three areas of R = rows + 2 depth rows of wrow bytes
  * (wrow = 4 (ceil(rows / 4) + 4)): A and B, between which the steps go back and forth, and K,
  * the mask of the cells that must follow the rule (0xff on a fractal cell of a present tile
@@ -366,40 +428,46 @@ __kernel void engine_fractal_swar(__global const uchar *restrict src, __global u
  * Tile cell (x, y) is at row y + depth, column x + 8; words 0 and w4 - 1 of every row are never
  * written and stay 0. Step s (1 .. steps) computes rows s .. R - s - 1 and words 1 .. w4 - 2:
  * after s steps the cells within depth - s of the tile are exact, as the rows and columns past
- * them were not stepped, so after `steps` <= depth steps the tile is. The byte table `bm` (from
- * word bm_at of tab) gives per area byte 1 + the direction of its tile (0: never a cell); the
- * tasks (word column, 4-row segment) are the blocks of words 1 .. w4 - 2 that hold a byte with
- * bm != 0: the others are never written, never loaded, and stay 0. Parts as engine_fractal_swar. */
+ * them were not stepped, so after `steps` <= depth steps the tile is. The word table `kt` (from
+ * word bm_at of tab) gives per area word the directions of the tiles of its bytes' cells, at most
+ * two (bits 0-3, 4-7), and their bytes (bits 8-11, 12-15; unused: direction 4, no bytes); the
+ * tasks (word column, 4-row segment) are the blocks of words 1 .. w4 - 2 that hold a cell: the
+ * others are never written, never loaded, and stay 0 (in K too: it is set on the tasks' words
+ * only, as only they are read). Parts as engine_fractal_swar. */
 #ifdef SQZ_KERNEL_engine_fractal_swar_t
 __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global uchar *restrict dst, uint rule,
                                     __global const uint *restrict tab, uint halo_at, uint bm_at, uint mask_at,
                                     uint task_at, uint n_tasks, uint rowmajor, uint levels, uint te, uint n_halo,
                                     uint rows, uint wrow, uint depth, uint steps, uint per_iter, ulong tiles,
                                     ulong first FR_SWAR_PART_ARGS, __local uint *cache, __local long *nbr) {
-  __global const ushort *pos = (__global const ushort *)tab, *tasks = (__global const ushort *)(tab + task_at);
+  __global const uint2 *pos = (__global const uint2 *)tab;
+  __global const ushort *tasks = (__global const ushort *)(tab + task_at);
   __global const uint *halo = tab + halo_at, *mask = tab + mask_at;
-  __global const uchar *bm = (__global const uchar *)(tab + bm_at);
+  __global const uint *kt = tab + bm_at;
   uint lid = (uint)get_local_id(0), g = (uint)get_local_size(0), w4 = wrow >> 2, R = rows + 2u * depth;
   uint ranges = sqz_swar_ranges(rule);
   uint area = R * w4, tile_words = 3u * area, tile_bytes = 4u * tile_words;
+  uint mte = fr_swar_magic(te), mh = fr_swar_magic(n_halo), mtask = fr_swar_magic(n_tasks);
   __local uchar *cb = (__local uchar *)cache;
   for (uint i = lid; i < per_iter * tile_words; i += g) cache[i] = 0u;
   ulong stride = (ulong)get_num_groups(0) * per_iter;
   for (ulong b0 = first + (ulong)get_group_id(0) * per_iter; b0 < tiles; b0 += stride) { /* uniform over the group */
     uint nt = tiles - b0 < (ulong)per_iter ? (uint)(tiles - b0) : per_iter;
-    fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, levels, b0, nt, tile_bytes, te FR_SWAR_PART_PASS);
-    for (uint i = lid; i < nt * area; i += g) { /* K */
-      uint t = i / area, wi = i - t * area, keep = 0u;
-      for (uint e = 0u; e < 4u; e++) {
-        uint d = bm[4u * wi + e];
-        if (d && nbr[9u * t + d - 1u] >= 0) keep |= 0xffu << (8u * e);
-      }
-      cache[t * tile_words + 2u * area + wi] = keep;
+    fr_swar_fill(cb, nbr, src, pos, mask, rowmajor, halo, n_halo, mh, levels, b0, nt, tile_bytes, te,
+                 mte FR_SWAR_PART_PASS);
+    for (uint i = lid; i < 4u * nt * n_tasks; i += g) { /* K, of the tasks' words only (no step reads others) */
+      uint i4 = i >> 2, t = fr_swar_div(i4, mtask), task = tasks[i4 - t * n_tasks];
+      uint y = 4u * (task >> 8) + (i & 3u), wi = y * w4 + (task & 0xffu);
+      if (y >= R) continue; /* the last segment's rows past the area */
+      uint e = kt[wi];
+      __local const long *nb = nbr + 9u * t;
+      uint m = (nb[e & 15u] >= 0 ? (e >> 8) & 15u : 0u) | (nb[(e >> 4) & 15u] >= 0 ? e >> 12 : 0u);
+      cache[t * tile_words + 2u * area + wi] = ((m * 0x00204081u) & 0x01010101u) * 0xffu; /* bit b -> byte b */
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = 1u; s <= steps; s++) { /* tasks: word column c | 4-row segment sg << 8, those with a cell */
       for (uint i = lid; i < nt * n_tasks; i += g) {
-        uint t = i / n_tasks, task = tasks[i - t * n_tasks], c = task & 0xffu, sg = task >> 8;
+        uint t = fr_swar_div(i, mtask), task = tasks[i - t * n_tasks], c = task & 0xffu, sg = task >> 8;
         uint ya = 4u * sg > s ? 4u * sg : s, yb = 4u * sg + 4u < R - s ? 4u * sg + 4u : R - s;
         __local uint *tc = cache + t * tile_words;
         if (ya < yb)
@@ -408,8 +476,8 @@ __kernel void engine_fractal_swar_t(__global const uchar *restrict src, __global
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
-    fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, (steps & 1u) ? 4u * area : 0u, b0, nt, te, pu0, prn,
-                  pruns);
+    fr_swar_moves(0, src, dst, pos, mask, rowmajor, cb, tile_bytes, (steps & 1u) ? 4u * area : 0u, b0, nt, te, mte, pu0,
+                  prn, pruns);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

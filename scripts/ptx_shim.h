@@ -18,6 +18,7 @@ typedef unsigned int uint4 __attribute__((ext_vector_type(4)));
 #define get_global_size(d) (get_num_groups(d) * get_local_size(d))
 #define barrier(f) __syncthreads()
 #define clz(v) ((uint)__builtin_clz(v))
+#define mul_hi(a, b) ((uint)__nvvm_mulhi_ui((a), (b)))
 static inline uint min(uint a, uint b) { return a < b ? a : b; }
 static inline uint max(uint a, uint b) { return a > b ? a : b; }
 static inline int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }

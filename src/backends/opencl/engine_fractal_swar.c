@@ -26,10 +26,11 @@
 #define SQZ__SWAR_DEPTH_GPU 4u
 
 /* One tile level's shape for the kernel: the tables every tile shares, packed in words
- * (pos as ushort from word 0, halo pairs from word halo_at, tasks as ushort from task_at). */
+ * (pos from word 0, halo pairs from word halo_at, tasks as ushort from task_at). */
 typedef struct {
   uint32_t j, rho, te, wrow, seg, n_halo, n_tasks, halo_at, task_at, mask_at, words;
-  uint32_t depth, bm_at; /* engine_fractal_swar_t: halo width (0: the one-step kernel) and its byte table */
+  uint32_t depth, bm_at; /* engine_fractal_swar_t: halo width (0: the one-step kernel) and its K word table */
+  uint32_t wide; /* pos for the 32-bit word kernels: per cell l two words, the positions of l .. l + 3 (else a ushort) */
   uint32_t rowmajor; /* 1: block layout with rho % 4 == 0: tile words are cache words (holes masked by the mask table);
                      * 2 (CPU devices' one-step kernel): compact tiles moved in 4 x 4 blocks (sqz__swar_blocks) */
   uint64_t tiles, tile_bytes; /* local bytes per tile: cache, output area, 9 neighbour indices */
@@ -38,12 +39,14 @@ typedef struct {
 
 /* pos: the cache byte of every stored cell of a tile, tile cell (x, y) at row y + row0, column x +
  * col0 (holes: byte wrow, column 0 of row 1, which no step reads, except in whole-word moves,
- * rowmajor, whose holes are masked on the way out). */
+ * rowmajor, whose holes are masked on the way out); a ushort per cell, or with sh->wide 16 bits
+ * i of entry l (two words) for cell l + i (i < 4; 0 past the tile). */
 static void sqz__swar_pos(const sqz_field *f, sqz__swar_shape *sh, uint32_t row0, uint32_t col0) {
   const sqz_fractal *fr = &f->dom->fr;
   sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k;
   int compact = f->layout == SQZ_LAYOUT_COMPACT;
   uint16_t *pos = (uint16_t *)sh->tab;
+  uint32_t *pos4 = sh->tab;
   for (uint32_t l = 0; l < sh->te; l++) {
     sqz_u32 tx, ty;
     if (compact) sqz_fr_lambda(s, k, fr->hl, sh->j, l, &tx, &ty);
@@ -52,7 +55,9 @@ static void sqz__swar_pos(const sqz_field *f, sqz__swar_shape *sh, uint32_t row0
       ty = l / sh->rho;
     }
     int cell = compact || sqz_fr_contains(s, fr->hnu, sh->j, tx, ty);
-    pos[l] = (uint16_t)(cell || sh->rowmajor ? (ty + row0) * sh->wrow + tx + col0 : sh->wrow);
+    uint32_t p = cell || sh->rowmajor ? (ty + row0) * sh->wrow + tx + col0 : sh->wrow;
+    if (!sh->wide) pos[l] = (uint16_t)p;
+    for (uint32_t i = 0; sh->wide && i < 4 && i <= l; i++) pos4[2 * (l - i) + i / 2] |= p << (16 * (i % 2));
   }
 }
 
@@ -100,9 +105,9 @@ static int sqz__swar_chunks(const sqz_field *f, sqz__swar_shape *sh) {
   return SQZ_OK;
 }
 
-/* Builds the shape of tile level j with tasks of seg rows (tab malloc'ed; SQZ_ERR_UNSUPPORTED
- * when cache positions would not fit in 16 bits). */
-static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, uint32_t seg, sqz__swar_shape *sh) {
+/* Builds the shape of tile level j with tasks of seg rows, pos wide or not (sqz__swar_pos; tab
+ * malloc'ed; SQZ_ERR_UNSUPPORTED when cache positions would not fit in 16 bits). */
+static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, uint32_t seg, uint32_t wide, sqz__swar_shape *sh) {
   const sqz_fractal *fr = &f->dom->fr;
   sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k;
   int compact = f->layout == SQZ_LAYOUT_COMPACT;
@@ -117,7 +122,8 @@ static int sqz__swar_shape_build(const sqz_field *f, uint32_t j, uint32_t seg, s
   sh->tiles = sqz__ipow(k, fr->r - (int)j);
   sh->tile_bytes = (2 * rho + 2) * wrow + 9 * sizeof(cl_long);
   uint32_t segs = (sh->rho + sh->seg - 1) / sh->seg, w = sh->rho + 2;
-  sh->halo_at = (sh->te + 1) / 2;
+  sh->wide = wide;
+  sh->halo_at = wide ? 2 * sh->te : (sh->te + 3) / 4 * 2; /* after pos, even: the halo pairs load as 8-byte words */
   uint32_t halo_max = 4 * sh->rho + 4;
   sh->rowmajor = !compact && sh->rho % 4 == 0;
   sh->tab = sqz__calloc((size_t)sh->halo_at + 2 * halo_max + ((size_t)cols * segs + 1) / 2 + 1 +
@@ -159,9 +165,10 @@ static uint32_t sqz__swar_source(uint32_t rho, int64_t x, int64_t y, uint32_t *l
 }
 
 /* The shape of engine_fractal_swar_t at tile level j and halo width depth (2 .. 4): pos, the
- * width-depth halo table, the rowmajor hole mask and the byte table of the K areas (1 + the
- * direction of the tile a cache byte's cell belongs to, 0 for no cell). SQZ_ERR_UNSUPPORTED when
- * a cache position would not fit in 16 bits. */
+ * width-depth halo table, the rowmajor hole mask and the word table of the K areas (per area word
+ * the directions of the tiles its bytes' cells belong to, at most two as the left halo is word 1
+ * and the tile starts at word 2: bits 0-3 and 4-7, and their bytes, bits 8-11 and 12-15; unused:
+ * direction 4, no bytes). SQZ_ERR_UNSUPPORTED when a cache position would not fit in 16 bits. */
 static int sqz__swar_shape_deep(const sqz_field *f, uint32_t j, uint32_t depth, sqz__swar_shape *sh) {
   const sqz_fractal *fr = &f->dom->fr;
   sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k;
@@ -177,7 +184,8 @@ static int sqz__swar_shape_deep(const sqz_field *f, uint32_t j, uint32_t depth, 
   sh->tiles = sqz__ipow(k, fr->r - (int)j);
   sh->tile_bytes = 3 * rows * wrow + 9 * sizeof(cl_long);
   sh->rowmajor = !compact && sh->rho % 4 == 0;
-  sh->halo_at = (sh->te + 1) / 2;
+  sh->wide = 1;
+  sh->halo_at = 2 * sh->te; /* after pos */
   uint64_t side = rho + 2 * depth, halo_max = side * side - rho * rho;
   uint64_t w4 = wrow / 4, segs = (rows + 3) / 4;
   sh->mask_at = sh->halo_at + 2 * (uint32_t)halo_max;
@@ -209,6 +217,21 @@ static int sqz__swar_shape_deep(const sqz_field *f, uint32_t j, uint32_t depth, 
         for (uint32_t b = 0; b < 4 && !any; b++) any = bm[y * wrow + 4 * c + b] != 0;
       if (any) tasks[sh->n_tasks++] = (uint16_t)(c | sg << 8);
     }
+  for (uint64_t wi = 0; wi < rows * w4; wi++) { /* bm (1 + direction per byte) -> the K word table, in place */
+    uint32_t d[2] = {4, 4}, m[2] = {0, 0}, n = 0;
+    for (uint32_t b = 0; b < 4; b++) {
+      uint32_t v = bm[4 * wi + b], i = n > 0 && d[0] + 1 == v ? 0 : n > 1 && d[1] + 1 == v ? 1 : n;
+      if (!v) continue;
+      if (i > 1) {
+        free(sh->tab);
+        return SQZ_ERR_UNSUPPORTED;
+      }
+      n += i == n;
+      d[i] = v - 1;
+      m[i] |= 1u << b;
+    }
+    sh->tab[sh->bm_at + wi] = d[0] | d[1] << 4 | m[0] << 8 | m[1] << 12;
+  }
   return SQZ_OK;
 }
 
@@ -289,7 +312,7 @@ int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u) {
 /* The tile level (block:RHO's, the compact launch block when set, else any whose tile fits in
  * local memory) and task height (4, 8 or 16 rows), the cheapest by sqz__swar_cost.
  * SQZ_ERR_UNSUPPORTED when no level fits. */
-static int sqz__swar_pick(const sqz_field *f, uint64_t lmem, sqz__swar_shape *best) {
+static int sqz__swar_pick(const sqz_field *f, uint64_t lmem, uint32_t wide, sqz__swar_shape *best) {
   sqz_fractal_tiling t;
   int st = sqz__fractal_tiling(f, &t), fixed = f->layout == SQZ_LAYOUT_BLOCK || f->block;
   if (st != SQZ_OK) return st;
@@ -298,7 +321,7 @@ static int sqz__swar_pick(const sqz_field *f, uint64_t lmem, sqz__swar_shape *be
   for (uint32_t i = 0, j0 = fixed ? t.j : 0; i < 3 * ((fixed ? t.j : (uint32_t)f->dom->fr.r) - j0 + 1); i++) {
     uint32_t j = j0 + i / 3, seg = 4u << (i % 3);
     sqz__swar_shape sh;
-    st = sqz__swar_shape_build(f, j, seg, &sh);
+    st = sqz__swar_shape_build(f, j, seg, wide, &sh);
     if (st == SQZ_ERR_UNSUPPORTED) break; /* larger levels are larger still */
     if (st != SQZ_OK) return sqz__fail(f->ctx, st, "out of host memory");
     double cost = sqz__swar_cost(f, &sh);
@@ -328,7 +351,7 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   sqz__swar_shape sh;
   int cpu_shape = sqz__cl_fractal_swar_word(ctx) == 8u && depth == 1; /* see SQZ__SWAR_CPU_GROUPS_PER_CU */
   uint64_t slack = cpu_shape ? SQZ__SWAR_CPU_SLACK : 0u; /* after its cache */
-  int st = sqz__swar_pick(f, lmem > slack ? lmem - slack : 0u, &sh);
+  int st = sqz__swar_pick(f, lmem > slack ? lmem - slack : 0u, !cpu_shape, &sh);
   if (st == SQZ_OK && depth > 1) { /* the largest level up to the one-step kernel's whose deeper tile fits */
     uint32_t j = sh.j, lowest = f->layout == SQZ_LAYOUT_BLOCK || f->block || f->part ? j : 1; /* parts: the unit's level */
     free(sh.tab);
@@ -366,6 +389,10 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   uint64_t per = (SQZ__SWAR_ITER_CELLS + sh.te - 1) / sh.te, fit = lmem / 2 / sh.tile_bytes;
   if (per > fit) per = fit;
   if (per < 1) per = 1;
+  /* and per d^2 < 2^32 for the kernels' divisors d (fr_swar_magic: exact below per d^2; every d < 2^16) */
+  uint64_t dmax = sh.te > sh.n_halo ? sh.te : sh.n_halo;
+  if (sh.n_tasks > dmax) dmax = sh.n_tasks;
+  if (per > 0xffffffffu / dmax / dmax) per = 0xffffffffu / dmax / dmax;
   const sqz_field_part *pt = f->part; /* a part's own tiles (its tile level is the unit's: sqz__swar_pick) */
   uint64_t first64, end64, n_runs;
   const uint64_t *runs;
