@@ -45,14 +45,14 @@ SQZ_INLINE void cpu_row(int dims, int sl, sqz_u32 n, sqz_u32 y, sqz_u32 z, const
  * padded line of a ring of three. 3D: a task is a block of rows y0 .. y1-1 of every layer, walked
  * z = 0, 1, .. with the lines of rows y0-1 .. y1 of layers z-1, z, z+1 in a ring of three layers,
  * so a row is read once a step (a block's two halo rows twice); and thread k of T always runs the
- * blocks of the k-th of T equal shares of cells, so it reads back the rows it wrote the step
- * before. (Tasks of a layer each, scheduled dynamically, read every row three times, mostly rows
- * the other core wrote: 2 threads ran 1.5x faster than 1 at tetrahedron:400, now 1.8x.) Rows
- * outside the domain are the zero line; rows are counted and ruled in vector loops and written
- * back. In a part's buffer (pt) a row within its own cells moves as in one buffer, shifted by u0;
- * a row that crosses them is read cell by cell through the slots (cells in no slot as 0) and only
- * its own cells of the launch's set are written; tasks (3D: a task's layers) without such a cell
- * are skipped. */
+ * blocks of the k-th of T equal shares of rows (by cells and a cost per row), so it reads back the
+ * rows it wrote the step before. (Tasks of a layer each, scheduled dynamically, read every row
+ * three times, mostly rows the other core wrote: 2 threads ran 1.5x faster than 1 at
+ * tetrahedron:400, now 1.8x.) Rows outside the domain are the zero line; rows are counted and
+ * ruled in vector loops and written back. In a part's buffer (pt) a row within its own cells moves
+ * as in one buffer, shifted by u0; a row that crosses them is read cell by cell through the slots
+ * (cells in no slot as 0) and only its own cells of the launch's set are written; tasks (3D: a
+ * task's layers) without such a cell are skipped. */
 #define SQZ_CPU_ROWS_PER_TASK 64u /* 2D */
 #define SQZ_CPU_TET_ROWS 32u      /* 3D: 16 to 64 ran alike (within 5 %) at sides 200 to 800 */
 
@@ -213,12 +213,18 @@ static void cpu_life_task3(const cpu_life_sweep *s, int64_t y0, int64_t y1, uint
   }
 }
 
-/* The first row y of share k of `shares` of a tetrahedron's rows y (each with all its layers: its
- * (n - y)(n - y + 1) / 2 cells), shares of equal cells to a row; k = shares: n. */
+/* The first row y of share k of `shares` of a tetrahedron's rows y (each with all its layers: n - y
+ * rows of n - y, n - y - 1, .. 1 cells), shares of equal cost to a row: a row costs its cells and
+ * SQZ_CPU_ROW_COST more (calls, the lines' padding, the vector loops run to whole vectors: by cells
+ * alone, the share of short rows ran 25 % longer); k = shares: n. */
+#define SQZ_CPU_ROW_COST 128u /* 0, 32, 64, 128, 192, 256: 128 ran fastest at sides 200 to 800 */
 static int64_t cpu_tet_share(sqz_u32 n, int k, int shares) {
-  uint64_t total = (uint64_t)n * (n + 1u) * (n + 2u) / 6u, acc = 0;
+  uint64_t total = (uint64_t)n * (n + 1u) * (n + 2u) / 6u + SQZ_CPU_ROW_COST * (uint64_t)n * (n + 1u) / 2u, acc = 0;
   int64_t y = 0;
-  for (; y < (int64_t)n && acc * (uint64_t)shares < total * (uint64_t)k; y++) acc += (uint64_t)(n - y) * (n - y + 1u) / 2u;
+  for (; y < (int64_t)n && acc * (uint64_t)shares < total * (uint64_t)k; y++) {
+    uint64_t m = (uint64_t)n - (uint64_t)y; /* the longest row of y's layers */
+    acc += m * (m + 1u) / 2u + SQZ_CPU_ROW_COST * m;
+  }
   return y;
 }
 
