@@ -54,7 +54,9 @@ SQZ_INLINE void cpu_row(int dims, int sl, sqz_u32 n, sqz_u32 y, sqz_u32 z, const
  * (cells in no slot as 0) and only its own cells of the launch's set are written; tasks (3D: a
  * task's layers) without such a cell are skipped. */
 #define SQZ_CPU_ROWS_PER_TASK 64u /* 2D */
-#define SQZ_CPU_TET_ROWS 32u      /* 3D: 16 to 64 ran alike (within 5 %) at sides 200 to 800 */
+/* 3D: 16 to 128 rows ran within 5 % at sides 200 to 1400, but with 32 one thread fell 3-5 % behind
+ * the layer tasks at side 800 (a block re-reads 2 halo rows) */
+#define SQZ_CPU_TET_ROWS 64u
 
 typedef struct {
   int dims, sl;
