@@ -48,7 +48,7 @@ SQZ_INLINE void cpu_row(int dims, int sl, sqz_u32 n, sqz_u32 y, sqz_u32 z, const
  * blocks of the k-th of T equal shares of rows (by cells and a cost per row), so it reads back the
  * rows it wrote the step before. (Tasks of a layer each, scheduled dynamically, read every row
  * three times, mostly rows the other core wrote: 2 threads ran 1.5x faster than 1 at
- * tetrahedron:400, now 1.8x.) Rows outside the domain are the zero line; rows are counted and
+ * tetrahedron:400, now 1.9-2.0x.) Rows outside the domain are the zero line; rows are counted and
  * ruled in vector loops and written back. In a part's buffer (pt) a row within its own cells moves
  * as in one buffer, shifted by u0; a row that crosses them is read cell by cell through the slots
  * (cells in no slot as 0) and only its own cells of the launch's set are written; tasks (3D: a
