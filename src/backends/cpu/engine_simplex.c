@@ -41,13 +41,22 @@ SQZ_INLINE void cpu_row(int dims, int sl, sqz_u32 n, sqz_u32 y, sqz_u32 z, const
   }
 }
 
-/* Life on u8 cells, whole rows at a time: a task is rows y0 .. y1-1 of layer z (2D: z = 0). Each
- * row is read once into a padded line of a ring of three per layer z-1, z, z+1 (rows outside the
- * domain are the zero line), counted and ruled in vector loops, and written back. In a part's
- * buffer (pt) a row within its own cells moves as in one buffer, shifted by u0; a row that crosses
- * them is read cell by cell through the slots (cells in no slot as 0) and only its own cells of
- * the launch's set are written; tasks without such a cell are skipped. */
-#define SQZ_CPU_ROWS_PER_TASK 64u
+/* Life on u8 cells, whole rows at a time. 2D: a task is rows y0 .. y1-1, each read once into a
+ * padded line of a ring of three. 3D: a task is a block of rows y0 .. y1-1 of every layer, walked
+ * z = 0, 1, .. with the lines of rows y0-1 .. y1 of layers z-1, z, z+1 in a ring of three layers,
+ * so a row is read once a step (a block's two halo rows twice); and thread k of T always runs the
+ * blocks of the k-th of T equal shares of rows (by cells and a cost per row), so it reads back the
+ * rows it wrote the step before. (Tasks of a layer each, scheduled dynamically, read every row
+ * three times, mostly rows the other core wrote: 2 threads ran 1.5x faster than 1 at
+ * tetrahedron:400, now 1.9-2.0x.) Rows outside the domain are the zero line; rows are counted and
+ * ruled in vector loops and written back. In a part's buffer (pt) a row within its own cells moves
+ * as in one buffer, shifted by u0; a row that crosses them is read cell by cell through the slots
+ * (cells in no slot as 0) and only its own cells of the launch's set are written; tasks (3D: a
+ * task's layers) without such a cell are skipped. */
+#define SQZ_CPU_ROWS_PER_TASK 64u /* 2D */
+/* 3D: 16 to 128 rows ran within 5 % at sides 200 to 1400, but with 32 one thread fell 3-5 % behind
+ * the layer tasks at side 800 (a block re-reads 2 halo rows) */
+#define SQZ_CPU_TET_ROWS 64u
 
 typedef struct {
   int dims, sl;
@@ -158,27 +167,67 @@ static int cpu_task_runs(const cpu_life_sweep *s, int64_t z, int64_t y0, int64_t
   return !s->pt;
 }
 
-static void cpu_life_task(const cpu_life_sweep *s, int64_t z, int64_t y0, int64_t y1, uint8_t *buf,
-                                         size_t stride) {
-  int layers = s->dims == 2 ? 1 : 3;
-  const uint8_t *ring[3][3], *rows[9];
+/* The row at y of the count from the lines rows[9] (rows[dz * 3 + dy]): computed and written. */
+SQZ_INLINE void cpu_life_out(const cpu_life_sweep *s, int64_t y, int64_t z, const uint8_t *const rows[9], uint8_t *out) {
+  sqz_srow r = {0, 0, 0};
+  uint32_t len = cpu_row_at(s, y, z, &r), left = len < r.w ? len : r.w;
+  if (s->dims == 2) sqz__cpu_life_row8(rows[3], rows[4], rows[5], out, len, s->birth, s->survive, NULL);
+  else sqz__cpu_life_row26(rows, out, len, s->birth, s->survive);
+  cpu_half(s, r, 0, left, out, 1);
+  cpu_half(s, r, left, len, out, 1);
+}
+
+/* 2D: rows y0 .. y1-1 through a ring of three lines. buf: the zero line, out, 3 lines. */
+static void cpu_life_task2(const cpu_life_sweep *s, int64_t y0, int64_t y1, uint8_t *buf, size_t stride) {
+  const uint8_t *ring[3], *rows[9] = {0};
   uint8_t *zero = buf, *out = buf + stride;
-  for (int l = 0; l < layers; l++)
-    for (int64_t y = y0 - 1; y <= y0; y++)
-      ring[l][(y + 3) % 3] = cpu_line(s, y, z + l - (layers > 1), buf + (size_t)(2 + 3 * l + (y + 3) % 3) * stride, zero);
+  for (int64_t y = y0 - 1; y <= y0; y++) ring[(y + 3) % 3] = cpu_line(s, y, 0, buf + (size_t)(2 + (y + 3) % 3) * stride, zero);
   for (int64_t y = y0; y < y1; y++) {
-    for (int l = 0; l < layers; l++) {
-      int64_t yn = y + 1;
-      ring[l][yn % 3] = cpu_line(s, yn, z + l - (layers > 1), buf + (size_t)(2 + 3 * l + yn % 3) * stride, zero);
-      for (int d = 0; d < 3; d++) rows[(layers > 1 ? l : 1) * 3 + d] = ring[l][(y + 2 + d) % 3];
-    }
-    sqz_srow r = {0, 0, 0};
-    uint32_t len = cpu_row_at(s, y, z, &r), left = len < r.w ? len : r.w;
-    if (s->dims == 2) sqz__cpu_life_row8(rows[3], rows[4], rows[5], out, len, s->birth, s->survive, NULL);
-    else sqz__cpu_life_row26(rows, out, len, s->birth, s->survive);
-    cpu_half(s, r, 0, left, out, 1);
-    cpu_half(s, r, left, len, out, 1);
+    ring[(y + 1) % 3] = cpu_line(s, y + 1, 0, buf + (size_t)(2 + (y + 1) % 3) * stride, zero);
+    for (int d = 0; d < 3; d++) rows[3 + d] = ring[(y + 2 + d) % 3];
+    cpu_life_out(s, y, 0, rows, out);
   }
+}
+
+/* 3D: rows y0 .. y1-1 (y1 - y0 <= SQZ_CPU_TET_ROWS) of every layer that holds them, the lines of
+ * layer l (rows y0-1 .. y1) in slot l % 3 of the ring, read when first needed. buf: the zero
+ * line, out, 3 x (SQZ_CPU_TET_ROWS + 2) lines. */
+static void cpu_life_task3(const cpu_life_sweep *s, int64_t y0, int64_t y1, uint8_t *buf, size_t stride) {
+  enum { L = SQZ_CPU_TET_ROWS + 2 };
+  const uint8_t *ring[3][L], *rows[9];
+  int64_t held[3] = {-2, -2, -2}; /* the layer whose lines each slot holds */
+  uint8_t *zero = buf, *out = buf + stride;
+  for (int64_t z = 0; z < (int64_t)s->n - y0; z++) {
+    int64_t y_end = y1 < (int64_t)s->n - z ? y1 : (int64_t)s->n - z;
+    if (!cpu_task_runs(s, z, y0, y_end)) continue;
+    for (int64_t l = z - 1; l <= z + 1; l++) {
+      int slot = (int)((l + 3) % 3);
+      if (held[slot] == l) continue;
+      for (int64_t i = 0; i < L && y0 - 1 + i <= y_end; i++) /* rows y0-1 .. y_end: those the layer's rows read */
+        ring[slot][i] = cpu_line(s, y0 - 1 + i, l, buf + (size_t)(2 + slot * L + i) * stride, zero);
+      held[slot] = l;
+    }
+    for (int64_t y = y0; y < y_end; y++) {
+      for (int l = 0; l < 3; l++)
+        for (int d = 0; d < 3; d++) rows[l * 3 + d] = ring[(z + l + 2) % 3][y - y0 + d];
+      cpu_life_out(s, y, z, rows, out);
+    }
+  }
+}
+
+/* The first row y of share k of `shares` of a tetrahedron's rows y (each with all its layers: n - y
+ * rows of n - y, n - y - 1, .. 1 cells), shares of equal cost to a row: a row costs its cells and
+ * SQZ_CPU_ROW_COST more (calls, the lines' padding, the vector loops run to whole vectors: by cells
+ * alone, the share of short rows ran 25 % longer); k = shares: n. */
+#define SQZ_CPU_ROW_COST 128u /* 0, 32, 64, 128, 192, 256: 128 ran fastest at sides 200 to 800 */
+static int64_t cpu_tet_share(sqz_u32 n, int k, int shares) {
+  uint64_t total = (uint64_t)n * (n + 1u) * (n + 2u) / 6u + SQZ_CPU_ROW_COST * (uint64_t)n * (n + 1u) / 2u, acc = 0;
+  int64_t y = 0;
+  for (; y < (int64_t)n && acc * (uint64_t)shares < total * (uint64_t)k; y++) {
+    uint64_t m = (uint64_t)n - (uint64_t)y; /* the longest row of y's layers */
+    acc += m * (m + 1u) / 2u + SQZ_CPU_ROW_COST * m;
+  }
+  return y;
 }
 
 static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned char *src, unsigned char *dst) {
@@ -190,20 +239,27 @@ static int cpu_life_step(sqz_field *f, const sqz_cpu_update *u, const unsigned c
     s.lo = set ? set->runs[0] : f->part->u0;
     s.hi = set ? set->runs[2 * (set->n_runs - 1)] + (set->n - set->runs[2 * set->n_runs - 1]) : f->part->u1;
   }
-  int64_t layers = s.dims == 2 ? 1 : (int64_t)s.n, blocks = ((int64_t)s.n + SQZ_CPU_ROWS_PER_TASK - 1) / SQZ_CPU_ROWS_PER_TASK;
-  /* zero line, out, 3 x 3 ring; lines of n + 4 bytes and SQZ_LIFE_SPAN of slack (the row loops run whole vectors) */
-  size_t stride = ((size_t)s.n + 4u + SQZ_LIFE_SPAN + 63u) & ~(size_t)63u, lines = 11;
+  int64_t rows = s.dims == 2 ? SQZ_CPU_ROWS_PER_TASK : SQZ_CPU_TET_ROWS, blocks = ((int64_t)s.n + rows - 1) / rows;
+  /* zero line, out, the ring; lines of n + 4 bytes and SQZ_LIFE_SPAN of slack (the row loops run whole vectors) */
+  size_t stride = ((size_t)s.n + 4u + SQZ_LIFE_SPAN + 63u) & ~(size_t)63u, lines = s.dims == 2 ? 5 : 2 + 3 * (SQZ_CPU_TET_ROWS + 2);
   int threads = sqz__cpu_threads(u, f->dom->cells);
   uint8_t *bufs = sqz__calloc((size_t)threads * lines, stride);
   if (!bufs)
     return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %d x %zu row buffers of %zu bytes",
                      threads, lines, stride);
+  if (s.dims == 3) { /* thread k always the same rows: the k-th share */
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+    for (int k = 0; k < threads; k++) {
+      uint8_t *buf = bufs + (size_t)sqz__cpu_thread() * lines * stride;
+      for (int64_t y0 = cpu_tet_share(s.n, k, threads), y1 = cpu_tet_share(s.n, k + 1, threads); y0 < y1; y0 += rows)
+        cpu_life_task3(&s, y0, y0 + rows < y1 ? y0 + rows : y1, buf, stride);
+    }
+  } else {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (int64_t t = 0; t < layers * blocks; t++) {
-    int64_t z = t / blocks, y0 = t % blocks * SQZ_CPU_ROWS_PER_TASK, rows = (int64_t)s.n - z;
-    if (y0 < rows && cpu_task_runs(&s, z, y0, y0 + SQZ_CPU_ROWS_PER_TASK < rows ? y0 + SQZ_CPU_ROWS_PER_TASK : rows))
-      cpu_life_task(&s, z, y0, y0 + SQZ_CPU_ROWS_PER_TASK < rows ? y0 + SQZ_CPU_ROWS_PER_TASK : rows,
-                    bufs + (size_t)sqz__cpu_thread() * lines * stride, stride);
+    for (int64_t t = 0; t < blocks; t++) {
+      int64_t y0 = t * rows, y1 = y0 + rows < (int64_t)s.n ? y0 + rows : (int64_t)s.n;
+      if (cpu_task_runs(&s, 0, y0, y1)) cpu_life_task2(&s, y0, y1, bufs + (size_t)sqz__cpu_thread() * lines * stride, stride);
+    }
   }
   free(bufs);
   return SQZ_OK;
