@@ -83,10 +83,10 @@ static inline tet_run tet_next_run(ulong *rest) {
 }
 
 /* The next states of a block from its column sums c, those of the blocks before (p) and after (q),
- * and its cells s: key = live27 + 31 self in the runs a, b and those of rest. */
+ * and its cells s: key = (neighbours mod 32) + 32 (self != 0) in the runs a, b and those of rest. */
 static inline tet_v tet_block(tet_v p, tet_v c, tet_v q, tet_v s, tet_run a, tet_run b, ulong rest) {
-  tet_v key = c + __builtin_shufflevector(p, c, TET_IW(TET_W - 1)) + __builtin_shufflevector(c, q, TET_IW(1)) +
-              s * (uchar)31u;
+  tet_v key = ((c + __builtin_shufflevector(p, c, TET_IW(TET_W - 1)) + __builtin_shufflevector(c, q, TET_IW(1)) - s) &
+               (uchar)31u) + (TET_MASK(s != (uchar)0u) & (uchar)32u); /* as the other engines: any non-zero cell alive, counts mod 32 */
   tet_v hit = TET_MASK(key - a.lo < (tet_v)(a.len)) | TET_MASK(key - b.lo < (tet_v)(b.len));
   while (rest) {
     tet_run r = tet_next_run(&rest);
