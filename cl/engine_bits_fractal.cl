@@ -1,4 +1,4 @@
-/* engine_bits_fractal.cl — layout bits on fractals: tiles expanded into dense bitmaps in local memory, bit-sliced Life, packed back; by sub-tile boxes (sqz_bits_fractal_box) or a cell at a time (sqz_bits_fractal_step). */
+/* engine_bits_fractal.cl — layout bits on fractals: tiles expanded into dense bitmaps in local memory, bit-sliced Life, packed back; by sub-tile boxes, in a list or a window (sqz_bits_fractal_box), or a cell at a time (sqz_bits_fractal_step). */
 /* A field in parts (src/core/field_parts.h; built with SQZ_PARTED, needs sqz_parts.h): the steps
  * take the part's view as last arguments, launch positions [first, end) are units (tiles)
  * sqz_units_at of the view's set, and every tile, own or neighbour, is read and written at its
@@ -100,48 +100,82 @@ __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam
 #endif
 
 #ifdef SQZ_KERNEL_sqz_bits_fractal_box
-/* The step by sub-tile boxes (cl/sqz_bits_box.h; needs sqz_bits_box.h, SQZ_BITS_BOX, the box
- * side, and SQZ_BITS_KQ, its cells): each group steps tiles b = group, + groups, ...; per tile
- * the 9 tiles around it (ν once per tile, during the previous tile's steps), the window filled by
- * the plan's fill tasks (whole words, no atomics), `steps` <= H steps between the two cell areas
- * (intermediate ones masked), and the tile's storage words packed from the result. `area`: two
- * cell areas of R x rw words (a, then b) and, for steps > 1, the mask area.
- * Words that no task writes (guard words, and in b whatever no step task covers) are zeroed once
- * per group and stay 0, as every tile writes the same positions. */
+/* The step by boxes, `steps` <= H steps a launch: each group steps tiles b = group, + groups, ...;
+ * per tile the 9 tiles around it (ν once per tile, during the previous tile's steps), the fill,
+ * the steps between two areas (intermediate ones masked), the tile's storage words packed from
+ * the result. Needs sqz_bits_box.h, SQZ_BITS_BOX (the box side) and SQZ_BITS_KQ (its cells).
+ *
+ * Window (cl/sqz_bits_box.h): `area` holds two cell areas of R x rw words (a, then b) and, for
+ * steps > 1, the mask area; the window is filled by the plan's fill tasks (whole words, no
+ * atomics), stepped by its step tasks. Words that no task writes (guard words, and in b whatever
+ * no step task covers) are zeroed once per group and stay 0, as every tile writes the same
+ * positions.
+ * List (SQZ_BITS_LIST, cl/sqz_bits_list.h; needs sqz_bits_list.h): `area` holds the boxes a, the
+ * boxes b and the masks, ne + 1 64-bit words each (entry ne: the empty box, set once per group);
+ * the last step computes only the own boxes. */
+#ifdef SQZ_BITS_LIST
+#define BITS_AREA ulong
+#else
+#define BITS_AREA uint
+#endif
 __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global uint *restrict dst,
                                    __global const uint *restrict tab, __constant int *fr, uint s, uint k, uint rb,
                                    uint wt, ulong tiles, uint steps, uint birth, uint survive,
-                                   __local uint *area BITS_PART_ARGS) {
+                                   __local BITS_AREA *area BITS_PART_ARGS) {
   __local long nb[9];
 #ifdef SQZ_BITS_B
   birth = SQZ_BITS_B;
   survive = SQZ_BITS_S;
 #endif
-  uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0), rows = tab[SQZ_BB_ROWS], rw = tab[SQZ_BB_RW];
-  uint n_fill = tab[SQZ_BB_NFILL], n_step = tab[SQZ_BB_NSTEP], an = rows * rw;
+  uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0);
+#ifdef SQZ_BITS_LIST
+  uint ne = tab[SQZ_BL_NE], nsub = tab[SQZ_BL_NSUB];
+  __global const uint *nbt = tab + tab[SQZ_BL_NB];
+  __local ulong *a = area, *bb = area + ne + 1u, *m = area + 2u * (ne + 1u);
+  if (lid == 0u) a[ne] = bb[ne] = 0u;
+#else
+  uint rows = tab[SQZ_BB_ROWS], rw = tab[SQZ_BB_RW], n_fill = tab[SQZ_BB_NFILL], n_step = tab[SQZ_BB_NSTEP];
+  uint an = rows * rw;
   __global const uint *tasks = tab + tab[SQZ_BB_STEP];
   __local uint *a = area, *bb = area + an, *m = area + 2u * an;
   for (uint i = lid; i < 2u * an; i += ls) area[i] = 0u;
+#endif
   ulong b = BITS_FIRST + get_group_id(0), stride = get_num_groups(0); /* b: a launch position, tiles its end */
   if (lid < 9u && b < tiles) /* the neighbours of the first tile; later ones during the previous tile's steps */
     nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, BITS_TILE(b), lid));
   barrier(CLK_LOCAL_MEM_FENCE);
   for (; b < tiles; b += stride) { /* uniform over the group */
     ulong w0 = (ulong)BITS_SLOT((long)BITS_TILE(b)) * wt; /* the tile's first storage word */
+#ifdef SQZ_BITS_LIST
+    for (uint e = lid; e < ne; e += ls) sqz_bits_list_fill(src, tab, nb, wt, SQZ_BITS_KQ, e, a, m);
+#else
     for (uint i = lid; i < n_fill; i += ls)
       sqz_bits_box_fill(src, tab, nb, wt, SQZ_BITS_BOX, SQZ_BITS_KQ, i, a, m, steps > 1u);
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid < 9u && b + stride < tiles) nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, BITS_TILE(b + stride), lid));
     for (uint st = 1u; st <= steps; st++) {
-      __local uint *in = (st & 1u) ? a : bb, *out = (st & 1u) ? bb : a;
+      __local BITS_AREA *in = (st & 1u) ? a : bb, *out = (st & 1u) ? bb : a;
+#ifdef SQZ_BITS_LIST
+      for (uint e = lid, n = st < steps ? ne : nsub; e < n; e += ls) {
+        ulong v = sqz_bits_list_step(in, nbt + 4u * e, e, SQZ_BITS_BOX, birth, survive);
+        out[e] = st < steps ? v & m[e] : v;
+      }
+#else
       for (uint i = lid; i < n_step; i += ls) {
         uint task = tasks[i], yb, ya = sqz_bits_box_rows(task, st, rows, &yb);
         if (ya < yb) sqz_bits_box_column(in, out, m, st < steps, rw, task & 0xffu, ya, yb, birth, survive);
       }
+#endif
       barrier(CLK_LOCAL_MEM_FENCE);
     }
-    __local uint *res = (steps & 1u) ? bb : a;
-    for (uint w = lid; w < wt; w += ls) dst[w0 + w] = sqz_bits_box_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w);
+    __local BITS_AREA *res = (steps & 1u) ? bb : a;
+    for (uint w = lid; w < wt; w += ls)
+#ifdef SQZ_BITS_LIST
+      dst[w0 + w] = sqz_bits_list_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w);
+#else
+      dst[w0 + w] = sqz_bits_box_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w);
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

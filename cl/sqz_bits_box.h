@@ -124,26 +124,45 @@ SQZ_FN sqz_u32 sqz_bits_box_rows(sqz_u32 task, sqz_u32 st, sqz_u32 rows, sqz_u32
     (h1) = (a_ & b_) | (x_ & (w));                                \
   } while (0)
 
-/* Next state of 32 cells from their sums with themselves (0 .. 9 in planes p[0..3]): alive where
- * the sum is in `birth` (dead cells) or in `survive2` = survive << 1 (live ones). The 16 values
- * of the planes are the products of two halves (p0, p1) and (p2, p3), so each count is one AND. */
-SQZ_FN sqz_u32 sqz_bits_box_rule(sqz_u32 self, const sqz_u32 *p, sqz_u32 birth, sqz_u32 survive2) {
-  sqz_u32 n0 = ~p[0], n1 = ~p[1], lo[4], hi[3], b = 0u, s = 0u;
-  lo[0] = n0 & n1;
-  lo[1] = p[0] & n1;
-  lo[2] = n0 & p[1];
-  lo[3] = p[0] & p[1];
-  hi[0] = ~(p[2] | p[3]);
-  hi[1] = p[2] & ~p[3];
-  hi[2] = p[3] & ~p[2];
-  SQZ_BB_UNROLL
-  for (sqz_u32 v = 0u; v < 10u; v++) {
-    sqz_u32 eq = lo[v & 3u] & hi[v >> 2];
-    if ((birth >> v) & 1u) b |= eq;
-    if ((survive2 >> v) & 1u) s |= eq;
+/* Next state of the cells of a word from their sums with themselves (0 .. 9 in planes p[0..3]):
+ * alive where the sum is in `birth` (dead cells) or in `survive2` = survive << 1 (live ones). The
+ * 16 values of the planes are the products of two halves (p0, p1) and (p2, p3), so each count is
+ * one AND. For 32-bit words (the window) and 64-bit boxes (sqz_bits_list.h). */
+#define SQZ_BITS_RULE_FN(name, T)                                                    \
+  SQZ_FN T name(T self, const T *p, sqz_u32 birth, sqz_u32 survive2) {               \
+    T n0 = ~p[0], n1 = ~p[1], lo[4], hi[3], b = 0u, s = 0u;                          \
+    lo[0] = n0 & n1;                                                                 \
+    lo[1] = p[0] & n1;                                                               \
+    lo[2] = n0 & p[1];                                                               \
+    lo[3] = p[0] & p[1];                                                             \
+    hi[0] = ~(p[2] | p[3]);                                                          \
+    hi[1] = p[2] & ~p[3];                                                            \
+    hi[2] = p[3] & ~p[2];                                                            \
+    SQZ_BB_UNROLL                                                                    \
+    for (sqz_u32 v = 0u; v < 10u; v++) {                                             \
+      T eq = lo[v & 3u] & hi[v >> 2];                                                \
+      if ((birth >> v) & 1u) b |= eq;                                                \
+      if ((survive2 >> v) & 1u) s |= eq;                                             \
+    }                                                                                \
+    return (self & s) | (~self & b);                                                 \
   }
-  return (self & s) | (~self & b);
-}
+SQZ_BITS_RULE_FN(sqz_bits_box_rule, sqz_u32)
+SQZ_BITS_RULE_FN(sqz_bits_box_rule64, sqz_u64)
+
+/* The sum of three 2-bit sums (a0 + 2 a1, b0 + 2 b1, c0 + 2 c1: 0 .. 9) as 4 bit planes p[0..3]
+ * of words of type T. */
+#define SQZ_BITS_SUM3(T, a0, a1, b0, b1, c0, c1, p)                                  \
+  do {                                                                               \
+    T x_ = (a0) ^ (b0), x1_ = (a1) ^ (b1), k0_, t_, u_, v_;                          \
+    (p)[0] = x_ ^ (c0); /* weight 1, its carry k0_, then the weight-2 bits */        \
+    k0_ = ((a0) & (b0)) | (x_ & (c0));                                               \
+    t_ = x1_ ^ (c1);                                                                 \
+    u_ = ((a1) & (b1)) | (x1_ & (c1)); /* weight 4 */                                \
+    (p)[1] = t_ ^ k0_;                                                               \
+    v_ = t_ & k0_; /* weight 4 */                                                    \
+    (p)[2] = u_ ^ v_;                                                                \
+    (p)[3] = u_ & v_;                                                                \
+  } while (0)
 
 /* Rows ya .. yb - 1 (ya >= 1) of word column c stepped from area `in` into `out` (rows ya - 1 ..
  * yb read): the 9-cell sums of three rows' 3-sums, the rule on the sum with the cell itself
@@ -157,16 +176,9 @@ SQZ_FN void sqz_bits_box_column(const SQZ_BITS_LOCAL sqz_u32 *in, SQZ_BITS_LOCAL
   SQZ_BITS_HSUM(p[rw - 1u], mid, p[rw + 1u], b0, b1);
   for (sqz_u32 y = ya; y < yb; y++) {
     p += rw; /* row y */
-    sqz_u32 nx = p[rw], c0, c1, pl[4], k0, t, v, x = a0 ^ b0, x1 = a1 ^ b1;
+    sqz_u32 nx = p[rw], c0, c1, pl[4];
     SQZ_BITS_HSUM(p[rw - 1u], nx, p[rw + 1u], c0, c1);
-    pl[0] = x ^ c0; /* the three 2-bit sums: weight 1, its carry k0, then the weight-2 bits */
-    k0 = (a0 & b0) | (x & c0);
-    t = x1 ^ c1;
-    sqz_u32 u = (a1 & b1) | (x1 & c1); /* weight 4 */
-    pl[1] = t ^ k0;
-    v = t & k0; /* weight 4 */
-    pl[2] = u ^ v;
-    pl[3] = u & v;
+    SQZ_BITS_SUM3(sqz_u32, a0, a1, b0, b1, c0, c1, pl);
     sqz_u32 next = sqz_bits_box_rule(mid, pl, birth, survive << 1);
     out[y * rw + c] = masked ? next & m[y * rw + c] : next;
     a0 = b0;

@@ -9,6 +9,7 @@
 #include "sqz_common.h"
 #include "sqz_bits.h"
 #include "sqz_bits_box.h"
+#include "sqz_bits_list.h"
 #include "sqz_fractal.h"
 #include "sqz_test.h"
 
@@ -63,7 +64,7 @@ START_TEST(test_geometry) {
 }
 END_TEST
 
-/* The box plan of every fractal family at every box level: U places each of the k^q bits at
+/* The window's box plan of every fractal family at every box level: U places each of the k^q bits at
  * its cell's box bit (λ at level q, computed here cell by cell), P takes every box row back to
  * the same bits (a round trip of random patterns), lam is λ of the sub-tiles, and the fill
  * entries name every sub-tile of the tile itself once, at its box's place. */
@@ -125,6 +126,89 @@ static void check_box_plan(sqz_context *ctx, sqz_domain *dom, uint32_t q, uint32
   free(p.tab);
 }
 
+/* Box (x, y) of a tile's grid (box coordinates, -1 .. n: the ring in the 8 neighbour tiles):
+ * the tile direction << 20 | its sub-tile there, by ν cell by cell (cells x bs, y bs), or
+ * UINT32_MAX where the pattern has no box. */
+static uint32_t list_box_at(const sqz_fractal *fr, uint32_t levels, uint32_t n, int64_t x, int64_t y) {
+  int64_t dx = x < 0 ? -1 : x >= n ? 1 : 0, dy = y < 0 ? -1 : y >= n ? 1 : 0, lx = x - dx * n, ly = y - dy * n;
+  int64_t sub = 0;
+  for (uint32_t i = 0, div = n; i < levels; i++) { /* digits from the top level */
+    div /= (uint32_t)fr->s;
+    int32_t digit = fr->hnu[(ly / div % fr->s) * fr->s + lx / div % fr->s];
+    if (digit < 0) return UINT32_MAX;
+    sub = sub * fr->k + digit;
+  }
+  return (uint32_t)sub | (uint32_t)((dy + 1) * 3 + dx + 1) << 20;
+}
+
+/* The list plan (cl/sqz_bits_list.h): U and P round trips at row stride 8, every sub-tile of the
+ * tile an own entry once (own[] finds it), the ring exactly the boxes of the neighbour tiles next
+ * to an own box, and every entry's 8 neighbours the entries at the boxes around it (ne where the
+ * pattern has none or the box is past the ring). */
+static void check_list_plan(sqz_context *ctx, sqz_domain *dom, uint32_t q, uint32_t depth) {
+  const sqz_fractal *fr = &dom->fr;
+  sqz_bits_tiling bt;
+  sqz__bits_tiling(dom, &bt);
+  sqz_bits_box p;
+  setenv("SQZ_BITS_STEP", "list", 1);
+  SQZ_OK_OR_FAIL(ctx, sqz__bits_box_plan(ctx, dom, &bt, q, depth, 64, 12288, &p));
+  unsetenv("SQZ_BITS_STEP");
+  ck_assert_uint_eq(p.list, 1);
+  ck_assert_uint_eq(p.depth, depth < p.bs ? depth : p.bs); /* the ring is one box deep */
+  const uint32_t *tab = p.tab, *pt = tab + tab[SQZ_BL_P], *ent = tab + tab[SQZ_BL_ENT], *nbt = tab + tab[SQZ_BL_NB];
+  uint32_t kq = p.kq, bs = p.bs, nsub = tab[SQZ_BL_NSUB], ne = p.ne, n = bt.side / bs;
+  ck_assert_uint_eq(kq * nsub, bt.kt);
+  uint64_t u[4 * 256], full = tab[SQZ_BL_FULL] | (uint64_t)tab[SQZ_BL_FULL + 1] << 32, seed = 99;
+  memcpy(u, tab + tab[SQZ_BL_U], 256 * ((kq + 7) / 8) * sizeof *u);
+  for (int trial = 0; trial < 200; trial++) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t bits = (uint32_t)(seed >> 32) & (kq == 32 ? 0xffffffffu : (1u << kq) - 1u), back = 0;
+    uint64_t box = 0;
+    for (uint32_t b = 0; 8 * b < kq; b++) box |= u[256 * b + ((bits >> (8 * b)) & 255u)];
+    ck_assert_uint_eq(box & ~full, 0);
+    for (uint32_t r = 0; r < bs; r++) back |= pt[(r << bs) + (uint32_t)((box >> (8 * r)) & ((1u << bs) - 1u))];
+    ck_assert_uint_eq(back, bits);
+  }
+  size_t gn = (size_t)n + 2, cells = gn * gn;
+  uint32_t *grid = malloc(cells * sizeof *grid), *id = malloc(cells * sizeof *id);
+  int64_t *where = malloc(9 * (size_t)nsub * sizeof *where), *at = malloc(ne * sizeof *at);
+  for (size_t i = 0; i < 9 * (size_t)nsub; i++) where[i] = -1;
+  for (size_t i = 0; i < cells; i++) { /* the grid by ν, and where each (tile, sub-tile) lies */
+    grid[i] = list_box_at(fr, bt.t - q, n, (int64_t)(i % gn) - 1, (int64_t)(i / gn) - 1);
+    id[i] = ne;
+    if (grid[i] != UINT32_MAX) where[(grid[i] >> 20) * nsub + (grid[i] & 0xfffffu)] = (int64_t)i;
+  }
+  for (uint32_t e = 0; e < ne; e++) { /* each entry's box: its tile and sub-tile */
+    ck_assert_uint_lt(ent[e] & 0xfffffu, nsub);
+    at[e] = where[(ent[e] >> 20) * nsub + (ent[e] & 0xfffffu)];
+    ck_assert_int_ge(at[e], 0);
+    ck_assert_uint_eq(id[at[e]], ne); /* once */
+    id[at[e]] = e;
+    ck_assert(e < nsub ? ent[e] >> 20 == 4 : ent[e] >> 20 != 4); /* own entries first */
+    if (e < nsub) ck_assert_uint_eq(tab[tab[SQZ_BL_OWN] + (ent[e] & 0xfffffu)], e);
+  }
+  for (int64_t y = 0; y < (int64_t)gn; y++) /* the ring: every box with cells next to an own box */
+    for (int64_t x = 0; x < (int64_t)gn; x++) {
+      int near = 0;
+      for (int64_t j = y - 1; j <= y + 1; j++)
+        for (int64_t i = x - 1; i <= x + 1; i++)
+          near |= i >= 1 && j >= 1 && i <= n && j <= n && grid[j * gn + i] != UINT32_MAX;
+      ck_assert_uint_eq(id[y * gn + x] != ne, grid[y * gn + x] != UINT32_MAX && near);
+    }
+  static const int dxy[8][2] = {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+  for (uint32_t e = 0; e < ne; e++)
+    for (uint32_t d = 0; d < 8; d++) {
+      uint32_t o = (nbt[4 * e + d / 2] >> (16 * (d % 2))) & 0xffffu;
+      int64_t x = at[e] % (int64_t)gn + dxy[d][0], y = at[e] / (int64_t)gn + dxy[d][1];
+      ck_assert_uint_eq(o, x >= 0 && y >= 0 && x < (int64_t)gn && y < (int64_t)gn ? id[y * gn + x] : ne);
+    }
+  free(grid);
+  free(id);
+  free(where);
+  free(at);
+  free(p.tab);
+}
+
 START_TEST(test_box) {
   sqz_context *ctx = sqz_test_context("cpu");
   for (size_t d = 0; d < sizeof box_domains / sizeof *box_domains; d++) {
@@ -135,7 +219,12 @@ START_TEST(test_box) {
     uint32_t top = sqz__bits_box_level(dom, &bt);
     ck_assert_uint_ge(top, 1);
     for (uint32_t q = 0; q <= top; q++)
-      for (uint32_t depth = 1; depth <= 4; depth += 3) check_box_plan(ctx, dom, q, depth);
+      for (uint32_t depth = 1; depth <= 4; depth += 3) {
+        setenv("SQZ_BITS_STEP", "window", 1);
+        check_box_plan(ctx, dom, q, depth);
+        unsetenv("SQZ_BITS_STEP");
+        check_list_plan(ctx, dom, q, depth);
+      }
     sqz_domain_release(dom);
   }
   sqz_context_release(ctx);
@@ -205,7 +294,8 @@ END_TEST
 /* Every fractal family at odd levels, several steps per launch (SQZ_TEMPORAL = 1 .. 4, runs of
  * 4, 5 and 7 steps), on both backends: the default rule and a B0 rule (holes, absent tiles and
  * what lies past the halo must stay 0 between the steps of a launch), and one cell a box
- * (SQZ_BITS_Q=0, the general path); on the cpu more rules and every smaller box. */
+ * (SQZ_BITS_Q=0, the general path); on the cpu more rules and every smaller box; both box plans
+ * (SQZ_BITS_STEP=list on every family, the window where the list is the default). */
 START_TEST(test_temporal) {
   static const char *const backends[] = {"cpu", "opencl"};
   for (int bk = 0; bk < 2; bk++) {
@@ -225,6 +315,17 @@ START_TEST(test_temporal) {
         if (q == 0) check_runs(ctx, "fractal:sierpinski-carpet:3", rules2[3], 0.5, 1);
         unsetenv("SQZ_BITS_Q");
       }
+    }
+    for (int t = 1; t <= 4; t += 3) { /* the plan the default does not take: the list on every box, the window on side 8 */
+      char v[2] = {(char)('0' + t), 0};
+      setenv("SQZ_TEMPORAL", v, 1);
+      setenv("SQZ_BITS_STEP", "list", 1);
+      for (size_t d = 0; d < sizeof box_domains / sizeof *box_domains; d++)
+        for (int r = 0; r < 4; r++)
+          if (r == 0 || (all && (r == 3 || t == 4))) check_runs(ctx, box_domains[d], rules2[r], r == 1 ? 0.2 : 0.5, 1);
+      setenv("SQZ_BITS_STEP", "window", 1);
+      check_runs(ctx, box_domains[0], rules2[0], 0.5, 1);
+      unsetenv("SQZ_BITS_STEP");
     }
     unsetenv("SQZ_TEMPORAL");
     if (!all) { /* a local memory that holds only the one-step window of the triangle: T = 4 falls back to 1 */

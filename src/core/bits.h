@@ -33,19 +33,32 @@ SQZ_INTERNAL int sqz__bits_tables(sqz_context *ctx, const sqz_domain *dom, const
  * task counts, and the table the kernels read (`words` words, malloc'ed). */
 typedef struct {
   uint32_t q, bs, depth, rows, rw, n_fill, n_step, seg; /* rw: the row stride in words */
+  uint32_t kq, list, ne; /* kq: k^q; list: the plan of sqz_bits_list.h (bits_list.c), ne entries; rows, rw .. seg unused */
   uint32_t *tab;
   size_t words;
 } sqz_bits_box;
+/* The unpack and pack tables of a box (cl/sqz_bits_box.h, sqz_bits_list.h), cell (x, y) at box
+ * bit y * stride + x: U into u (ceil(kq / 8) x 256 64-bit words), P into pt (bs x 2^bs), both
+ * zeroed before; returns the box shape. */
+SQZ_INTERNAL uint64_t sqz__bits_box_cells(const sqz_fractal *fr, uint32_t q, uint32_t bs, uint32_t kq, uint32_t stride,
+                                          uint32_t *u, uint32_t *pt);
 /* The box level: the largest q <= t with s^q <= 8 and k^q <= 32 (SQZ_BITS_Q: a smaller one). */
 SQZ_INTERNAL uint32_t sqz__bits_box_level(const sqz_domain *dom, const sqz_bits_tiling *bt);
 /* The plan at box level q and halo depth (at most the tile side: p->depth), step tasks sized
  * for `lanes` work-items at once; with lanes >= 32 (a GPU-like group) the window's row stride is
  * padded by up to 7 words, within local_words, for the fewest local-memory bank conflicts of
- * warps of 32 tasks. */
+ * warps of 32 tasks. Boxes of side 8 get the list's plan instead (p->list, below). */
 SQZ_INTERNAL int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
                                     uint32_t depth, uint32_t lanes, uint64_t local_words, sqz_bits_box *p);
-/* Words of one tile window (cell, mask and second cell areas: 3 with depth > 1, else 2). */
+/* The plan of the list step (cl/sqz_bits_list.h) at box level q, which sqz__bits_box_plan makes
+ * instead of the window's where it applies: boxes of side 8 (s = 2, the Sierpiński triangle), or
+ * SQZ_BITS_STEP=list (any box; `window` forces the window). p->depth <= the box side. */
+SQZ_INTERNAL int sqz__bits_list_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
+                                     uint32_t depth, sqz_bits_box *p);
+/* Words of one tile window (cell, mask and second cell areas: 3 with depth > 1, else 2), or of
+ * the list's three areas of ne + 1 boxes. */
 static inline size_t sqz__bits_box_local(const sqz_bits_box *p) {
+  if (p->list) return (size_t)6 * (p->ne + 1u);
   return (size_t)(p->depth > 1 ? 3 : 2) * p->rows * p->rw;
 }
 /* Steps per launch of the bits fractal step: SQZ_TEMPORAL (1 .. 4) or SQZ_BITS_DEPTH, at most

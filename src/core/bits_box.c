@@ -26,27 +26,33 @@ static uint32_t sqz__box_row(uint64_t box, uint32_t bs, uint32_t r, int32_t sh) 
   return sh >= 0 ? v << sh : v >> -sh;
 }
 
-/* U, P, the full box and lam (cl/sqz_bits_box.h). */
-static void sqz__box_tables(const sqz_fractal *fr, const sqz_bits_tiling *bt, uint32_t q, uint32_t bs, uint32_t kq,
-                            uint32_t *tab) {
+uint64_t sqz__bits_box_cells(const sqz_fractal *fr, uint32_t q, uint32_t bs, uint32_t kq, uint32_t stride, uint32_t *u,
+                             uint32_t *pt) {
   uint64_t full = 0;
-  uint32_t *pt = tab + tab[SQZ_BB_P], *lam = tab + tab[SQZ_BB_LAM];
   for (uint32_t c = 0; c < kq; c++) {
     sqz_u32 x, y;
     sqz_fr_lambda((sqz_u32)fr->s, (sqz_u32)fr->k, fr->hl, q, c, &x, &y);
-    uint64_t bit = (uint64_t)1 << (y * bs + x);
+    uint64_t bit = (uint64_t)1 << (y * stride + x);
     full |= bit;
     for (uint32_t v = 0; v < 256; v++)
       if ((v >> (c % 8u)) & 1u) {
-        uint64_t u;
-        uint32_t *at = tab + tab[SQZ_BB_U] + 2u * (256u * (c / 8u) + v);
-        memcpy(&u, at, sizeof u);
-        u |= bit;
-        memcpy(at, &u, sizeof u); /* the device reads it as a ulong: little-endian on both */
+        uint64_t w;
+        uint32_t *at = u + 2u * (256u * (c / 8u) + v);
+        memcpy(&w, at, sizeof w);
+        w |= bit;
+        memcpy(at, &w, sizeof w); /* the device reads it as a ulong: little-endian on both */
       }
     for (uint32_t v = 0; v < (1u << bs); v++)
       if ((v >> x) & 1u) pt[(y << bs) + v] |= 1u << c;
   }
+  return full;
+}
+
+/* U, P, the full box and lam (cl/sqz_bits_box.h). */
+static void sqz__box_tables(const sqz_fractal *fr, const sqz_bits_tiling *bt, uint32_t q, uint32_t bs, uint32_t kq,
+                            uint32_t *tab) {
+  uint32_t *lam = tab + tab[SQZ_BB_LAM];
+  uint64_t full = sqz__bits_box_cells(fr, q, bs, kq, bs, tab + tab[SQZ_BB_U], tab + tab[SQZ_BB_P]);
   tab[SQZ_BB_FULL] = (uint32_t)full;
   tab[SQZ_BB_FULL + 1] = (uint32_t)(full >> 32);
   for (uint32_t u = 0; u < tab[SQZ_BB_NSUB]; u++) {
@@ -155,10 +161,16 @@ int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_t
     bs *= (uint32_t)fr->s;
     kq *= (uint32_t)fr->k;
   }
+  const char *how = getenv("SQZ_BITS_STEP");
+  if (how && strcmp(how, "list") == 0 ? 1 : how && strcmp(how, "window") == 0 ? 0 : bs == 8) {
+    int st = sqz__bits_list_plan(ctx, dom, bt, q, depth, p);
+    if (st != SQZ_ERR_UNSUPPORTED) return st; /* else the window, below */
+  }
   memset(p, 0, sizeof *p);
   if (depth > side) depth = side; /* the window reaches the 8 neighbour tiles only */
   p->q = q;
   p->bs = bs;
+  p->kq = kq;
   p->depth = depth;
   p->rows = side + 2 * depth;
   p->rw = 4 + (side + bs - 1) / 32;

@@ -8,6 +8,7 @@
 #include "core/field_parts.h"
 #include "sqz_bits.h"
 #include "sqz_bits_box.h"
+#include "sqz_bits_list.h"
 
 #define SQZ__BITS_SPAN ((uint64_t)32768)     /* rows and planes per simplex launch */
 #define SQZ__BITS_GROUPS ((uint64_t)1 << 20) /* tiles (work-groups) per fractal launch */
@@ -143,7 +144,7 @@ static void sqz__bits_box_dump(const sqz_field *f, const sqz_bits_tiling *bt, co
   const sqz_fractal *d = &f->dom->fr;
   uint32_t head[16] = {0x42425153u, (uint32_t)d->s, (uint32_t)d->k, (uint32_t)d->r - bt->t, bt->wt, steps, u->birth,
                        u->survive, (uint32_t)(sqz__bits_box_local(p) * 4u), (uint32_t)groups, (uint32_t)local,
-                       (uint32_t)p->words, (uint32_t)bt->tiles, (uint32_t)(bt->tiles >> 32), p->bs, 0};
+                       (uint32_t)p->words, (uint32_t)bt->tiles, (uint32_t)(bt->tiles >> 32), p->bs, p->list};
   fwrite(head, sizeof head, 1, fp);
   fwrite(p->tab, sizeof *p->tab, p->words, fp);
   fwrite(d->hl, sizeof *d->hl, 2u * (size_t)d->k, fp);
@@ -151,12 +152,27 @@ static void sqz__bits_box_dump(const sqz_field *f, const sqz_bits_tiling *bt, co
   fclose(fp);
 }
 
-/* The step by sub-tile boxes (sqz_bits_fractal_box, cl/sqz_bits_box.h), `depth` steps a launch;
+/* Work-items of a group of the list step: the multiple of 32 up to `most` (SQZ_BITS_LANES: a
+ * given count) whose rounds over the ne entries leave the fewest idle. */
+static size_t sqz__bits_list_lanes(uint32_t ne, size_t most) {
+  size_t best = most < 32 ? most : 32, idle = SIZE_MAX;
+  for (size_t l = 32; l <= most; l += 32) {
+    size_t waste = (ne + l - 1) / l * l - ne;
+    if (waste <= idle) {
+      best = l;
+      idle = waste;
+    }
+  }
+  return (size_t)sqz__env_uint("SQZ_BITS_LANES", 1, most, best);
+}
+
+/* The step by sub-tile boxes (sqz_bits_fractal_box): in a list (cl/sqz_bits_list.h) where the plan
+ * makes one, else in a window (cl/sqz_bits_box.h), `depth` steps a launch;
  * SQZ_ERR_UNSUPPORTED where it does not apply: SQZ_ENGINE=generic, a big-endian device, or no
  * window that fits in local memory. */
 static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t steps) {
   static const char *const files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_parts.h", "sqz_bits.h", "sqz_bits_box.h",
-                                      "engine_bits_fractal.cl", NULL};
+                                      "sqz_bits_list.h", "engine_bits_fractal.cl", NULL};
   sqz_context *ctx = f->ctx;
   const char *e = getenv("SQZ_ENGINE");
   cl_bool little = CL_FALSE;
@@ -180,11 +196,12 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
     p.tab = NULL;
   }
   if (!p.tab) return SQZ_ERR_UNSUPPORTED;
-  char pre[192];
-  snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n#define SQZ_BITS_BOX %uu\n#define SQZ_BITS_KQ %uu\n%s",
-           u->birth, u->survive, p.bs, p.tab[SQZ_BB_KQ], f->part ? "#define SQZ_PARTED 1\n" : "");
+  char pre[224];
+  snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n#define SQZ_BITS_BOX %uu\n#define SQZ_BITS_KQ %uu\n%s%s",
+           u->birth, u->survive, p.bs, p.kq, f->part ? "#define SQZ_PARTED 1\n" : "", p.list ? "#define SQZ_BITS_LIST 1\n" : "");
   cl_kernel k = NULL;
   cl_mem tab = NULL, fr = NULL;
+  if (p.list) local = sqz__bits_list_lanes(p.ne, local);
   int st = sqz__program_kernel(ctx, pre, files, "", "sqz_bits_fractal_box", &k);
   size_t kwg = 0;
   if (st == SQZ_OK && clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg,

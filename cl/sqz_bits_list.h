@@ -1,0 +1,107 @@
+/* sqz_bits_list.h — layout bits on fractals by a list of boxes: each sub-tile box of a tile and its ring as one 64-bit 8 x 8 bitboard, stepped with its 8 neighbours; for host C and OpenCL C. */
+#ifndef SQZ_BITS_LIST_H
+#define SQZ_BITS_LIST_H
+/* Needs sqz_common.h, sqz_bits.h and sqz_bits_box.h first.
+ *
+ * The window step (sqz_bits_box.h) steps every word of a dense window of the tile, where a sparse
+ * fractal (the Sierpiński triangle: 6561 cells in 256 x 256) puts about 5 cells in a 32-bit word.
+ * Here only the boxes that hold cells are stepped: a box (the k^q cells of a level-q sub-tile, an
+ * S x S square, S = s^q <= 8) is a 64-bit word, cell (x, y) of the box at bit x + 8 y, and the
+ * list holds the boxes of the tile ("own", in raster order of their box rows) and then those of
+ * the 8 neighbour tiles next to an own box ("ring", raster order). Each entry knows its 8
+ * neighbour entries (the plan's table; the entry `ne`, always 0, stands for a box without cells),
+ * so a step is: the horizontal 3-sums of the three box rows as 2 bit planes (the west and east
+ * neighbours of a cell come from the box or, at its edge column, from the box beside it), shifted
+ * a row up and down (the edge rows from the boxes above and below), the 9-cell sum as 4 planes,
+ * the rule (sqz_bits_box.h). Cells outside the box's shape (bits of columns or rows >= S, holes
+ * of the pattern) may hold anything during a step and are cleared by the entry's mask (the box
+ * shape; 0 for a box of an absent tile) between the steps of a launch. The ring is S cells deep,
+ * so T <= S steps a launch leave the own cells exact (what lies past the ring is read as 0, an
+ * error that moves one cell a step). The pack reads only the boxes' shape cells, through P.
+ *
+ * The plan (one uint array `tab`, src/core/bits_list.c) starts with the header below; then U (an
+ * even word; ceil(k^q / 8) x 256 64-bit words: byte i of the k^q storage bits -> the box bits
+ * x + 8 y of its cells), P (S x 2^S words: the S bits of box row y -> the digit-order bits of
+ * its cells), the entries (sub-tile | direction << 20: the tile, 4 itself, and its sub-tile in
+ * digit order), their neighbours (4 words an entry, the entries of its neighbours NW, N, NE, W,
+ * E, SW, S, SE as 16-bit halves, low half first) and the own entry of each sub-tile. */
+
+#define SQZ_BL_DEPTH 0u /* steps a launch at most, <= S */
+#define SQZ_BL_NE 1u    /* entries, own then ring */
+#define SQZ_BL_NSUB 2u  /* own entries: the level-q sub-tiles of a tile */
+#define SQZ_BL_KQ 3u    /* k^q <= 32 */
+#define SQZ_BL_BOX 4u   /* S */
+#define SQZ_BL_U 5u
+#define SQZ_BL_P 6u
+#define SQZ_BL_ENT 7u
+#define SQZ_BL_NB 8u
+#define SQZ_BL_OWN 9u
+#define SQZ_BL_FULL 10u /* and 11: the box shape */
+#define SQZ_BL_HEADER 12u
+#define SQZ_BL_COL0 ((sqz_u64)0x0101010101010101u) /* column 0 of every row of a box */
+
+/* Entry e of the list from storage into a (its box) and m (its mask): the k^q bits of its
+ * sub-tile in tile nb[direction] (-1: absent, an empty box and mask). kq as in the plan (a
+ * compile-time constant in kernels). */
+SQZ_FN void sqz_bits_list_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BITS_GLOBAL sqz_u32 *tab,
+                               const SQZ_BITS_LOCAL sqz_i64 *nb, sqz_u64 wt, sqz_u32 kq, sqz_u32 e,
+                               SQZ_BITS_LOCAL sqz_u64 *a, SQZ_BITS_LOCAL sqz_u64 *m) {
+  const SQZ_BITS_GLOBAL sqz_u64 *u = (const SQZ_BITS_GLOBAL sqz_u64 *)(tab + tab[SQZ_BL_U]);
+  sqz_u32 en = tab[tab[SQZ_BL_ENT] + e];
+  sqz_i64 t = nb[en >> 20];
+  sqz_u64 box = 0u, mask = 0u;
+  if (t >= 0) {
+    sqz_u32 bits = sqz_bits_box_bits(src, ((sqz_u64)t * wt << 5) + (sqz_u64)(en & 0xfffffu) * kq, kq);
+    SQZ_BB_UNROLL
+    for (sqz_u32 b = 0u; 8u * b < kq; b++) box |= u[256u * b + ((bits >> (8u * b)) & 255u)];
+    mask = tab[SQZ_BL_FULL] | (sqz_u64)tab[SQZ_BL_FULL + 1u] << 32;
+  }
+  a[e] = box;
+  m[e] = mask;
+}
+
+/* Horizontal 3-sum of the cells of box c (w, e: the boxes west and east of it; bs: the box side)
+ * as two bit planes h0 (weight 1) and h1 (weight 2). */
+#define SQZ_BITS_LIST_HSUM(w, c, e, bs, h0, h1)                                                          \
+  do {                                                                                                   \
+    sqz_u64 col_ = SQZ_BL_COL0 << ((bs) - 1u);                                                           \
+    sqz_u64 a_ = (((c) << 1) & ~SQZ_BL_COL0) | (((w) >> ((bs) - 1u)) & SQZ_BL_COL0);                     \
+    sqz_u64 b_ = (((c) >> 1) & ~col_) | (((e) << ((bs) - 1u)) & col_), x_ = a_ ^ b_;                     \
+    (h0) = x_ ^ (c);                                                                                     \
+    (h1) = (a_ & b_) | (x_ & (c));                                                                       \
+  } while (0)
+
+/* The next state of entry e's box (before its mask) from `in`, nw: its 4 neighbour words. */
+SQZ_FN sqz_u64 sqz_bits_list_step(const SQZ_BITS_LOCAL sqz_u64 *in, const SQZ_BITS_GLOBAL sqz_u32 *nw, sqz_u32 e,
+                                  sqz_u32 bs, sqz_u32 birth, sqz_u32 survive) {
+  sqz_u32 n01 = nw[0], n23 = nw[1], n45 = nw[2], n67 = nw[3], top = 8u * (bs - 1u);
+  sqz_u64 c = in[e], n0, n1, m0, m1, s0, s1, pl[4];
+  SQZ_BITS_LIST_HSUM(in[n01 & 0xffffu], in[n01 >> 16], in[n23 & 0xffffu], bs, n0, n1);
+  SQZ_BITS_LIST_HSUM(in[n23 >> 16], c, in[n45 & 0xffffu], bs, m0, m1);
+  SQZ_BITS_LIST_HSUM(in[n45 >> 16], in[n67 & 0xffffu], in[n67 >> 16], bs, s0, s1);
+  /* the rows above (a) and below (d) each cell: the box's rows shifted, the edge row from the
+   * box row beside (its rows >= S hold nothing) */
+  sqz_u64 a0 = (m0 << 8) | (n0 >> top), a1 = (m1 << 8) | (n1 >> top);
+  sqz_u64 d0 = (m0 >> 8) | (s0 << top), d1 = (m1 >> 8) | (s1 << top);
+  SQZ_BITS_SUM3(sqz_u64, a0, a1, m0, m1, d0, d1, pl);
+  return sqz_bits_box_rule64(c, pl, birth, survive << 1);
+}
+
+/* Storage word w of a tile from the stepped list res: the own boxes of its 32 bits, a row at a
+ * time through P. */
+SQZ_FN sqz_u32 sqz_bits_list_pack(const SQZ_BITS_LOCAL sqz_u64 *res, const SQZ_BITS_GLOBAL sqz_u32 *tab, sqz_u32 bs,
+                                  sqz_u32 kq, sqz_u32 w) {
+  const SQZ_BITS_GLOBAL sqz_u32 *own = tab + tab[SQZ_BL_OWN], *pt = tab + tab[SQZ_BL_P];
+  sqz_u32 nsub = tab[SQZ_BL_NSUB], l0 = 32u * w, v = 0u, smask = (1u << bs) - 1u;
+  for (sqz_u32 u = l0 / kq; u < nsub && u * kq < l0 + 32u; u++) {
+    sqz_u64 box = res[own[u]];
+    sqz_u32 pk = 0u;
+    SQZ_BB_UNROLL
+    for (sqz_u32 r = 0u; r < bs; r++) pk |= pt[(r << bs) + ((sqz_u32)(box >> (8u * r)) & smask)];
+    sqz_i32 sh = (sqz_i32)(u * kq) - (sqz_i32)l0;
+    v |= sh >= 0 ? pk << sh : pk >> -sh;
+  }
+  return v;
+}
+
+#endif /* SQZ_BITS_LIST_H */
