@@ -2,7 +2,8 @@
 /* usage: ncu_bits_kernel CACHE_FILE PLAN_FILE [REPS]
  *   CACHE_FILE: the file of SQZ_CACHE_DIR that holds the kernel (grep -l ".entry sqz_bits_fractal_box");
  *   PLAN_FILE: what `SQZ_BITS_PLAN_OUT=PLAN_FILE sqz life|bench ... --layout bits` wrote: the
- *   launch's scalars, the plan table and H_λ, H_ν (src/backends/opencl/engine_bits.c).
+ *   launch's scalars, the plan table (a list or a window plan) and H_λ, H_ν
+ *   (src/backends/opencl/engine_bits.c).
  * The state is random words (tile padding bits 0). Grid, group size and arguments are sqz's. Two
  * things a CUDA launch does not do as OpenCL does: the __local argument (the tile windows) is a
  * pointer into shared memory, given here as the offset just past the kernel's static shared
@@ -14,6 +15,7 @@
 #include "sqz_common.h"
 #include "sqz_bits.h"
 #include "sqz_bits_box.h"
+#include "sqz_bits_list.h"
 
 int main(int argc, char **argv) {
   if (argc < 3) {
@@ -35,7 +37,8 @@ int main(int argc, char **argv) {
     return fprintf(stderr, "%s: short plan\n", argv[2]), 2;
   fclose(fp);
   unsigned reps = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 5;
-  uint64_t kt = (uint64_t)tab[SQZ_BB_NSUB] * tab[SQZ_BB_KQ], nwords = tiles * wt;
+  uint64_t kt = h[15] ? (uint64_t)tab[SQZ_BL_NSUB] * tab[SQZ_BL_KQ] /* the list plan, else the window's */
+                      : (uint64_t)tab[SQZ_BB_NSUB] * tab[SQZ_BB_KQ], nwords = tiles * wt;
   CUdevice dev;
   CUfunction fn = replay_function(ptx, "sqz_bits_fractal_box", &dev);
   int sstatic = 0;

@@ -135,7 +135,7 @@ static int sqz__bits_fractal_step(sqz_field *f, cl_kernel k, const sqz_bits_tili
 /* SQZ_BITS_PLAN_OUT=FILE: the box step's launch as made here, for scripts/ncu_bits_kernel.c (its
  * PTX replayed through CUDA, for Nsight Compute): 16 words (magic "SQBB", s, k, rb, wt, steps,
  * birth, survive, local bytes, groups, work-items per group, plan words, tiles low and high, box
- * side, 0), the plan, then H_λ (2k) and H_ν (s^2) as int32. */
+ * side, 1 for a list plan), the plan, then H_λ (2k) and H_ν (s^2) as int32. */
 static void sqz__bits_box_dump(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_box *p, const sqz_update *u,
                                uint32_t steps, size_t groups, size_t local) {
   const char *path = getenv("SQZ_BITS_PLAN_OUT");
