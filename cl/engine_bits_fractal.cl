@@ -112,11 +112,29 @@ __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam
  * positions.
  * List (SQZ_BITS_LIST, cl/sqz_bits_list.h; needs sqz_bits_list.h): `area` holds the boxes a, the
  * boxes b and the masks, ne + 1 64-bit words each (entry ne: the empty box, set once per group);
- * the last step computes only the own boxes. */
+ * the last step computes only the own boxes.
+ * Bytes (SQZ_BITS_BYTES, with the list): src and dst are a u8 state in compact order (tile b at
+ * byte b wt: wt is the tile's bytes), the boxes filled from 0/1 bytes (any non-zero byte alive),
+ * the result stored as bytes 0/1; no parts. */
 #ifdef SQZ_BITS_LIST
 #define BITS_AREA ulong
 #else
 #define BITS_AREA uint
+#endif
+#ifdef SQZ_BITS_BYTES
+/* The tile's kt bytes of a u8 state from byte b0 of dst, from its bit array arr: whole aligned
+ * words inside the tile, the bytes at its ends (words shared with the tiles beside) one at a time. */
+static inline void bits_store_bytes(__global uint *dst, __local const ulong *arr, ulong b0, uint kt, uint lid, uint ls) {
+  ulong end = b0 + kt, a0 = (b0 + 3u) >> 2, a1 = end >> 2;
+  uint nw = a1 > a0 ? (uint)(a1 - a0) : 0u, head = nw ? (uint)(4u * a0 - b0) : kt;
+  uint n = nw ? nw + head + (uint)(end - 4u * a1) : kt;
+  __global uint *d = dst + a0; /* word i: cells head + 4 i .. + 3 */
+  for (uint i = lid; i < nw; i += ls) d[i] = sqz_bits_list_bytes4(arr, head + 4u * i);
+  for (uint j = lid; j < n - nw; j += ls) {
+    ulong at = j < head ? b0 + j : 4u * a1 + (j - head);
+    ((__global uchar *)dst)[at] = (uchar)sqz_bits_list_bytes4(arr, (uint)(at - b0));
+  }
+}
 #endif
 __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global uint *restrict dst,
                                    __global const uint *restrict tab, __constant int *fr, uint s, uint k, uint rb,
@@ -133,6 +151,14 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
   __global const uint *nbt = tab + tab[SQZ_BL_NB];
   __local ulong *a = area, *bb = area + ne + 1u, *m = area + 2u * (ne + 1u);
   if (lid == 0u) a[ne] = bb[ne] = 0u;
+#ifdef SQZ_BITS_BYTES
+#define BITS_BYTES 1u
+  ulong nbytes = tiles * wt; /* a u8 state, wt bytes a tile */
+  __global const uint *own = tab + tab[SQZ_BL_OWN], *pt = tab + tab[SQZ_BL_P];
+#else
+#define BITS_BYTES 0u
+  const ulong nbytes = 0u;
+#endif
 #else
   uint rows = tab[SQZ_BB_ROWS], rw = tab[SQZ_BB_RW], n_fill = tab[SQZ_BB_NFILL], n_step = tab[SQZ_BB_NSTEP];
   uint an = rows * rw;
@@ -147,13 +173,12 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
   for (; b < tiles; b += stride) { /* uniform over the group */
     ulong w0 = (ulong)BITS_SLOT((long)BITS_TILE(b)) * wt; /* the tile's first storage word */
 #ifdef SQZ_BITS_LIST
-    for (uint e = lid; e < ne; e += ls) sqz_bits_list_fill(src, tab, nb, wt, SQZ_BITS_KQ, e, a, m);
+    for (uint e = lid; e < ne; e += ls) sqz_bits_list_fill(src, tab, nb, wt, SQZ_BITS_KQ, BITS_BYTES, nbytes, e, a, m);
 #else
     for (uint i = lid; i < n_fill; i += ls)
       sqz_bits_box_fill(src, tab, nb, wt, SQZ_BITS_BOX, SQZ_BITS_KQ, i, a, m, steps > 1u);
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < 9u && b + stride < tiles) nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, BITS_TILE(b + stride), lid));
     for (uint st = 1u; st <= steps; st++) {
       __local BITS_AREA *in = (st & 1u) ? a : bb, *out = (st & 1u) ? bb : a;
 #ifdef SQZ_BITS_LIST
@@ -169,12 +194,24 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
 #endif
       barrier(CLK_LOCAL_MEM_FENCE);
     }
+    /* the neighbours of the group's next tile, while the pack runs (during the steps, PoCL 3.1 ran
+     * the bytes variant's second tile with the first one's neighbours) */
+    if (lid < 9u && b + stride < tiles) nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, BITS_TILE(b + stride), lid));
     __local BITS_AREA *res = (steps & 1u) ? bb : a;
+#ifdef SQZ_BITS_BYTES
+    __local ulong *pk = (steps & 1u) ? a : bb; /* the last step's input and the masks are done with */
+    for (uint u = lid; u < nsub; u += ls) pk[u] = sqz_bits_list_unbox(res[own[u]], pt, SQZ_BITS_BOX);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = lid; j <= (wt + 63u) / 64u; j += ls) m[j] = sqz_bits_list_cells64(pk, nsub, SQZ_BITS_KQ, j);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    bits_store_bytes(dst, m, w0, wt, lid, ls);
+#else
     for (uint w = lid; w < wt; w += ls)
 #ifdef SQZ_BITS_LIST
       dst[w0 + w] = sqz_bits_list_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w);
 #else
       dst[w0 + w] = sqz_bits_box_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w);
+#endif
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
   }

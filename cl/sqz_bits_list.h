@@ -40,18 +40,48 @@
 #define SQZ_BL_HEADER 12u
 #define SQZ_BL_COL0 ((sqz_u64)0x0101010101010101u) /* column 0 of every row of a box */
 
-/* Entry e of the list from storage into a (its box) and m (its mask): the k^q bits of its
- * sub-tile in tile nb[direction] (-1: absent, an empty box and mask). kq as in the plan (a
- * compile-time constant in kernels). */
+/* The 4 bytes of v as 4 bits (bit i: byte i non-zero): the bytes made 0/1, then gathered by a
+ * multiply (byte i of v * 0x00204081 lands at bit 21 + i, the other products elsewhere, no
+ * carries). */
+SQZ_FN sqz_u32 sqz_bits_list_nibble(sqz_u32 v) {
+  v = ((((v & 0x7f7f7f7fu) + 0x7f7f7f7fu) | v) >> 7) & 0x01010101u;
+  return ((v * 0x00204081u) >> 21) & 15u;
+}
+
+/* The kq <= 32 cells of a byte state from byte p as bits (bit i: byte p + i non-zero), of n bytes
+ * in all: the aligned 32-bit words that hold them, or, for a box in the last partial word of the
+ * state, byte by byte. */
+SQZ_FN sqz_u32 sqz_bits_list_byte_bits(const SQZ_BITS_GLOBAL sqz_u32 *src, sqz_u64 p, sqz_u32 kq, sqz_u64 n) {
+  const SQZ_BITS_GLOBAL sqz_u32 *w = src + (p >> 2);
+  sqz_u32 o = (sqz_u32)p & 3u, nw = (o + kq + 3u) >> 2;
+  sqz_u64 acc = 0u;
+  if (p - o + 4u * nw <= n) {
+    SQZ_BB_UNROLL
+    for (sqz_u32 i = 0u; i < (kq + 6u) / 4u; i++) /* at most ceil((kq + 3) / 4) words */
+      if (i < nw) acc |= (sqz_u64)sqz_bits_list_nibble(w[i]) << (4u * i);
+  } else {
+    for (sqz_u32 j = 0u; j < kq; j++)
+      acc |= (sqz_u64)(((const SQZ_BITS_GLOBAL unsigned char *)src)[p + j] != 0u) << (o + j);
+  }
+  acc >>= o;
+  return kq == 32u ? (sqz_u32)acc : (sqz_u32)acc & ((1u << kq) - 1u);
+}
+
+/* Entry e of the list from storage into a (its box) and m (its mask): the k^q cells of its
+ * sub-tile in tile nb[direction] (-1: absent, an empty box and mask). Storage bits (wt words a
+ * tile), or with `bytes` bytes (wt bytes a tile, nbytes in all: a u8 state in compact order). kq
+ * as in the plan (kq and bytes: compile-time constants in kernels). */
 SQZ_FN void sqz_bits_list_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BITS_GLOBAL sqz_u32 *tab,
-                               const SQZ_BITS_LOCAL sqz_i64 *nb, sqz_u64 wt, sqz_u32 kq, sqz_u32 e,
-                               SQZ_BITS_LOCAL sqz_u64 *a, SQZ_BITS_LOCAL sqz_u64 *m) {
+                               const SQZ_BITS_LOCAL sqz_i64 *nb, sqz_u64 wt, sqz_u32 kq, sqz_u32 bytes, sqz_u64 nbytes,
+                               sqz_u32 e, SQZ_BITS_LOCAL sqz_u64 *a, SQZ_BITS_LOCAL sqz_u64 *m) {
   const SQZ_BITS_GLOBAL sqz_u64 *u = (const SQZ_BITS_GLOBAL sqz_u64 *)(tab + tab[SQZ_BL_U]);
   sqz_u32 en = tab[tab[SQZ_BL_ENT] + e];
   sqz_i64 t = nb[en >> 20];
   sqz_u64 box = 0u, mask = 0u;
   if (t >= 0) {
-    sqz_u32 bits = sqz_bits_box_bits(src, ((sqz_u64)t * wt << 5) + (sqz_u64)(en & 0xfffffu) * kq, kq);
+    sqz_u64 sub = (sqz_u64)(en & 0xfffffu) * kq;
+    sqz_u32 bits = bytes ? sqz_bits_list_byte_bits(src, (sqz_u64)t * wt + sub, kq, nbytes)
+                          : sqz_bits_box_bits(src, ((sqz_u64)t * wt << 5) + sub, kq);
     SQZ_BB_UNROLL
     for (sqz_u32 b = 0u; 8u * b < kq; b++) box |= u[256u * b + ((bits >> (8u * b)) & 255u)];
     mask = tab[SQZ_BL_FULL] | (sqz_u64)tab[SQZ_BL_FULL + 1u] << 32;
@@ -87,21 +117,46 @@ SQZ_FN sqz_u64 sqz_bits_list_step(const SQZ_BITS_LOCAL sqz_u64 *in, const SQZ_BI
   return sqz_bits_box_rule64(c, pl, birth, survive << 1);
 }
 
-/* Storage word w of a tile from the stepped list res: the own boxes of its 32 bits, a row at a
- * time through P. */
+/* The k^q digit-order bits of box `box`, a row at a time through P. */
+SQZ_FN sqz_u32 sqz_bits_list_unbox(sqz_u64 box, const SQZ_BITS_GLOBAL sqz_u32 *pt, sqz_u32 bs) {
+  sqz_u32 pk = 0u, smask = (1u << bs) - 1u;
+  SQZ_BB_UNROLL
+  for (sqz_u32 r = 0u; r < bs; r++) pk |= pt[(r << bs) + ((sqz_u32)(box >> (8u * r)) & smask)];
+  return pk;
+}
+
+/* Storage word w of a tile from the stepped list res: the own boxes of its 32 bits. */
 SQZ_FN sqz_u32 sqz_bits_list_pack(const SQZ_BITS_LOCAL sqz_u64 *res, const SQZ_BITS_GLOBAL sqz_u32 *tab, sqz_u32 bs,
                                   sqz_u32 kq, sqz_u32 w) {
   const SQZ_BITS_GLOBAL sqz_u32 *own = tab + tab[SQZ_BL_OWN], *pt = tab + tab[SQZ_BL_P];
-  sqz_u32 nsub = tab[SQZ_BL_NSUB], l0 = 32u * w, v = 0u, smask = (1u << bs) - 1u;
+  sqz_u32 nsub = tab[SQZ_BL_NSUB], l0 = 32u * w, v = 0u;
   for (sqz_u32 u = l0 / kq; u < nsub && u * kq < l0 + 32u; u++) {
-    sqz_u64 box = res[own[u]];
-    sqz_u32 pk = 0u;
-    SQZ_BB_UNROLL
-    for (sqz_u32 r = 0u; r < bs; r++) pk |= pt[(r << bs) + ((sqz_u32)(box >> (8u * r)) & smask)];
+    sqz_u32 pk = sqz_bits_list_unbox(res[own[u]], pt, bs);
     sqz_i32 sh = (sqz_i32)(u * kq) - (sqz_i32)l0;
     v |= sh >= 0 ? pk << sh : pk >> -sh;
   }
   return v;
+}
+
+/* Word j of a tile's cells as a bit array (bit i: cell 64 j + i; 0 past the tile), from pk: each
+ * own box's k^q bits (sqz_bits_list_unbox) in sub-tile order. */
+SQZ_FN sqz_u64 sqz_bits_list_cells64(const SQZ_BITS_LOCAL sqz_u64 *pk, sqz_u32 nsub, sqz_u32 kq, sqz_u32 j) {
+  sqz_u32 l0 = 64u * j;
+  sqz_u64 v = 0u;
+  for (sqz_u32 u = l0 / kq; u < nsub && u * kq < l0 + 64u; u++) {
+    sqz_i32 sh = (sqz_i32)(u * kq) - (sqz_i32)l0;
+    v |= sh >= 0 ? pk[u] << sh : pk[u] >> -sh;
+  }
+  return v;
+}
+
+/* Cells l .. l + 3 of a tile as 4 bytes 0/1 (byte i: cell l + i), from its bit array (one word
+ * past the tile's, 0). */
+SQZ_FN sqz_u32 sqz_bits_list_bytes4(const SQZ_BITS_LOCAL sqz_u64 *arr, sqz_u32 l) {
+  sqz_u32 o = l & 63u;
+  sqz_u64 v = arr[l >> 6] >> o;
+  if (o > 60u) v |= arr[(l >> 6) + 1u] << (64u - o);
+  return (((sqz_u32)v & 15u) * 0x00204081u) & 0x01010101u; /* bit i at byte i: the multiply of the fill, back */
 }
 
 #endif /* SQZ_BITS_LIST_H */

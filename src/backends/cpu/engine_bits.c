@@ -92,7 +92,7 @@ sqz__cpu_list_tile(const sqz_bits_tiling *bt, const sqz_bits_box *p, const sqz_i
                    const uint32_t birth, const uint32_t survive) {
   const uint32_t *tab = p->tab, *nbt = tab + tab[SQZ_BL_NB];
   uint32_t ne = p->ne, nsub = tab[SQZ_BL_NSUB];
-  for (uint32_t e = 0; e < ne; e++) sqz_bits_list_fill(src, tab, nb, bt->wt, kq, e, a, m);
+  for (uint32_t e = 0; e < ne; e++) sqz_bits_list_fill(src, tab, nb, bt->wt, kq, 0, 0, e, a, m);
   for (uint32_t st = 1; st <= steps; st++) {
     uint64_t *in = (st & 1) ? a : b2, *out = (st & 1) ? b2 : a;
     for (uint32_t e = 0, n = st < steps ? ne : nsub; e < n; e++) {

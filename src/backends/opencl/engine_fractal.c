@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/opencl/cl_bits.h"
 #include "backends/opencl/cl_engine.h"
 #include "core/field_parts.h"
 #include "fractal/fractal_internal.h"
@@ -283,6 +284,9 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
     if (st == SQZ_OK) st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar_t", &k);
     return st == SQZ_OK ? sqz__cl_fractal_swar(f, u, k, (unsigned)steps, steps) : st; /* UNSUPPORTED: it does not fit */
   }
+  if (st == SQZ_OK && sqz__cl_fractal_swar_applies(f, u) && (st = sqz__cl_fractal_boxes(f, u, steps)) != SQZ_ERR_UNSUPPORTED)
+    return st; /* compact, boxes of side 8: the list of boxes on bytes */
+  if (st == SQZ_ERR_UNSUPPORTED) st = SQZ_OK;
   if (st == SQZ_OK && sqz__cl_fractal_swar_applies(f, u)) { /* takes the kernel */
     unsigned depth = sqz__cl_fractal_swar_depth(f, steps);
     if (depth > 1) {
