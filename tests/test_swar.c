@@ -1,10 +1,11 @@
 /* labels: opencl */
-/* ctest cases: tiles temporal simplex */
-/* test_swar.c — the fast u8 Life steps (cl/engine_fractal_swar.cl at every tile level, cl/engine_simplex_swar.cl, cl/engine_tetra_swar.cl) against the generic kernels and the cpu backend. */
+/* ctest cases: tiles temporal simplex boxes */
+/* test_swar.c — the fast u8 Life steps (cl/engine_fractal_swar.cl at every tile level, the list of boxes on bytes, cl/engine_simplex_swar.cl, cl/engine_tetra_swar.cl) against the generic kernels and the cpu backend. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/opencl/cl_bits.h"
 #include "backends/opencl/cl_engine.h"
 #include "sqz_test.h"
 
@@ -67,6 +68,7 @@ static void expect_opencl(sqz_context *cl, sqz_domain *dom, const char *layout, 
  * cells, tile sizes k^j that are odd, storage sizes that are not whole words); a rule with
  * birth on 0 neighbours (block holes must stay 0); fast and generic steps equal the cpu. */
 START_TEST(test_every_tile_level) {
+  setenv("SQZ_BITS_STEP", "window", 1); /* the word step, not the list of boxes, on compact */
   const char *specs[] = {"fractal:sierpinski-triangle:6", "fractal:sierpinski-carpet:3", "fractal:vicsek-cross:3",
                          "fractal:...#/.#../###./#.#.:3", "fractal:#./.#:6", "fractal:sierpinski-triangle:1"};
   const char *rules[] = {"B3/S23", "B036/S1245"};
@@ -95,6 +97,7 @@ START_TEST(test_every_tile_level) {
       sqz_domain_release(dom);
       free(ref);
     }
+  unsetenv("SQZ_BITS_STEP");
   sqz_context_release(cl);
 }
 END_TEST
@@ -104,6 +107,7 @@ END_TEST
  * last one), equal to the cpu; with the local memory lowered, several tiles per iteration and
  * several iterations per group. Tiles smaller than the depth run one step per launch. */
 START_TEST(test_temporal) {
+  setenv("SQZ_BITS_STEP", "window", 1); /* the word step, not the list of boxes, on compact */
   const char *specs[] = {"fractal:sierpinski-triangle:6", "fractal:sierpinski-carpet:3", "fractal:vicsek-cross:3",
                          "fractal:...#/.#../###./#.#.:3", "fractal:#./.#:6", "fractal:sierpinski-triangle:10"};
   const char *rules[] = {"B3/S23", "B036/S1245"};
@@ -133,6 +137,7 @@ START_TEST(test_temporal) {
       sqz_domain_release(dom);
       free(ref);
     }
+  unsetenv("SQZ_BITS_STEP");
   sqz_context_release(cl);
 }
 END_TEST
@@ -140,6 +145,7 @@ END_TEST
 /* Larger levels, several tiles per iteration and several iterations per group, with the
  * local memory lowered so that the automatic level is small, and at the device's own. */
 START_TEST(test_many_tiles) {
+  setenv("SQZ_BITS_STEP", "window", 1); /* the word step, not the list of boxes, on compact */
   const char *specs[] = {"fractal:sierpinski-triangle:11", "fractal:sierpinski-carpet:6"};
   sqz_context *cl = sqz_test_context("opencl");
   uint64_t saved = cl->local_mem, lmems[] = {600, 3000, saved};
@@ -160,6 +166,7 @@ START_TEST(test_many_tiles) {
     sqz_domain_release(dom);
     free(ref);
   }
+  unsetenv("SQZ_BITS_STEP");
   sqz_context_release(cl);
 }
 END_TEST
@@ -284,7 +291,51 @@ START_TEST(test_tetra_values) {
 }
 END_TEST
 
-/* Three cases, each a ctest entry (the "ctest cases" line names them), so that ctest -jN runs them side by side. */
+/* The list of boxes on compact u8 states (cl/sqz_bits_list.h with SQZ_BITS_BYTES), the default
+ * where boxes have side 8, and forced (SQZ_BITS_STEP=list) on scales 3 and 4 and on smaller
+ * boxes: one tile, three, and 27 (several a work-group), holes and patterns of 2 and 3 cells, a
+ * rule with birth on 0 neighbours (holes and absent tiles stay 0), 1, 2 and 4 steps a launch over
+ * 7 steps; equal to the cpu. A launch block set keeps the word step. */
+START_TEST(test_boxes) {
+  struct { const char *spec; const char *step, *q; } runs[] = {
+      {"fractal:sierpinski-triangle:6", NULL, NULL}, {"fractal:sierpinski-triangle:9", NULL, NULL},
+      {"fractal:sierpinski-triangle:11", NULL, NULL}, {"fractal:#./.#:10", NULL, NULL},
+      {"fractal:.#/##:9", NULL, NULL},                {"fractal:sierpinski-carpet:4", "list", NULL},
+      {"fractal:vicsek-cross:4", "list", NULL},       {"fractal:...#/.#../###./#.#.:3", "list", NULL},
+      {"fractal:sierpinski-triangle:8", "list", "1"}, {"fractal:sierpinski-triangle:2", "list", NULL}};
+  const char *rules[] = {"B3/S23", "B036/S1245"};
+  sqz_context *cl = sqz_test_context("opencl");
+  for (size_t d = 0; d < sizeof runs / sizeof runs[0]; d++)
+    for (size_t r = 0; r < 2; r++) {
+      uint64_t ref_live = 0;
+      unsigned char *ref = cpu_state(runs[d].spec, rules[r], 7, &ref_live);
+      sqz_domain *dom = NULL;
+      SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, runs[d].spec, &dom));
+      if (runs[d].step) setenv("SQZ_BITS_STEP", runs[d].step, 1);
+      if (runs[d].q) setenv("SQZ_BITS_Q", runs[d].q, 1);
+      sqz_field *f = NULL;
+      SQZ_OK_OR_FAIL(cl, sqz_field_create(dom, SQZ_U8, "compact", &f));
+      ck_assert_msg(sqz__cl_fractal_boxes_applies(f), "%s: the list of boxes applies", runs[d].spec);
+      SQZ_OK_OR_FAIL(cl, sqz_field_set_block(f, 2));
+      ck_assert(!sqz__cl_fractal_boxes_applies(f));
+      sqz_field_release(f);
+      for (unsigned depth = 1; depth <= 4; depth *= 2) {
+        char env[4];
+        snprintf(env, sizeof env, "%u", depth);
+        setenv("SQZ_TEMPORAL", env, 1);
+        expect_opencl(cl, dom, "compact", 0, 1, rules[r], 7, ref, ref_live);
+      }
+      unsetenv("SQZ_TEMPORAL");
+      unsetenv("SQZ_BITS_STEP");
+      unsetenv("SQZ_BITS_Q");
+      sqz_domain_release(dom);
+      free(ref);
+    }
+  sqz_context_release(cl);
+}
+END_TEST
+
+/* Four cases, each a ctest entry (the "ctest cases" line names them), so that ctest -jN runs them side by side. */
 static TCase *tcase(Suite *s, const char *name) {
   TCase *tc = tcase_create(name);
   tcase_set_timeout(tc, 900);
@@ -303,5 +354,7 @@ int main(void) {
   tcase_add_test(tc, test_triangles);
   tcase_add_test(tc, test_tetrahedra);
   tcase_add_test(tc, test_tetra_values);
+  tc = tcase(s, "boxes");
+  tcase_add_test(tc, test_boxes);
   return sqz_test_run(s);
 }

@@ -50,9 +50,11 @@ SQZ_INTERNAL uint32_t sqz__bits_box_level(const sqz_domain *dom, const sqz_bits_
  * warps of 32 tasks. Boxes of side 8 get the list's plan instead (p->list, below). */
 SQZ_INTERNAL int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
                                     uint32_t depth, uint32_t lanes, uint64_t local_words, sqz_bits_box *p);
-/* The plan of the list step (cl/sqz_bits_list.h) at box level q, which sqz__bits_box_plan makes
- * instead of the window's where it applies: boxes of side 8 (s = 2, the Sierpiński triangle), or
- * SQZ_BITS_STEP=list (any box; `window` forces the window). p->depth <= the box side. */
+/* Whether boxes of side bs are stepped as a list (cl/sqz_bits_list.h) rather than in a window:
+ * side 8 (s = 2, the Sierpiński triangle), or SQZ_BITS_STEP=list (any box; `window`: none). */
+SQZ_INTERNAL int sqz__bits_list_wanted(uint32_t bs);
+/* The plan of the list step at box level q, which sqz__bits_box_plan makes instead of the
+ * window's where sqz__bits_list_wanted. p->depth <= the box side. */
 SQZ_INTERNAL int sqz__bits_list_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
                                      uint32_t depth, sqz_bits_box *p);
 /* Words of one tile window (cell, mask and second cell areas: 3 with depth > 1, else 2), or of

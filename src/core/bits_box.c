@@ -153,6 +153,11 @@ static uint32_t sqz__box_stride(const sqz_bits_box *p, const uint32_t *tab, uint
   return best;
 }
 
+int sqz__bits_list_wanted(uint32_t bs) {
+  const char *how = getenv("SQZ_BITS_STEP");
+  return how && strcmp(how, "list") == 0 ? 1 : how && strcmp(how, "window") == 0 ? 0 : bs == 8;
+}
+
 int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
                        uint32_t depth, uint32_t lanes, uint64_t local_words, sqz_bits_box *p) {
   const sqz_fractal *fr = &dom->fr;
@@ -161,8 +166,7 @@ int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_t
     bs *= (uint32_t)fr->s;
     kq *= (uint32_t)fr->k;
   }
-  const char *how = getenv("SQZ_BITS_STEP");
-  if (how && strcmp(how, "list") == 0 ? 1 : how && strcmp(how, "window") == 0 ? 0 : bs == 8) {
+  if (sqz__bits_list_wanted(bs)) {
     int st = sqz__bits_list_plan(ctx, dom, bt, q, depth, p);
     if (st != SQZ_ERR_UNSUPPORTED) return st; /* else the window, below */
   }

@@ -5,10 +5,13 @@
 
 /* `steps` Life-like steps of a bits field (other updates: SQZ_ERR_INVALID_ARGUMENT). */
 SQZ_INTERNAL int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps);
-/* `steps` Life-like steps of a u8 fractal state in layout compact by the list of boxes
- * (cl/sqz_bits_list.h: the k^q bytes of a box turned into its bits, stepped, stored back as
- * bytes), where the plan is a list (boxes of side 8); SQZ_ERR_UNSUPPORTED elsewhere (parts,
- * other layouts, the window's plan, SQZ_ENGINE=generic, a big-endian device). */
+/* Whether f, a u8 fractal state in layout compact, steps Life by the list of boxes: boxes stepped
+ * as a list (sqz__bits_list_wanted), one buffer, no launch block set (sqz_field_set_block picks
+ * the word step's tile). */
+SQZ_INTERNAL int sqz__cl_fractal_boxes_applies(const sqz_field *f);
+/* `steps` Life-like steps of such a state by the list of boxes (cl/sqz_bits_list.h: the k^q
+ * bytes of a box turned into its bits, stepped, stored back as bytes); SQZ_ERR_UNSUPPORTED where
+ * it does not apply, on SQZ_ENGINE=generic and on a big-endian device. */
 SQZ_INTERNAL int sqz__cl_fractal_boxes(sqz_field *f, const sqz_update *u, uint64_t steps);
 /* The random fill of a bits field by kernel (the same cells as every layout's fill). */
 SQZ_INTERNAL int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed);

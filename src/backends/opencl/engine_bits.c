@@ -330,8 +330,16 @@ int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed) {
   return st;
 }
 
+int sqz__cl_fractal_boxes_applies(const sqz_field *f) {
+  if (f->part || f->block || f->type != SQZ_U8 || f->layout != SQZ_LAYOUT_COMPACT || f->dom->kind != SQZ_DOMAIN_FRACTAL)
+    return 0;
+  sqz_bits_tiling bt;
+  sqz__bits_tiling(f->dom, &bt);
+  uint32_t bs = 1;
+  for (uint32_t i = sqz__bits_box_level(f->dom, &bt); i > 0; i--) bs *= (uint32_t)f->dom->fr.s;
+  return sqz__bits_list_wanted(bs);
+}
+
 int sqz__cl_fractal_boxes(sqz_field *f, const sqz_update *u, uint64_t steps) {
-  if (f->part || f->type != SQZ_U8 || f->layout != SQZ_LAYOUT_COMPACT || f->dom->kind != SQZ_DOMAIN_FRACTAL)
-    return SQZ_ERR_UNSUPPORTED;
-  return sqz__bits_fractal_box(f, u, steps, 1);
+  return sqz__cl_fractal_boxes_applies(f) ? sqz__bits_fractal_box(f, u, steps, 1) : SQZ_ERR_UNSUPPORTED;
 }
