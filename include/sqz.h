@@ -386,8 +386,8 @@ SQZ_API int sqz_rule_parse(const char *rule, int dims, uint32_t *birth_mask, uin
 SQZ_API int sqz_life_step(sqz_field *field, const char *rule, uint64_t steps);
 /* SQZ_OK when every domain cell of a SQZ_U8 field holds 0 or 1, else SQZ_ERR_INVALID_ARGUMENT
  * naming the first other cell in the embedded array's order (the .npy order): "triangle:8: cell 17
- * (x 1, y 2) holds 2; Life cells are 0 or 1" (3D adds z). Cost: a count and a sum on the device; the
- * state is read back, in bands, only when it fails them. */
+ * (x 1, y 2) holds 2; Life cells are 0 or 1" (3D adds z). Cost: one count on the device (of the cells
+ * above 1); the state is read back, in bands, only when there are some. */
 SQZ_API int sqz_life_check(sqz_field *field);
 /* User rule: an OpenCL C function body with parameters (uchar self, uint live) returning
  * uchar, e.g. "return (live == 3 || (self && live == 2)) ? 1 : 0;", where live is the number of

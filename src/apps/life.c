@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "apps/stencil.h"
+#include "core/reduce_acc.h"
 #include "core/registry.h"
 #include "core/sqz_internal.h"
 #include "io/image_rows.h"
@@ -227,17 +228,14 @@ int sqz_life_step_custom(sqz_field *f, const char *cell_body, uint64_t steps) {
   return st == SQZ_OK ? sqz__stencil_run(f, &u, steps, NULL) : st;
 }
 
-/* Checked once (after a load), never in a step: two device reductions decide (a u8 state of 0s and
- * 1s sums to its count of non-zero cells); only a state that fails them is read back, in bands of
- * image rows, to name its first other cell. */
+/* Checked once (after a load), never in a step: one device reduction counts the cells above 1; only
+ * a state that has some is read back, in bands of image rows, to name the first. */
 int sqz_life_check(sqz_field *f) {
   if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_life_check: the field is NULL");
   int st = sqz__life_type(f);
   if (st != SQZ_OK || f->layout == SQZ_LAYOUT_BITS) return st; /* bits: one bit a cell */
-  uint64_t live = 0;
-  double sum = 0;
-  if ((st = sqz_field_count(f, &live)) == SQZ_OK) st = sqz_field_sum(f, SQZ_SUM_PAIRWISE, &sum);
-  if (st != SQZ_OK || (sum == (double)live && sum < 0x1p53)) return st; /* exact in a double: no cell above 1 */
+  uint64_t above = 0;
+  if ((st = sqz__field_count_op(f, SQZ_RED_ABOVE1, &above)) != SQZ_OK || above == 0) return st;
   sqz_image im;
   uint64_t x = 0, y = 0, z = 0;
   unsigned value = 0;
