@@ -376,12 +376,19 @@ SQZ_API int sqz_rule_parse(const char *rule, int dims, uint32_t *birth_mask, uin
                            char *err, size_t err_len);
 /* steps generations of a Life-like rule on a SQZ_U8 field (Moore neighbourhood: 8 cells in
  * 2D, 26 in 3D; cells outside the domain or on fractal holes are dead and never written).
- * Cells hold 0 (dead) or 1 (alive), as every fill and state file gives them; the number of
- * live neighbours is the sum of the neighbours' values.
+ * Cells hold 0 (dead) or 1 (alive), as the fills, PBM and RLE files give them; the number of
+ * live neighbours is the sum of the neighbours' values. The step does not check: an .npy or
+ * HDF5 state (or sqz_field_write) may hold other bytes, on which backends differ; check such a
+ * state once with sqz_life_check (layout bits refuses them when they are written).
  * rule NULL is the default of the dimension: B3/S23 in 2D, B6/S5,6,7 in 3D.
  * On the cuda backend (fractals, layout block:RHO) sqz_field_set_map(f, "mma" | "alu")
  * picks tensor-core or ALU λ/ν. */
 SQZ_API int sqz_life_step(sqz_field *field, const char *rule, uint64_t steps);
+/* SQZ_OK when every domain cell of a SQZ_U8 field holds 0 or 1, else SQZ_ERR_INVALID_ARGUMENT
+ * naming the first other cell in the embedded array's order (the .npy order): "triangle:8: cell 17
+ * (x 1, y 2) holds 2; Life cells are 0 or 1" (3D adds z). Cost: one count on the device (of the cells
+ * above 1); the state is read back, in bands, only when there are some. */
+SQZ_API int sqz_life_check(sqz_field *field);
 /* User rule: an OpenCL C function body with parameters (uchar self, uint live) returning
  * uchar, e.g. "return (live == 3 || (self && live == 2)) ? 1 : 0;", where live is the number of
  * non-zero neighbours (so a body may keep other values in a cell, such as ages). The engine wraps it as an update (sqz_stencil_step is the general form).

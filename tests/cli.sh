@@ -127,6 +127,27 @@ expect 0 "live +6" -- "$sqz" life triangle:3 --steps 0 --init "$work/tri3.pbm" -
 expect 0 "\"live\":6" -- "$sqz" life triangle:3 --steps 0 --init "$work/tri3.npy" --json
 expect 2 "has shape \(3, 3\) but triangle:4 needs \(4, 4\)" -- "$sqz" life triangle:4 --steps 1 --init "$work/tri3.npy"
 expect 2 "cannot open" -- "$sqz" life triangle:3 --steps 1 --init "$work/missing.npy"
+# Life cells are 0 or 1: an .npy holding a 2 or a 255 is bad input naming the file, the first such cell
+# and its value, in every layout and on both backends, and no --out is written or replaced
+head -c -9 "$work/tri3.npy" > "$work/two.npy" && printf '\001\000\000\001\002\000\001\001\377' >> "$work/two.npy"
+head -c -9 "$work/tri3.npy" > "$work/ff.npy" && printf '\001\000\000\001\001\000\001\001\377' >> "$work/ff.npy"
+for layout in compact bb bits; do
+  for backend in cpu opencl; do
+    expect 2 "two\.npy: triangle:3: cell 4 \(x 1, y 1\) holds 2; Life cells are 0 or 1" -- \
+      "$sqz" life triangle:3 --steps 1 --init "$work/two.npy" --layout $layout --backend $backend --out "$work/never.npy"
+  done
+done
+"$sqz" life tetrahedron:3 --steps 0 --init random:0.5:1 --out "$work/t3.npy" >/dev/null
+head -c -27 "$work/t3.npy" > "$work/t3bad.npy" && # z 0: rows 111 110 100; z 1: 210 100 000; z 2: 100 000 000
+  printf '\001\001\001\001\001\000\001\000\000\002\001\000\001\000\000\000\000\000\001\000\000\000\000\000\000\000\000' >> "$work/t3bad.npy"
+cp "$work/tri3.npy" "$work/kept.npy"
+expect 2 "ff\.npy: triangle:3: cell 8 \(x 2, y 2\) holds 255" -- \
+  "$sqz" life triangle:3 --steps 1 --init "$work/ff.npy" --out "$work/kept.npy" --png "$work/never.png"
+expect 2 "t3bad\.npy: tetrahedron:3: cell 9 \(x 0, y 0, z 1\) holds 2" -- \
+  "$sqz" life tetrahedron:3 --steps 1 --init "$work/t3bad.npy"
+[ ! -e "$work/never.npy" ] && [ ! -e "$work/never.png" ] && cmp -s "$work/tri3.npy" "$work/kept.npy" ||
+  { echo "FAIL: a refused --init wrote or replaced an output"; fails=$((fails + 1)); }
+expect 0 "\"live\":6" -- "$sqz" life triangle:3 --steps 0 --init "$work/tri3.npy" --layout bits --json
 
 # Golly: RLE patterns placed with --at, written as the live cells' bounding box; Golly's rule forms
 printf '#N Glider\nx = 3, y = 3, rule = B3/S23\nbob$2bo$3o!\n' > "$work/glider.rle"
@@ -288,6 +309,14 @@ if "$sqz" life triangle:8 --steps 0 --out "$work/probe.h5" >/dev/null 2>&1; then
   expect 2 "holds fractal:sierpinski-carpet:4, but the field is on fractal:sierpinski-carpet:3" -- \
     "$sqz" life fractal:sierpinski-carpet:3 --steps 1 --init "$work/l5.h5"
   expect 2 "holds u8 cells, but the field holds f64" -- "$sqz" heat fractal:sierpinski-carpet:4 --steps 1 --init "$work/l5.h5"
+  # a u8 checkpoint of sqz run may hold any byte: Life refuses a 2 as it does in an .npy
+  printf 'sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present,\n' > "$work/same.cl"
+  printf '                      __constant const sqz_param_t *param) { return self; }\n' >> "$work/same.cl"
+  "$sqz" run triangle:3 --kernel "$work/same.cl" --type u8 --steps 0 --init "$work/two.npy" --out "$work/two.h5" >/dev/null
+  for layout in compact bits; do
+    expect 2 "two\.h5: triangle:3: cell 4 \(x 1, y 1\) holds 2; Life cells are 0 or 1" -- \
+      "$sqz" life triangle:3 --steps 1 --init "$work/two.h5" --layout $layout
+  done
 fi
 expect 2 "expected a .npy state or an .h5 checkpoint" -- "$sqz" heat triangle:9 --steps 1 --out "$work/x.pbm"
 

@@ -129,6 +129,24 @@ def cross_check(at):
     check("'<f4'" in err and "float32" in err, "the message names '<f4': %s" % err.strip())
     check(not os.path.exists(at("c.npy")), "nothing written after the refused input")
 
+    # Life cells are 0 or 1: np.save of a 2 or a 255 exits 2 naming the first such cell in NumPy's order
+    cells = np.flatnonzero(member)
+    for value in (2, 255):
+        bad = state.copy()
+        bad.flat[cells[-1]] = 3
+        i = int(cells[len(cells) // 2])
+        bad.flat[i] = value
+        check(int(np.flatnonzero(bad > 1)[0]) == i, "cell %d is the first above 1" % i)
+        np.save(at("bad.npy"), bad)
+        want = "bad.npy: fractal:sierpinski-carpet:2: cell %d (x %d, y %d) holds %d; Life cells are 0 or 1" % (
+            i, i % 9, i // 9, value)
+        for layout in ("compact", "bb", "bits"):
+            rc, err = sqz("life", "fractal:sierpinski-carpet:2", "--init", at("bad.npy"), "--steps", "1", "--layout",
+                          layout, "--out", at("c.npy"))
+            check(rc == 2 and want in err, "a %d, layout %s: exit 2 (%d) naming the cell: %s" % (
+                value, layout, rc, err.strip()))
+            check(not os.path.exists(at("c.npy")), "nothing written after the refused cells")
+
 
 if __name__ == "__main__":
     sys.exit(main())

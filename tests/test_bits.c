@@ -374,7 +374,14 @@ START_TEST(test_io) {
       ck_assert(memcmp(a, x, e) == 0);
       v[n / 2] = 2; /* two-state cells only */
       ck_assert_int_eq(sqz_field_write_compact(b, v, n), SQZ_ERR_INVALID_ARGUMENT);
-      ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "value 2"));
+      ck_assert_msg(strstr(sqz_last_error(ctx), "sqz_field_write_compact: ") &&
+                        strstr(sqz_last_error(ctx), ") holds 2; Life cells are 0 or 1"),
+                    "detail: %s", sqz_last_error(ctx)); /* names the cell */
+      a[0] = 3; /* (0, 0, 0) is a cell of every domain here */
+      ck_assert_int_eq(sqz_field_write(b, a, e), SQZ_ERR_INVALID_ARGUMENT);
+      ck_assert_msg(strstr(sqz_last_error(ctx), ": cell 0 (x 0, y 0") &&
+                        strstr(sqz_last_error(ctx), ") holds 3; Life cells are 0 or 1"),
+                    "detail: %s", sqz_last_error(ctx));
       ck_assert_int_eq(sqz_life_step_custom(b, "return (uchar)(live == 3u);", 1), SQZ_ERR_INVALID_ARGUMENT);
       ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "layout bits"));
       free(a);

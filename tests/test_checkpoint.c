@@ -157,6 +157,22 @@ START_TEST(test_h5_refusals) {
   SQZ_OK_OR_FAIL(ctx, sqz_field_count(b, &live));
   ck_assert_uint_eq(live, expect); /* a failed load leaves the field as it was */
   ck_assert_int_eq(sqz_field_load_h5(b, "/nonexistent/x.h5", NULL, 0, NULL), SQZ_ERR_IO);
+  /* a u8 checkpoint holding a 2 (cell (5, 1) of the carpet): layout bits refuses it naming the cell,
+   * layout compact loads it and sqz_life_check names the same cell */
+  unsigned char *img = calloc(81 * 81, 1);
+  img[1 * 81 + 5] = 2;
+  SQZ_OK_OR_FAIL(ctx, sqz_field_write(a, img, 81 * 81));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_save_h5(a, path, "B3/S23", 0));
+  const char *cell = "fractal:sierpinski-carpet:4: cell 86 (x 5, y 1) holds 2; Life cells are 0 or 1";
+  sqz_field *bits = sqz_test_field(ctx, "fractal:sierpinski-carpet:4", SQZ_U8, "bits");
+  ck_assert_int_eq(sqz_field_load_h5(bits, path, NULL, 0, NULL), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_msg(strstr(sqz_last_error(ctx), path) && strstr(sqz_last_error(ctx), cell), "detail: %s",
+                sqz_last_error(ctx));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_h5(b, path, NULL, 0, NULL));
+  ck_assert_int_eq(sqz_life_check(b), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_msg(strstr(sqz_last_error(ctx), cell), "detail: %s", sqz_last_error(ctx));
+  free(img);
+  sqz_test_drop(bits);
   sqz_test_drop(a);
   sqz_test_drop(other);
   sqz_test_drop(wrong);

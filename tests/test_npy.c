@@ -366,6 +366,70 @@ START_TEST(atomic_failures) {
 }
 END_TEST
 
+/* A u8 state of 0s and 1s with `value` at (x, y, z) and 3 at the domain's last cell: layout bits
+ * refuses the file naming the first other cell (and keeps its state), the other layouts load it and
+ * sqz_life_check names the same cell; the state of 0s and 1s alone passes both. */
+static void expect_two_state(const char *spec, const char *layout, uint64_t parts, uint64_t x, uint64_t y,
+                             uint64_t z, unsigned char value, const char *path, const char *text) {
+  sqz_domain *dom = NULL;
+  sqz_field *f = NULL;
+  SQZ_OK_OR_FAIL(ctx, sqz_domain_parse(ctx, spec, &dom));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_create_parts(dom, SQZ_U8, layout, parts, &f));
+  size_t bytes = embedded_bytes(f);
+  uint64_t n = sqz_domain_side(dom), shape[3] = {n, n, n}, last = 0, live = 0, after = 0;
+  unsigned char hdr[256], *file = malloc(sizeof hdr + bytes);
+  size_t hn = sqz__npy_format_header(SQZ_U8, sqz_domain_dims(dom), shape, hdr, sizeof hdr);
+  unsigned char *data = memcpy(file, hdr, hn) + hn;
+  for (uint64_t e = 0; e < bytes; e++) {
+    int in = sqz_domain_contains(dom, e % n, (e / n) % n, e / (n * n));
+    data[e] = in && e % 3 == 0;
+    last = in ? e : last;
+  }
+  sqz_test_write(path, file, hn + bytes);
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_npy(f, path));
+  SQZ_OK_OR_FAIL(ctx, sqz_life_check(f));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_count(f, &live));
+  data[(z * n + y) * n + x] = value;
+  data[last] = 3;
+  sqz_test_write(path, file, hn + bytes);
+  int st = sqz_field_load_npy(f, path);
+  if (strcmp(layout, "bits") == 0) {
+    ck_assert_msg(st == SQZ_ERR_INVALID_ARGUMENT && strstr(sqz_last_error(ctx), path), "%s: %s", layout,
+                  sqz_last_error(ctx));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_count(f, &after));
+    ck_assert_uint_eq(after, live); /* the state as it was */
+  } else {
+    SQZ_OK_OR_FAIL(ctx, st);
+    ck_assert_int_eq(sqz_life_check(f), SQZ_ERR_INVALID_ARGUMENT);
+  }
+  ck_assert_msg(strstr(sqz_last_error(ctx), text), "%s %s: detail: %s", spec, layout, sqz_last_error(ctx));
+  free(file);
+  drop(f);
+}
+
+START_TEST(two_state_cells) {
+  char path[128];
+  in_dir(path, sizeof path, "two.npy");
+  const char *tri = "triangle:7: cell 24 (x 3, y 3) holds 2; Life cells are 0 or 1";
+  const char *tet = "tetrahedron:5: cell 36 (x 1, y 2, z 1) holds 255; Life cells are 0 or 1";
+  const char *car = "fractal:sierpinski-carpet:3: cell 83 (x 2, y 3) holds 7; Life cells are 0 or 1";
+  const char *layouts[] = {"compact", "bb", "bits"};
+  for (int l = 0; l < 3; l++)
+    for (uint64_t parts = 1; parts <= 2; parts++) {
+      expect_two_state("triangle:7", layouts[l], parts, 3, 3, 0, 2, path, tri);
+      expect_two_state("tetrahedron:5", layouts[l], parts, 1, 2, 1, 255, path, tet);
+      expect_two_state("fractal:sierpinski-carpet:3", layouts[l], l == 2 ? 1 : parts, 2, 3, 0, 7, path, car); /* bits: a tile a part */
+    }
+  expect_two_state("fractal:sierpinski-carpet:3", "block:3", 1, 2, 3, 0, 7, path, car);
+  expect_two_state("fractal:sierpinski-carpet:3", "lambda", 1, 2, 3, 0, 7, path, car);
+  sqz_field *f = make_field("triangle:4", SQZ_I32, "compact");
+  ck_assert_int_eq(sqz_life_check(f), SQZ_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "SQZ_U8"));
+  drop(f);
+  ck_assert_int_eq(sqz_life_check(NULL), SQZ_ERR_INVALID_ARGUMENT);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("npy");
   TCase *files = tcase_create("files");
@@ -373,6 +437,7 @@ int main(void) {
   tcase_add_test(files, round_trips);
   tcase_add_test(files, refused_inputs);
   tcase_add_test(files, outside_cells);
+  tcase_add_test(files, two_state_cells);
   tcase_add_test(files, too_large);
   suite_add_tcase(s, files);
   TCase *atomic = tcase_create("atomic");

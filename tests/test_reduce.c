@@ -13,6 +13,7 @@
 #include <check.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -538,6 +539,53 @@ START_TEST(test_fields) {
 }
 END_TEST
 
+/* sqz_life_check counts the cells above 1 on the device (SQZ_RED_ABOVE1): a random 0/1 state passes;
+ * with a 2 at the middle domain cell and a 200 at the last one it names the 2 (.npy order). */
+static void check_life(sqz_context *ctx, const char *spec, const char *layout, uint64_t parts) {
+  sqz_domain *dom = NULL;
+  sqz_field *f = NULL;
+  SQZ_OK_OR_FAIL(ctx, sqz_domain_parse(ctx, spec, &dom));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_create_parts(dom, SQZ_U8, layout, parts, &f));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(f, 0.5, 11));
+  SQZ_OK_OR_FAIL(ctx, sqz_life_check(f));
+  uint64_t n = sqz_domain_side(dom), e = sqz_domain_dims(dom) == 3 ? n * n * n : n * n, cells = 0, mid = 0, last = 0;
+  unsigned char *a = malloc(e);
+  SQZ_OK_OR_FAIL(ctx, sqz_field_read(f, a, e));
+  for (uint64_t i = 0; i < e; i++)
+    if (sqz_domain_contains(dom, i % n, i / n % n, i / (n * n))) last = i, cells++;
+  for (uint64_t i = 0, k = 0; i < e; i++)
+    if (sqz_domain_contains(dom, i % n, i / n % n, i / (n * n)) && k++ == cells / 2) mid = i;
+  a[mid] = 2;
+  a[last] = 200;
+  SQZ_OK_OR_FAIL(ctx, sqz_field_write(f, a, e));
+  ck_assert_int_eq(sqz_life_check(f), SQZ_ERR_INVALID_ARGUMENT);
+  char want[160];
+  if (sqz_domain_dims(dom) == 3)
+    snprintf(want, sizeof want, "%s: cell %llu (x %llu, y %llu, z %llu) holds 2;", spec, (unsigned long long)mid,
+             (unsigned long long)(mid % n), (unsigned long long)(mid / n % n), (unsigned long long)(mid / (n * n)));
+  else
+    snprintf(want, sizeof want, "%s: cell %llu (x %llu, y %llu) holds 2;", spec, (unsigned long long)mid,
+             (unsigned long long)(mid % n), (unsigned long long)(mid / n));
+  ck_assert_msg(strstr(sqz_last_error(ctx), want), "%s %s %llu parts: %s (want %s)", spec, layout,
+                (unsigned long long)parts, sqz_last_error(ctx), want);
+  free(a);
+  sqz_field_release(f);
+  sqz_domain_release(dom);
+}
+
+START_TEST(test_life_check) {
+  sqz_context *ctx = open_ctx(_i);
+  static const char *const layoutsf[] = {"bb", "lambda", "block:3", "compact"};
+  for (uint64_t parts = 1; parts <= 3; parts += 2) {
+    check_life(ctx, "triangle:301", "compact", parts);
+    check_life(ctx, "triangle:301", "bb", parts);
+    check_life(ctx, "tetrahedron:37", "compact", parts);
+    for (int l = 0; l < 4; l++) check_life(ctx, "fractal:sierpinski-carpet:4", layoutsf[l], parts);
+  }
+  sqz_context_release(ctx);
+}
+END_TEST
+
 /* ---- opencl only ------------------------------------------------------------------------------ */
 /* The compensated-float path (what a device without cl_khr_fp64 runs for float32). */
 START_TEST(test_float_accumulator) {
@@ -600,6 +648,7 @@ int main(void) {
   tcase_add_loop_test(both, test_invalid, 0, 2);
   tcase_add_loop_test(both, test_timing, 0, 2);
   tcase_add_loop_test(both, test_fields, 0, 2);
+  tcase_add_loop_test(both, test_life_check, 0, 2);
   tcase_add_test(both, test_float_accumulator);
   tcase_add_test(both, test_chunks);
   suite_add_tcase(s, both);

@@ -20,8 +20,8 @@ static const char *sqz_life_help =
     "             B3/S23 in 2D and B6/S5,6,7 in 3D, or the rule an .rle or .h5 --init records\n"
     "  --block    launch block side (0 = automatic, at most 1024)\n"
     "  --init     random:DENSITY:SEED (default random:0.5:1) or a state of the embedding: FILE.npy\n"
-    "             (NumPy, dtype uint8, shape (side, side) [y][x] or (N, N, N) [z][y][x]), FILE.rle (Golly\n"
-    "             pattern, 2D), else PBM\n"
+    "             (NumPy, dtype uint8, cells 0 and 1, shape (side, side) [y][x] or (N, N, N) [z][y][x]),\n"
+    "             FILE.rle (Golly pattern, 2D), else PBM\n"
     "  --at       X,Y: where an .rle --init pattern's top-left goes in the embedding (default 0,0)\n"
     "             or FILE.h5, a checkpoint of sqz (its rule, unless --rule, and its step count carry on)\n"
     "  --out      write the final state: FILE.npy as NumPy uint8, FILE.rle (Golly, the live cells' bounding\n"
@@ -196,6 +196,10 @@ int sqz_cmd_life(int argc, char **argv) {
   if (st == SQZ_ERR_IO && !random) { /* an unreadable --init file is bad input */
     sqz_cli_fail("life", ctx, st);
     rc = 2;
+    goto done;
+  }
+  if (st == SQZ_OK && f && !random && (st = sqz_life_check(f)) != SQZ_OK) { /* cells of 2, 255, ...: bad input */
+    rc = sqz_cli_error("life", st, "%s: %s", o.init, sqz_last_error(ctx));
     goto done;
   }
   int rule_from_file = !o.rule && *file_rule;

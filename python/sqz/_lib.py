@@ -79,6 +79,7 @@ PROTOTYPES = {
     "sqz_rule_parse": (_i, [_s, _i, _P(_u32), _P(_u32), _s, _sz]),
     "sqz_life_step": (_i, [FieldP, _s, _u64]),
     "sqz_life_step_custom": (_i, [FieldP, _s, _u64]),
+    "sqz_life_check": (_i, [FieldP]),
     "sqz_stencil_step": (_i, [FieldP, _s, _s, _P(_d), _sz, _u64]),
     "sqz_stencil_step_fn": (_i, [FieldP, UPDATE_FN, _vp, _P(_d), _sz, _u64]),
     "sqz_heat_step": (_i, [FieldP, _d, _u64]),

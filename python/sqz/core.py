@@ -380,6 +380,12 @@ class Field(_Handle):
         self._check(lib.sqz_life_step(self._handle(), _cstr(rule, "rule"), _u64(steps, "steps")))
         return self
 
+    def life_check(self):
+        """Refuses (InputError) a u8 state holding a cell other than 0 or 1, naming the first in the
+        array's order; life() does not check. One count on the device."""
+        self._check(lib.sqz_life_check(self._handle()))
+        return self
+
     def life_custom(self, cell_body, steps):
         """Life with an OpenCL C body over (uchar self, uint live) returning uchar (OpenCL only)."""
         if not cell_body:

@@ -85,6 +85,23 @@ def test_life_on_carpet_equals_numpy(ctx, layout):
         assert f.count() == int(state.sum())
 
 
+def test_life_check_names_the_first_cell_above_1(ctx):
+    dom = ctx.domain("fractal:sierpinski-carpet:3")
+    cells = np.flatnonzero(carpet_mask(3))
+    f = dom.field("u8").fill_random(0.5, seed=3)
+    assert f.life_check() is f
+    a = f.read()
+    i = int(cells[100])
+    a.flat[i], a.flat[cells[-1]] = 2, 255
+    f.write(a)
+    with pytest.raises(sqz.InputError) as e:
+        f.life_check()
+    assert "cell %d (x %d, y %d) holds 2; Life cells are 0 or 1" % (i, i % 27, i // 27) in e.value.detail
+    with pytest.raises(sqz.InputError) as e:  # layout bits refuses the bytes as they are written
+        dom.field("u8", "bits").write(a)
+    assert "cell %d (x %d, y %d) holds 2" % (i, i % 27, i // 27) in e.value.detail
+
+
 def test_domain_mask_and_contains(ctx):
     dom = ctx.domain("fractal:sierpinski-carpet:3")
     np.testing.assert_array_equal(dom.mask(), carpet_mask(3))

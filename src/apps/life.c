@@ -1,4 +1,4 @@
-/* life.c — Life-like rule strings, simplex map names, and the dispatch of life steps to families. */
+/* life.c — Life-like rule strings, simplex map names, the dispatch of life steps to families, and the check of a state's cells. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "apps/stencil.h"
+#include "core/reduce_acc.h"
 #include "core/registry.h"
 #include "core/sqz_internal.h"
+#include "io/image_rows.h"
 
 /* A rule being parsed: the text, the dimension, and where messages go. */
 typedef struct {
@@ -224,4 +226,21 @@ int sqz_life_step_custom(sqz_field *f, const char *cell_body, uint64_t steps) {
   u.source = cell_body;
   int st = sqz__life_type(f);
   return st == SQZ_OK ? sqz__stencil_run(f, &u, steps, NULL) : st;
+}
+
+/* Checked once (after a load), never in a step: one device reduction counts the cells above 1; only
+ * a state that has some is read back, in bands of image rows, to name the first. */
+int sqz_life_check(sqz_field *f) {
+  if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_life_check: the field is NULL");
+  int st = sqz__life_type(f);
+  if (st != SQZ_OK || f->layout == SQZ_LAYOUT_BITS) return st; /* bits: one bit a cell */
+  uint64_t above = 0;
+  if ((st = sqz__field_count_op(f, SQZ_RED_ABOVE1, &above)) != SQZ_OK || above == 0) return st;
+  sqz_image im;
+  uint64_t x = 0, y = 0, z = 0;
+  unsigned value = 0;
+  if ((st = sqz__image_open(f, "sqz_life_check", SQZ_IMAGE_SAVE, &im)) != SQZ_OK) return st;
+  int found = sqz__image_find_above(&im, 1u, &x, &y, &z, &value, &st);
+  sqz__image_close(&im);
+  return st == SQZ_OK && found ? sqz__two_state_fail(f, NULL, x, y, z, value) : st;
 }

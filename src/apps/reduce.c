@@ -138,16 +138,19 @@ int sqz_count(sqz_context *ctx, sqz_type type, const void *data, uint64_t n, uin
   return st;
 }
 
+int sqz__field_count_op(sqz_field *field, sqz_red_op op, uint64_t *count) {
+  sqz__op_begin(field->ctx);
+  sqz_red_acc acc = {0};
+  int st = red_field(field, op, &acc);
+  if (st == SQZ_OK) *count = acc.count;
+  sqz__op_end(field->ctx);
+  return st;
+}
+
 int sqz_field_count(sqz_field *field, uint64_t *nonzero) {
   if (!field) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_count: the field is NULL");
   int st = red_check(field->ctx, "sqz_field_count", field->type, field, 0, nonzero);
-  if (st != SQZ_OK) return st;
-  sqz__op_begin(field->ctx);
-  sqz_red_acc acc = {0};
-  st = red_field(field, SQZ_RED_COUNT, &acc);
-  if (st == SQZ_OK) *nonzero = acc.count;
-  sqz__op_end(field->ctx);
-  return st;
+  return st == SQZ_OK ? sqz__field_count_op(field, SQZ_RED_COUNT, nonzero) : st;
 }
 
 int sqz_field_sum(sqz_field *field, sqz_sum_method method, double *sum) {

@@ -92,8 +92,8 @@ SQZ_INTERNAL int sqz__bits_upload(sqz_field *f, const unsigned char *host);
  * touch move. */
 SQZ_INTERNAL int sqz__bits_band(sqz_field *f, int which, const int64_t *idx, uint64_t n, unsigned char *out,
                                 const unsigned char *in);
-/* Count and exact sum of the cells (popcount of the words, read a chunk at a time; parts: the own
- * words of each part held here). */
+/* Count and exact sum of the cells, none above 1 (popcount of the words, read a chunk at a time;
+ * parts: the own words of each part held here). */
 SQZ_INTERNAL int sqz__bits_reduce(sqz_field *f, sqz_red_op op, sqz_red_acc *acc);
 /* The random fill on the host into a word array (sqz_random_cell of the embedded index): f's own
  * words (a part's view: its own units, words[0] its first). */

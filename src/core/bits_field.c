@@ -138,6 +138,7 @@ int sqz__bits_band(sqz_field *f, int which, const int64_t *idx, uint64_t n, unsi
 }
 
 int sqz__bits_reduce(sqz_field *f, sqz_red_op op, sqz_red_acc *acc) {
+  if (op == SQZ_RED_ABOVE1) return SQZ_OK; /* a bit is 0 or 1 */
   uint64_t parts = f->parts ? f->parts->parts : 1, most = 0;
   for (uint64_t p = 0; p < parts; p++) { /* the largest own range: the chunk */
     const sqz_field_part *pt = f->parts ? &f->parts->part[p] : NULL;

@@ -345,6 +345,18 @@ int sqz__outside_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, ui
                    f->dom->kind == SQZ_DOMAIN_FRACTAL ? "is a hole of the fractal" : "lies outside the domain");
 }
 
+int sqz__two_state_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uint64_t z, unsigned value) {
+  uint64_t side = f->dom->side;
+  char cell[128];
+  if (f->dom->dims == 3)
+    snprintf(cell, sizeof cell, "%llu (x %llu, y %llu, z %llu)", (unsigned long long)((z * side + y) * side + x),
+             (unsigned long long)x, (unsigned long long)y, (unsigned long long)z);
+  else snprintf(cell, sizeof cell, "%llu (x %llu, y %llu)", (unsigned long long)(y * side + x), (unsigned long long)x,
+                (unsigned long long)y);
+  return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s%s%s: cell %s holds %u; Life cells are 0 or 1",
+                   path ? path : "", path ? ": " : "", f->dom->spec, cell, value);
+}
+
 int sqz_field_write(sqz_field *f, const void *embedded, size_t bytes) {
   if (!f || !embedded) return SQZ_ERR_INVALID_ARGUMENT;
   uint64_t cells;
@@ -356,6 +368,7 @@ int sqz_field_write(sqz_field *f, const void *embedded, size_t bytes) {
     uint64_t x, y, z;
     sqz__split(f, e, &x, &y, &z);
     if (sqz__is_nonzero(src + e * ts, ts) && !sqz_domain_contains(f->dom, x, y, z)) return sqz__outside_fail(f, NULL, x, y, z);
+    if (f->layout == SQZ_LAYOUT_BITS && src[e] > 1u) return sqz__two_state_fail(f, NULL, x, y, z, src[e]);
   }
   unsigned char *store = NULL;
   st = sqz__host_alloc(f->ctx, f->elems * ts, 1, (void **)&store, "%s: the host copy of the state", f->dom->spec);

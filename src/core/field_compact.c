@@ -25,6 +25,7 @@ int sqz__compact_open(sqz_field *f, int mode, const char *what, sqz_compact_io *
   if (st != SQZ_OK) return st;
   io->f = f;
   io->mode = mode;
+  io->what = what;
   sqz__compact_view(f, &io->view);
   sqz__op_begin(ctx); /* released by sqz__compact_close */
   io->locked = 1;
@@ -36,19 +37,34 @@ int sqz__compact_open(sqz_field *f, int mode, const char *what, sqz_compact_io *
   return st;
 }
 
+/* Band cell i (embedded (x, y, z)) holds value, which layout bits cannot: left out of the scatter
+ * (index -1), and kept when it is the first of the embedded array so far. */
+static void sqz__compact_refuse(sqz_compact_io *io, uint64_t i, uint64_t x, uint64_t y, uint64_t z, unsigned value) {
+  uint64_t side = io->f->dom->side, e = (z * side + y) * side + x;
+  io->idx[i] = -1;
+  if (io->two_state && io->bad_e <= e) return;
+  io->two_state = 1;
+  io->bad_e = e;
+  io->bad_x = x;
+  io->bad_y = y;
+  io->bad_z = z;
+  io->bad_value = value;
+}
+
 int sqz__compact_band(sqz_compact_io *io, uint64_t c0, uint64_t n, void *values) {
   sqz_field *f = io->f;
   size_t ts = sqz_type_size(f->type);
   unsigned char *v = values;
   if (!io->idx) /* layout compact: the storage is the compact order */
     return io->mode == SQZ_COMPACT_READ ? sqz__store_read(f, io->which, c0, n, v) : sqz__store_write(f, io->which, c0, n, v);
-  int st = SQZ_OK;
+  int st = SQZ_OK, bits_in = f->layout == SQZ_LAYOUT_BITS && io->mode != SQZ_COMPACT_READ;
   for (uint64_t done = 0; st == SQZ_OK && done < n; done += SQZ_COMPACT_BAND) {
     uint64_t k = n - done < SQZ_COMPACT_BAND ? n - done : SQZ_COMPACT_BAND;
     for (uint64_t i = 0; i < k; i++) {
       uint64_t x, y, z;
       sqz__layout_coords(&io->view, c0 + done + i, &x, &y, &z);
       io->idx[i] = sqz__layout_index(f, x, y, z); /* every domain cell is stored */
+      if (bits_in && v[done + i] > 1u) sqz__compact_refuse(io, i, x, y, z, v[done + i]);
     }
     st = io->mode == SQZ_COMPACT_READ ? sqz__field_gather(f, io->which, io->idx, k, v + done * ts)
                                       : sqz__field_scatter(f, io->which, io->idx, k, v + done * ts);
@@ -57,6 +73,7 @@ int sqz__compact_band(sqz_compact_io *io, uint64_t c0, uint64_t n, void *values)
 }
 
 int sqz__compact_commit(sqz_compact_io *io) {
+  if (io->two_state) return sqz__two_state_fail(io->f, io->what, io->bad_x, io->bad_y, io->bad_z, io->bad_value);
   int st = sqz__store_finish(io->f);
   if (st == SQZ_OK && io->mode == SQZ_COMPACT_LOAD) io->f->cur ^= 1;
   return st;

@@ -368,7 +368,7 @@ static int sqz__parts_split(sqz_field *f, sqz_field_split *fp) {
       }
     }
     if (st != SQZ_OK) break;
-    qsort(list, (size_t)n, sizeof *list, sqz__u64_cmp);
+    if (n > 1) qsort(list, (size_t)n, sizeof *list, sqz__u64_cmp); /* list is NULL while n is 0 */
     uint64_t m = 0;
     for (uint64_t i = 0; i < n; i++)
       if (m == 0 || list[m - 1] != list[i]) list[m++] = list[i];

@@ -13,7 +13,8 @@ void sqz__red_add_int(sqz_red_acc *acc, int64_t v) {
   if (__builtin_add_overflow(acc->isum, v, &acc->isum)) acc->overflow = 1;
 }
 
-uint64_t sqz__red_mask(sqz_type type) {
+uint64_t sqz__red_mask(sqz_red_op op, sqz_type type) {
+  if (op == SQZ_RED_ABOVE1) return 0xfeu;
   switch (type) {
   case SQZ_U8: return 0xffu;
   case SQZ_I32: return 0xffffffffu;

@@ -219,9 +219,15 @@ typedef struct {
   int which;      /* the buffer read or written (f->mem[which], or every part's) */
   int mode, locked;
   int64_t *idx;   /* SQZ_COMPACT_BAND storage indices; NULL in layout compact */
+  const char *what; /* the file or function, for messages */
+  int two_state;    /* into layout bits: a cell other than 0 or 1 was given (not stored); the first in the */
+  uint64_t bad_e, bad_x, bad_y, bad_z; /* embedded array's order: its index and coordinates */
+  unsigned bad_value;
 } sqz_compact_io;
 SQZ_INTERNAL int sqz__compact_open(sqz_field *f, int mode, const char *what, sqz_compact_io *io);
-/* Compact cells c0 .. c0 + n - 1 between the buffer and values (n values of the field's type). */
+/* Compact cells c0 .. c0 + n - 1 between the buffer and values (n values of the field's type). Into
+ * layout bits, a value other than 0 or 1 is left out and remembered for sqz__compact_commit, which
+ * then fails with SQZ_ERR_INVALID_ARGUMENT naming the first such cell of the embedded array. */
 SQZ_INTERNAL int sqz__compact_band(sqz_compact_io *io, uint64_t c0, uint64_t n, void *values);
 SQZ_INTERNAL int sqz__compact_commit(sqz_compact_io *io);
 SQZ_INTERNAL void sqz__compact_close(sqz_compact_io *io);
@@ -230,6 +236,11 @@ SQZ_INTERNAL int sqz__is_nonzero(const unsigned char *p, size_t size);
 /* Fails with SQZ_ERR_OUTSIDE_DOMAIN: embedded cell (x, y, z) is set but is no domain cell (a hole or
  * outside); the detail names the cell, after "path: " when path is not NULL. */
 SQZ_INTERNAL int sqz__outside_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uint64_t z);
+/* Fails with SQZ_ERR_INVALID_ARGUMENT: embedded cell (x, y, z) of a two-state (Life) state holds
+ * value, neither 0 nor 1; the detail names its index in the embedded array ((z * side + y) * side +
+ * x, the .npy order), its coordinates and the value, after "path: " when path is not NULL. */
+SQZ_INTERNAL int sqz__two_state_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uint64_t z,
+                                     unsigned value);
 
 /* ---- host memory (src/core/host_memory.c) --------------------------------------------------- */
 /* malloc, calloc and realloc for every host allocation of the library (free() releases them): the

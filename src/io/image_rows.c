@@ -89,23 +89,40 @@ static int sqz__image_flush(sqz_image *im) {
   return st;
 }
 
+/* Image row `row` as embedded (y, z): rows z*N .. z*N+N-1 are slice z in 3D. */
+static void sqz__image_yz(const sqz_image *im, uint64_t row, uint64_t *y, uint64_t *z) {
+  int flat = im->f->dom->dims == 2;
+  *y = flat ? row : row % im->width;
+  *z = flat ? 0 : row / im->width;
+}
+
 int sqz__image_take_row(sqz_image *im, uint64_t y, const unsigned char *data) {
   if (im->used + im->width > im->cap) {
     int st = sqz__image_flush(im);
     if (st != SQZ_OK) return st;
   }
   size_t ts = im->ts;
-  uint64_t *xs = im->xs + im->used, j = 0, n = im->f->dom->side;
+  int bits = im->f->layout == SQZ_LAYOUT_BITS; /* u8 cells of one bit: 0 and 1 only */
+  uint64_t *xs = im->xs + im->used, j = 0;
   uint64_t count = sqz__image_cells(im, y, xs, im->index + im->used);
   for (uint64_t x = 0; x < im->width; x++) {
     const unsigned char *v = data + x * ts;
     if (j < count && xs[j] == x) {
-      memcpy(im->vals + (im->used + j++) * ts, v, ts);
+      unsigned char *cell = im->vals + (im->used + j++) * ts;
+      memcpy(cell, v, ts);
+      if (bits && *v > 1u) { /* reported by sqz__image_commit; the band stays scatterable */
+        if (!im->two_state) {
+          im->two_state = 1;
+          im->bad_x = x;
+          im->bad_value = *v;
+          sqz__image_yz(im, y, &im->bad_y, &im->bad_z);
+        }
+        *cell = 0;
+      }
     } else if (!im->outside && sqz__is_nonzero(v, ts)) {
       im->outside = 1;
       im->out_x = x;
-      im->out_y = im->f->dom->dims == 2 ? y : y % n;
-      im->out_z = im->f->dom->dims == 2 ? 0 : y / n;
+      sqz__image_yz(im, y, &im->out_y, &im->out_z);
     }
   }
   im->used += count;
@@ -124,10 +141,27 @@ int sqz__image_put(sqz_image *im, uint64_t index, const void *value) {
 
 int sqz__image_commit(sqz_image *im) {
   if (im->outside) return sqz__outside_fail(im->f, im->path, im->out_x, im->out_y, im->out_z);
+  if (im->two_state) return sqz__two_state_fail(im->f, im->path, im->bad_x, im->bad_y, im->bad_z, im->bad_value);
   int st = sqz__image_flush(im);
   if (st == SQZ_OK) st = sqz__store_finish(im->f);
   if (st == SQZ_OK) im->f->cur ^= 1;
   return st;
+}
+
+int sqz__image_find_above(sqz_image *im, unsigned max, uint64_t *x, uint64_t *y, uint64_t *z, unsigned *value,
+                          int *st) {
+  *st = SQZ_OK;
+  for (uint64_t row = 0; row < im->height; row++) {
+    if ((*st = sqz__image_row(im, row)) != SQZ_OK) return 0;
+    for (uint64_t j = 0; j < im->count; j++)
+      if (im->row_vals[j] > max) {
+        *x = im->row_xs[j];
+        *value = im->row_vals[j];
+        sqz__image_yz(im, row, y, z);
+        return 1;
+      }
+  }
+  return 0;
 }
 
 void sqz__image_close(sqz_image *im) {

@@ -36,6 +36,9 @@ typedef struct {
   uint64_t count;
   int outside;          /* readers: a set cell that is no domain cell was given; the first is kept */
   uint64_t out_x, out_y, out_z;
+  int two_state;        /* readers, layout bits: a domain cell other than 0 or 1 was given (kept as 0); the first */
+  uint64_t bad_x, bad_y, bad_z;
+  unsigned bad_value;
   int locked;
 } sqz_image;
 
@@ -53,14 +56,20 @@ SQZ_INTERNAL int sqz__image_row(sqz_image *im, uint64_t y);
 /* Writers, after sqz__image_row: 1 when the row's cell j holds a non-zero value. */
 SQZ_INTERNAL int sqz__image_set(const sqz_image *im, uint64_t j);
 /* Readers, rows in increasing order: image row y, `data` holding width cells of ts bytes; its domain
- * cells join the band (scattered when full), the first non-zero cell elsewhere is remembered. */
+ * cells join the band (scattered when full), the first non-zero cell elsewhere is remembered, and so
+ * is, in layout bits (one bit a cell), the first domain cell other than 0 or 1. */
 SQZ_INTERNAL int sqz__image_take_row(sqz_image *im, uint64_t y, const unsigned char *data);
 /* Readers: one cell by storage index (a domain cell), `value` of ts bytes. */
 SQZ_INTERNAL int sqz__image_put(sqz_image *im, uint64_t index, const void *value);
 /* Readers, once the whole file was read and found well formed: SQZ_ERR_OUTSIDE_DOMAIN naming the
- * file and the first set cell outside the domain, else the last band is scattered and the state
- * becomes the field's current one. */
+ * file and the first set cell outside the domain, SQZ_ERR_INVALID_ARGUMENT naming the first cell a
+ * bits field cannot hold, else the last band is scattered and the state becomes the field's current
+ * one. */
 SQZ_INTERNAL int sqz__image_commit(sqz_image *im);
+/* Writers: the first domain cell in image order (the .npy order) whose u8 value exceeds max: 1 and
+ * *x, *y, *z, *value, or 0 when there is none; *st gets the status of the gathers. */
+SQZ_INTERNAL int sqz__image_find_above(sqz_image *im, unsigned max, uint64_t *x, uint64_t *y, uint64_t *z,
+                                       unsigned *value, int *st);
 /* Frees the bands and unlocks the context; a no-op on a closed image. */
 SQZ_INTERNAL void sqz__image_close(sqz_image *im);
 

@@ -85,7 +85,8 @@ int sqz__cpu_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem,
   const int f32 = type == SQZ_F32;
   switch (op) {
   case SQZ_RED_COUNT:
-    acc->count += n - cpu_count_eq(data, n, sqz_type_size(type), sqz__red_mask(type), 0);
+  case SQZ_RED_ABOVE1:
+    acc->count += n - cpu_count_eq(data, n, sqz_type_size(type), sqz__red_mask(op, type), 0);
     break;
   case SQZ_RED_ISUM: cpu_isum(type, data, n, acc); break;
   case SQZ_RED_PAIRWISE:

@@ -20,7 +20,8 @@ static void red_type_names(sqz_type type, const char **t, const char **bits) {
 }
 
 static const char *red_kernel_name(sqz_red_op op) {
-  static const char *const names[] = {"sqz_red_count", "sqz_red_isum", "sqz_red_pairwise", "sqz_red_neumaier"};
+  static const char *const names[] = {"sqz_red_count", "sqz_red_isum", "sqz_red_pairwise", "sqz_red_neumaier",
+                                      "sqz_red_count"}; /* SQZ_RED_ABOVE1: the count under another mask */
   return names[op];
 }
 
@@ -43,6 +44,7 @@ static int red_kernel(sqz_context *ctx, sqz_red_op op, sqz_type type, int fp64, 
 static size_t red_partial_bytes(sqz_red_op op, sqz_type type, int acc_double) {
   switch (op) {
   case SQZ_RED_COUNT:
+  case SQZ_RED_ABOVE1:
   case SQZ_RED_ISUM: return sizeof(cl_ulong);
   case SQZ_RED_PAIRWISE: return sqz_type_size(type);
   case SQZ_RED_NEUMAIER: return 2 * (acc_double ? sizeof(cl_double) : sizeof(cl_float));
@@ -55,7 +57,8 @@ static void red_combine(sqz_red_op op, sqz_type type, int acc_double, const void
                         sqz_red_acc *acc) {
   for (size_t g = 0; g < groups; g++) {
     switch (op) {
-    case SQZ_RED_COUNT: acc->count += ((const cl_ulong *)p)[g]; break;
+    case SQZ_RED_COUNT:
+    case SQZ_RED_ABOVE1: acc->count += ((const cl_ulong *)p)[g]; break;
     case SQZ_RED_ISUM: sqz__red_add_int(acc, ((const cl_long *)p)[g]); break;
     case SQZ_RED_PAIRWISE:
       sqz__red_add(acc, type == SQZ_F64 ? ((const cl_double *)p)[g] : ((const cl_float *)p)[g]);
@@ -73,7 +76,8 @@ int sqz__cl_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, 
   cl_mem buf = (cl_mem)mem;
   if (n == 0) return SQZ_OK;
   const int fp64 = sqz__cl_has_fp64(ctx);
-  if (type == SQZ_F64 && op != SQZ_RED_COUNT && !fp64)
+  const int is_count = op == SQZ_RED_COUNT || op == SQZ_RED_ABOVE1;
+  if (type == SQZ_F64 && !is_count && !fp64)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "summing float64 data needs cl_khr_fp64, which %s lacks",
                      ctx->device_name);
   /* Neumaier accumulates float32 data in double where the device has doubles. */
@@ -103,8 +107,8 @@ int sqz__cl_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, 
   if (st == SQZ_OK && is_sum) st = sqz__buffer(ctx, sizeof(cl_int), CL_MEM_READ_WRITE, &flag);
   if (st != SQZ_OK) goto done;
   const cl_ulong n64 = n;
-  if (op == SQZ_RED_COUNT) {
-    const uint64_t m = sqz__red_mask(type);
+  if (is_count) {
+    const uint64_t m = sqz__red_mask(op, type);
     const cl_uchar m8 = (cl_uchar)m;
     const cl_uint m32 = (cl_uint)m;
     const cl_ulong m64 = m;
