@@ -113,26 +113,33 @@ __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam
  * List (SQZ_BITS_LIST, cl/sqz_bits_list.h; needs sqz_bits_list.h): `area` holds the boxes a, the
  * boxes b and the masks, ne + 1 64-bit words each (entry ne: the empty box, set once per group);
  * the last step computes only the own boxes.
- * Bytes (SQZ_BITS_BYTES, with the list): src and dst are a u8 state in compact order (tile b at
- * byte b wt: wt is the tile's bytes), the boxes filled from 0/1 bytes (any non-zero byte alive),
- * the result stored as bytes 0/1; no parts. */
+ * Bytes (SQZ_BITS_BYTES): src and dst are a u8 state in compact order (tile b at byte b wt: wt is
+ * the tile's bytes), the boxes filled from its bytes (any non-zero byte alive), the tile's cells
+ * gathered into a bit array in local memory (list: in the masks' area, 64-bit words; window: past
+ * the three areas, whatever the steps) and stored as bytes 0/1; no parts. */
 #ifdef SQZ_BITS_LIST
 #define BITS_AREA ulong
 #else
 #define BITS_AREA uint
 #endif
 #ifdef SQZ_BITS_BYTES
+#ifdef SQZ_BITS_LIST
+#define BITS_BYTES4 sqz_bits_list_bytes4 /* a bit array of 64-bit words */
+#else
+#define BITS_BYTES4 sqz_bits_bytes4
+#endif
 /* The tile's kt bytes of a u8 state from byte b0 of dst, from its bit array arr: whole aligned
  * words inside the tile, the bytes at its ends (words shared with the tiles beside) one at a time. */
-static inline void bits_store_bytes(__global uint *dst, __local const ulong *arr, ulong b0, uint kt, uint lid, uint ls) {
+static inline void bits_store_bytes(__global uint *dst, __local const BITS_AREA *arr, ulong b0, uint kt, uint lid,
+                                    uint ls) {
   ulong end = b0 + kt, a0 = (b0 + 3u) >> 2, a1 = end >> 2;
   uint nw = a1 > a0 ? (uint)(a1 - a0) : 0u, head = nw ? (uint)(4u * a0 - b0) : kt;
   uint n = nw ? nw + head + (uint)(end - 4u * a1) : kt;
   __global uint *d = dst + a0; /* word i: cells head + 4 i .. + 3 */
-  for (uint i = lid; i < nw; i += ls) d[i] = sqz_bits_list_bytes4(arr, head + 4u * i);
+  for (uint i = lid; i < nw; i += ls) d[i] = BITS_BYTES4(arr, head + 4u * i);
   for (uint j = lid; j < n - nw; j += ls) {
     ulong at = j < head ? b0 + j : 4u * a1 + (j - head);
-    ((__global uchar *)dst)[at] = (uchar)sqz_bits_list_bytes4(arr, (uint)(at - b0));
+    ((__global uchar *)dst)[at] = (uchar)BITS_BYTES4(arr, (uint)(at - b0));
   }
 }
 #endif
@@ -152,12 +159,7 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
   __local ulong *a = area, *bb = area + ne + 1u, *m = area + 2u * (ne + 1u);
   if (lid == 0u) a[ne] = bb[ne] = 0u;
 #ifdef SQZ_BITS_BYTES
-#define BITS_BYTES 1u
-  ulong nbytes = tiles * wt; /* a u8 state, wt bytes a tile */
   __global const uint *own = tab + tab[SQZ_BL_OWN], *pt = tab + tab[SQZ_BL_P];
-#else
-#define BITS_BYTES 0u
-  const ulong nbytes = 0u;
 #endif
 #else
   uint rows = tab[SQZ_BB_ROWS], rw = tab[SQZ_BB_RW], n_fill = tab[SQZ_BB_NFILL], n_step = tab[SQZ_BB_NSTEP];
@@ -165,6 +167,13 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
   __global const uint *tasks = tab + tab[SQZ_BB_STEP];
   __local uint *a = area, *bb = area + an, *m = area + 2u * an;
   for (uint i = lid; i < 2u * an; i += ls) area[i] = 0u;
+#endif
+#ifdef SQZ_BITS_BYTES
+#define BITS_BYTES 1u
+  ulong nbytes = tiles * wt; /* a u8 state, wt bytes a tile */
+#else
+#define BITS_BYTES 0u
+  const ulong nbytes = 0u;
 #endif
   ulong b = BITS_FIRST + get_group_id(0), stride = get_num_groups(0); /* b: a launch position, tiles its end */
   if (lid < 9u && b < tiles) /* the neighbours of the first tile; later ones during the previous tile's steps */
@@ -176,7 +185,7 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
     for (uint e = lid; e < ne; e += ls) sqz_bits_list_fill(src, tab, nb, wt, SQZ_BITS_KQ, BITS_BYTES, nbytes, e, a, m);
 #else
     for (uint i = lid; i < n_fill; i += ls)
-      sqz_bits_box_fill(src, tab, nb, wt, SQZ_BITS_BOX, SQZ_BITS_KQ, i, a, m, steps > 1u);
+      sqz_bits_box_fill(src, tab, nb, wt, SQZ_BITS_BOX, SQZ_BITS_KQ, BITS_BYTES, nbytes, i, a, m, steps > 1u);
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint st = 1u; st <= steps; st++) {
@@ -198,13 +207,19 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
      * the bytes variant's second tile with the first one's neighbours) */
     if (lid < 9u && b + stride < tiles) nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, BITS_TILE(b + stride), lid));
     __local BITS_AREA *res = (steps & 1u) ? bb : a;
-#ifdef SQZ_BITS_BYTES
+#if defined(SQZ_BITS_BYTES) && defined(SQZ_BITS_LIST)
     __local ulong *pk = (steps & 1u) ? a : bb; /* the last step's input and the masks are done with */
     for (uint u = lid; u < nsub; u += ls) pk[u] = sqz_bits_list_unbox(res[own[u]], pt, SQZ_BITS_BOX);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = lid; j <= (wt + 63u) / 64u; j += ls) m[j] = sqz_bits_list_cells64(pk, nsub, SQZ_BITS_KQ, j);
     barrier(CLK_LOCAL_MEM_FENCE);
     bits_store_bytes(dst, m, w0, wt, lid, ls);
+#elif defined(SQZ_BITS_BYTES)
+    __local uint *arr = area + 3u * an; /* the tile's cells as bits, past the window's three areas */
+    for (uint w = lid; w <= (wt + 31u) / 32u; w += ls)
+      arr[w] = w < (wt + 31u) / 32u ? sqz_bits_box_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w) : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    bits_store_bytes(dst, arr, w0, wt, lid, ls);
 #else
     for (uint w = lid; w < wt; w += ls)
 #ifdef SQZ_BITS_LIST

@@ -68,12 +68,41 @@ SQZ_FN sqz_u32 sqz_bits_box_bits(const SQZ_BITS_GLOBAL sqz_u32 *src, sqz_u64 p, 
   return kq == 32u ? v : v & ((1u << kq) - 1u);
 }
 
+/* The 4 bytes of v as 4 bits (bit i: byte i non-zero): the bytes made 0/1, then gathered by a
+ * multiply (byte i of v * 0x00204081 lands at bit 21 + i, the other products elsewhere, no
+ * carries). */
+SQZ_FN sqz_u32 sqz_bits_nibble(sqz_u32 v) {
+  v = ((((v & 0x7f7f7f7fu) + 0x7f7f7f7fu) | v) >> 7) & 0x01010101u;
+  return ((v * 0x00204081u) >> 21) & 15u;
+}
+
+/* The kq <= 32 cells of a byte state from byte p as bits (bit i: byte p + i non-zero), of n bytes
+ * in all: the aligned 32-bit words that hold them, or, for a box in the last partial word of the
+ * state, byte by byte. */
+SQZ_FN sqz_u32 sqz_bits_byte_bits(const SQZ_BITS_GLOBAL sqz_u32 *src, sqz_u64 p, sqz_u32 kq, sqz_u64 n) {
+  const SQZ_BITS_GLOBAL sqz_u32 *w = src + (p >> 2);
+  sqz_u32 o = (sqz_u32)p & 3u, nw = (o + kq + 3u) >> 2;
+  sqz_u64 acc = 0u;
+  if (p - o + 4u * nw <= n) {
+    SQZ_BB_UNROLL
+    for (sqz_u32 i = 0u; i < (kq + 6u) / 4u; i++) /* at most ceil((kq + 3) / 4) words */
+      if (i < nw) acc |= (sqz_u64)sqz_bits_nibble(w[i]) << (4u * i);
+  } else {
+    for (sqz_u32 j = 0u; j < kq; j++)
+      acc |= (sqz_u64)(((const SQZ_BITS_GLOBAL unsigned char *)src)[p + j] != 0u) << (o + j);
+  }
+  acc >>= o;
+  return kq == 32u ? (sqz_u32)acc : (sqz_u32)acc & ((1u << kq) - 1u);
+}
+
 /* Fill task i of the plan: its rows (those in [0, R)) of word column j of the cell area a and,
- * with `masked`, of the mask area m. nb: the 9 tiles around (-1: absent), wt: words per tile;
- * bs and kq = k^q as in the plan (compile-time constants in kernels). */
+ * with `masked`, of the mask area m. nb: the 9 tiles around (-1: absent), wt: words per tile
+ * (with `bytes`: a u8 state in compact order, wt bytes a tile, nbytes in all); bs, kq = k^q and
+ * bytes as in the plan (compile-time constants in kernels). */
 SQZ_FN void sqz_bits_box_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BITS_GLOBAL sqz_u32 *tab,
-                              const SQZ_BITS_LOCAL sqz_i64 *nb, sqz_u64 wt, sqz_u32 bs, sqz_u32 kq, sqz_u32 i,
-                              SQZ_BITS_LOCAL sqz_u32 *a, SQZ_BITS_LOCAL sqz_u32 *m, sqz_u32 masked) {
+                              const SQZ_BITS_LOCAL sqz_i64 *nb, sqz_u64 wt, sqz_u32 bs, sqz_u32 kq, sqz_u32 bytes,
+                              sqz_u64 nbytes, sqz_u32 i, SQZ_BITS_LOCAL sqz_u32 *a, SQZ_BITS_LOCAL sqz_u32 *m,
+                              sqz_u32 masked) {
   sqz_u32 rows = tab[SQZ_BB_ROWS], rw = tab[SQZ_BB_RW], n = tab[SQZ_BB_NFILL];
   const SQZ_BITS_GLOBAL sqz_u32 *fill = tab + tab[SQZ_BB_FILL], *ent = tab + tab[SQZ_BB_ENT];
   const SQZ_BITS_GLOBAL sqz_u64 *u = (const SQZ_BITS_GLOBAL sqz_u64 *)(tab + tab[SQZ_BB_U]);
@@ -86,7 +115,9 @@ SQZ_FN void sqz_bits_box_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BITS
     sqz_u32 en = ent[e];
     sqz_i64 t = nb[(en >> 20) & 15u];
     if (t < 0) continue;
-    sqz_u32 bits = sqz_bits_box_bits(src, ((sqz_u64)t * wt << 5) + (sqz_u64)(en & 0xfffffu) * kq, kq);
+    sqz_u64 sub = (sqz_u64)(en & 0xfffffu) * kq;
+    sqz_u32 bits = bytes ? sqz_bits_byte_bits(src, (sqz_u64)t * wt + sub, kq, nbytes)
+                         : sqz_bits_box_bits(src, ((sqz_u64)t * wt << 5) + sub, kq);
     sqz_u64 box = 0u;
     SQZ_BB_UNROLL
     for (sqz_u32 b = 0u; 8u * b < kq; b++) box |= u[256u * b + ((bits >> (8u * b)) & 255u)];
@@ -163,6 +194,14 @@ SQZ_BITS_RULE_FN(sqz_bits_box_rule64, sqz_u64)
     (p)[2] = u_ ^ v_;                                                                \
     (p)[3] = u_ & v_;                                                                \
   } while (0)
+
+/* Cells l .. l + 3 of a tile as 4 bytes 0/1 (byte i: cell l + i), from its bit array (bit i of
+ * word j: cell 32 j + i; one word past the tile's, 0). */
+SQZ_FN sqz_u32 sqz_bits_bytes4(const SQZ_BITS_LOCAL sqz_u32 *arr, sqz_u32 l) {
+  sqz_u32 o = l & 31u, v = arr[l >> 5] >> o;
+  if (o > 28u) v |= arr[(l >> 5) + 1u] << (32u - o);
+  return ((v & 15u) * 0x00204081u) & 0x01010101u; /* bit i at byte i: sqz_bits_nibble's multiply, back */
+}
 
 /* Rows ya .. yb - 1 (ya >= 1) of word column c stepped from area `in` into `out` (rows ya - 1 ..
  * yb read): the 9-cell sums of three rows' 3-sums, the rule on the sum with the cell itself

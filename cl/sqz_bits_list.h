@@ -40,33 +40,6 @@
 #define SQZ_BL_HEADER 12u
 #define SQZ_BL_COL0 ((sqz_u64)0x0101010101010101u) /* column 0 of every row of a box */
 
-/* The 4 bytes of v as 4 bits (bit i: byte i non-zero): the bytes made 0/1, then gathered by a
- * multiply (byte i of v * 0x00204081 lands at bit 21 + i, the other products elsewhere, no
- * carries). */
-SQZ_FN sqz_u32 sqz_bits_list_nibble(sqz_u32 v) {
-  v = ((((v & 0x7f7f7f7fu) + 0x7f7f7f7fu) | v) >> 7) & 0x01010101u;
-  return ((v * 0x00204081u) >> 21) & 15u;
-}
-
-/* The kq <= 32 cells of a byte state from byte p as bits (bit i: byte p + i non-zero), of n bytes
- * in all: the aligned 32-bit words that hold them, or, for a box in the last partial word of the
- * state, byte by byte. */
-SQZ_FN sqz_u32 sqz_bits_list_byte_bits(const SQZ_BITS_GLOBAL sqz_u32 *src, sqz_u64 p, sqz_u32 kq, sqz_u64 n) {
-  const SQZ_BITS_GLOBAL sqz_u32 *w = src + (p >> 2);
-  sqz_u32 o = (sqz_u32)p & 3u, nw = (o + kq + 3u) >> 2;
-  sqz_u64 acc = 0u;
-  if (p - o + 4u * nw <= n) {
-    SQZ_BB_UNROLL
-    for (sqz_u32 i = 0u; i < (kq + 6u) / 4u; i++) /* at most ceil((kq + 3) / 4) words */
-      if (i < nw) acc |= (sqz_u64)sqz_bits_list_nibble(w[i]) << (4u * i);
-  } else {
-    for (sqz_u32 j = 0u; j < kq; j++)
-      acc |= (sqz_u64)(((const SQZ_BITS_GLOBAL unsigned char *)src)[p + j] != 0u) << (o + j);
-  }
-  acc >>= o;
-  return kq == 32u ? (sqz_u32)acc : (sqz_u32)acc & ((1u << kq) - 1u);
-}
-
 /* Entry e of the list from storage into a (its box) and m (its mask): the k^q cells of its
  * sub-tile in tile nb[direction] (-1: absent, an empty box and mask). Storage bits (wt words a
  * tile), or with `bytes` bytes (wt bytes a tile, nbytes in all: a u8 state in compact order). kq
@@ -80,7 +53,7 @@ SQZ_FN void sqz_bits_list_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BIT
   sqz_u64 box = 0u, mask = 0u;
   if (t >= 0) {
     sqz_u64 sub = (sqz_u64)(en & 0xfffffu) * kq;
-    sqz_u32 bits = bytes ? sqz_bits_list_byte_bits(src, (sqz_u64)t * wt + sub, kq, nbytes)
+    sqz_u32 bits = bytes ? sqz_bits_byte_bits(src, (sqz_u64)t * wt + sub, kq, nbytes)
                           : sqz_bits_box_bits(src, ((sqz_u64)t * wt << 5) + sub, kq);
     SQZ_BB_UNROLL
     for (sqz_u32 b = 0u; 8u * b < kq; b++) box |= u[256u * b + ((bits >> (8u * b)) & 255u)];
@@ -151,12 +124,12 @@ SQZ_FN sqz_u64 sqz_bits_list_cells64(const SQZ_BITS_LOCAL sqz_u64 *pk, sqz_u32 n
 }
 
 /* Cells l .. l + 3 of a tile as 4 bytes 0/1 (byte i: cell l + i), from its bit array (one word
- * past the tile's, 0). */
+ * past the tile's, 0): sqz_bits_bytes4 on 64-bit words. */
 SQZ_FN sqz_u32 sqz_bits_list_bytes4(const SQZ_BITS_LOCAL sqz_u64 *arr, sqz_u32 l) {
   sqz_u32 o = l & 63u;
   sqz_u64 v = arr[l >> 6] >> o;
   if (o > 60u) v |= arr[(l >> 6) + 1u] << (64u - o);
-  return (((sqz_u32)v & 15u) * 0x00204081u) & 0x01010101u; /* bit i at byte i: the multiply of the fill, back */
+  return (((sqz_u32)v & 15u) * 0x00204081u) & 0x01010101u;
 }
 
 #endif /* SQZ_BITS_LIST_H */

@@ -68,7 +68,7 @@ static void expect_opencl(sqz_context *cl, sqz_domain *dom, const char *layout, 
  * cells, tile sizes k^j that are odd, storage sizes that are not whole words); a rule with
  * birth on 0 neighbours (block holes must stay 0); fast and generic steps equal the cpu. */
 START_TEST(test_every_tile_level) {
-  setenv("SQZ_BITS_STEP", "window", 1); /* the word step, not the list of boxes, on compact */
+  setenv("SQZ_FRACTAL_STEP", "words", 1); /* the word step, not the boxes, on compact */
   const char *specs[] = {"fractal:sierpinski-triangle:6", "fractal:sierpinski-carpet:3", "fractal:vicsek-cross:3",
                          "fractal:...#/.#../###./#.#.:3", "fractal:#./.#:6", "fractal:sierpinski-triangle:1"};
   const char *rules[] = {"B3/S23", "B036/S1245"};
@@ -97,7 +97,7 @@ START_TEST(test_every_tile_level) {
       sqz_domain_release(dom);
       free(ref);
     }
-  unsetenv("SQZ_BITS_STEP");
+  unsetenv("SQZ_FRACTAL_STEP");
   sqz_context_release(cl);
 }
 END_TEST
@@ -107,7 +107,7 @@ END_TEST
  * last one), equal to the cpu; with the local memory lowered, several tiles per iteration and
  * several iterations per group. Tiles smaller than the depth run one step per launch. */
 START_TEST(test_temporal) {
-  setenv("SQZ_BITS_STEP", "window", 1); /* the word step, not the list of boxes, on compact */
+  setenv("SQZ_FRACTAL_STEP", "words", 1); /* the word step, not the boxes, on compact */
   const char *specs[] = {"fractal:sierpinski-triangle:6", "fractal:sierpinski-carpet:3", "fractal:vicsek-cross:3",
                          "fractal:...#/.#../###./#.#.:3", "fractal:#./.#:6", "fractal:sierpinski-triangle:10"};
   const char *rules[] = {"B3/S23", "B036/S1245"};
@@ -137,7 +137,7 @@ START_TEST(test_temporal) {
       sqz_domain_release(dom);
       free(ref);
     }
-  unsetenv("SQZ_BITS_STEP");
+  unsetenv("SQZ_FRACTAL_STEP");
   sqz_context_release(cl);
 }
 END_TEST
@@ -145,7 +145,7 @@ END_TEST
 /* Larger levels, several tiles per iteration and several iterations per group, with the
  * local memory lowered so that the automatic level is small, and at the device's own. */
 START_TEST(test_many_tiles) {
-  setenv("SQZ_BITS_STEP", "window", 1); /* the word step, not the list of boxes, on compact */
+  setenv("SQZ_FRACTAL_STEP", "words", 1); /* the word step, not the boxes, on compact */
   const char *specs[] = {"fractal:sierpinski-triangle:11", "fractal:sierpinski-carpet:6"};
   sqz_context *cl = sqz_test_context("opencl");
   uint64_t saved = cl->local_mem, lmems[] = {600, 3000, saved};
@@ -166,7 +166,7 @@ START_TEST(test_many_tiles) {
     sqz_domain_release(dom);
     free(ref);
   }
-  unsetenv("SQZ_BITS_STEP");
+  unsetenv("SQZ_FRACTAL_STEP");
   sqz_context_release(cl);
 }
 END_TEST
@@ -291,18 +291,23 @@ START_TEST(test_tetra_values) {
 }
 END_TEST
 
-/* The list of boxes on compact u8 states (cl/sqz_bits_list.h with SQZ_BITS_BYTES), the default
- * where boxes have side 8, and forced (SQZ_BITS_STEP=list) on scales 3 and 4 and on smaller
- * boxes: one tile, three, and 27 (several a work-group), holes and patterns of 2 and 3 cells, a
- * rule with birth on 0 neighbours (holes and absent tiles stay 0), 1, 2 and 4 steps a launch over
- * 7 steps; equal to the cpu. A launch block set keeps the word step. */
+/* The boxes on compact u8 states (cl/engine_bits_fractal.cl with SQZ_BITS_BYTES): the list, the
+ * default where boxes have side 8, and forced (SQZ_BITS_STEP=list) on scales 3 and 4 and on
+ * smaller boxes; the window (the GPUs' default elsewhere, SQZ_FRACTAL_STEP=boxes here) on every
+ * scale; one tile, three, and 27 (several a work-group), holes and patterns of 2 and 3 cells, a
+ * rule with birth on 0 neighbours (holes and absent tiles stay 0), 1, 2 and 4 steps a launch
+ * over 7 steps; equal to the cpu. A launch block set or SQZ_FRACTAL_STEP=words keeps the word
+ * step. */
 START_TEST(test_boxes) {
   struct { const char *spec; const char *step, *q; } runs[] = {
       {"fractal:sierpinski-triangle:6", NULL, NULL}, {"fractal:sierpinski-triangle:9", NULL, NULL},
       {"fractal:sierpinski-triangle:11", NULL, NULL}, {"fractal:#./.#:10", NULL, NULL},
       {"fractal:.#/##:9", NULL, NULL},                {"fractal:sierpinski-carpet:4", "list", NULL},
       {"fractal:vicsek-cross:4", "list", NULL},       {"fractal:...#/.#../###./#.#.:3", "list", NULL},
-      {"fractal:sierpinski-triangle:8", "list", "1"}, {"fractal:sierpinski-triangle:2", "list", NULL}};
+      {"fractal:sierpinski-triangle:8", "list", "1"}, {"fractal:sierpinski-triangle:2", "list", NULL},
+      {"fractal:sierpinski-carpet:4", "window", NULL}, {"fractal:vicsek-cross:5", "window", NULL},
+      {"fractal:...#/.#../###./#.#.:3", "window", NULL}, {"fractal:sierpinski-triangle:11", "window", NULL},
+      {"fractal:#./.#:9", "window", NULL}, {"fractal:sierpinski-carpet:2", "window", "0"}};
   const char *rules[] = {"B3/S23", "B036/S1245"};
   sqz_context *cl = sqz_test_context("opencl");
   for (size_t d = 0; d < sizeof runs / sizeof runs[0]; d++)
@@ -313,9 +318,15 @@ START_TEST(test_boxes) {
       SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, runs[d].spec, &dom));
       if (runs[d].step) setenv("SQZ_BITS_STEP", runs[d].step, 1);
       if (runs[d].q) setenv("SQZ_BITS_Q", runs[d].q, 1);
+      int window = runs[d].step && strcmp(runs[d].step, "window") == 0;
+      if (window) setenv("SQZ_FRACTAL_STEP", "boxes", 1);
       sqz_field *f = NULL;
       SQZ_OK_OR_FAIL(cl, sqz_field_create(dom, SQZ_U8, "compact", &f));
-      ck_assert_msg(sqz__cl_fractal_boxes_applies(f), "%s: the list of boxes applies", runs[d].spec);
+      ck_assert_msg(sqz__cl_fractal_boxes_applies(f), "%s: the boxes apply", runs[d].spec);
+      setenv("SQZ_FRACTAL_STEP", "words", 1);
+      ck_assert(!sqz__cl_fractal_boxes_applies(f));
+      if (window) setenv("SQZ_FRACTAL_STEP", "boxes", 1);
+      else unsetenv("SQZ_FRACTAL_STEP");
       SQZ_OK_OR_FAIL(cl, sqz_field_set_block(f, 2));
       ck_assert(!sqz__cl_fractal_boxes_applies(f));
       sqz_field_release(f);
@@ -328,6 +339,7 @@ START_TEST(test_boxes) {
       unsetenv("SQZ_TEMPORAL");
       unsetenv("SQZ_BITS_STEP");
       unsetenv("SQZ_BITS_Q");
+      unsetenv("SQZ_FRACTAL_STEP");
       sqz_domain_release(dom);
       free(ref);
     }

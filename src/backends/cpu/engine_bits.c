@@ -71,7 +71,7 @@ sqz__cpu_box_tile(const sqz_bits_tiling *bt, const sqz_bits_box *p, const sqz_i6
                   const uint32_t birth, const uint32_t survive) {
   const uint32_t *tab = p->tab, *tasks = tab + tab[SQZ_BB_STEP];
   uint32_t rows = p->rows;
-  for (uint32_t i = 0; i < p->n_fill; i++) sqz_bits_box_fill(src, tab, nb, bt->wt, bs, kq, i, a, m, steps > 1);
+  for (uint32_t i = 0; i < p->n_fill; i++) sqz_bits_box_fill(src, tab, nb, bt->wt, bs, kq, 0, 0, i, a, m, steps > 1);
   for (uint32_t st = 1; st <= steps; st++)
     for (uint32_t i = 0; i < p->n_step; i++) {
       uint32_t yb, ya = sqz_bits_box_rows(tasks[i], st, rows, &yb);

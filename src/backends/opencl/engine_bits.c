@@ -152,6 +152,13 @@ static void sqz__bits_box_dump(const sqz_field *f, const sqz_bits_tiling *bt, co
   fclose(fp);
 }
 
+/* Bytes of local memory of the box step's `area`: the plan's, and with bytes (a u8 state) for the
+ * window its third area whatever the depth and the tile's bit array (kt cells and a word) past it. */
+static size_t sqz__bits_box_area(const sqz_bits_box *p, int bytes, uint32_t kt) {
+  if (!bytes || p->list) return sqz__bits_box_local(p) * 4u;
+  return ((size_t)3 * p->rows * p->rw + (kt + 31u) / 32u + 1u) * 4u;
+}
+
 /* Work-items of a group of the list step: the multiple of 32 up to `most` (SQZ_BITS_LANES: a
  * given count) whose rounds over the ne entries leave the fewest idle. */
 static size_t sqz__bits_list_lanes(uint32_t ne, size_t most) {
@@ -186,12 +193,12 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
   for (; depth >= 1 && !p.tab; depth--) { /* the deepest window that fits */
     int st = sqz__bits_box_plan(ctx, f->dom, &bt, q, depth, (uint32_t)local, ctx->local_mem > 72u ? (ctx->local_mem - 72u) / 4u : 0u, &p);
     if (st != SQZ_OK) return st;
-    if (sqz__bits_box_local(&p) * 4u + 9u * 8u > ctx->local_mem) {
+    if (sqz__bits_box_area(&p, bytes, bt.kt) + 9u * 8u > ctx->local_mem) {
       free(p.tab);
       p.tab = NULL;
     }
   }
-  if (p.tab && ((f->part && p.depth < steps) || (bytes && !p.list))) { /* a part: one launch or none; bytes: the list */
+  if (p.tab && f->part && p.depth < steps) { /* a part's steps between exchanges: one launch, or none */
     free(p.tab);
     p.tab = NULL;
   }
@@ -229,7 +236,7 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
                    sizeof kk, &kk, sizeof rb, &rb, sizeof wt, &wt, sizeof tiles, &tiles, sizeof now, &now,
                    sizeof u->birth, &u->birth, sizeof u->survive, &u->survive, (size_t)0);
     cl_int err = CL_SUCCESS;
-    if (st == SQZ_OK && (err = clSetKernelArg(k, 12, sqz__bits_box_local(&p) * 4u, NULL)) != CL_SUCCESS)
+    if (st == SQZ_OK && (err = clSetKernelArg(k, 12, sqz__bits_box_area(&p, bytes, bt.kt), NULL)) != CL_SUCCESS)
       st = sqz__fail(ctx, err, "setting the local memory of a bits step failed: %s", sqz_status_name(err));
     if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
     if (st == SQZ_OK) {
@@ -331,13 +338,16 @@ int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed) {
 }
 
 int sqz__cl_fractal_boxes_applies(const sqz_field *f) {
-  if (f->part || f->block || f->type != SQZ_U8 || f->layout != SQZ_LAYOUT_COMPACT || f->dom->kind != SQZ_DOMAIN_FRACTAL)
+  const char *e = getenv("SQZ_FRACTAL_STEP");
+  if (f->part || f->block || f->type != SQZ_U8 || f->layout != SQZ_LAYOUT_COMPACT || f->dom->kind != SQZ_DOMAIN_FRACTAL ||
+      (e && strcmp(e, "words") == 0))
     return 0;
+  if ((e && strcmp(e, "boxes") == 0) || f->ctx->is_gpu) return 1;
   sqz_bits_tiling bt;
   sqz__bits_tiling(f->dom, &bt);
   uint32_t bs = 1;
   for (uint32_t i = sqz__bits_box_level(f->dom, &bt); i > 0; i--) bs *= (uint32_t)f->dom->fr.s;
-  return sqz__bits_list_wanted(bs);
+  return sqz__bits_list_wanted(bs); /* CPU devices: the list; the window on bytes ran slower than the word step */
 }
 
 int sqz__cl_fractal_boxes(sqz_field *f, const sqz_update *u, uint64_t steps) {
