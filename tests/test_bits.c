@@ -219,7 +219,7 @@ START_TEST(test_box) {
     uint32_t top = sqz__bits_box_level(dom, &bt);
     ck_assert_uint_ge(top, 1);
     for (uint32_t q = 0; q <= top; q++)
-      for (uint32_t depth = 1; depth <= 4; depth += 3) {
+      for (uint32_t depth = 1; depth <= 8; depth = depth == 1 ? 4 : 2 * depth) {
         setenv("SQZ_BITS_STEP", "window", 1);
         check_box_plan(ctx, dom, q, depth);
         unsetenv("SQZ_BITS_STEP");
@@ -316,7 +316,7 @@ START_TEST(test_temporal) {
         unsetenv("SQZ_BITS_Q");
       }
     }
-    for (int t = 1; t <= 4; t += 3) { /* the plan the default does not take: the list on every box, the window on side 8 */
+    for (int t = 1; t <= 8; t = t == 1 ? 4 : 2 * t) { /* the plan the default does not take: the list on every box, the window on side 8 */
       char v[2] = {(char)('0' + t), 0};
       setenv("SQZ_TEMPORAL", v, 1);
       setenv("SQZ_BITS_STEP", "list", 1);
@@ -328,10 +328,12 @@ START_TEST(test_temporal) {
       unsetenv("SQZ_BITS_STEP");
     }
     unsetenv("SQZ_TEMPORAL");
-    if (!all) { /* a local memory that holds only the one-step window of the triangle: T = 4 falls back to 1 */
+    if (!all) { /* a local memory that holds only the one-step window of the triangle: T = 8 falls back to 1 */
       uint64_t saved = ctx->local_mem;
       ctx->local_mem = 30000;
+      setenv("SQZ_BITS_STEP", "window", 1);
       check_runs(ctx, "fractal:sierpinski-triangle:9", rules2[0], 0.5, 1);
+      unsetenv("SQZ_BITS_STEP");
       ctx->local_mem = saved;
     }
     sqz_context_release(ctx);

@@ -63,11 +63,13 @@ static inline size_t sqz__bits_box_local(const sqz_bits_box *p) {
   if (p->list) return (size_t)6 * (p->ne + 1u);
   return (size_t)(p->depth > 1 ? 3 : 2) * p->rows * p->rw;
 }
-/* Steps per launch of the bits fractal step: SQZ_TEMPORAL (1 .. 4) or SQZ_BITS_DEPTH, at most
- * `steps`. 4 on every device: a tile window of side s^t + 8 costs little more to step than the
- * tile, and fill and pack are paid once per 4 steps (measured faster than T = 1 on the 2-core
- * CPU too, PoCL and the cpu backend: docs/BENCHMARKS.md, "Layout bits on fractals by boxes"). */
-#define SQZ_BITS_DEPTH 4u
+/* Steps per launch of the fractal box steps (bits, and compact on OpenCL): SQZ_TEMPORAL (1 .. 8)
+ * or SQZ_BITS_DEPTH, at most `steps` (the plans cap it: the list at the box side, the window at
+ * the tile side and at what local memory holds). 8 on every device: a tile window of side s^t +
+ * 16 costs little more to step than the tile, a list's ring steps with it, and fill and pack are
+ * paid once per 8 steps (T = 8 against 4 on the 2-core CPU, PoCL and the cpu backend: 1.12-1.26x;
+ * docs/BENCHMARKS.md, "The list of boxes"). */
+#define SQZ_BITS_DEPTH 8u
 SQZ_INTERNAL uint32_t sqz__bits_depth(uint64_t steps);
 
 /* The family-independent contracts of sqz_internal.h's layout functions, for layout bits. */

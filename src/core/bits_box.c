@@ -222,6 +222,6 @@ int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_t
 }
 
 uint32_t sqz__bits_depth(uint64_t steps) {
-  unsigned long v = sqz__env_uint("SQZ_TEMPORAL", 1, 4, SQZ_BITS_DEPTH);
+  unsigned long v = sqz__env_uint("SQZ_TEMPORAL", 1, 8, SQZ_BITS_DEPTH);
   return steps < v ? (uint32_t)(steps > 0 ? steps : 1) : (uint32_t)v;
 }
