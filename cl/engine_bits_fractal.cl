@@ -158,6 +158,7 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
   __global const uint *nbt = tab + tab[SQZ_BL_NB];
   __local ulong *a = area, *bb = area + ne + 1u, *m = area + 2u * (ne + 1u);
   if (lid == 0u) a[ne] = bb[ne] = 0u;
+  __global const uint4 *nb4 = (__global const uint4 *)nbt; /* an entry's 4 neighbour words: 16-byte aligned */
 #ifdef SQZ_BITS_BYTES
   __global const uint *own = tab + tab[SQZ_BL_OWN], *pt = tab + tab[SQZ_BL_P];
 #endif
@@ -192,7 +193,8 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
       __local BITS_AREA *in = (st & 1u) ? a : bb, *out = (st & 1u) ? bb : a;
 #ifdef SQZ_BITS_LIST
       for (uint e = lid, n = st < steps ? ne : nsub; e < n; e += ls) {
-        ulong v = sqz_bits_list_step(in, nbt + 4u * e, e, SQZ_BITS_BOX, birth, survive);
+        uint4 w = nb4[e];
+        ulong v = sqz_bits_list_step(in, w.s0, w.s1, w.s2, w.s3, e, SQZ_BITS_BOX, birth, survive);
         out[e] = st < steps ? v & m[e] : v;
       }
 #else

@@ -23,7 +23,7 @@
  * even word; ceil(k^q / 8) x 256 64-bit words: byte i of the k^q storage bits -> the box bits
  * x + 8 y of its cells), P (S x 2^S words: the S bits of box row y -> the digit-order bits of
  * its cells), the entries (sub-tile | direction << 20: the tile, 4 itself, and its sub-tile in
- * digit order), their neighbours (4 words an entry, the entries of its neighbours NW, N, NE, W,
+ * digit order), their neighbours (from a multiple of 4 words; 4 words an entry, the entries of its neighbours NW, N, NE, W,
  * E, SW, S, SE as 16-bit halves, low half first) and the own entry of each sub-tile. */
 
 #define SQZ_BL_DEPTH 0u /* steps a launch at most, <= S */
@@ -74,10 +74,10 @@ SQZ_FN void sqz_bits_list_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BIT
     (h1) = (a_ & b_) | (x_ & (c));                                                                       \
   } while (0)
 
-/* The next state of entry e's box (before its mask) from `in`, nw: its 4 neighbour words. */
-SQZ_FN sqz_u64 sqz_bits_list_step(const SQZ_BITS_LOCAL sqz_u64 *in, const SQZ_BITS_GLOBAL sqz_u32 *nw, sqz_u32 e,
-                                  sqz_u32 bs, sqz_u32 birth, sqz_u32 survive) {
-  sqz_u32 n01 = nw[0], n23 = nw[1], n45 = nw[2], n67 = nw[3], top = 8u * (bs - 1u);
+/* The next state of entry e's box (before its mask) from `in`; n01 .. n67: its 4 neighbour words. */
+SQZ_FN sqz_u64 sqz_bits_list_step(const SQZ_BITS_LOCAL sqz_u64 *in, sqz_u32 n01, sqz_u32 n23, sqz_u32 n45, sqz_u32 n67,
+                                  sqz_u32 e, sqz_u32 bs, sqz_u32 birth, sqz_u32 survive) {
+  sqz_u32 top = 8u * (bs - 1u);
   sqz_u64 c = in[e], n0, n1, m0, m1, s0, s1, pl[4];
   SQZ_BITS_LIST_HSUM(in[n01 & 0xffffu], in[n01 >> 16], in[n23 & 0xffffu], bs, n0, n1);
   SQZ_BITS_LIST_HSUM(in[n23 >> 16], c, in[n45 & 0xffffu], bs, m0, m1);

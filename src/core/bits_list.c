@@ -62,7 +62,7 @@ int sqz__bits_list_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_
   hdr[SQZ_BL_U] = SQZ_BL_HEADER;
   hdr[SQZ_BL_P] = hdr[SQZ_BL_U] + 2 * 256 * ((kq + 7) / 8);
   hdr[SQZ_BL_ENT] = hdr[SQZ_BL_P] + (bs << bs);
-  hdr[SQZ_BL_NB] = hdr[SQZ_BL_ENT] + ne;
+  hdr[SQZ_BL_NB] = (hdr[SQZ_BL_ENT] + ne + 3u) & ~3u; /* 16-byte aligned: kernels read an entry's 4 as a uint4 */
   hdr[SQZ_BL_OWN] = hdr[SQZ_BL_NB] + 4 * ne;
   size_t words = (size_t)hdr[SQZ_BL_OWN] + nsub;
   uint32_t *tab = ne < 0xffffu ? sqz__calloc(words, sizeof *tab) : NULL; /* 16-bit neighbours, ne: none */

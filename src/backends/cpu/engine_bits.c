@@ -96,7 +96,8 @@ sqz__cpu_list_tile(const sqz_bits_tiling *bt, const sqz_bits_box *p, const sqz_i
   for (uint32_t st = 1; st <= steps; st++) {
     uint64_t *in = (st & 1) ? a : b2, *out = (st & 1) ? b2 : a;
     for (uint32_t e = 0, n = st < steps ? ne : nsub; e < n; e++) {
-      uint64_t v = sqz_bits_list_step(in, nbt + 4u * e, e, bs, birth, survive);
+      const uint32_t *w = nbt + 4u * e;
+      uint64_t v = sqz_bits_list_step(in, w[0], w[1], w[2], w[3], e, bs, birth, survive);
       out[e] = st < steps ? v & m[e] : v;
     }
   }
