@@ -150,9 +150,7 @@ static void check_list_plan(sqz_context *ctx, sqz_domain *dom, uint32_t q, uint3
   sqz_bits_tiling bt;
   sqz__bits_tiling(dom, &bt);
   sqz_bits_box p;
-  setenv("SQZ_BITS_STEP", "list", 1);
-  SQZ_OK_OR_FAIL(ctx, sqz__bits_box_plan(ctx, dom, &bt, q, depth, 64, 12288, &p));
-  unsetenv("SQZ_BITS_STEP");
+  SQZ_OK_OR_FAIL(ctx, sqz__bits_list_plan(ctx, dom, &bt, q, depth, &p));
   ck_assert_uint_eq(p.list, 1);
   ck_assert_uint_eq(p.depth, depth < p.bs ? depth : p.bs); /* the ring is one box deep */
   const uint32_t *tab = p.tab, *pt = tab + tab[SQZ_BL_P], *ent = tab + tab[SQZ_BL_ENT], *nbt = tab + tab[SQZ_BL_NB];
@@ -220,9 +218,7 @@ START_TEST(test_box) {
     ck_assert_uint_ge(top, 1);
     for (uint32_t q = 0; q <= top; q++)
       for (uint32_t depth = 1; depth <= 8; depth = depth == 1 ? 4 : 2 * depth) {
-        setenv("SQZ_BITS_STEP", "window", 1);
         check_box_plan(ctx, dom, q, depth);
-        unsetenv("SQZ_BITS_STEP");
         check_list_plan(ctx, dom, q, depth);
       }
     sqz_domain_release(dom);

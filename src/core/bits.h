@@ -47,16 +47,20 @@ SQZ_INTERNAL uint32_t sqz__bits_box_level(const sqz_domain *dom, const sqz_bits_
 /* The plan at box level q and halo depth (at most the tile side: p->depth), step tasks sized
  * for `lanes` work-items at once; with lanes >= 32 (a GPU-like group) the window's row stride is
  * padded by up to 7 words, within local_words, for the fewest local-memory bank conflicts of
- * warps of 32 tasks. Boxes of side 8 get the list's plan instead (p->list, below). */
+ * warps of 32 tasks. */
 SQZ_INTERNAL int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
                                     uint32_t depth, uint32_t lanes, uint64_t local_words, sqz_bits_box *p);
 /* Whether boxes of side bs are stepped as a list (cl/sqz_bits_list.h) rather than in a window:
  * side 8 (s = 2, the Sierpiński triangle), or SQZ_BITS_STEP=list (any box; `window`: none). */
 SQZ_INTERNAL int sqz__bits_list_wanted(uint32_t bs);
-/* The plan of the list step at box level q, which sqz__bits_box_plan makes instead of the
- * window's where sqz__bits_list_wanted. p->depth <= the box side. */
+/* The plan of the list step at box level q (p->list); p->depth <= the box side. SQZ_ERR_UNSUPPORTED
+ * where the entries do not fit 16-bit indices. */
 SQZ_INTERNAL int sqz__bits_list_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
                                      uint32_t depth, sqz_bits_box *p);
+/* The plan the steps run (bits_plan.c): the list's where sqz__bits_list_wanted, else the window's
+ * (arguments as sqz__bits_box_plan). */
+SQZ_INTERNAL int sqz__bits_step_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
+                                     uint32_t depth, uint32_t lanes, uint64_t local_words, sqz_bits_box *p);
 /* Words of one tile window (cell, mask and second cell areas: 3 with depth > 1, else 2), or of
  * the list's three areas of ne + 1 boxes. */
 static inline size_t sqz__bits_box_local(const sqz_bits_box *p) {

@@ -153,11 +153,6 @@ static uint32_t sqz__box_stride(const sqz_bits_box *p, const uint32_t *tab, uint
   return best;
 }
 
-int sqz__bits_list_wanted(uint32_t bs) {
-  const char *how = getenv("SQZ_BITS_STEP");
-  return how && strcmp(how, "list") == 0 ? 1 : how && strcmp(how, "window") == 0 ? 0 : bs == 8;
-}
-
 int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
                        uint32_t depth, uint32_t lanes, uint64_t local_words, sqz_bits_box *p) {
   const sqz_fractal *fr = &dom->fr;
@@ -165,10 +160,6 @@ int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_t
   for (uint32_t i = 0; i < q; i++) {
     bs *= (uint32_t)fr->s;
     kq *= (uint32_t)fr->k;
-  }
-  if (sqz__bits_list_wanted(bs)) {
-    int st = sqz__bits_list_plan(ctx, dom, bt, q, depth, p);
-    if (st != SQZ_ERR_UNSUPPORTED) return st; /* else the window, below */
   }
   memset(p, 0, sizeof *p);
   if (depth > side) depth = side; /* the window reaches the 8 neighbour tiles only */
@@ -219,9 +210,4 @@ int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_t
   free(mask);
   if (lanes >= 32) tab[SQZ_BB_RW] = p->rw = sqz__box_stride(p, tab, local_words); /* tasks keep their columns */
   return SQZ_OK;
-}
-
-uint32_t sqz__bits_depth(uint64_t steps) {
-  unsigned long v = sqz__env_uint("SQZ_TEMPORAL", 1, 8, SQZ_BITS_DEPTH);
-  return steps < v ? (uint32_t)(steps > 0 ? steps : 1) : (uint32_t)v;
 }

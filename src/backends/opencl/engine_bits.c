@@ -191,7 +191,7 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
   uint32_t q = sqz__bits_box_level(f->dom, &bt), depth = sqz__bits_depth(steps);
   sqz_bits_box p = {0};
   for (; depth >= 1 && !p.tab; depth--) { /* the deepest window that fits */
-    int st = sqz__bits_box_plan(ctx, f->dom, &bt, q, depth, (uint32_t)local, ctx->local_mem > 72u ? (ctx->local_mem - 72u) / 4u : 0u, &p);
+    int st = sqz__bits_step_plan(ctx, f->dom, &bt, q, depth, (uint32_t)local, ctx->local_mem > 72u ? (ctx->local_mem - 72u) / 4u : 0u, &p);
     if (st != SQZ_OK) return st;
     if (sqz__bits_box_area(&p, bytes, bt.kt) + 9u * 8u > ctx->local_mem) {
       free(p.tab);
