@@ -159,6 +159,11 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
   __local ulong *a = area, *bb = area + ne + 1u, *m = area + 2u * (ne + 1u);
   if (lid == 0u) a[ne] = bb[ne] = 0u;
   __global const uint4 *nb4 = (__global const uint4 *)nbt; /* an entry's 4 neighbour words: 16-byte aligned */
+#ifdef SQZ_BITS_HOIST /* GPUs: with ne <= ls, the neighbours of entry lid kept in registers from here */
+  uint4 mine = ne <= ls && lid < ne ? nb4[lid] : (uint4)(0u);
+  uint nw_ = mine.s0 & 0xffffu, n_ = mine.s0 >> 16, ne_ = mine.s1 & 0xffffu, w_ = mine.s1 >> 16;
+  uint e_ = mine.s2 & 0xffffu, sw_ = mine.s2 >> 16, s_ = mine.s3 & 0xffffu, se_ = mine.s3 >> 16;
+#endif
 #ifdef SQZ_BITS_BYTES
   __global const uint *own = tab + tab[SQZ_BL_OWN], *pt = tab + tab[SQZ_BL_P];
 #endif
@@ -192,11 +197,21 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
     for (uint st = 1u; st <= steps; st++) {
       __local BITS_AREA *in = (st & 1u) ? a : bb, *out = (st & 1u) ? bb : a;
 #ifdef SQZ_BITS_LIST
-      for (uint e = lid, n = st < steps ? ne : nsub; e < n; e += ls) {
-        uint4 w = nb4[e];
-        ulong v = sqz_bits_list_step(in, w.s0, w.s1, w.s2, w.s3, e, SQZ_BITS_BOX, birth, survive);
-        out[e] = st < steps ? v & m[e] : v;
-      }
+      uint n = st < steps ? ne : nsub;
+#ifdef SQZ_BITS_HOIST
+      if (ne <= ls) { /* one entry a work-item */
+        if (lid < n) {
+          ulong v = sqz_bits_list_life(in[lid], in[nw_], in[n_], in[ne_], in[w_], in[e_], in[sw_], in[s_], in[se_],
+                                       SQZ_BITS_BOX, birth, survive);
+          out[lid] = st < steps ? v & m[lid] : v;
+        }
+      } else
+#endif
+        for (uint e = lid; e < n; e += ls) {
+          uint4 w = nb4[e];
+          ulong v = sqz_bits_list_step(in, w.s0, w.s1, w.s2, w.s3, e, SQZ_BITS_BOX, birth, survive);
+          out[e] = st < steps ? v & m[e] : v;
+        }
 #else
       for (uint i = lid; i < n_step; i += ls) {
         uint task = tasks[i], yb, ya = sqz_bits_box_rows(task, st, rows, &yb);

@@ -74,20 +74,28 @@ SQZ_FN void sqz_bits_list_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BIT
     (h1) = (a_ & b_) | (x_ & (c));                                                                       \
   } while (0)
 
-/* The next state of entry e's box (before its mask) from `in`; n01 .. n67: its 4 neighbour words. */
-SQZ_FN sqz_u64 sqz_bits_list_step(const SQZ_BITS_LOCAL sqz_u64 *in, sqz_u32 n01, sqz_u32 n23, sqz_u32 n45, sqz_u32 n67,
-                                  sqz_u32 e, sqz_u32 bs, sqz_u32 birth, sqz_u32 survive) {
+/* The next state of box c (before its mask) from its 8 neighbour boxes (NW, N, NE, W, E, SW, S,
+ * SE: bnw .. bse). */
+SQZ_FN sqz_u64 sqz_bits_list_life(sqz_u64 c, sqz_u64 bnw, sqz_u64 bn, sqz_u64 bne, sqz_u64 bw, sqz_u64 be, sqz_u64 bsw,
+                                  sqz_u64 bs_, sqz_u64 bse, sqz_u32 bs, sqz_u32 birth, sqz_u32 survive) {
   sqz_u32 top = 8u * (bs - 1u);
-  sqz_u64 c = in[e], n0, n1, m0, m1, s0, s1, pl[4];
-  SQZ_BITS_LIST_HSUM(in[n01 & 0xffffu], in[n01 >> 16], in[n23 & 0xffffu], bs, n0, n1);
-  SQZ_BITS_LIST_HSUM(in[n23 >> 16], c, in[n45 & 0xffffu], bs, m0, m1);
-  SQZ_BITS_LIST_HSUM(in[n45 >> 16], in[n67 & 0xffffu], in[n67 >> 16], bs, s0, s1);
+  sqz_u64 n0, n1, m0, m1, s0, s1, pl[4];
+  SQZ_BITS_LIST_HSUM(bnw, bn, bne, bs, n0, n1);
+  SQZ_BITS_LIST_HSUM(bw, c, be, bs, m0, m1);
+  SQZ_BITS_LIST_HSUM(bsw, bs_, bse, bs, s0, s1);
   /* the rows above (a) and below (d) each cell: the box's rows shifted, the edge row from the
    * box row beside (its rows >= S hold nothing) */
   sqz_u64 a0 = (m0 << 8) | (n0 >> top), a1 = (m1 << 8) | (n1 >> top);
   sqz_u64 d0 = (m0 >> 8) | (s0 << top), d1 = (m1 >> 8) | (s1 << top);
   SQZ_BITS_SUM3(sqz_u64, a0, a1, m0, m1, d0, d1, pl);
   return sqz_bits_box_rule64(c, pl, birth, survive << 1);
+}
+
+/* The next state of entry e's box (before its mask) from `in`; n01 .. n67: its 4 neighbour words. */
+SQZ_FN sqz_u64 sqz_bits_list_step(const SQZ_BITS_LOCAL sqz_u64 *in, sqz_u32 n01, sqz_u32 n23, sqz_u32 n45, sqz_u32 n67,
+                                  sqz_u32 e, sqz_u32 bs, sqz_u32 birth, sqz_u32 survive) {
+  return sqz_bits_list_life(in[e], in[n01 & 0xffffu], in[n01 >> 16], in[n23 & 0xffffu], in[n23 >> 16], in[n45 & 0xffffu],
+                            in[n45 >> 16], in[n67 & 0xffffu], in[n67 >> 16], bs, birth, survive);
 }
 
 /* The k^q digit-order bits of box `box`, a row at a time through P. */
