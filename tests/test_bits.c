@@ -1,5 +1,5 @@
 /* labels: opencl */
-/* ctest cases: geometry box cpu opencl temporal io */
+/* ctest cases: geometry box cpu opencl temporal io window8 */
 /* test_bits.c — layout bits against layout compact, bit for bit, on every domain family, 2D and 3D rules, both backends and every steps-per-launch depth; its geometry, box tables, I/O and refusals. */
 #include <stdlib.h>
 #include <string.h>
@@ -337,6 +337,36 @@ START_TEST(test_temporal) {
 }
 END_TEST
 
+/* Review rev15: the window at T = 8 steps a launch (the default) on a pattern whose tile side
+ * (121 = 11^2) leaves the halo's last column past the window's words (floor((side + H - 1) / 32) >
+ * floor((side + bs - 1) / 32), bs = 1 here): 8 steps at once on both backends against compact on
+ * the cpu. Fails at abe603c; passes with SQZ_TEMPORAL <= 7. */
+START_TEST(test_window8) {
+  static const char *const backends[] = {"cpu", "opencl"};
+  const char *spec = "fractal:###########/###########/###########/###########/###########/#####.#####/"
+                     "###########/###########/###########/###########/###########:3";
+  for (int bk = 0; bk < 2; bk++) {
+    sqz_context *ctx = sqz_test_context(backends[bk]), *cpu = sqz_test_context("cpu");
+    sqz_field *c = sqz_test_field(cpu, spec, SQZ_U8, "compact"), *b = sqz_test_field(ctx, spec, SQZ_U8, "bits");
+    uint64_t n = sqz_domain_cells(sqz_test_domain(c));
+    unsigned char *vc = malloc(n), *vb = malloc(n);
+    SQZ_OK_OR_FAIL(cpu, sqz_field_fill_random(c, 0.4, 11));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(b, 0.4, 11));
+    SQZ_OK_OR_FAIL(cpu, sqz_life_step(c, "B3/S23", 8));
+    SQZ_OK_OR_FAIL(ctx, sqz_life_step(b, "B3/S23", 8));
+    SQZ_OK_OR_FAIL(cpu, sqz_field_read_compact(c, vc, n));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(b, vb, n));
+    ck_assert_msg(memcmp(vc, vb, n) == 0, "%s: bits (8 steps a launch) and compact differ", backends[bk]);
+    free(vc);
+    free(vb);
+    sqz_test_drop(c);
+    sqz_test_drop(b);
+    sqz_context_release(cpu);
+    sqz_context_release(ctx);
+  }
+}
+END_TEST
+
 /* Embedded reads and writes, compact writes, bands, and what bits refuses. */
 START_TEST(test_io) {
   static const char *const backends[] = {"cpu", "opencl"};
@@ -401,9 +431,9 @@ END_TEST
 
 int main(void) {
   Suite *s = suite_create("bits");
-  static const char *const names[] = {"geometry", "box", "cpu", "opencl", "temporal", "io"};
-  const TTest *tests[] = {test_geometry, test_box, test_cpu, test_opencl, test_temporal, test_io};
-  for (int i = 0; i < 6; i++) {
+  static const char *const names[] = {"geometry", "box", "cpu", "opencl", "temporal", "io", "window8"};
+  const TTest *tests[] = {test_geometry, test_box, test_cpu, test_opencl, test_temporal, test_io, test_window8};
+  for (int i = 0; i < 7; i++) {
     TCase *tc = tcase_create(names[i]); /* timeout: CK_DEFAULT_TIMEOUT (ctest sets it) */
     tcase_add_test(tc, tests[i]);
     suite_add_tcase(s, tc);

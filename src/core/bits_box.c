@@ -168,7 +168,7 @@ int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_t
   p->kq = kq;
   p->depth = depth;
   p->rows = side + 2 * depth;
-  p->rw = 4 + (side + bs - 1) / 32;
+  p->rw = 4 + (side + (bs > depth ? bs : depth) - 1) / 32; /* words 2 .. rw - 2: x = 0 .. side + max(bs, H) - 1 */
   int64_t bands = sqz__fdiv((int64_t)side + depth - 1, bs) - sqz__fdiv(-(int64_t)depth, bs) + 1;
   uint32_t n_fill = (uint32_t)bands * (p->rw - 2), max_ent = n_fill * (32 / bs + 2);
   uint32_t hdr[SQZ_BB_HEADER] = {0};
