@@ -4,7 +4,8 @@
  *   PLAN_FILE: what `SQZ_BITS_PLAN_OUT=PLAN_FILE sqz life|bench ... --layout bits` wrote: the
  *   launch's scalars, the plan table (a list or a window plan) and H_λ, H_ν
  *   (src/backends/opencl/engine_bits.c).
- * The state is random words (tile padding bits 0). Grid, group size and arguments are sqz's. Two
+ * The state is random words (tile padding bits 0), or random 0/1 bytes for a u8 state (flag 2).
+ * Grid, group size and arguments are sqz's. Two
  * things a CUDA launch does not do as OpenCL does: the __local argument (the tile windows) is a
  * pointer into shared memory, given here as the offset just past the kernel's static shared
  * variables (rounded up to 16) with that many bytes more of dynamic shared memory; and the
@@ -37,8 +38,9 @@ int main(int argc, char **argv) {
     return fprintf(stderr, "%s: short plan\n", argv[2]), 2;
   fclose(fp);
   unsigned reps = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 5;
-  uint64_t kt = h[15] ? (uint64_t)tab[SQZ_BL_NSUB] * tab[SQZ_BL_KQ] /* the list plan, else the window's */
-                      : (uint64_t)tab[SQZ_BB_NSUB] * tab[SQZ_BB_KQ], nwords = tiles * wt;
+  int bytes = (h[15] & 2u) != 0; /* a u8 state: wt is the tile's bytes */
+  uint64_t kt = h[15] & 1u ? (uint64_t)tab[SQZ_BL_NSUB] * tab[SQZ_BL_KQ] /* the list plan, else the window's */
+                           : (uint64_t)tab[SQZ_BB_NSUB] * tab[SQZ_BB_KQ], nwords = bytes ? (tiles * wt + 3u) / 4u : tiles * wt;
   CUdevice dev;
   CUfunction fn = replay_function(ptx, "sqz_bits_fractal_box", &dev);
   int sstatic = 0;
@@ -55,7 +57,8 @@ int main(int argc, char **argv) {
   uint64_t x = 88172645463325252ULL;
   for (uint64_t i = 0; i < nwords; i++) {
     uint64_t left = kt - (i % wt) * 32u;
-    w[i] = (uint32_t)replay_next(&x) & (left >= 32u ? 0xffffffffu : (1u << left) - 1u);
+    w[i] = bytes ? (uint32_t)replay_next(&x) & 0x01010101u /* 0/1 bytes */
+                 : (uint32_t)replay_next(&x) & (left >= 32u ? 0xffffffffu : (1u << left) - 1u);
   }
   CK(cuMemcpyHtoD(src, w, nwords * 4u));
   CK(cuMemsetD8(dst, 0, nwords * 4u + 64));

@@ -337,10 +337,11 @@ START_TEST(test_temporal) {
 }
 END_TEST
 
-/* Review rev15: the window at T = 8 steps a launch (the default) on a pattern whose tile side
- * (121 = 11^2) leaves the halo's last column past the window's words (floor((side + H - 1) / 32) >
- * floor((side + bs - 1) / 32), bs = 1 here): 8 steps at once on both backends against compact on
- * the cpu. Fails at abe603c; passes with SQZ_TEMPORAL <= 7. */
+/* The window at T = 8 steps a launch (the default) on a pattern whose tile side (121 = 11^2) puts
+ * the halo's last column in a word of its own (floor((side + H - 1) / 32) > floor((side + bs - 1)
+ * / 32), bs = 1 here): 8 steps at once in bits on both backends, and in compact by the window on
+ * bytes (OpenCL, SQZ_FRACTAL_STEP=boxes), against compact on the cpu. A window of words up to
+ * side + bs only lost that column (so did the first window at 8 steps). */
 START_TEST(test_window8) {
   static const char *const backends[] = {"cpu", "opencl"};
   const char *spec = "fractal:###########/###########/###########/###########/###########/#####.#####/"
@@ -357,6 +358,16 @@ START_TEST(test_window8) {
     SQZ_OK_OR_FAIL(cpu, sqz_field_read_compact(c, vc, n));
     SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(b, vb, n));
     ck_assert_msg(memcmp(vc, vb, n) == 0, "%s: bits (8 steps a launch) and compact differ", backends[bk]);
+    if (bk == 1) { /* compact by the window on bytes */
+      setenv("SQZ_FRACTAL_STEP", "boxes", 1);
+      sqz_field *x = sqz_test_field(ctx, spec, SQZ_U8, "compact");
+      SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(x, 0.4, 11));
+      SQZ_OK_OR_FAIL(ctx, sqz_life_step(x, "B3/S23", 8));
+      SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(x, vb, n));
+      ck_assert_msg(memcmp(vc, vb, n) == 0, "compact by boxes (8 steps a launch) and the cpu differ");
+      sqz_test_drop(x);
+      unsetenv("SQZ_FRACTAL_STEP");
+    }
     free(vc);
     free(vb);
     sqz_test_drop(c);

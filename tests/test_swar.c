@@ -295,7 +295,7 @@ END_TEST
  * default where boxes have side 8, and forced (SQZ_BITS_STEP=list) on scales 3 and 4 and on
  * smaller boxes; the window (the GPUs' default elsewhere, SQZ_FRACTAL_STEP=boxes here) on every
  * scale; one tile, three, and 27 (several a work-group), holes and patterns of 2 and 3 cells, a
- * rule with birth on 0 neighbours (holes and absent tiles stay 0), 1, 2 and 4 steps a launch
+ * rule with birth on 0 neighbours (holes and absent tiles stay 0), 1, 2, 4 and 8 steps a launch
  * over 7 steps; equal to the cpu. A launch block set or SQZ_FRACTAL_STEP=words keeps the word
  * step. */
 START_TEST(test_boxes) {
@@ -330,7 +330,7 @@ START_TEST(test_boxes) {
       SQZ_OK_OR_FAIL(cl, sqz_field_set_block(f, 2));
       ck_assert(!sqz__cl_fractal_boxes_applies(f));
       sqz_field_release(f);
-      for (unsigned depth = 1; depth <= 4; depth *= 2) {
+      for (unsigned depth = 1; depth <= 8; depth *= 2) {
         char env[4];
         snprintf(env, sizeof env, "%u", depth);
         setenv("SQZ_TEMPORAL", env, 1);

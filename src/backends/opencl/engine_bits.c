@@ -132,31 +132,33 @@ static int sqz__bits_fractal_step(sqz_field *f, cl_kernel k, const sqz_bits_tili
   return st;
 }
 
-/* SQZ_BITS_PLAN_OUT=FILE: the box step's launch as made here, for scripts/ncu_bits_kernel.c (its
- * PTX replayed through CUDA, for Nsight Compute): 16 words (magic "SQBB", s, k, rb, wt, steps,
- * birth, survive, local bytes, groups, work-items per group, plan words, tiles low and high, box
- * side, 1 for a list plan), the plan, then H_λ (2k) and H_ν (s^2) as int32. */
-static void sqz__bits_box_dump(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_box *p, const sqz_update *u,
-                               uint32_t steps, size_t groups, size_t local) {
-  const char *path = getenv("SQZ_BITS_PLAN_OUT");
-  FILE *fp = path && *path ? fopen(path, "wb") : NULL;
-  if (!fp) return;
-  const sqz_fractal *d = &f->dom->fr;
-  uint32_t head[16] = {0x42425153u, (uint32_t)d->s, (uint32_t)d->k, (uint32_t)d->r - bt->t, bt->wt, steps, u->birth,
-                       u->survive, (uint32_t)(sqz__bits_box_local(p) * 4u), (uint32_t)groups, (uint32_t)local,
-                       (uint32_t)p->words, (uint32_t)bt->tiles, (uint32_t)(bt->tiles >> 32), p->bs, p->list};
-  fwrite(head, sizeof head, 1, fp);
-  fwrite(p->tab, sizeof *p->tab, p->words, fp);
-  fwrite(d->hl, sizeof *d->hl, 2u * (size_t)d->k, fp);
-  fwrite(d->hnu, sizeof *d->hnu, (size_t)d->s * (size_t)d->s, fp);
-  fclose(fp);
-}
-
 /* Bytes of local memory of the box step's `area`: the plan's, and with bytes (a u8 state) for the
  * window its third area whatever the depth and the tile's bit array (kt cells and a word) past it. */
 static size_t sqz__bits_box_area(const sqz_bits_box *p, int bytes, uint32_t kt) {
   if (!bytes || p->list) return sqz__bits_box_local(p) * 4u;
   return ((size_t)3 * p->rows * p->rw + (kt + 31u) / 32u + 1u) * 4u;
+}
+
+/* SQZ_BITS_PLAN_OUT=FILE: the box step's launch as made here, for scripts/ncu_bits_kernel.c (its
+ * PTX replayed through CUDA, for Nsight Compute): 16 words (magic "SQBB", s, k, rb, wt (a u8
+ * state: the tile's bytes), steps, birth, survive, local bytes, groups, work-items per group, plan
+ * words, tiles low and high, box side, flags: 1 a list plan, 2 a u8 state), the plan, then H_λ
+ * (2k) and H_ν (s^2) as int32. */
+static void sqz__bits_box_dump(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_box *p, const sqz_update *u,
+                               int bytes, uint32_t steps, size_t groups, size_t local) {
+  const char *path = getenv("SQZ_BITS_PLAN_OUT");
+  FILE *fp = path && *path ? fopen(path, "wb") : NULL;
+  if (!fp) return;
+  const sqz_fractal *d = &f->dom->fr;
+  uint32_t head[16] = {0x42425153u, (uint32_t)d->s, (uint32_t)d->k, (uint32_t)d->r - bt->t, bytes ? bt->kt : bt->wt,
+                       steps, u->birth, u->survive, (uint32_t)sqz__bits_box_area(p, bytes, bt->kt), (uint32_t)groups,
+                       (uint32_t)local, (uint32_t)p->words, (uint32_t)bt->tiles, (uint32_t)(bt->tiles >> 32), p->bs,
+                       p->list | (bytes ? 2u : 0u)};
+  fwrite(head, sizeof head, 1, fp);
+  fwrite(p->tab, sizeof *p->tab, p->words, fp);
+  fwrite(d->hl, sizeof *d->hl, 2u * (size_t)d->k, fp);
+  fwrite(d->hnu, sizeof *d->hnu, (size_t)d->s * (size_t)d->s, fp);
+  fclose(fp);
 }
 
 /* Work-items of a group of the list step: the multiple of 32 up to `most` (SQZ_BITS_LANES: a
@@ -190,8 +192,9 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
   size_t local = ctx->max_work_group < SQZ__BITS_BOX_LOCAL ? ctx->max_work_group : SQZ__BITS_BOX_LOCAL;
   uint32_t q = sqz__bits_box_level(f->dom, &bt), depth = sqz__bits_depth(steps);
   sqz_bits_box p = {0};
-  for (; depth >= 1 && !p.tab; depth--) { /* the deepest window that fits */
-    int st = sqz__bits_step_plan(ctx, f->dom, &bt, q, depth, (uint32_t)local, ctx->local_mem > 72u ? (ctx->local_mem - 72u) / 4u : 0u, &p);
+  uint64_t words = ctx->local_mem > 72u ? (ctx->local_mem - 72u) / 4u : 0u, arr = bytes ? (bt.kt + 31u) / 32u + 1u : 0u;
+  for (; depth >= 1 && !p.tab; depth--) { /* the deepest window that fits (its row stride padded within what is left) */
+    int st = sqz__bits_step_plan(ctx, f->dom, &bt, q, depth, (uint32_t)local, words > arr ? words - arr : 0u, &p);
     if (st != SQZ_OK) return st;
     if (sqz__bits_box_area(&p, bytes, bt.kt) + 9u * 8u > ctx->local_mem) {
       free(p.tab);
@@ -226,7 +229,7 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
   uint64_t least = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__BITS_BOX_GROUPS_PER_CU;
   if (least > n) least = n;
   size_t global = (size_t)(few > least ? few : least) * local;
-  if (st == SQZ_OK) sqz__bits_box_dump(f, &bt, &p, u, p.depth, global / local, local);
+  if (st == SQZ_OK) sqz__bits_box_dump(f, &bt, &p, u, bytes, p.depth, global / local, local);
   free(p.tab);
   cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k, rb = (cl_uint)f->dom->fr.r - bt.t, wt = bytes ? bt.kt : bt.wt;
   for (uint64_t done = 0; global && st == SQZ_OK && done < steps;) {
