@@ -117,17 +117,20 @@ __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam
  * the tile's bytes), the boxes filled from its bytes (any non-zero byte alive), the tile's cells
  * gathered into a bit array in local memory (list: in the masks' area, 64-bit words; window: past
  * the three areas, whatever the steps) and stored as bytes 0/1; no parts. */
+#ifdef SQZ_BITS_BYTES
+#define BITS_BYTES 1u
+#else
+#define BITS_BYTES 0u
+#endif
+
 #ifdef SQZ_BITS_LIST
 #define BITS_AREA ulong
-#else
-#define BITS_AREA uint
-#endif
-#ifdef SQZ_BITS_BYTES
-#ifdef SQZ_BITS_LIST
 #define BITS_BYTES4 sqz_bits_list_bytes4 /* a bit array of 64-bit words */
 #else
+#define BITS_AREA uint
 #define BITS_BYTES4 sqz_bits_bytes4
 #endif
+
 /* The tile's kt bytes of a u8 state from byte b0 of dst, from its bit array arr: whole aligned
  * words inside the tile, the bytes at its ends (words shared with the tiles beside) one at a time. */
 static inline void bits_store_bytes(__global uint *dst, __local const BITS_AREA *arr, ulong b0, uint kt, uint lid,
@@ -142,7 +145,116 @@ static inline void bits_store_bytes(__global uint *dst, __local const BITS_AREA 
     ((__global uchar *)dst)[at] = (uchar)BITS_BYTES4(arr, (uint)(at - b0));
   }
 }
+
+#ifdef SQZ_BITS_LIST
+/* The list's phases (cl/sqz_bits_list.h): `area` holds the boxes a, the boxes b and the masks,
+ * ne + 1 64-bit words each; entry ne, the empty box, is set once per group and never written. */
+static inline uint bits_area_words(__global const uint *tab) { return tab[SQZ_BL_NE] + 1u; }
+static inline void bits_group_start(__local ulong *area, __global const uint *tab, uint lid, uint ls) {
+  uint ne = tab[SQZ_BL_NE];
+  if (lid == 0u) area[ne] = area[2u * ne + 1u] = 0u;
+}
+static inline void bits_fill(__global const uint *src, __global const uint *tab, __local const long *nb, uint wt,
+                             ulong nbytes, __local ulong *a, __local ulong *m, uint steps, uint lid, uint ls) {
+  for (uint e = lid; e < tab[SQZ_BL_NE]; e += ls) sqz_bits_list_fill(src, tab, nb, wt, SQZ_BITS_KQ, BITS_BYTES, nbytes, e, a, m);
+}
+/* Step st of `steps` from in to out: every entry, the last step only the own ones; on GPUs
+ * (SQZ_BITS_HOIST) with ne <= ls each work-item's 8 neighbour entries come in `mine`, read once. */
+static inline void bits_step(__global const uint *tab, __local const ulong *in, __local ulong *out,
+                             __local const ulong *m, uint8 mine, uint st, uint steps, uint birth, uint survive,
+                             uint lid, uint ls) {
+  uint ne = tab[SQZ_BL_NE], n = st < steps ? ne : tab[SQZ_BL_NSUB];
+  __global const uint4 *nb4 = (__global const uint4 *)(tab + tab[SQZ_BL_NB]); /* 16-byte aligned */
+#ifdef SQZ_BITS_HOIST
+  if (ne <= ls) { /* one entry a work-item */
+    if (lid < n) {
+      ulong v = sqz_bits_list_life(in[lid], in[mine.s0], in[mine.s1], in[mine.s2], in[mine.s3], in[mine.s4],
+                                   in[mine.s5], in[mine.s6], in[mine.s7], SQZ_BITS_BOX, birth, survive);
+      out[lid] = st < steps ? v & m[lid] : v;
+    }
+    return;
+  }
 #endif
+  for (uint e = lid; e < n; e += ls) {
+    uint4 w = nb4[e];
+    ulong v = sqz_bits_list_step(in, w.s0, w.s1, w.s2, w.s3, e, SQZ_BITS_BOX, birth, survive);
+    out[e] = st < steps ? v & m[e] : v;
+  }
+}
+#ifdef SQZ_BITS_BYTES
+/* The tile's cells as a bit array of 64-bit words in the masks' area, from the result res: each own
+ * box's bits first in the last step's input `spare`. */
+static inline __local ulong *bits_cells(__global const uint *tab, __local const ulong *res, __local ulong *spare,
+                                         __local ulong *m, __local ulong *area, uint kt, uint lid, uint ls) {
+  __global const uint *own = tab + tab[SQZ_BL_OWN], *pt = tab + tab[SQZ_BL_P];
+  uint nsub = tab[SQZ_BL_NSUB];
+  for (uint u = lid; u < nsub; u += ls) spare[u] = sqz_bits_list_unbox(res[own[u]], pt, SQZ_BITS_BOX);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint j = lid; j <= (kt + 63u) / 64u; j += ls) m[j] = sqz_bits_list_cells64(spare, nsub, SQZ_BITS_KQ, j);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return m;
+}
+#endif
+#define BITS_PACK sqz_bits_list_pack
+#else
+/* The window's phases (cl/sqz_bits_box.h): `area` holds two cell areas of R x rw words (a, then b),
+ * the mask area and (bytes) the tile's bit array; words that no task writes (guard words, and in
+ * b whatever no step task covers) are zeroed once per group and stay 0, as every tile writes the
+ * same positions. */
+static inline uint bits_area_words(__global const uint *tab) { return tab[SQZ_BB_ROWS] * tab[SQZ_BB_RW]; }
+static inline void bits_group_start(__local uint *area, __global const uint *tab, uint lid, uint ls) {
+  for (uint i = lid; i < 2u * bits_area_words(tab); i += ls) area[i] = 0u;
+}
+static inline void bits_fill(__global const uint *src, __global const uint *tab, __local const long *nb, uint wt,
+                             ulong nbytes, __local uint *a, __local uint *m, uint steps, uint lid, uint ls) {
+  for (uint i = lid; i < tab[SQZ_BB_NFILL]; i += ls)
+    sqz_bits_box_fill(src, tab, nb, wt, SQZ_BITS_BOX, SQZ_BITS_KQ, BITS_BYTES, nbytes, i, a, m, steps > 1u);
+}
+static inline void bits_step(__global const uint *tab, __local const uint *in, __local uint *out,
+                             __local const uint *m, uint8 mine, uint st, uint steps, uint birth, uint survive, uint lid,
+                             uint ls) {
+  uint rows = tab[SQZ_BB_ROWS], rw = tab[SQZ_BB_RW];
+  __global const uint *tasks = tab + tab[SQZ_BB_STEP];
+  for (uint i = lid; i < tab[SQZ_BB_NSTEP]; i += ls) {
+    uint task = tasks[i], yb, ya = sqz_bits_box_rows(task, st, rows, &yb);
+    if (ya < yb) sqz_bits_box_column(in, out, m, st < steps, rw, task & 0xffu, ya, yb, birth, survive);
+  }
+}
+#ifdef SQZ_BITS_BYTES
+/* The tile's cells as a bit array of 32-bit words past the three areas (whatever the steps), from
+ * the result res. */
+static inline __local uint *bits_cells(__global const uint *tab, __local const uint *res, __local uint *spare,
+                                        __local uint *m, __local uint *area, uint kt, uint lid, uint ls) {
+  __local uint *arr = area + 3u * bits_area_words(tab);
+  for (uint w = lid; w <= (kt + 31u) / 32u; w += ls)
+    arr[w] = w < (kt + 31u) / 32u ? sqz_bits_box_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w) : 0u;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return arr;
+}
+#endif
+#define BITS_PACK sqz_bits_box_pack
+#endif
+
+/* The tile's storage from the result res: the plan's words of bits, or (bytes) bytes from the
+ * tile's bit array (bits_cells). */
+static inline void bits_store(__global uint *dst, __global const uint *tab, __local const BITS_AREA *res,
+                              __local BITS_AREA *spare, __local BITS_AREA *m, __local BITS_AREA *area, ulong w0, uint wt,
+                              uint lid, uint ls) {
+#ifdef SQZ_BITS_BYTES
+  bits_store_bytes(dst, bits_cells(tab, res, spare, m, area, wt, lid, ls), w0, wt, lid, ls);
+#else
+  for (uint w = lid; w < wt; w += ls) dst[w0 + w] = BITS_PACK(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w);
+#endif
+}
+
+/* The step by boxes, `steps` steps a launch (at most the plan's depth): each group steps tiles b =
+ * group, + groups, ...; per tile the 9 tiles around it (ν once per tile, during the previous
+ * tile's pack), the fill, the steps between the areas a and b (intermediate ones masked), the
+ * tile's storage from the result. Needs sqz_bits_box.h (and sqz_bits_list.h), SQZ_BITS_BOX (the
+ * box side) and SQZ_BITS_KQ (its cells); SQZ_BITS_LIST: the list's plan, else the window's.
+ * SQZ_BITS_BYTES: src and dst are a u8 state in compact order (tile b at byte b wt: wt is the
+ * tile's bytes), the boxes filled from its bytes (any non-zero byte alive) and the result stored
+ * as bytes 0/1; no parts. */
 __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global uint *restrict dst,
                                    __global const uint *restrict tab, __constant int *fr, uint s, uint k, uint rb,
                                    uint wt, ulong tiles, uint steps, uint birth, uint survive,
@@ -152,99 +264,34 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
   birth = SQZ_BITS_B;
   survive = SQZ_BITS_S;
 #endif
-  uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0);
-#ifdef SQZ_BITS_LIST
-  uint ne = tab[SQZ_BL_NE], nsub = tab[SQZ_BL_NSUB];
-  __global const uint *nbt = tab + tab[SQZ_BL_NB];
-  __local ulong *a = area, *bb = area + ne + 1u, *m = area + 2u * (ne + 1u);
-  if (lid == 0u) a[ne] = bb[ne] = 0u;
-  __global const uint4 *nb4 = (__global const uint4 *)nbt; /* an entry's 4 neighbour words: 16-byte aligned */
-#ifdef SQZ_BITS_HOIST /* GPUs: with ne <= ls, the neighbours of entry lid kept in registers from here */
-  uint4 mine = ne <= ls && lid < ne ? nb4[lid] : (uint4)(0u);
-  uint nw_ = mine.s0 & 0xffffu, n_ = mine.s0 >> 16, ne_ = mine.s1 & 0xffffu, w_ = mine.s1 >> 16;
-  uint e_ = mine.s2 & 0xffffu, sw_ = mine.s2 >> 16, s_ = mine.s3 & 0xffffu, se_ = mine.s3 >> 16;
+  uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0), an = bits_area_words(tab);
+  __local BITS_AREA *a = area, *bb = area + an, *m = area + 2u * an;
+  ulong nbytes = BITS_BYTES ? tiles * wt : 0u; /* a u8 state: wt bytes a tile */
+  uint8 mine = (uint8)(0u);
+#ifdef SQZ_BITS_HOIST /* GPUs: with ne <= ls, the neighbour entries of entry lid kept in registers from here */
+  if (an - 1u <= ls && lid < an - 1u) {
+    uint4 w = ((__global const uint4 *)(tab + tab[SQZ_BL_NB]))[lid];
+    mine = (uint8)(w.s0 & 0xffffu, w.s0 >> 16, w.s1 & 0xffffu, w.s1 >> 16, w.s2 & 0xffffu, w.s2 >> 16, w.s3 & 0xffffu,
+                   w.s3 >> 16);
+  }
 #endif
-#ifdef SQZ_BITS_BYTES
-  __global const uint *own = tab + tab[SQZ_BL_OWN], *pt = tab + tab[SQZ_BL_P];
-#endif
-#else
-  uint rows = tab[SQZ_BB_ROWS], rw = tab[SQZ_BB_RW], n_fill = tab[SQZ_BB_NFILL], n_step = tab[SQZ_BB_NSTEP];
-  uint an = rows * rw;
-  __global const uint *tasks = tab + tab[SQZ_BB_STEP];
-  __local uint *a = area, *bb = area + an, *m = area + 2u * an;
-  for (uint i = lid; i < 2u * an; i += ls) area[i] = 0u;
-#endif
-#ifdef SQZ_BITS_BYTES
-#define BITS_BYTES 1u
-  ulong nbytes = tiles * wt; /* a u8 state, wt bytes a tile */
-#else
-#define BITS_BYTES 0u
-  const ulong nbytes = 0u;
-#endif
+  bits_group_start(area, tab, lid, ls);
   ulong b = BITS_FIRST + get_group_id(0), stride = get_num_groups(0); /* b: a launch position, tiles its end */
-  if (lid < 9u && b < tiles) /* the neighbours of the first tile; later ones during the previous tile's steps */
+  if (lid < 9u && b < tiles) /* the neighbours of the first tile */
     nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, BITS_TILE(b), lid));
   barrier(CLK_LOCAL_MEM_FENCE);
   for (; b < tiles; b += stride) { /* uniform over the group */
-    ulong w0 = (ulong)BITS_SLOT((long)BITS_TILE(b)) * wt; /* the tile's first storage word */
-#ifdef SQZ_BITS_LIST
-    for (uint e = lid; e < ne; e += ls) sqz_bits_list_fill(src, tab, nb, wt, SQZ_BITS_KQ, BITS_BYTES, nbytes, e, a, m);
-#else
-    for (uint i = lid; i < n_fill; i += ls)
-      sqz_bits_box_fill(src, tab, nb, wt, SQZ_BITS_BOX, SQZ_BITS_KQ, BITS_BYTES, nbytes, i, a, m, steps > 1u);
-#endif
+    ulong w0 = (ulong)BITS_SLOT((long)BITS_TILE(b)) * wt; /* the tile's first storage word (byte) */
+    bits_fill(src, tab, nb, wt, nbytes, a, m, steps, lid, ls);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint st = 1u; st <= steps; st++) {
-      __local BITS_AREA *in = (st & 1u) ? a : bb, *out = (st & 1u) ? bb : a;
-#ifdef SQZ_BITS_LIST
-      uint n = st < steps ? ne : nsub;
-#ifdef SQZ_BITS_HOIST
-      if (ne <= ls) { /* one entry a work-item */
-        if (lid < n) {
-          ulong v = sqz_bits_list_life(in[lid], in[nw_], in[n_], in[ne_], in[w_], in[e_], in[sw_], in[s_], in[se_],
-                                       SQZ_BITS_BOX, birth, survive);
-          out[lid] = st < steps ? v & m[lid] : v;
-        }
-      } else
-#endif
-        for (uint e = lid; e < n; e += ls) {
-          uint4 w = nb4[e];
-          ulong v = sqz_bits_list_step(in, w.s0, w.s1, w.s2, w.s3, e, SQZ_BITS_BOX, birth, survive);
-          out[e] = st < steps ? v & m[e] : v;
-        }
-#else
-      for (uint i = lid; i < n_step; i += ls) {
-        uint task = tasks[i], yb, ya = sqz_bits_box_rows(task, st, rows, &yb);
-        if (ya < yb) sqz_bits_box_column(in, out, m, st < steps, rw, task & 0xffu, ya, yb, birth, survive);
-      }
-#endif
+      bits_step(tab, (st & 1u) ? a : bb, (st & 1u) ? bb : a, m, mine, st, steps, birth, survive, lid, ls);
       barrier(CLK_LOCAL_MEM_FENCE);
     }
-    /* the neighbours of the group's next tile, while the pack runs (during the steps, PoCL 3.1 ran
-     * the bytes variant's second tile with the first one's neighbours) */
+    /* the neighbours of the group's next tile, while the tile is stored (during the steps, PoCL 3.1
+     * ran the bytes window's second tile with the first one's neighbours) */
     if (lid < 9u && b + stride < tiles) nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, BITS_TILE(b + stride), lid));
-    __local BITS_AREA *res = (steps & 1u) ? bb : a;
-#if defined(SQZ_BITS_BYTES) && defined(SQZ_BITS_LIST)
-    __local ulong *pk = (steps & 1u) ? a : bb; /* the last step's input and the masks are done with */
-    for (uint u = lid; u < nsub; u += ls) pk[u] = sqz_bits_list_unbox(res[own[u]], pt, SQZ_BITS_BOX);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = lid; j <= (wt + 63u) / 64u; j += ls) m[j] = sqz_bits_list_cells64(pk, nsub, SQZ_BITS_KQ, j);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    bits_store_bytes(dst, m, w0, wt, lid, ls);
-#elif defined(SQZ_BITS_BYTES)
-    __local uint *arr = area + 3u * an; /* the tile's cells as bits, past the window's three areas */
-    for (uint w = lid; w <= (wt + 31u) / 32u; w += ls)
-      arr[w] = w < (wt + 31u) / 32u ? sqz_bits_box_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w) : 0u;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    bits_store_bytes(dst, arr, w0, wt, lid, ls);
-#else
-    for (uint w = lid; w < wt; w += ls)
-#ifdef SQZ_BITS_LIST
-      dst[w0 + w] = sqz_bits_list_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w);
-#else
-      dst[w0 + w] = sqz_bits_box_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w);
-#endif
-#endif
+    bits_store(dst, tab, (steps & 1u) ? bb : a, (steps & 1u) ? a : bb, m, area, w0, wt, lid, ls);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

@@ -322,6 +322,10 @@ START_TEST(test_temporal) {
       setenv("SQZ_BITS_STEP", "window", 1);
       check_runs(ctx, box_domains[0], rules2[0], 0.5, 1);
       unsetenv("SQZ_BITS_STEP");
+      setenv("SQZ_BITS_HOIST", "1", 1); /* the GPUs' list step (one entry a work-item) */
+      check_runs(ctx, box_domains[0], rules2[0], 0.5, 1);
+      check_runs(ctx, box_domains[0], rules2[3], 0.5, 1);
+      unsetenv("SQZ_BITS_HOIST");
     }
     unsetenv("SQZ_TEMPORAL");
     if (!all) { /* a local memory that holds only the one-step window of the triangle: T = 8 falls back to 1 */

@@ -206,10 +206,12 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
     p.tab = NULL;
   }
   if (!p.tab) return SQZ_ERR_UNSUPPORTED;
-  char pre[288]; /* the list's neighbours in registers on GPUs (on PoCL they cost ~20 %: work-item context) */
+  /* the list's neighbours in registers: on GPUs (on PoCL they cost ~20 %: work-item context) */
+  int hoist = p.list && (int)sqz__env_uint("SQZ_BITS_HOIST", 0, 1, ctx->is_gpu ? 1u : 0u);
+  char pre[288];
   snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n#define SQZ_BITS_BOX %uu\n#define SQZ_BITS_KQ %uu\n%s%s%s%s",
            u->birth, u->survive, p.bs, p.kq, f->part ? "#define SQZ_PARTED 1\n" : "", p.list ? "#define SQZ_BITS_LIST 1\n" : "",
-           bytes ? "#define SQZ_BITS_BYTES 1\n" : "", p.list && ctx->is_gpu ? "#define SQZ_BITS_HOIST 1\n" : "");
+           bytes ? "#define SQZ_BITS_BYTES 1\n" : "", hoist ? "#define SQZ_BITS_HOIST 1\n" : "");
   cl_kernel k = NULL;
   cl_mem tab = NULL, fr = NULL;
   if (p.list) local = sqz__bits_list_lanes(p.ne, local);
