@@ -248,8 +248,8 @@ static inline void bits_store(__global uint *dst, __global const uint *tab, __lo
 }
 
 /* The step by boxes, `steps` steps a launch (at most the plan's depth): each group steps tiles b =
- * group, + groups, ...; per tile the 9 tiles around it (ν once per tile, during the previous
- * tile's pack), the fill, the steps between the areas a and b (intermediate ones masked), the
+ * group, + groups, ...; per tile the 9 tiles around it (ν once per tile, while the previous
+ * tile is stored), the fill, the steps between the areas a and b (intermediate ones masked), the
  * tile's storage from the result. Needs sqz_bits_box.h (and sqz_bits_list.h), SQZ_BITS_BOX (the
  * box side) and SQZ_BITS_KQ (its cells); SQZ_BITS_LIST: the list's plan, else the window's.
  * SQZ_BITS_BYTES: src and dst are a u8 state in compact order (tile b at byte b wt: wt is the
@@ -269,7 +269,8 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
   ulong nbytes = BITS_BYTES ? tiles * wt : 0u; /* a u8 state: wt bytes a tile */
   uint8 mine = (uint8)(0u);
 #ifdef SQZ_BITS_HOIST /* GPUs: with ne <= ls, the neighbour entries of entry lid kept in registers from here */
-  if (an - 1u <= ls && lid < an - 1u) {
+  uint ne = an - 1u; /* the list's areas hold ne + 1 boxes */
+  if (ne <= ls && lid < ne) {
     uint4 w = ((__global const uint4 *)(tab + tab[SQZ_BL_NB]))[lid];
     mine = (uint8)(w.s0 & 0xffffu, w.s0 >> 16, w.s1 & 0xffffu, w.s1 >> 16, w.s2 & 0xffffu, w.s2 >> 16, w.s3 & 0xffffu,
                    w.s3 >> 16);
