@@ -182,15 +182,13 @@ static inline void bits_step(__global const uint *tab, __local const ulong *in, 
   }
 }
 #ifdef SQZ_BITS_BYTES
-/* The tile's cells as a bit array of 64-bit words in the masks' area, from the result res: each own
- * box's bits first in the last step's input `spare`. */
-static inline __local ulong *bits_cells(__global const uint *tab, __local const ulong *res, __local ulong *spare,
-                                         __local ulong *m, __local ulong *area, uint kt, uint lid, uint ls) {
-  __global const uint *own = tab + tab[SQZ_BL_OWN], *pt = tab + tab[SQZ_BL_P];
-  uint nsub = tab[SQZ_BL_NSUB];
-  for (uint u = lid; u < nsub; u += ls) spare[u] = sqz_bits_list_unbox(res[own[u]], pt, SQZ_BITS_BOX);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint j = lid; j <= (kt + 63u) / 64u; j += ls) m[j] = sqz_bits_list_cells64(spare, nsub, SQZ_BITS_KQ, j);
+/* The tile's cells as a bit array of 64-bit words (two storage words of the plan each) in the
+ * masks' area, from the result res. */
+static inline __local ulong *bits_cells(__global const uint *tab, __local const ulong *res, __local ulong *m,
+                                         __local ulong *area, uint kt, uint lid, uint ls) {
+  for (uint j = lid; j <= (kt + 63u) / 64u; j += ls)
+    m[j] = sqz_bits_list_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, 2u * j) |
+           (ulong)sqz_bits_list_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, 2u * j + 1u) << 32;
   barrier(CLK_LOCAL_MEM_FENCE);
   return m;
 }
@@ -223,8 +221,8 @@ static inline void bits_step(__global const uint *tab, __local const uint *in, _
 #ifdef SQZ_BITS_BYTES
 /* The tile's cells as a bit array of 32-bit words past the three areas (whatever the steps), from
  * the result res. */
-static inline __local uint *bits_cells(__global const uint *tab, __local const uint *res, __local uint *spare,
-                                        __local uint *m, __local uint *area, uint kt, uint lid, uint ls) {
+static inline __local uint *bits_cells(__global const uint *tab, __local const uint *res, __local uint *m,
+                                        __local uint *area, uint kt, uint lid, uint ls) {
   __local uint *arr = area + 3u * bits_area_words(tab);
   for (uint w = lid; w <= (kt + 31u) / 32u; w += ls)
     arr[w] = w < (kt + 31u) / 32u ? sqz_bits_box_pack(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w) : 0u;
@@ -238,10 +236,9 @@ static inline __local uint *bits_cells(__global const uint *tab, __local const u
 /* The tile's storage from the result res: the plan's words of bits, or (bytes) bytes from the
  * tile's bit array (bits_cells). */
 static inline void bits_store(__global uint *dst, __global const uint *tab, __local const BITS_AREA *res,
-                              __local BITS_AREA *spare, __local BITS_AREA *m, __local BITS_AREA *area, ulong w0, uint wt,
-                              uint lid, uint ls) {
+                              __local BITS_AREA *m, __local BITS_AREA *area, ulong w0, uint wt, uint lid, uint ls) {
 #ifdef SQZ_BITS_BYTES
-  bits_store_bytes(dst, bits_cells(tab, res, spare, m, area, wt, lid, ls), w0, wt, lid, ls);
+  bits_store_bytes(dst, bits_cells(tab, res, m, area, wt, lid, ls), w0, wt, lid, ls);
 #else
   for (uint w = lid; w < wt; w += ls) dst[w0 + w] = BITS_PACK(res, tab, SQZ_BITS_BOX, SQZ_BITS_KQ, w);
 #endif
@@ -292,7 +289,7 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
     /* the neighbours of the group's next tile, while the tile is stored (during the steps, PoCL 3.1
      * ran the bytes window's second tile with the first one's neighbours) */
     if (lid < 9u && b + stride < tiles) nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, BITS_TILE(b + stride), lid));
-    bits_store(dst, tab, (steps & 1u) ? bb : a, (steps & 1u) ? a : bb, m, area, w0, wt, lid, ls);
+    bits_store(dst, tab, (steps & 1u) ? bb : a, m, area, w0, wt, lid, ls);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

@@ -98,35 +98,19 @@ SQZ_FN sqz_u64 sqz_bits_list_step(const SQZ_BITS_LOCAL sqz_u64 *in, sqz_u32 n01,
                             in[n45 >> 16], in[n67 & 0xffffu], in[n67 >> 16], bs, birth, survive);
 }
 
-/* The k^q digit-order bits of box `box`, a row at a time through P. */
-SQZ_FN sqz_u32 sqz_bits_list_unbox(sqz_u64 box, const SQZ_BITS_GLOBAL sqz_u32 *pt, sqz_u32 bs) {
-  sqz_u32 pk = 0u, smask = (1u << bs) - 1u;
-  SQZ_BB_UNROLL
-  for (sqz_u32 r = 0u; r < bs; r++) pk |= pt[(r << bs) + ((sqz_u32)(box >> (8u * r)) & smask)];
-  return pk;
-}
-
-/* Storage word w of a tile from the stepped list res: the own boxes of its 32 bits. */
+/* Storage word w of a tile from the stepped list res (0 past the tile): the own boxes of its 32
+ * bits, a box row at a time through P. */
 SQZ_FN sqz_u32 sqz_bits_list_pack(const SQZ_BITS_LOCAL sqz_u64 *res, const SQZ_BITS_GLOBAL sqz_u32 *tab, sqz_u32 bs,
                                   sqz_u32 kq, sqz_u32 w) {
   const SQZ_BITS_GLOBAL sqz_u32 *own = tab + tab[SQZ_BL_OWN], *pt = tab + tab[SQZ_BL_P];
-  sqz_u32 nsub = tab[SQZ_BL_NSUB], l0 = 32u * w, v = 0u;
+  sqz_u32 nsub = tab[SQZ_BL_NSUB], l0 = 32u * w, v = 0u, smask = (1u << bs) - 1u;
   for (sqz_u32 u = l0 / kq; u < nsub && u * kq < l0 + 32u; u++) {
-    sqz_u32 pk = sqz_bits_list_unbox(res[own[u]], pt, bs);
+    sqz_u64 box = res[own[u]];
+    sqz_u32 pk = 0u;
+    SQZ_BB_UNROLL
+    for (sqz_u32 r = 0u; r < bs; r++) pk |= pt[(r << bs) + ((sqz_u32)(box >> (8u * r)) & smask)];
     sqz_i32 sh = (sqz_i32)(u * kq) - (sqz_i32)l0;
     v |= sh >= 0 ? pk << sh : pk >> -sh;
-  }
-  return v;
-}
-
-/* Word j of a tile's cells as a bit array (bit i: cell 64 j + i; 0 past the tile), from pk: each
- * own box's k^q bits (sqz_bits_list_unbox) in sub-tile order. */
-SQZ_FN sqz_u64 sqz_bits_list_cells64(const SQZ_BITS_LOCAL sqz_u64 *pk, sqz_u32 nsub, sqz_u32 kq, sqz_u32 j) {
-  sqz_u32 l0 = 64u * j;
-  sqz_u64 v = 0u;
-  for (sqz_u32 u = l0 / kq; u < nsub && u * kq < l0 + 64u; u++) {
-    sqz_i32 sh = (sqz_i32)(u * kq) - (sqz_i32)l0;
-    v |= sh >= 0 ? pk[u] << sh : pk[u] >> -sh;
   }
   return v;
 }

@@ -42,6 +42,8 @@ typedef struct {
  * zeroed before; returns the box shape. */
 SQZ_INTERNAL uint64_t sqz__bits_box_cells(const sqz_fractal *fr, uint32_t q, uint32_t bs, uint32_t kq, uint32_t stride,
                                           uint32_t *u, uint32_t *pt);
+/* The side bs = s^q and the cells kq = k^q of a level-q box. */
+SQZ_INTERNAL void sqz__bits_box_dims(const sqz_domain *dom, uint32_t q, uint32_t *bs, uint32_t *kq);
 /* The box level: the largest q <= t with s^q <= 8 and k^q <= 32 (SQZ_BITS_Q: a smaller one). */
 SQZ_INTERNAL uint32_t sqz__bits_box_level(const sqz_domain *dom, const sqz_bits_tiling *bt);
 /* The plan at box level q and halo depth (at most the tile side: p->depth), step tasks sized
@@ -50,9 +52,9 @@ SQZ_INTERNAL uint32_t sqz__bits_box_level(const sqz_domain *dom, const sqz_bits_
  * warps of 32 tasks. */
 SQZ_INTERNAL int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
                                     uint32_t depth, uint32_t lanes, uint64_t local_words, sqz_bits_box *p);
-/* Whether boxes of side bs are stepped as a list (cl/sqz_bits_list.h) rather than in a window:
+/* Whether the boxes of level q are stepped as a list (cl/sqz_bits_list.h) rather than in a window:
  * side 8 (s = 2, the Sierpiński triangle), or SQZ_BITS_STEP=list (any box; `window`: none). */
-SQZ_INTERNAL int sqz__bits_list_wanted(uint32_t bs);
+SQZ_INTERNAL int sqz__bits_list_wanted(const sqz_domain *dom, uint32_t q);
 /* The plan of the list step at box level q (p->list); p->depth <= the box side. SQZ_ERR_UNSUPPORTED
  * where the entries do not fit 16-bit indices. */
 SQZ_INTERNAL int sqz__bits_list_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,

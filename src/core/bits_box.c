@@ -10,6 +10,14 @@
 /* floor(a / b) for b > 0. */
 static int64_t sqz__fdiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
+void sqz__bits_box_dims(const sqz_domain *dom, uint32_t q, uint32_t *bs, uint32_t *kq) {
+  *bs = *kq = 1;
+  for (uint32_t i = 0; i < q; i++) {
+    *bs *= (uint32_t)dom->fr.s;
+    *kq *= (uint32_t)dom->fr.k;
+  }
+}
+
 uint32_t sqz__bits_box_level(const sqz_domain *dom, const sqz_bits_tiling *bt) {
   uint32_t q = 0, s = (uint32_t)dom->fr.s, k = (uint32_t)dom->fr.k, side = 1, kq = 1;
   while (q < bt->t && side * s <= SQZ_BB_MAX_SIDE && kq * k <= 32u) {
@@ -156,11 +164,8 @@ static uint32_t sqz__box_stride(const sqz_bits_box *p, const uint32_t *tab, uint
 int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
                        uint32_t depth, uint32_t lanes, uint64_t local_words, sqz_bits_box *p) {
   const sqz_fractal *fr = &dom->fr;
-  uint32_t bs = 1, kq = 1, side = bt->side;
-  for (uint32_t i = 0; i < q; i++) {
-    bs *= (uint32_t)fr->s;
-    kq *= (uint32_t)fr->k;
-  }
+  uint32_t bs, kq, side = bt->side;
+  sqz__bits_box_dims(dom, q, &bs, &kq);
   memset(p, 0, sizeof *p);
   if (depth > side) depth = side; /* the window reaches the 8 neighbour tiles only */
   p->q = q;

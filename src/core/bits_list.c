@@ -32,11 +32,8 @@ static int sqz__list_near_own(const uint32_t *g, uint32_t n, int64_t x, int64_t 
 int sqz__bits_list_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
                         uint32_t depth, sqz_bits_box *p) {
   const sqz_fractal *fr = &dom->fr;
-  uint32_t bs = 1, kq = 1;
-  for (uint32_t i = 0; i < q; i++) {
-    bs *= (uint32_t)fr->s;
-    kq *= (uint32_t)fr->k;
-  }
+  uint32_t bs, kq;
+  sqz__bits_box_dims(dom, q, &bs, &kq);
   uint32_t n = bt->side / bs, gn = n + 2, nsub = bt->kt / kq, ne = 0;
   memset(p, 0, sizeof *p);
   uint32_t *g = malloc((size_t)gn * gn * sizeof *g), *id = malloc((size_t)gn * gn * sizeof *id);

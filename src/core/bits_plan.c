@@ -4,16 +4,16 @@
 
 #include "core/bits.h"
 
-int sqz__bits_list_wanted(uint32_t bs) {
+int sqz__bits_list_wanted(const sqz_domain *dom, uint32_t q) {
   const char *how = getenv("SQZ_BITS_STEP");
+  uint32_t bs, kq;
+  sqz__bits_box_dims(dom, q, &bs, &kq);
   return how && strcmp(how, "list") == 0 ? 1 : how && strcmp(how, "window") == 0 ? 0 : bs == 8;
 }
 
 int sqz__bits_step_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q, uint32_t depth,
                         uint32_t lanes, uint64_t local_words, sqz_bits_box *p) {
-  uint32_t bs = 1;
-  for (uint32_t i = 0; i < q; i++) bs *= (uint32_t)dom->fr.s;
-  if (sqz__bits_list_wanted(bs)) {
+  if (sqz__bits_list_wanted(dom, q)) {
     int st = sqz__bits_list_plan(ctx, dom, bt, q, depth, p);
     if (st != SQZ_ERR_UNSUPPORTED) return st; /* else (entries past 16-bit indices) the window */
   }

@@ -350,9 +350,8 @@ int sqz__cl_fractal_boxes_applies(const sqz_field *f) {
   if ((e && strcmp(e, "boxes") == 0) || f->ctx->is_gpu) return 1;
   sqz_bits_tiling bt;
   sqz__bits_tiling(f->dom, &bt);
-  uint32_t bs = 1;
-  for (uint32_t i = sqz__bits_box_level(f->dom, &bt); i > 0; i--) bs *= (uint32_t)f->dom->fr.s;
-  return sqz__bits_list_wanted(bs); /* CPU devices: the list; the window on bytes ran slower than the word step */
+  /* CPU devices: the list only; the window on bytes ran slower than the word step there */
+  return sqz__bits_list_wanted(f->dom, sqz__bits_box_level(f->dom, &bt));
 }
 
 int sqz__cl_fractal_boxes(sqz_field *f, const sqz_update *u, uint64_t steps) {
