@@ -101,7 +101,7 @@ __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam
 
 #ifdef SQZ_KERNEL_sqz_bits_fractal_box
 /* The step by boxes, `steps` <= H steps a launch: each group steps tiles b = group, + groups, ...;
- * per tile the 9 tiles around it (ν once per tile, during the previous tile's steps), the fill,
+ * per tile the 9 tiles around it (ν once per tile, after the previous tile's steps), the fill,
  * the steps between two areas (intermediate ones masked), the tile's storage words packed from
  * the result. Needs sqz_bits_box.h, SQZ_BITS_BOX (the box side) and SQZ_BITS_KQ (its cells).
  *
@@ -122,6 +122,17 @@ __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam
 #else
 #define BITS_BYTES 0u
 #endif
+
+/* The neighbour entries a work-item keeps in registers (SQZ_BITS_HOIST = H: those of entries
+ * lid, lid + ls, .. lid + (H - 1) ls, one uint8 each), for the list's steps on GPUs. */
+#ifdef SQZ_BITS_HOIST
+#define BITS_HOIST_N SQZ_BITS_HOIST
+#else
+#define BITS_HOIST_N 1
+#endif
+typedef struct {
+  uint8 e[BITS_HOIST_N];
+} bits_mine;
 
 #ifdef SQZ_BITS_LIST
 #define BITS_AREA ulong
@@ -159,18 +170,22 @@ static inline void bits_fill(__global const uint *src, __global const uint *tab,
   for (uint e = lid; e < tab[SQZ_BL_NE]; e += ls) sqz_bits_list_fill(src, tab, nb, wt, SQZ_BITS_KQ, BITS_BYTES, nbytes, e, a, m);
 }
 /* Step st of `steps` from in to out: every entry, the last step only the own ones; on GPUs
- * (SQZ_BITS_HOIST) with ne <= ls each work-item's 8 neighbour entries come in `mine`, read once. */
+ * (SQZ_BITS_HOIST = H) with ne <= H ls each work-item's entries' neighbours come in `mine`, read once. */
 static inline void bits_step(__global const uint *tab, __local const ulong *in, __local ulong *out,
-                             __local const ulong *m, uint8 mine, uint st, uint steps, uint birth, uint survive,
+                             __local const ulong *m, bits_mine mine, uint st, uint steps, uint birth, uint survive,
                              uint lid, uint ls) {
   uint ne = tab[SQZ_BL_NE], n = st < steps ? ne : tab[SQZ_BL_NSUB];
   __global const uint4 *nb4 = (__global const uint4 *)(tab + tab[SQZ_BL_NB]); /* 16-byte aligned */
 #ifdef SQZ_BITS_HOIST
-  if (ne <= ls) { /* one entry a work-item */
-    if (lid < n) {
-      ulong v = sqz_bits_list_life(in[lid], in[mine.s0], in[mine.s1], in[mine.s2], in[mine.s3], in[mine.s4],
-                                   in[mine.s5], in[mine.s6], in[mine.s7], SQZ_BITS_BOX, birth, survive);
-      out[lid] = st < steps ? v & m[lid] : v;
+  if (ne <= BITS_HOIST_N * ls) { /* at most H entries a work-item */
+    SQZ_BB_UNROLL
+    for (uint h = 0u; h < BITS_HOIST_N; h++) {
+      uint e = lid + h * ls;
+      uint8 w = mine.e[h];
+      if (e < n) {
+        ulong v = SQZ_BITS_LIST_NEXT(in, e, w.s0, w.s1, w.s2, w.s3, w.s4, w.s5, w.s6, w.s7, SQZ_BITS_BOX, birth, survive);
+        out[e] = st < steps ? v & m[e] : v;
+      }
     }
     return;
   }
@@ -209,7 +224,7 @@ static inline void bits_fill(__global const uint *src, __global const uint *tab,
     sqz_bits_box_fill(src, tab, nb, wt, SQZ_BITS_BOX, SQZ_BITS_KQ, BITS_BYTES, nbytes, i, a, m, steps > 1u);
 }
 static inline void bits_step(__global const uint *tab, __local const uint *in, __local uint *out,
-                             __local const uint *m, uint8 mine, uint st, uint steps, uint birth, uint survive, uint lid,
+                             __local const uint *m, bits_mine mine, uint st, uint steps, uint birth, uint survive, uint lid,
                              uint ls) {
   uint rows = tab[SQZ_BB_ROWS], rw = tab[SQZ_BB_RW];
   __global const uint *tasks = tab + tab[SQZ_BB_STEP];
@@ -261,18 +276,26 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
   birth = SQZ_BITS_B;
   survive = SQZ_BITS_S;
 #endif
+#ifdef SQZ_BITS_FR_S /* s and k as constants: the tile neighbours' λ and ν divide by them at every level */
+  s = SQZ_BITS_FR_S;
+  k = SQZ_BITS_FR_K;
+#endif
   uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0), an = bits_area_words(tab);
   __local BITS_AREA *a = area, *bb = area + an, *m = area + 2u * an;
   ulong nbytes = BITS_BYTES ? tiles * wt : 0u; /* a u8 state: wt bytes a tile */
-  uint8 mine = (uint8)(0u);
-#ifdef SQZ_BITS_HOIST /* GPUs: with ne <= ls, the neighbour entries of entry lid kept in registers from here */
-  uint ne = an - 1u; /* the list's areas hold ne + 1 boxes */
-  if (ne <= ls && lid < ne) {
-    uint4 w = ((__global const uint4 *)(tab + tab[SQZ_BL_NB]))[lid];
-    mine = (uint8)(w.s0 & 0xffffu, w.s0 >> 16, w.s1 & 0xffffu, w.s1 >> 16, w.s2 & 0xffffu, w.s2 >> 16, w.s3 & 0xffffu,
-                   w.s3 >> 16);
-  }
+  bits_mine mine;
+  SQZ_BB_UNROLL
+  for (uint h = 0u; h < BITS_HOIST_N; h++) {
+    mine.e[h] = (uint8)(0u);
+#ifdef SQZ_BITS_HOIST /* GPUs: with ne <= H ls, the neighbour entries of entries lid + h ls kept in registers from here */
+    uint ne = an - 1u, e = lid + h * ls; /* the list's areas hold ne + 1 boxes */
+    if (ne <= BITS_HOIST_N * ls && e < ne) {
+      uint4 w = ((__global const uint4 *)(tab + tab[SQZ_BL_NB]))[e];
+      mine.e[h] = (uint8)(w.s0 & 0xffffu, w.s0 >> 16, w.s1 & 0xffffu, w.s1 >> 16, w.s2 & 0xffffu, w.s2 >> 16,
+                          w.s3 & 0xffffu, w.s3 >> 16);
+    }
 #endif
+  }
   bits_group_start(area, tab, lid, ls);
   ulong b = BITS_FIRST + get_group_id(0), stride = get_num_groups(0); /* b: a launch position, tiles its end */
   if (lid < 9u && b < tiles) /* the neighbours of the first tile */

@@ -10,10 +10,10 @@
  * list holds the boxes of the tile ("own", in raster order of their box rows) and then those of
  * the 8 neighbour tiles next to an own box ("ring", raster order). Each entry knows its 8
  * neighbour entries (the plan's table; the entry `ne`, always 0, stands for a box without cells),
- * so a step is: the horizontal 3-sums of the three box rows as 2 bit planes (the west and east
- * neighbours of a cell come from the box or, at its edge column, from the box beside it), shifted
- * a row up and down (the edge rows from the boxes above and below), the 9-cell sum as 4 planes,
- * the rule (sqz_bits_box.h). Cells outside the box's shape (bits of columns or rows >= S, holes
+ * so a step is: the horizontal 3-sums of the box as 2 bit planes (the west and east neighbours
+ * of a cell come from the box or, at its edge column, from the box beside it), shifted a row up
+ * and down (the edge rows: the 3-sums of the next row of the boxes above and below), the 9-cell
+ * sum as 4 planes, the rule (sqz_bits_box.h). Cells outside the box's shape (bits of columns or rows >= S, holes
  * of the pattern) may hold anything during a step and are cleared by the entry's mask (the box
  * shape; 0 for a box of an absent tile) between the steps of a launch. The ring is S cells deep,
  * so T <= S steps a launch leave the own cells exact (what lies past the ring is read as 0, an
@@ -74,28 +74,50 @@ SQZ_FN void sqz_bits_list_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BIT
     (h1) = (a_ & b_) | (x_ & (c));                                                                       \
   } while (0)
 
-/* The next state of box c (before its mask) from its 8 neighbour boxes (NW, N, NE, W, E, SW, S,
- * SE: bnw .. bse). */
-SQZ_FN sqz_u64 sqz_bits_list_life(sqz_u64 c, sqz_u64 bnw, sqz_u64 bn, sqz_u64 bne, sqz_u64 bw, sqz_u64 be, sqz_u64 bsw,
-                                  sqz_u64 bs_, sqz_u64 bse, sqz_u32 bs, sqz_u32 birth, sqz_u32 survive) {
-  sqz_u32 top = 8u * (bs - 1u);
-  sqz_u64 n0, n1, m0, m1, s0, s1, pl[4];
-  SQZ_BITS_LIST_HSUM(bnw, bn, bne, bs, n0, n1);
+/* Row r of box v as the low 8 bits of a 32-bit word. */
+#define SQZ_BL_ROW(v, r) ((sqz_u32)((v) >> (8u * (r))) & 255u)
+
+/* SQZ_BITS_LIST_HSUM on one box row (w, c, e: that row of the three boxes, SQZ_BL_ROW), in 32-bit
+ * words: h0, h1 in bits 0 .. 7 (columns >= bs may hold anything, bits >= 8 hold nothing). */
+#define SQZ_BITS_ROW_HSUM(w, c, e, bs, h0, h1)                                                           \
+  do {                                                                                                   \
+    sqz_u32 a_ = (((c) << 1) | ((w) >> ((bs) - 1u))) & 255u;                                             \
+    sqz_u32 b_ = ((c) >> 1) | (((e) << ((bs) - 1u)) & (1u << ((bs) - 1u))), x_ = a_ ^ b_;                \
+    (h0) = x_ ^ (c);                                                                                     \
+    (h1) = (a_ & b_) | (x_ & (c));                                                                       \
+  } while (0)
+
+/* The next state of box c (before its mask) from its west and east boxes bw, be, the last row of
+ * the boxes NW, N, NE (nw, n, ne) and the first row of SW, S, SE (sw, s, se), rows as SQZ_BL_ROW
+ * gives them: of the boxes above and below only the row next to c counts, so only that row is
+ * summed, in 32-bit words (a box's rows >= S hold nothing between steps). */
+SQZ_FN sqz_u64 sqz_bits_list_life(sqz_u64 c, sqz_u32 nw, sqz_u32 n, sqz_u32 ne, sqz_u64 bw, sqz_u64 be, sqz_u32 sw,
+                                  sqz_u32 s, sqz_u32 se, sqz_u32 bs, sqz_u32 birth, sqz_u32 survive) {
+  sqz_u32 top = 8u * (bs - 1u), n0, n1, s0, s1;
+  sqz_u64 m0, m1, pl[4];
+  SQZ_BITS_ROW_HSUM(nw, n, ne, bs, n0, n1);
   SQZ_BITS_LIST_HSUM(bw, c, be, bs, m0, m1);
-  SQZ_BITS_LIST_HSUM(bsw, bs_, bse, bs, s0, s1);
+  SQZ_BITS_ROW_HSUM(sw, s, se, bs, s0, s1);
   /* the rows above (a) and below (d) each cell: the box's rows shifted, the edge row from the
-   * box row beside (its rows >= S hold nothing) */
-  sqz_u64 a0 = (m0 << 8) | (n0 >> top), a1 = (m1 << 8) | (n1 >> top);
-  sqz_u64 d0 = (m0 >> 8) | (s0 << top), d1 = (m1 >> 8) | (s1 << top);
+   * box row beside */
+  sqz_u64 a0 = (m0 << 8) | n0, a1 = (m1 << 8) | n1;
+  sqz_u64 d0 = (m0 >> 8) | ((sqz_u64)s0 << top), d1 = (m1 >> 8) | ((sqz_u64)s1 << top);
   SQZ_BITS_SUM3(sqz_u64, a0, a1, m0, m1, d0, d1, pl);
   return sqz_bits_box_rule64(c, pl, birth, survive << 1);
 }
 
+/* The next state of box e of `in` (before its mask), its neighbour entries a, b, .. h (NW, N, NE,
+ * W, E, SW, S, SE). */
+#define SQZ_BITS_LIST_NEXT(in, e, a, b, c, d, f, g, h, i, bs, birth, survive)                            \
+  sqz_bits_list_life((in)[e], SQZ_BL_ROW((in)[a], (bs) - 1u), SQZ_BL_ROW((in)[b], (bs) - 1u),            \
+                     SQZ_BL_ROW((in)[c], (bs) - 1u), (in)[d], (in)[f], SQZ_BL_ROW((in)[g], 0u),          \
+                     SQZ_BL_ROW((in)[h], 0u), SQZ_BL_ROW((in)[i], 0u), bs, birth, survive)
+
 /* The next state of entry e's box (before its mask) from `in`; n01 .. n67: its 4 neighbour words. */
 SQZ_FN sqz_u64 sqz_bits_list_step(const SQZ_BITS_LOCAL sqz_u64 *in, sqz_u32 n01, sqz_u32 n23, sqz_u32 n45, sqz_u32 n67,
                                   sqz_u32 e, sqz_u32 bs, sqz_u32 birth, sqz_u32 survive) {
-  return sqz_bits_list_life(in[e], in[n01 & 0xffffu], in[n01 >> 16], in[n23 & 0xffffu], in[n23 >> 16], in[n45 & 0xffffu],
-                            in[n45 >> 16], in[n67 & 0xffffu], in[n67 >> 16], bs, birth, survive);
+  return SQZ_BITS_LIST_NEXT(in, e, n01 & 0xffffu, n01 >> 16, n23 & 0xffffu, n23 >> 16, n45 & 0xffffu, n45 >> 16,
+                            n67 & 0xffffu, n67 >> 16, bs, birth, survive);
 }
 
 /* Storage word w of a tile from the stepped list res (0 past the tile): the own boxes of its 32

@@ -6,9 +6,8 @@
  *   (src/backends/opencl/engine_bits.c).
  * The state is random words (tile padding bits 0), or random 0/1 bytes for a u8 state (flag 2).
  * Grid, group size and arguments are sqz's. Two
- * things a CUDA launch does not do as OpenCL does: the __local argument (the tile windows) is a
- * pointer into shared memory, given here as the offset just past the kernel's static shared
- * variables (rounded up to 16) with that many bytes more of dynamic shared memory; and the
+ * things a CUDA launch does not do as OpenCL does: the __local argument (the tile areas) is the
+ * launch's dynamic shared memory, which the kernel is rewritten to read (replay_dynamic_local); and the
  * __constant argument (H_λ + H_ν) is made a global one (ld.const -> ld.global). Each parameter's
  * size comes from cuFuncGetParamInfo (CUDA 12.4+). Build (ncu_replay.h beside it):
  *   gcc -O2 -Icl -I/usr/local/cuda/include scripts/ncu_bits_kernel.c -o ncu_bits_kernel -lcuda */
@@ -26,6 +25,7 @@ int main(int argc, char **argv) {
   char *ptx = replay_ptx(argv[1]);
   ptx = rewrite(rewrite(ptx, ".ptr .const", ".ptr .global"), "ld.const.", "ld.global.");
   ptx = rewrite(rewrite(ptx, "cvta.to.const.", "cvta.to.global."), "cvta.const.", "cvta.global.");
+  ptx = replay_dynamic_local(ptx, "sqz_bits_fractal_box_param_12"); /* the __local area */
   FILE *fp = fopen(argv[2], "rb");
   uint32_t h[16];
   if (!fp || fread(h, sizeof h, 1, fp) != 1 || h[0] != 0x42425153u)
@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
   CUfunction fn = replay_function(ptx, "sqz_bits_fractal_box", &dev);
   int sstatic = 0;
   CK(cuFuncGetAttribute(&sstatic, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn));
-  uint64_t area = ((uint64_t)sstatic + 15u) / 16u * 16u; /* the __local argument: past the static variables */
+  uint64_t area = 0; /* the __local argument: not read (replay_dynamic_local) */
   CUdeviceptr src, dst, dtab, dfr;
   CK(cuMemAlloc(&src, nwords * 4u + 64));
   CK(cuMemAlloc(&dst, nwords * 4u + 64));
@@ -78,7 +78,7 @@ int main(int argc, char **argv) {
     }
     args[i] = store[i];
   }
-  unsigned shared = lbytes + 16u;
+  unsigned shared = lbytes;
   unsigned grid[3] = {groups, 1, 1}, block[3] = {local, 1, 1};
   float best = replay_best_ms(fn, grid, block, shared, args, reps, NULL);
   CK(cuMemcpyDtoH(w, dst, nwords * 4u));

@@ -66,6 +66,28 @@ static char *replay_ptx(const char *path) {
   return rewrite(rewrite(ptx, ".ptr .shared .align 4 ", ""), ".ptr .shared .align 8 ", "");
 }
 
+/* ptx with the __local pointer parameter `param` (its PTX name, e.g. "k_param_12") read as the
+ * start of the launch's dynamic shared memory (a new `.extern .shared` array) instead of the value
+ * passed: CUDA reserves shared memory below the kernel's static variables on sm_80+, so an offset
+ * guessed from their size would point into them (the bits replay overwrote its tile neighbours). */
+static char *replay_dynamic_local(const char *ptx, const char *param) {
+  char ref[160];
+  snprintf(ref, sizeof ref, "[%s];", param);
+  char *at = strstr(ptx, ref), *entry = strstr(ptx, ".entry ");
+  if (!at || !entry) fprintf(stderr, "no load of %s in the PTX\n", param), exit(1);
+  char *line = at;
+  while (line > ptx && line[-1] != '\n') line--;
+  char *ld = strstr(line, "ld.param.u64"), *reg = ld ? strchr(ld, '%') : NULL;
+  if (!ld || ld > at || !reg || reg > at) fprintf(stderr, "%s: not a 64-bit parameter load\n", param), exit(1);
+  while (entry > ptx && entry[-1] != '\n') entry--; /* ".visible .entry" or ".entry": the line's start */
+  size_t n = strlen(ptx) + 256;
+  char *out = malloc(n);
+  if (!out) exit(1);
+  snprintf(out, n, "%.*s.extern .shared .align 16 .b8 replay_dynamic_local[];\n%.*smov.u64 \t%.*sreplay_dynamic_local;%s",
+           (int)(entry - ptx), ptx, (int)(ld - entry), entry, (int)(at - reg), reg, at + strlen(ref));
+  return out;
+}
+
 /* The command line CACHE_FILE N [REPS] (default 5) of the replays of one domain side: the PTX of
  * CACHE_FILE (replay_ptx), N in *n, REPS in *reps; the usage and exit 2 when short. */
 static inline char *replay_args(int argc, char **argv, unsigned *n, unsigned *reps) {

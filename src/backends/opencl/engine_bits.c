@@ -16,6 +16,7 @@
 #define SQZ__BITS_BOX_LOCAL 256u             /* work-items per group of the box step */
 #define SQZ__BITS_BOX_GROUPS_PER_CU 8u       /* its groups per compute unit at least, */
 #define SQZ__BITS_BOX_TILES_PER_GROUP 8u     /* and about this many tiles each where there are more */
+#define SQZ__BITS_HOIST_MAX 4u               /* list entries a work-item keeps the neighbours of in registers, at most */
 
 /* The program of a family; u (steps only) makes its rule compile-time constants, parted builds the
  * steps for a part's view (SQZ_PARTED). */
@@ -206,15 +207,22 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
     p.tab = NULL;
   }
   if (!p.tab) return SQZ_ERR_UNSUPPORTED;
-  /* the list's neighbours in registers: on GPUs (on PoCL they cost ~20 %: work-item context) */
-  int hoist = p.list && (int)sqz__env_uint("SQZ_BITS_HOIST", 0, 1, ctx->is_gpu ? 1u : 0u);
-  char pre[288];
-  snprintf(pre, sizeof pre, "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n#define SQZ_BITS_BOX %uu\n#define SQZ_BITS_KQ %uu\n%s%s%s%s",
-           u->birth, u->survive, p.bs, p.kq, f->part ? "#define SQZ_PARTED 1\n" : "", p.list ? "#define SQZ_BITS_LIST 1\n" : "",
-           bytes ? "#define SQZ_BITS_BYTES 1\n" : "", hoist ? "#define SQZ_BITS_HOIST 1\n" : "");
+  /* the list's neighbours in registers: on GPUs (on PoCL they cost ~20 %: work-item context); H
+   * entries a work-item, as the lanes (chosen here, before the build) need */
+  if (p.list) local = sqz__bits_list_lanes(p.ne, local);
+  unsigned hoist = p.list && sqz__env_uint("SQZ_BITS_HOIST", 0, 1, ctx->is_gpu ? 1u : 0u)
+                       ? (unsigned)((p.ne + local - 1) / local) : 0u;
+  if (hoist > SQZ__BITS_HOIST_MAX) hoist = 0; /* more registers than they save */
+  char pre[352], hdef[40];
+  snprintf(hdef, sizeof hdef, "#define SQZ_BITS_HOIST %uu\n", hoist);
+  snprintf(pre, sizeof pre,
+           "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n#define SQZ_BITS_BOX %uu\n#define SQZ_BITS_KQ %uu\n"
+           "#define SQZ_BITS_FR_S %uu\n#define SQZ_BITS_FR_K %uu\n%s%s%s%s",
+           u->birth, u->survive, p.bs, p.kq, (unsigned)f->dom->fr.s, (unsigned)f->dom->fr.k,
+           f->part ? "#define SQZ_PARTED 1\n" : "", p.list ? "#define SQZ_BITS_LIST 1\n" : "",
+           bytes ? "#define SQZ_BITS_BYTES 1\n" : "", hoist ? hdef : "");
   cl_kernel k = NULL;
   cl_mem tab = NULL, fr = NULL;
-  if (p.list) local = sqz__bits_list_lanes(p.ne, local);
   int st = sqz__program_kernel(ctx, pre, files, "", "sqz_bits_fractal_box", &k);
   size_t kwg = 0;
   if (st == SQZ_OK && clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg,
