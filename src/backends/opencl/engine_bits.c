@@ -16,6 +16,7 @@
 #define SQZ__BITS_BOX_LOCAL 256u             /* work-items per group of the box step */
 #define SQZ__BITS_BOX_GROUPS_PER_CU 8u       /* its groups per compute unit at least, */
 #define SQZ__BITS_BOX_TILES_PER_GROUP 8u     /* and about this many tiles each where there are more */
+#define SQZ__BITS_LIST_GPU_LANES 128u        /* work-items per group of the list step on GPUs (H200: 1.13x 256, 2 entries each) */
 #define SQZ__BITS_HOIST_MAX 4u               /* list entries a work-item keeps the neighbours of in registers, at most */
 
 /* The program of a family; u (steps only) makes its rule compile-time constants, parted builds the
@@ -162,11 +163,13 @@ static void sqz__bits_box_dump(const sqz_field *f, const sqz_bits_tiling *bt, co
   fclose(fp);
 }
 
-/* Work-items of a group of the list step: the multiple of 32 up to `most` (SQZ_BITS_LANES: a
- * given count) whose rounds over the ne entries leave the fewest idle. */
-static size_t sqz__bits_list_lanes(uint32_t ne, size_t most) {
-  size_t best = most < 32 ? most : 32, idle = SIZE_MAX;
-  for (size_t l = 32; l <= most; l += 32) {
+/* Work-items of a group of the list step: the multiple of 32 up to `most` (on GPUs at most
+ * SQZ__BITS_LIST_GPU_LANES) whose rounds over the ne entries leave the fewest idle; SQZ_BITS_LANES:
+ * a given count up to `most`. */
+static size_t sqz__bits_list_lanes(uint32_t ne, size_t most, int gpu) {
+  size_t pick = gpu && most > SQZ__BITS_LIST_GPU_LANES ? SQZ__BITS_LIST_GPU_LANES : most;
+  size_t best = pick < 32 ? pick : 32, idle = SIZE_MAX;
+  for (size_t l = 32; l <= pick; l += 32) {
     size_t waste = (ne + l - 1) / l * l - ne;
     if (waste <= idle) {
       best = l;
@@ -209,7 +212,7 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
   if (!p.tab) return SQZ_ERR_UNSUPPORTED;
   /* the list's neighbours in registers: on GPUs (on PoCL they cost ~20 %: work-item context); H
    * entries a work-item, as the lanes (chosen here, before the build) need */
-  if (p.list) local = sqz__bits_list_lanes(p.ne, local);
+  if (p.list) local = sqz__bits_list_lanes(p.ne, local, ctx->is_gpu);
   unsigned hoist = p.list && sqz__env_uint("SQZ_BITS_HOIST", 0, 1, ctx->is_gpu ? 1u : 0u)
                        ? (unsigned)((p.ne + local - 1) / local) : 0u;
   if (hoist > SQZ__BITS_HOIST_MAX) hoist = 0; /* more registers than they save */

@@ -3,8 +3,14 @@
 
 #include "backends/opencl/cl_engine.h"
 
-#define SQZ__TETRA_CHUNK 128u     /* rows of a plane per work-item, 32-bit words (SQZ_TETRA_CHUNK overrides) */
-#define SQZ__TETRA_LOCAL 128u     /* work-items per group, 32-bit words (H200, one plane: 128 along x by 8 % over 64 and 256) */
+/* 32-bit words (GPUs), two planes a work-item, as measured on the H200 (tetrahedron:2048, 2026-12-05): rows of a
+ * plane per work-item 16 in compact (the state of 128: 1.19x slower), 64 in bb (1.17x), where longer rows pay for
+ * the start of a chunk; groups of 32 along x by 4 plane pairs (128 by 1: 1.14x slower). SQZ_TETRA_CHUNK and
+ * SQZ_TETRA_LOCAL_X override. */
+#define SQZ__TETRA_CHUNK_COMPACT 16u
+#define SQZ__TETRA_CHUNK_BB 64u
+#define SQZ__TETRA_LOCAL 128u  /* work-items per group, 32-bit words (H200, one plane: 128 along x by 8 % over 64 and 256) */
+#define SQZ__TETRA_LOCAL_X 32u /* of them along x, two planes a work-item */
 #define SQZ__TETRA_ROWS_CHUNK 32u /* rows of a plane per work-item, 1-byte words (CPU devices, SQZ_TETRA_CHUNK overrides; PoCL: 32 over 8 by ~10 %) */
 #define SQZ__TETRA_ROWS_LOCAL 16u /* work-items per group along y, 1-byte words */
 
@@ -33,7 +39,9 @@ int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   }
   if (st != SQZ_OK) return st;
   word -= 24u; /* the word that built */
-  cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, chunk = (cl_uint)sqz__env_uint("SQZ_TETRA_CHUNK", 1, 65536, word == 8 ? SQZ__TETRA_ROWS_CHUNK : SQZ__TETRA_CHUNK);
+  cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, chunk = (cl_uint)sqz__env_uint("SQZ_TETRA_CHUNK", 1, 65536,
+                                 word == 8 ? SQZ__TETRA_ROWS_CHUNK
+                                           : (compact ? SQZ__TETRA_CHUNK_COMPACT : SQZ__TETRA_CHUNK_BB));
   cl_uint birth = u->birth, survive = u->survive;
   cl_ulong elems = f->elems;
   /* 1-byte words: a work-item per `chunk` rows of plane z; 32-bit words: per 8 cells along x (two words) of `chunk` rows of plane z (variant 0) or planes z, z + 1 */
@@ -41,7 +49,7 @@ int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   if (word == 32) {
     /* a group: lx work-items along x by SQZ__TETRA_LOCAL / lx plane pairs (variant 1, 2: fewer along x,
      * so that a warp's work-items end their rows at nearer y; SQZ_TETRA_LOCAL_X) */
-    size_t lx = variant ? (size_t)sqz__env_uint("SQZ_TETRA_LOCAL_X", 1, SQZ__TETRA_LOCAL, SQZ__TETRA_LOCAL) : SQZ__TETRA_LOCAL;
+    size_t lx = variant ? (size_t)sqz__env_uint("SQZ_TETRA_LOCAL_X", 1, SQZ__TETRA_LOCAL, SQZ__TETRA_LOCAL_X) : SQZ__TETRA_LOCAL;
     local[0] = lx;
     local[1] = SQZ__TETRA_LOCAL / lx;
     global[0] = sqz__round_up(((uint64_t)n + 7) / 8, lx); /* 8 cells a work-item */
