@@ -322,9 +322,13 @@ START_TEST(test_temporal) {
       setenv("SQZ_BITS_STEP", "window", 1);
       check_runs(ctx, box_domains[0], rules2[0], 0.5, 1);
       unsetenv("SQZ_BITS_STEP");
-      setenv("SQZ_BITS_HOIST", "1", 1); /* the GPUs' list step (one entry a work-item) */
-      check_runs(ctx, box_domains[0], rules2[0], 0.5, 1);
-      check_runs(ctx, box_domains[0], rules2[3], 0.5, 1);
+      setenv("SQZ_BITS_HOIST", "1", 1); /* the GPUs' list step: entries in registers, 1, 2 or 4 a work-item, */
+      for (const char *const *l = (const char *const[]){"", "128", "64", "32", NULL}; *l; l++) { /* or 8: not held */
+        if (**l) setenv("SQZ_BITS_LANES", *l, 1);
+        check_runs(ctx, box_domains[0], rules2[0], 0.5, 1);
+        if (!**l || t == 4) check_runs(ctx, box_domains[0], rules2[3], 0.5, 1);
+      }
+      unsetenv("SQZ_BITS_LANES");
       unsetenv("SQZ_BITS_HOIST");
     }
     unsetenv("SQZ_TEMPORAL");

@@ -296,7 +296,7 @@ END_TEST
  * smaller boxes; the window (the GPUs' default elsewhere, SQZ_FRACTAL_STEP=boxes here) on every
  * scale; one tile, three, and 27 (several a work-group), holes and patterns of 2 and 3 cells, a
  * rule with birth on 0 neighbours (holes and absent tiles stay 0), 1, 2, 4 and 8 steps a launch
- * over 7 steps, the list also as built for GPUs (SQZ_BITS_HOIST=1); equal to the cpu. A launch
+ * over 7 steps, the list also as built for GPUs (SQZ_BITS_HOIST=1, groups of 256 and 128); equal to the cpu. A launch
  * block set or SQZ_FRACTAL_STEP=words keeps the word step. */
 START_TEST(test_boxes) {
   struct { const char *spec; const char *step, *q; } runs[] = {
@@ -335,8 +335,11 @@ START_TEST(test_boxes) {
         snprintf(env, sizeof env, "%u", depth);
         setenv("SQZ_TEMPORAL", env, 1);
         expect_opencl(cl, dom, "compact", 0, 1, rules[r], 7, ref, ref_live);
-        setenv("SQZ_BITS_HOIST", "1", 1); /* the GPUs' list step (one entry a work-item) */
+        setenv("SQZ_BITS_HOIST", "1", 1); /* the GPUs' list step (entries in registers, 1 or 2 a work-item) */
         if (depth % 4 == 0) expect_opencl(cl, dom, "compact", 0, 1, rules[r], 7, ref, ref_live);
+        setenv("SQZ_BITS_LANES", "128", 1);
+        if (depth == 8) expect_opencl(cl, dom, "compact", 0, 1, rules[r], 7, ref, ref_live);
+        unsetenv("SQZ_BITS_LANES");
         unsetenv("SQZ_BITS_HOIST");
       }
       unsetenv("SQZ_TEMPORAL");
