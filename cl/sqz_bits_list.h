@@ -78,7 +78,9 @@ SQZ_FN void sqz_bits_list_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BIT
 #define SQZ_BL_ROW(v, r) ((sqz_u32)((v) >> (8u * (r))) & 255u)
 
 /* SQZ_BITS_LIST_HSUM on one box row (w, c, e: that row of the three boxes, SQZ_BL_ROW), in 32-bit
- * words: h0, h1 in bits 0 .. 7 (columns >= bs may hold anything, bits >= 8 hold nothing). */
+ * words: h0, h1 in bits 0 .. 7 (columns >= bs may hold anything, bits >= 8 hold nothing). Unlike
+ * SQZ_BITS_LIST_HSUM it does not mask its inputs: their columns >= bs must hold nothing (w's
+ * would reach columns 1 .., c's column bs column bs - 1), as the fill and the masks leave them. */
 #define SQZ_BITS_ROW_HSUM(w, c, e, bs, h0, h1)                                                           \
   do {                                                                                                   \
     sqz_u32 a_ = (((c) << 1) | ((w) >> ((bs) - 1u))) & 255u;                                             \
@@ -90,7 +92,8 @@ SQZ_FN void sqz_bits_list_fill(const SQZ_BITS_GLOBAL sqz_u32 *src, const SQZ_BIT
 /* The next state of box c (before its mask) from its west and east boxes bw, be, the last row of
  * the boxes NW, N, NE (nw, n, ne) and the first row of SW, S, SE (sw, s, se), rows as SQZ_BL_ROW
  * gives them: of the boxes above and below only the row next to c counts, so only that row is
- * summed, in 32-bit words (a box's rows >= S hold nothing between steps). */
+ * summed, in 32-bit words (a box's rows and columns >= S hold nothing between steps; the unmasked
+ * result of a launch's last step is only packed, never stepped). */
 SQZ_FN sqz_u64 sqz_bits_list_life(sqz_u64 c, sqz_u32 nw, sqz_u32 n, sqz_u32 ne, sqz_u64 bw, sqz_u64 be, sqz_u32 sw,
                                   sqz_u32 s, sqz_u32 se, sqz_u32 bs, sqz_u32 birth, sqz_u32 survive) {
   sqz_u32 top = 8u * (bs - 1u), n0, n1, s0, s1;
