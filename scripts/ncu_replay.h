@@ -73,18 +73,21 @@ static char *replay_ptx(const char *path) {
 static char *replay_dynamic_local(const char *ptx, const char *param) {
   char ref[160];
   snprintf(ref, sizeof ref, "[%s];", param);
-  char *at = strstr(ptx, ref), *entry = strstr(ptx, ".entry ");
-  if (!at || !entry) fprintf(stderr, "no load of %s in the PTX\n", param), exit(1);
-  char *line = at;
-  while (line > ptx && line[-1] != '\n') line--;
-  char *ld = strstr(line, "ld.param.u64"), *reg = ld ? strchr(ld, '%') : NULL;
-  if (!ld || ld > at || !reg || reg > at) fprintf(stderr, "%s: not a 64-bit parameter load\n", param), exit(1);
+  const char *entry = strstr(ptx, ".entry "), *p;
+  if (!entry || !strstr(entry, ref)) fprintf(stderr, "no load of %s in the PTX\n", param), exit(1);
   while (entry > ptx && entry[-1] != '\n') entry--; /* ".visible .entry" or ".entry": the line's start */
-  size_t n = strlen(ptx) + 256;
-  char *out = malloc(n);
+  char *out = malloc(strlen(ptx) + 64), *o = out; /* the declaration; each rewritten load is shorter */
   if (!out) exit(1);
-  snprintf(out, n, "%.*s.extern .shared .align 16 .b8 replay_dynamic_local[];\n%.*smov.u64 \t%.*sreplay_dynamic_local;%s",
-           (int)(entry - ptx), ptx, (int)(ld - entry), entry, (int)(at - reg), reg, at + strlen(ref));
+  o += sprintf(o, "%.*s.extern .shared .align 16 .b8 replay_dynamic_local[];\n", (int)(entry - ptx), ptx);
+  const char *at;
+  for (p = entry; (at = strstr(p, ref)) != NULL; p = at + strlen(ref)) { /* every load of it */
+    const char *line = at;
+    while (line > p && line[-1] != '\n') line--;
+    const char *ld = strstr(line, "ld.param.u64"), *reg = ld ? strchr(ld, '%') : NULL;
+    if (!ld || ld > at || !reg || reg > at) fprintf(stderr, "%s: not a 64-bit parameter load\n", param), exit(1);
+    o += sprintf(o, "%.*smov.u64 \t%.*sreplay_dynamic_local;", (int)(ld - p), p, (int)(at - reg), reg);
+  }
+  strcpy(o, p);
   return out;
 }
 
