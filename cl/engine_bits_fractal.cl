@@ -100,11 +100,7 @@ __kernel void sqz_bits_fractal_fill(__global uint *dst, __global const uint *lam
 #endif
 
 #ifdef SQZ_KERNEL_sqz_bits_fractal_box
-/* The step by boxes, `steps` <= H steps a launch: each group steps tiles b = group, + groups, ...;
- * per tile the 9 tiles around it (ν once per tile, after the previous tile's steps), the fill,
- * the steps between two areas (intermediate ones masked), the tile's storage words packed from
- * the result. Needs sqz_bits_box.h, SQZ_BITS_BOX (the box side) and SQZ_BITS_KQ (its cells).
- *
+/* The step by boxes (sqz_bits_fractal_box below), its two plans' areas and phases.
  * Window (cl/sqz_bits_box.h): `area` holds two cell areas of R x rw words (a, then b) and, for
  * steps > 1, the mask area; the window is filled by the plan's fill tasks (whole words, no
  * atomics), stepped by its step tasks. Words that no task writes (guard words, and in b whatever
@@ -262,11 +258,9 @@ static inline void bits_store(__global uint *dst, __global const uint *tab, __lo
 /* The step by boxes, `steps` steps a launch (at most the plan's depth): each group steps tiles b =
  * group, + groups, ...; per tile the 9 tiles around it (ν once per tile, while the previous
  * tile is stored), the fill, the steps between the areas a and b (intermediate ones masked), the
- * tile's storage from the result. Needs sqz_bits_box.h (and sqz_bits_list.h), SQZ_BITS_BOX (the
- * box side) and SQZ_BITS_KQ (its cells); SQZ_BITS_LIST: the list's plan, else the window's.
- * SQZ_BITS_BYTES: src and dst are a u8 state in compact order (tile b at byte b wt: wt is the
- * tile's bytes), the boxes filled from its bytes (any non-zero byte alive) and the result stored
- * as bytes 0/1; no parts. */
+ * tile's storage from the result (the phases above). Needs sqz_bits_box.h (and sqz_bits_list.h),
+ * SQZ_BITS_BOX (the box side) and SQZ_BITS_KQ (its cells); SQZ_BITS_LIST: the list's plan, else
+ * the window's; SQZ_BITS_BYTES: a u8 state. */
 __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global uint *restrict dst,
                                    __global const uint *restrict tab, __constant int *fr, uint s, uint k, uint rb,
                                    uint wt, ulong tiles, uint steps, uint birth, uint survive,

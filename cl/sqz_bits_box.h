@@ -195,13 +195,18 @@ SQZ_BITS_RULE_FN(sqz_bits_box_rule64, sqz_u64)
     (p)[3] = u_ & v_;                                                                \
   } while (0)
 
-/* Cells l .. l + 3 of a tile as 4 bytes 0/1 (byte i: cell l + i), from its bit array (bit i of
- * word j: cell 32 j + i; one word past the tile's, 0). */
-SQZ_FN sqz_u32 sqz_bits_bytes4(const SQZ_BITS_LOCAL sqz_u32 *arr, sqz_u32 l) {
-  sqz_u32 o = l & 31u, v = arr[l >> 5] >> o;
-  if (o > 28u) v |= arr[(l >> 5) + 1u] << (32u - o);
-  return ((v & 15u) * 0x00204081u) & 0x01010101u; /* bit i at byte i: sqz_bits_nibble's multiply, back */
-}
+/* Cells l .. l + 3 of a tile as 4 bytes 0/1 (byte i: cell l + i), from its bit array of words
+ * of type T (bit i of word j: cell W j + i, W the word's bits; one word past the tile's, 0). */
+#define SQZ_BITS_BYTES4_FN(name, T)                                                                \
+  SQZ_FN sqz_u32 name(const SQZ_BITS_LOCAL T *arr, sqz_u32 l) {                                    \
+    const sqz_u32 bits = 8u * (sqz_u32)sizeof(T);                                                  \
+    sqz_u32 o = l & (bits - 1u);                                                                   \
+    T v = arr[l / bits] >> o;                                                                      \
+    if (o > bits - 4u) v |= arr[l / bits + 1u] << (bits - o);                                      \
+    return (((sqz_u32)v & 15u) * 0x00204081u) & 0x01010101u; /* bit i at byte i: sqz_bits_nibble's \
+                                                                multiply, back */                  \
+  }
+SQZ_BITS_BYTES4_FN(sqz_bits_bytes4, sqz_u32)
 
 /* Rows ya .. yb - 1 (ya >= 1) of word column c stepped from area `in` into `out` (rows ya - 1 ..
  * yb read): the 9-cell sums of three rows' 3-sums, the rule on the sum with the cell itself

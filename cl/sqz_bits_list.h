@@ -13,9 +13,9 @@
  * so a step is: the horizontal 3-sums of the box as 2 bit planes (the west and east neighbours
  * of a cell come from the box or, at its edge column, from the box beside it), shifted a row up
  * and down (the edge rows: the 3-sums of the next row of the boxes above and below), the 9-cell
- * sum as 4 planes, the rule (sqz_bits_box.h). Cells outside the box's shape (bits of columns or rows >= S, holes
- * of the pattern) may hold anything during a step and are cleared by the entry's mask (the box
- * shape; 0 for a box of an absent tile) between the steps of a launch. The ring is S cells deep,
+ * sum as 4 planes, the rule (sqz_bits_box.h). Cells outside the box's shape (bits of columns or
+ * rows >= S, holes of the pattern) may hold anything during a step and are cleared by the entry's
+ * mask (the box shape; 0 for a box of an absent tile) between the steps of a launch. The ring is S cells deep,
  * so T <= S steps a launch leave the own cells exact (what lies past the ring is read as 0, an
  * error that moves one cell a step). The pack reads only the boxes' shape cells, through P.
  *
@@ -23,8 +23,9 @@
  * even word; ceil(k^q / 8) x 256 64-bit words: byte i of the k^q storage bits -> the box bits
  * x + 8 y of its cells), P (S x 2^S words: the S bits of box row y -> the digit-order bits of
  * its cells), the entries (sub-tile | direction << 20: the tile, 4 itself, and its sub-tile in
- * digit order), their neighbours (from a multiple of 4 words; 4 words an entry, the entries of its neighbours NW, N, NE, W,
- * E, SW, S, SE as 16-bit halves, low half first) and the own entry of each sub-tile. */
+ * digit order), their neighbours (from a multiple of 4 words; 4 words an entry, the entries of
+ * its neighbours NW, N, NE, W, E, SW, S, SE as 16-bit halves, low half first) and the own entry
+ * of each sub-tile. */
 
 #define SQZ_BL_DEPTH 0u /* steps a launch at most, <= S */
 #define SQZ_BL_NE 1u    /* entries, own then ring */
@@ -140,13 +141,7 @@ SQZ_FN sqz_u32 sqz_bits_list_pack(const SQZ_BITS_LOCAL sqz_u64 *res, const SQZ_B
   return v;
 }
 
-/* Cells l .. l + 3 of a tile as 4 bytes 0/1 (byte i: cell l + i), from its bit array (one word
- * past the tile's, 0): sqz_bits_bytes4 on 64-bit words. */
-SQZ_FN sqz_u32 sqz_bits_list_bytes4(const SQZ_BITS_LOCAL sqz_u64 *arr, sqz_u32 l) {
-  sqz_u32 o = l & 63u;
-  sqz_u64 v = arr[l >> 6] >> o;
-  if (o > 60u) v |= arr[(l >> 6) + 1u] << (64u - o);
-  return (((sqz_u32)v & 15u) * 0x00204081u) & 0x01010101u;
-}
+/* sqz_bits_bytes4 on the list's bit arrays of 64-bit words. */
+SQZ_BITS_BYTES4_FN(sqz_bits_list_bytes4, sqz_u64)
 
 #endif /* SQZ_BITS_LIST_H */
