@@ -149,9 +149,9 @@ static int sqz__rlimit_room(uint64_t *room) {
   return bound;
 }
 
-int sqz__host_available(uint64_t *bytes) {
+int sqz__host_room(const char *root, uint64_t *bytes) {
   uint64_t room = UINT64_MAX;
-  int known = sqz__host_probe("", &room);
+  int known = sqz__host_probe(root, &room);
   if (!known) { /* no /proc: the free pages the C library reports */
     long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0) {
@@ -163,6 +163,8 @@ int sqz__host_available(uint64_t *bytes) {
   *bytes = room;
   return known;
 }
+
+int sqz__host_available(uint64_t *bytes) { return sqz__host_room("", bytes); }
 
 /* Fails with SQZ_ERR_OUT_OF_MEMORY: "<what> needs N bytes of host memory, A available". */
 static int sqz__host_fail(sqz_context *ctx, uint64_t bytes, uint64_t avail, const char *fmt, va_list ap) {

@@ -259,6 +259,10 @@ SQZ_INTERNAL int sqz__host_available(uint64_t *bytes);
 /* The /proc and cgroup part of it, with every file read under root ("" for the real ones; tests
  * give a folder that mimics them). */
 SQZ_INTERNAL int sqz__host_probe(const char *root, uint64_t *bytes);
+/* sqz__host_available with the /proc and cgroup files read under root (sqz__host_available is
+ * sqz__host_room("")): a test compares it with sqz__host_probe(root) on files that do not change
+ * between the two reads, as the real machine's free memory does. */
+SQZ_INTERNAL int sqz__host_room(const char *root, uint64_t *bytes);
 /* SQZ_OK when `bytes` (from SQZ_HOST_CHECK_MIN up) fit in sqz__host_available, else
  * SQZ_ERR_OUT_OF_MEMORY with the detail "<what> needs N bytes of host memory, A available", what
  * formatted from fmt. */
