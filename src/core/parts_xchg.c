@@ -1,0 +1,108 @@
+/* parts_xchg.c — the halo exchanges of a field in parts within one process: device copies on one context, staged through the host across contexts. */
+#include <stdlib.h>
+
+#include "backends/backend.h"
+#include "core/field_parts.h"
+
+/* One context: nothing moves before the inner step; then every run of halo units by the backend's
+ * device copy, ordered on the queue after the inner step and before the border step. */
+static int sqz__xchg_none(sqz_field *f, int cur) {
+  (void)f;
+  (void)cur;
+  return SQZ_OK;
+}
+
+static int sqz__xchg_device(sqz_field *f, int cur, double *wait_s) {
+  (void)wait_s; /* enqueued: nothing to wait for */
+  sqz_field_split *fp = f->parts;
+  uint64_t ub = sqz__elems_bytes(f, fp->unit);
+  int st = SQZ_OK;
+  for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
+    sqz_field_part *pt = &fp->part[p];
+    for (uint64_t r = 0; st == SQZ_OK && r < pt->n_runs; r++) {
+      const sqz_halo_run *run = &pt->runs[r];
+      const sqz_field_part *q = &fp->part[run->owner];
+      st = pt->ctx->ops->copy(pt->ctx, pt->mem[cur], run->slot0 * ub, q->mem[cur], (run->g0 - q->u0) * ub, run->n * ub);
+    }
+  }
+  return st;
+}
+
+/* Any contexts. start: each part's halo runs downloaded from their owners into the part's area of
+ * a host staging buffer laid out as its halo slots; complete: each area uploaded in one transfer
+ * (ordered after the part's inner step on its queue, before its border step). */
+typedef struct {
+  unsigned char *stage; /* every part's halo, part after part */
+  uint64_t bytes;
+} sqz_host_xchg;
+
+static void sqz__xchg_host_release(sqz_field_split *fp) {
+  sqz_host_xchg *h = fp->state;
+  if (h) free(h->stage);
+  free(h);
+  fp->state = NULL;
+}
+
+static int sqz__xchg_host_start(sqz_field *f, int cur) {
+  sqz_field_split *fp = f->parts;
+  sqz_host_xchg *h = fp->state;
+  uint64_t ub = sqz__elems_bytes(f, fp->unit), total = 0;
+  for (uint64_t p = 0; p < fp->parts; p++) total += fp->part[p].ctx ? fp->part[p].n_halo * ub : 0;
+  if (total == 0) return SQZ_OK;
+  if (!h || h->bytes < total) {
+    sqz__xchg_host_release(fp);
+    h = sqz__calloc(1, sizeof *h);
+    int st = h ? sqz__host_alloc(f->ctx, total, 0, (void **)&h->stage, "%s: the host staging area of a halo exchange",
+                                 f->dom->spec)
+               : sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+    if (st != SQZ_OK) {
+      free(h);
+      return st;
+    }
+    h->bytes = total;
+    fp->state = h;
+  }
+  int st = SQZ_OK;
+  unsigned char *at = h->stage;
+  for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
+    sqz_field_part *pt = &fp->part[p];
+    if (!pt->ctx) continue;
+    uint64_t own = pt->u1 - pt->u0;
+    for (uint64_t r = 0; st == SQZ_OK && r < pt->n_runs; r++) {
+      const sqz_halo_run *run = &pt->runs[r];
+      const sqz_field_part *q = &fp->part[run->owner];
+      sqz__lock(q->ctx);
+      st = q->ctx->ops->download(q->ctx, at + (run->slot0 - own) * ub, q->mem[cur], (run->g0 - q->u0) * ub, run->n * ub);
+      sqz__unlock(q->ctx);
+    }
+    at += pt->n_halo * ub;
+  }
+  for (size_t i = 0; st == SQZ_OK && i < fp->n_ctx; i++) {
+    sqz__lock(fp->ctxs[i]);
+    st = sqz__finish(fp->ctxs[i]);
+    sqz__unlock(fp->ctxs[i]);
+  }
+  return st;
+}
+
+static int sqz__xchg_host_complete(sqz_field *f, int cur, double *wait_s) {
+  sqz_field_split *fp = f->parts;
+  sqz_host_xchg *h = fp->state;
+  uint64_t ub = sqz__elems_bytes(f, fp->unit);
+  double t0 = sqz__now();
+  int st = SQZ_OK;
+  unsigned char *at = h ? h->stage : NULL;
+  for (uint64_t p = 0; st == SQZ_OK && h && p < fp->parts; p++) {
+    sqz_field_part *pt = &fp->part[p];
+    if (!pt->ctx || !pt->n_halo) continue;
+    sqz__lock(pt->ctx);
+    st = pt->ctx->ops->upload(pt->ctx, pt->mem[cur], (pt->u1 - pt->u0) * ub, at, pt->n_halo * ub);
+    sqz__unlock(pt->ctx);
+    at += pt->n_halo * ub;
+  }
+  *wait_s += sqz__now() - t0;
+  return st;
+}
+
+const sqz_exchange_ops sqz__exchange_device = {"device", sqz__xchg_none, sqz__xchg_device, NULL};
+const sqz_exchange_ops sqz__exchange_host = {"host", sqz__xchg_host_start, sqz__xchg_host_complete, sqz__xchg_host_release};
