@@ -19,12 +19,6 @@ static inline long bits_slot(long g, ulong u0, ulong u1, ulong n_halo, __global 
 #define BITS_TILE(pos) (pos)
 #define BITS_SLOT(g) (g)
 #endif
-/* Neighbour d (4: the tile itself) of tile b, a global tile index (-1: none). */
-static inline long bits_tile_neighbour(uint s, uint k, __constant int *fr, uint rb, ulong b, uint d) {
-  uint bx, by;
-  sqz_fr_lambda(s, k, fr, rb, b, &bx, &by);
-  return d == 4u ? (long)b : sqz_fr_tile_neighbour(s, k, fr + 2u * k, rb, bx, by, d);
-}
 
 /* Each program holds the kernels it is built for (PoCL compiles every kernel of a program): the
  * one-step kernel with a rule (SQZ_BITS_B), the fill without one, the box step alone. */
@@ -48,7 +42,7 @@ __kernel void sqz_bits_fractal_step(__global const uint *src, __global uint *dst
 #endif
   ulong b = BITS_TILE(tile0 + get_group_id(0)); /* tile0: a launch position */
   uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0), rw = (side + 33u) / 32u;
-  if (lid < 9u) nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, b, lid));
+  if (lid < 9u) nb[lid] = BITS_SLOT(sqz_fr_neighbour_of(s, k, fr, rb, b, lid));
   for (uint q = lid; q < (side + 2u) * rw; q += ls) dense[q] = 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
   __global const uint *own = src + (ulong)BITS_SLOT((long)b) * wt;
@@ -293,7 +287,7 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
   bits_group_start(area, tab, lid, ls);
   ulong b = BITS_FIRST + get_group_id(0), stride = get_num_groups(0); /* b: a launch position, tiles its end */
   if (lid < 9u && b < tiles) /* the neighbours of the first tile */
-    nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, BITS_TILE(b), lid));
+    nb[lid] = BITS_SLOT(sqz_fr_neighbour_of(s, k, fr, rb, BITS_TILE(b), lid));
   barrier(CLK_LOCAL_MEM_FENCE);
   for (; b < tiles; b += stride) { /* uniform over the group */
     ulong w0 = (ulong)BITS_SLOT((long)BITS_TILE(b)) * wt; /* the tile's first storage word (byte) */
@@ -305,7 +299,7 @@ __kernel void sqz_bits_fractal_box(__global const uint *restrict src, __global u
     }
     /* the neighbours of the group's next tile, while the tile is stored (during the steps, PoCL 3.1
      * ran the bytes window's second tile with the first one's neighbours) */
-    if (lid < 9u && b + stride < tiles) nb[lid] = BITS_SLOT(bits_tile_neighbour(s, k, fr, rb, BITS_TILE(b + stride), lid));
+    if (lid < 9u && b + stride < tiles) nb[lid] = BITS_SLOT(sqz_fr_neighbour_of(s, k, fr, rb, BITS_TILE(b + stride), lid));
     bits_store(dst, tab, (steps & 1u) ? bb : a, m, area, w0, wt, lid, ls);
     barrier(CLK_LOCAL_MEM_FENCE);
   }

@@ -116,6 +116,14 @@ SQZ_FN sqz_i64 sqz_fr_tile_neighbour(sqz_u32 s, sqz_u32 k, SQZ_CONST sqz_i32 *hn
   return sqz_fr_nu(s, k, hnu, rb, bx + d % 3u - 1u, by + d / 3u - 1u);
 }
 
+/* Neighbour d (4: the tile itself) of tile b, a tile index at level rb (-1: none); fr holds H_λ
+ * (2k entries) then H_ν (s^2), as the kernels get them. */
+SQZ_FN sqz_i64 sqz_fr_neighbour_of(sqz_u32 s, sqz_u32 k, SQZ_CONST sqz_i32 *fr, sqz_u32 rb, sqz_u64 b, sqz_u32 d) {
+  sqz_u32 bx, by;
+  sqz_fr_lambda(s, k, fr, rb, b, &bx, &by);
+  return d == 4u ? (sqz_i64)b : sqz_fr_tile_neighbour(s, k, fr + 2u * k, rb, bx, by, d);
+}
+
 /* Cache position p of a (rho + 2)^2 tile cache -> direction d of the tile that holds it and
  * the cell (lx, ly) inside that tile. */
 SQZ_FN sqz_u32 sqz_fr_cache_source(sqz_u32 rho, sqz_u32 p, sqz_u32 *lx, sqz_u32 *ly) {

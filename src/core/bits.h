@@ -69,6 +69,24 @@ static inline size_t sqz__bits_box_local(const sqz_bits_box *p) {
   if (p->list) return (size_t)6 * (p->ne + 1u);
   return (size_t)(p->depth > 1 ? 3 : 2) * p->rows * p->rw;
 }
+/* The plan of the fractal step by lanes (cl/sqz_bits_lanes.h, bits_lanes.c): sub-tile level u
+ * of a lane, its k_cells = k^u cells, per_tile = k^(t - u) lanes a tile, `tiles` whole tiles a
+ * group (per_tile tiles <= 32 lanes), steps a launch, positions and own positions, and the table the kernel reads
+ * (`words` words, malloc'ed). */
+typedef struct {
+  uint32_t u, k_cells, per_tile, tiles, depth, npos, nown;
+  uint32_t *tab;
+  size_t words;
+} sqz_bits_lanes;
+/* The plan at the largest depth <= `depth` and then the largest lanes whose local area
+ * (sqz__bits_lanes_local) fits in local_bytes; SQZ_ERR_UNSUPPORTED where none does. */
+SQZ_INTERNAL int sqz__bits_lanes_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t depth,
+                                      uint64_t local_bytes, sqz_bits_lanes *p);
+/* Bytes of the lanes step's local area (cl/engine_bits_lanes.cl) for tiles of wt words. */
+SQZ_INTERNAL size_t sqz__bits_lanes_local(const sqz_bits_lanes *p, uint32_t wt);
+/* Whether the fractal steps of layout bits go by lanes: SQZ_BITS_STEP=lanes (not yet the default:
+ * it waits for a GPU timing, docs/BENCHMARKS.md). */
+SQZ_INTERNAL int sqz__bits_lanes_wanted(void);
 /* Steps per launch of the fractal box steps (bits, and compact on OpenCL): SQZ_TEMPORAL (1 .. 8)
  * or SQZ_BITS_DEPTH, at most `steps` (the plans cap it: the list at the box side, the window at
  * the tile side and at what local memory holds). 8 on every device: a tile window of side s^t +

@@ -1,4 +1,4 @@
-/* bits_plan.c — which plan steps a fractal's boxes (the list or the window) and how many steps a launch. */
+/* bits_plan.c — which plan steps a fractal (lanes, or boxes in a list or a window) and how many steps a launch. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +9,11 @@ int sqz__bits_list_wanted(const sqz_domain *dom, uint32_t q) {
   uint32_t bs, kq;
   sqz__bits_box_dims(dom, q, &bs, &kq);
   return how && strcmp(how, "list") == 0 ? 1 : how && strcmp(how, "window") == 0 ? 0 : bs == 8;
+}
+
+int sqz__bits_lanes_wanted(void) {
+  const char *how = getenv("SQZ_BITS_STEP");
+  return how && strcmp(how, "lanes") == 0;
 }
 
 int sqz__bits_step_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q, uint32_t depth,

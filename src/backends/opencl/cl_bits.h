@@ -13,6 +13,18 @@ SQZ_INTERNAL int sqz__cl_fractal_boxes_applies(const sqz_field *f);
  * bytes of a box turned into its bits, stepped, stored back as bytes); SQZ_ERR_UNSUPPORTED where
  * it does not apply, on SQZ_ENGINE=generic and on a big-endian device. */
 SQZ_INTERNAL int sqz__cl_fractal_boxes(sqz_field *f, const sqz_update *u, uint64_t steps);
+/* `steps` Life-like steps of a bits fractal by lanes (engine_bits_lanes.c, cl/sqz_bits_lanes.h);
+ * SQZ_ERR_UNSUPPORTED for a part, or where no plan fits in local memory. */
+SQZ_INTERNAL int sqz__cl_bits_lanes(sqz_field *f, const sqz_update *u, uint64_t steps);
+/* H_λ (2k entries) then H_ν (s^2) of f's fractal in a constant buffer, as the bits kernels read them. */
+SQZ_INTERNAL int sqz__bits_fr_buffer(sqz_field *f, cl_mem *fr);
+/* The launches of a fractal step of layout bits (sqz_bits_fractal_box, sqz_bits_fractal_lanes: the
+ * same arguments, rb the levels above a kernel's unit, the local area `area` bytes) on f: `steps`
+ * steps, at most `depth` a launch, each swapping f's buffers; starts only with st == SQZ_OK, then
+ * releases tab, fr and k whatever st, and returns the first failure. */
+SQZ_INTERNAL int sqz__bits_launches(sqz_field *f, cl_kernel k, cl_mem tab, cl_mem fr, cl_uint rb, cl_uint wt,
+                                    cl_ulong tiles, size_t area, uint32_t depth, const sqz_update *u, uint64_t steps,
+                                    size_t global, size_t local, int st);
 /* The random fill of a bits field by kernel (the same cells as every layout's fill). */
 SQZ_INTERNAL int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed);
 #endif

@@ -74,7 +74,7 @@ static int sqz__bits_part_args(sqz_field *f, cl_kernel k, cl_uint at, uint64_t t
 }
 
 /* H_λ + H_ν of the fractal in a constant buffer (the kernels' fr). */
-static int sqz__bits_fr_buffer(sqz_field *f, cl_mem *fr) {
+int sqz__bits_fr_buffer(sqz_field *f, cl_mem *fr) {
   const sqz_fractal *d = &f->dom->fr;
   int32_t frt[2 * SQZ_MAX_SCALE * SQZ_MAX_SCALE + SQZ_MAX_SCALE * SQZ_MAX_SCALE];
   size_t nfr = 2u * (size_t)d->k + (size_t)d->s * (size_t)d->s;
@@ -131,6 +131,32 @@ static int sqz__bits_fractal_step(sqz_field *f, cl_kernel k, const sqz_bits_tili
     }
     if (st == SQZ_OK) f->cur = 1 - f->cur;
   }
+  return st;
+}
+
+int sqz__bits_launches(sqz_field *f, cl_kernel k, cl_mem tab, cl_mem fr, cl_uint rb, cl_uint wt, cl_ulong tiles,
+                       size_t area, uint32_t depth, const sqz_update *u, uint64_t steps, size_t global, size_t local,
+                       int st) {
+  sqz_context *ctx = f->ctx;
+  cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k;
+  for (uint64_t done = 0; global && st == SQZ_OK && done < steps;) {
+    cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
+    cl_uint now = steps - done < depth ? (cl_uint)(steps - done) : depth;
+    st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof tab, &tab, sizeof fr, &fr, sizeof s, &s,
+                   sizeof kk, &kk, sizeof rb, &rb, sizeof wt, &wt, sizeof tiles, &tiles, sizeof now, &now,
+                   sizeof u->birth, &u->birth, sizeof u->survive, &u->survive, (size_t)0);
+    cl_int err = CL_SUCCESS;
+    if (st == SQZ_OK && (err = clSetKernelArg(k, 12, area, NULL)) != CL_SUCCESS)
+      st = sqz__fail(ctx, err, "setting the local memory of a bits step failed: %s", sqz_status_name(err));
+    if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
+    if (st == SQZ_OK) {
+      f->cur = 1 - f->cur;
+      done += now;
+    }
+  }
+  int fin = sqz__cl_done_with(ctx, tab, fr);
+  if (st == SQZ_OK) st = fin;
+  if (k) clReleaseKernel(k);
   return st;
 }
 
@@ -244,26 +270,8 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
   size_t global = (size_t)(few > least ? few : least) * local;
   if (st == SQZ_OK) sqz__bits_box_dump(f, &bt, &p, u, bytes, p.depth, global / local, local);
   free(p.tab);
-  cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k, rb = (cl_uint)f->dom->fr.r - bt.t, wt = bytes ? bt.kt : bt.wt;
-  for (uint64_t done = 0; global && st == SQZ_OK && done < steps;) {
-    cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
-    cl_uint now = steps - done < p.depth ? (cl_uint)(steps - done) : p.depth;
-    st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof tab, &tab, sizeof fr, &fr, sizeof s, &s,
-                   sizeof kk, &kk, sizeof rb, &rb, sizeof wt, &wt, sizeof tiles, &tiles, sizeof now, &now,
-                   sizeof u->birth, &u->birth, sizeof u->survive, &u->survive, (size_t)0);
-    cl_int err = CL_SUCCESS;
-    if (st == SQZ_OK && (err = clSetKernelArg(k, 12, sqz__bits_box_area(&p, bytes, bt.kt), NULL)) != CL_SUCCESS)
-      st = sqz__fail(ctx, err, "setting the local memory of a bits step failed: %s", sqz_status_name(err));
-    if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
-    if (st == SQZ_OK) {
-      f->cur = 1 - f->cur;
-      done += now;
-    }
-  }
-  int fin = sqz__cl_done_with(ctx, tab, fr);
-  if (st == SQZ_OK) st = fin;
-  if (k) clReleaseKernel(k);
-  return st;
+  return sqz__bits_launches(f, k, tab, fr, (cl_uint)f->dom->fr.r - bt.t, bytes ? bt.kt : bt.wt, tiles,
+                            sqz__bits_box_area(&p, bytes, bt.kt), p.depth, u, steps, global, local, st);
 }
 
 int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
@@ -272,6 +280,9 @@ int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
   cl_kernel k = NULL;
   int st = sqz__bits_check_update(f, u);
   if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
+  if (st == SQZ_OK && fractal && sqz__bits_lanes_wanted() && (st = sqz__cl_bits_lanes(f, u, steps)) != SQZ_ERR_UNSUPPORTED)
+    return st;
+  if (st == SQZ_ERR_UNSUPPORTED) st = SQZ_OK; /* the lanes do not apply: the boxes */
   if (st == SQZ_OK && fractal && (st = sqz__bits_fractal_box(f, u, steps, 0)) != SQZ_ERR_UNSUPPORTED) return st;
   if (st == SQZ_ERR_UNSUPPORTED && f->part && steps > 1) /* the one-step kernel cannot step a part's chunk */
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "%s steps a part in layout bits one step per exchange here", f->dom->spec);

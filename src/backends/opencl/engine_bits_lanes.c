@@ -1,0 +1,47 @@
+/* engine_bits_lanes.c (opencl) — the bits fractal step by lanes (cl/engine_bits_lanes.cl): its plan, program and launches. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "backends/opencl/cl_bits.h"
+#include "core/bits.h"
+
+#define SQZ__LANES_LOCAL 256u        /* work-items per group */
+#define SQZ__LANES_GROUPS_PER_CU 8u  /* groups per compute unit at least, */
+#define SQZ__LANES_ROUNDS_PER_GROUP 4u /* and about this many groups of tiles each where there are more */
+
+int sqz__cl_bits_lanes(sqz_field *f, const sqz_update *u, uint64_t steps) {
+  static const char *const files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_parts.h", "sqz_bits.h", "sqz_bits_box.h",
+                                      "sqz_bits_lanes.h", "engine_bits_lanes.cl", NULL};
+  sqz_context *ctx = f->ctx;
+  if (f->part) return SQZ_ERR_UNSUPPORTED;
+  sqz_bits_tiling bt;
+  sqz__bits_tiling(f->dom, &bt);
+  sqz_bits_lanes p;
+  int st = sqz__bits_lanes_plan(ctx, f->dom, &bt, sqz__bits_depth(steps), ctx->local_mem, &p);
+  if (st != SQZ_OK) return st;
+  char pre[512];
+  snprintf(pre, sizeof pre,
+           "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n#define SQZ_BITS_FR_S %uu\n#define SQZ_BITS_FR_K %uu\n"
+           "#define SQZ_LANES_K %uu\n#define SQZ_LANES_L %uu\n#define SQZ_LANES_N %uu\n#define SQZ_LANES_NPOS %uu\n"
+           "#define SQZ_LANES_NOWN %uu\n",
+           u->birth, u->survive, (unsigned)f->dom->fr.s, (unsigned)f->dom->fr.k, p.k_cells, p.per_tile,
+           p.per_tile * p.tiles, p.npos, p.nown);
+  cl_kernel k = NULL;
+  cl_mem tab = NULL, fr = NULL;
+  size_t local = ctx->max_work_group < SQZ__LANES_LOCAL ? ctx->max_work_group : SQZ__LANES_LOCAL, kwg = 0;
+  st = sqz__program_kernel(ctx, pre, files, "", "sqz_bits_fractal_lanes", &k);
+  if (st == SQZ_OK && clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg,
+                                               NULL) == CL_SUCCESS && kwg > 0 && kwg < local)
+    local = kwg;
+  if (st == SQZ_OK) st = sqz__const_buffer(ctx, p.words * sizeof *p.tab, p.tab, &tab);
+  if (st == SQZ_OK) st = sqz__bits_fr_buffer(f, &fr);
+  free(p.tab);
+  /* groups: a few rounds of tiles each, at least a few per compute unit */
+  uint64_t rounds = (bt.tiles + p.tiles - 1) / p.tiles;
+  uint64_t few = (rounds + SQZ__LANES_ROUNDS_PER_GROUP - 1) / SQZ__LANES_ROUNDS_PER_GROUP;
+  uint64_t least = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__LANES_GROUPS_PER_CU;
+  if (least > rounds) least = rounds;
+  size_t global = (size_t)(few > least ? few : least) * local;
+  return sqz__bits_launches(f, k, tab, fr, (cl_uint)f->dom->fr.r - p.u, bt.wt, bt.tiles, sqz__bits_lanes_local(&p, bt.wt),
+                            p.depth, u, steps, global, local, st);
+}
