@@ -22,3 +22,6 @@ typedef unsigned int uint4 __attribute__((ext_vector_type(4)));
 static inline uint min(uint a, uint b) { return a < b ? a : b; }
 static inline uint max(uint a, uint b) { return a > b ? a : b; }
 static inline int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+/* Counting only: a plain read-modify-write (clang's nvptx OpenCL has no atomics on __local); a real
+ * atomic_or is one ATOMS where this is a load, an OR and a store. */
+#define atomic_or(p, v) (*(p) |= (v))

@@ -53,7 +53,7 @@ static uint32_t position_of(const sqz_fractal *fr, uint32_t u, uint32_t S, uint3
 }
 
 /* The plan of dom at depth and local memory: sizes within it; every own block present once, in
- * order; each direction's blocks hold every cell within `depth` of the sub-tile; every cell's 8
+ * order; the blocks hold every cell within `depth` of an own cell; every cell's 8
  * neighbour positions are those that hold its neighbours (npos where none does), past K none. */
 static void check_plan(sqz_context *ctx, const sqz_domain *dom, uint32_t depth, uint64_t local) {
   const sqz_fractal *fr = &dom->fr;
@@ -87,15 +87,14 @@ static void check_plan(sqz_context *ctx, const sqz_domain *dom, uint32_t depth, 
     }
   }
   static const int dxy[8][2] = {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}};
-  for (uint32_t d = 0; d < 9; d++) /* the ring: every cell within depth is a position */
-    for (uint32_t l = 0; l < K; l++) {
-      uint32_t x, y;
-      sqz_fr_lambda((sqz_u32)fr->s, (sqz_u32)fr->k, fr->hl, p.u, l, &x, &y);
-      int64_t gx = (int64_t)(d % 3) * S + x, gy = (int64_t)(d / 3) * S + y;
-      if (gx >= (int64_t)(S - p.depth) && gy >= (int64_t)(S - p.depth) && gx < (int64_t)(2 * S + p.depth) &&
-          gy < (int64_t)(2 * S + p.depth))
-        ck_assert_uint_lt(position_of(fr, p.u, S, K, pos, npos, gx, gy), npos);
-    }
+  for (uint32_t l = 0; l < K; l++) { /* the ring: every cell within depth of an own cell is a position */
+    uint32_t x, y;
+    sqz_fr_lambda((sqz_u32)fr->s, (sqz_u32)fr->k, fr->hl, p.u, l, &x, &y);
+    for (int64_t gy = (int64_t)S + y - p.depth; gy <= (int64_t)S + y + p.depth; gy++)
+      for (int64_t gx = (int64_t)S + x - p.depth; gx <= (int64_t)S + x + p.depth; gx++)
+        if (sqz_fr_nu((sqz_u32)fr->s, (sqz_u32)fr->k, fr->hnu, p.u, (sqz_u32)(gx % S), (sqz_u32)(gy % S)) >= 0)
+          ck_assert_uint_lt(position_of(fr, p.u, S, K, pos, npos, gx, gy), npos);
+  }
   for (uint32_t b = 0; b < npos / 32; b++) {
     uint32_t e = tab[tab[SQZ_BLN_BLK] + b], d = e & 15u;
     for (uint32_t j = 0; j < 32; j++) {

@@ -14,7 +14,8 @@ size_t sqz__bits_lanes_local(const sqz_bits_lanes *p, uint32_t wt) {
 
 /* The plan at sub-tile level u and depth D (<= s^u), in p->tab; SQZ_ERR_UNSUPPORTED where the
  * positions pass 16-bit indices. g (3 s^u squared entries) is scratch: the 3 x 3 sub-tiles around
- * a lane's, cell (x, y) of the lane's own at g[(y + S) 3 S + x + S]. */
+ * a lane's, cell (x, y) of the lane's own at g[(y + S) 3 S + x + S]. The ring holds the words of
+ * the cells within depth of an own cell: T <= depth steps read no other. */
 static int sqz__lanes_at(sqz_context *ctx, const sqz_fractal *fr, const sqz_bits_tiling *bt, uint32_t u, uint32_t depth,
                          uint32_t *g, sqz_bits_lanes *p) {
   uint32_t s = (uint32_t)fr->s, k = (uint32_t)fr->k, S = 1, K = 1, L = 1;
@@ -22,19 +23,41 @@ static int sqz__lanes_at(sqz_context *ctx, const sqz_fractal *fr, const sqz_bits
   for (uint32_t i = u; i < bt->t; i++) L *= k;
   uint32_t E = 3 * S, nw = (K + 31) / 32, *blk = malloc((size_t)9 * nw * sizeof *blk);
   if (!blk) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for the bits lanes plan");
-  /* the blocks: every own word, then the words of each neighbour that hold a cell within depth */
+  /* near: the cells of the 3 x 3 sub-tiles within `depth` (Chebyshev) of an own cell, by a running
+   * count of the own cells over 2 depth + 1 columns, then of those rows over 2 depth + 1 rows */
+  for (size_t i = 0; i < (size_t)E * E; i++) g[i] = 0;
+  for (uint32_t l = 0; l < K; l++) {
+    uint32_t x, y;
+    sqz_fr_lambda(s, k, fr->hl, u, l, &x, &y);
+    g[(size_t)(S + y) * E + S + x] = 1;
+  }
+  uint32_t *row = malloc((size_t)E * sizeof *row);
+  if (!row) {
+    free(blk);
+    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for the bits lanes plan");
+  }
+  uint32_t r = depth; /* the window's half-width */
+  for (uint32_t pass = 0; pass < 2; pass++) /* rows (pass 0), then columns */
+    for (uint32_t a = 0; a < E; a++) {
+      uint32_t *at = pass ? g + a : g + (size_t)a * E, stride = pass ? E : 1, run = 0;
+      for (uint32_t i = 0; i < E + r; i++) {
+        if (i < E) run += at[(size_t)i * stride];
+        if (i >= 2 * r + 1 && i - 2 * r - 1 < E) run -= at[(size_t)(i - 2 * r - 1) * stride];
+        if (i >= r) row[i - r] = run; /* cells i - 2 r .. i around i - r */
+      }
+      for (uint32_t i = 0; i < E; i++) at[(size_t)i * stride] = row[i] > 0;
+    }
+  free(row);
+  /* the blocks: every own word, then the words of each neighbour that hold a near cell */
   for (size_t i = 0; i < (size_t)9 * nw; i++) blk[i] = UINT32_MAX;
   uint32_t nblk = 0;
   for (uint32_t w = 0; w < nw; w++) blk[4 * nw + w] = nblk++;
   for (uint32_t d = 0; d < 9; d++) {
     if (d == 4) continue;
-    int64_t ox = ((int64_t)(d % 3) - 1) * S, oy = ((int64_t)(d / 3) - 1) * S;
     for (uint32_t l = 0; l < K; l++) {
       uint32_t x, y;
       sqz_fr_lambda(s, k, fr->hl, u, l, &x, &y);
-      int64_t gx = ox + x, gy = oy + y;
-      if (gx >= -(int64_t)depth && gy >= -(int64_t)depth && gx < (int64_t)(S + depth) && gy < (int64_t)(S + depth) &&
-          blk[d * nw + l / 32] == UINT32_MAX)
+      if (g[(size_t)((d / 3) * S + y) * E + (d % 3) * S + x] && blk[d * nw + l / 32] == UINT32_MAX)
         blk[d * nw + l / 32] = 0; /* wanted: numbered below, in word order */
     }
     for (uint32_t w = 0; w < nw; w++)
