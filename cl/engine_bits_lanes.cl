@@ -6,16 +6,30 @@
  *
  * Tile b holds k^t cells in wt words from word b wt (digit order), lane sub-tile j of it the
  * cells from bit j K; g = b L + j is the sub-tile's index at level rbu = R - u, so its neighbours
- * come from sqz_fr_neighbour_of at that level. `area` (local) holds the lanes' neighbour bit
- * offsets (32 x 9 longs, -1: none), the areas a and b (npos + 1 words each: position npos, the
- * empty word, is 0), the group's tile words (stage: the pack's target, whole words for dst) and
- * the 9 direction masks. */
+ * come from sqz_fr_neighbour_of at that level. The areas a and b are the kernel's own local arrays
+ * (npos + 1 words each: position npos, the empty word, is 0; at fixed addresses, so that a
+ * neighbour's load is its byte offset from the plan plus a constant). `area` (local) holds the
+ * lanes' neighbour bit offsets (32 x 9 longs, -1: none), the group's tile words (stage: the pack's
+ * target, whole words for dst), the 9 direction masks and bmask, each block's direction mask for
+ * the group (in `area`: as a third array of the kernel's, PoCL 3.1 read it back as 0). */
 #define LANES_TILES (SQZ_LANES_N / SQZ_LANES_L) /* tiles a group */
 
 /* The bit K (of a block's word w) keeps: cells w 32 .. K - 1. */
 static inline uint lanes_keep(uint w) {
   uint left = SQZ_LANES_K - 32u * w;
   return left >= 32u ? 0xffffffffu : (1u << left) - 1u;
+}
+
+/* One step from in to out of positions [lid, n) by ls: the intermediate steps (masked) ANDed with
+ * their block's mask. Called with the areas themselves, so their addresses are constants. */
+static inline void lanes_step(__local const uint *in, __local uint *out, __global const uint4 *nb4,
+                              __local const uint *bmask, uint n, uint masked, uint birth, uint survive, uint lid,
+                              uint ls) {
+  for (uint p = lid; p < n; p += ls) {
+    uint4 w = nb4[p];
+    uint v = sqz_bits_lanes_next(in, p, w.s0, w.s1, w.s2, w.s3, birth, survive);
+    out[p] = masked ? v & bmask[p >> 5] : v;
+  }
 }
 
 /* Each group steps groups of LANES_TILES tiles G = group, + groups, ...: the lanes' neighbours
@@ -35,9 +49,9 @@ __kernel void sqz_bits_fractal_lanes(__global const uint *restrict src, __global
 #endif
   const uint npos = SQZ_LANES_NPOS, n_lanes = SQZ_LANES_N;
   uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0);
+  __local uint a[SQZ_LANES_NPOS + 1u], b[SQZ_LANES_NPOS + 1u];
   __local long *offs = area;
-  __local uint *a = (__local uint *)(area + 32u * 9u), *b = a + npos + 1u, *stage = b + npos + 1u,
-               *dmask = stage + LANES_TILES * wt;
+  __local uint *stage = (__local uint *)(area + 32u * 9u), *dmask = stage + LANES_TILES * wt, *bmask = dmask + 9u;
   __global const uint *blk = tab + tab[SQZ_BLN_BLK];
   __global const uint4 *nb4 = (__global const uint4 *)(tab + tab[SQZ_BLN_NB]); /* 16-byte aligned */
   ulong nwords = tiles * wt, subs = tiles * SQZ_LANES_L, groups = (tiles + LANES_TILES - 1u) / LANES_TILES;
@@ -68,15 +82,14 @@ __kernel void sqz_bits_fractal_lanes(__global const uint *restrict src, __global
       for (uint j = 0u; j < 32u; j++) a[32u * bi + j] = v[j];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint st = 1u; st <= steps; st++) {
-      __local const uint *in = (st & 1u) ? a : b;
-      __local uint *out = (st & 1u) ? b : a;
+    for (uint bi = lid; bi < npos / 32u; bi += ls) bmask[bi] = dmask[blk[bi] & 15u];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint st = 1u; st <= steps; st++) { /* odd steps a to b, even ones b to a */
       uint n = st < steps ? npos : SQZ_LANES_NOWN;
-      for (uint p = lid; p < n; p += ls) {
-        uint4 w = nb4[p];
-        uint v = sqz_bits_lanes_next(in, p, w.s0, w.s1, w.s2, w.s3, birth, survive);
-        out[p] = st < steps ? v & dmask[blk[p >> 5] & 15u] : v;
-      }
+      if (st & 1u)
+        lanes_step(a, b, nb4, bmask, n, st < steps, birth, survive, lid, ls);
+      else
+        lanes_step(b, a, nb4, bmask, n, st < steps, birth, survive, lid, ls);
       barrier(CLK_LOCAL_MEM_FENCE);
     }
     __local const uint *res = (steps & 1u) ? b : a;

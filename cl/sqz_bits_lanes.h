@@ -26,10 +26,12 @@
  *
  * The plan (one uint array `tab`, built by the host, src/core/bits_lanes.c) starts with the
  * header below; then the blocks (d | w << 4) and, from a multiple of 4 words, the neighbours: 4
- * words a position, NW, N, NE, W, E, SW, S, SE as 16-bit halves, low half first. */
+ * words a position, NW, N, NE, W, E, SW, S, SE as 16-bit halves, low half first, each the byte
+ * offset 4 q of the neighbour's position q in an area (4 npos: the empty word), so that a kernel
+ * adds it to a fixed local address. */
 
 #define SQZ_BLN_DEPTH 0u  /* steps a launch at most */
-#define SQZ_BLN_NPOS 1u   /* positions: 32 x blocks; the empty word is position npos */
+#define SQZ_BLN_NPOS 1u   /* positions: 32 x blocks (< 2^14); the empty word is position npos */
 #define SQZ_BLN_NOWN 2u   /* own positions: 32 ceil(K / 32) */
 #define SQZ_BLN_K 3u      /* cells of a lane's sub-tile, k^u */
 #define SQZ_BLN_L 4u      /* sub-tiles of a tile, k^(t - u) */
@@ -65,13 +67,18 @@ SQZ_FN sqz_u32 sqz_bits_lanes_piece(const SQZ_BITS_GLOBAL sqz_u32 *src, sqz_u64 
   return v;
 }
 
-/* The next word of position p from area `in`: its 4 neighbour words n01 .. n67 (the plan's) and
- * a Life-like rule (birth, survive: bit n for n neighbours). */
+/* The word at byte offset o of area a. */
+#define SQZ_BITS_LANES_AT(a, o) (*(const SQZ_BITS_LOCAL sqz_u32 *)((const SQZ_BITS_LOCAL unsigned char *)(a) + (o)))
+
+/* The next word of position p from area `in`: its 4 neighbour words n01 .. n67 (the plan's byte
+ * offsets) and a Life-like rule (birth, survive: bit n for n neighbours). */
 SQZ_FN sqz_u32 sqz_bits_lanes_next(const SQZ_BITS_LOCAL sqz_u32 *in, sqz_u32 p, sqz_u32 n01, sqz_u32 n23, sqz_u32 n45,
                                    sqz_u32 n67, sqz_u32 birth, sqz_u32 survive) {
   sqz_u32 pl[4];
-  sqz_bits_count8(in[n01 & 0xffffu], in[n01 >> 16], in[n23 & 0xffffu], in[n23 >> 16], in[n45 & 0xffffu], in[n45 >> 16],
-                  in[n67 & 0xffffu], in[n67 >> 16], pl);
+  sqz_bits_count8(SQZ_BITS_LANES_AT(in, n01 & 0xffffu), SQZ_BITS_LANES_AT(in, n01 >> 16),
+                  SQZ_BITS_LANES_AT(in, n23 & 0xffffu), SQZ_BITS_LANES_AT(in, n23 >> 16),
+                  SQZ_BITS_LANES_AT(in, n45 & 0xffffu), SQZ_BITS_LANES_AT(in, n45 >> 16),
+                  SQZ_BITS_LANES_AT(in, n67 & 0xffffu), SQZ_BITS_LANES_AT(in, n67 >> 16), pl);
   return sqz_bits_rule(in[p], pl, 4, birth, survive);
 }
 

@@ -64,7 +64,7 @@ static void check_plan(sqz_context *ctx, const sqz_domain *dom, uint32_t depth, 
   if (st == SQZ_ERR_UNSUPPORTED) return; /* nothing fits: the engine falls back to the boxes */
   SQZ_OK_OR_FAIL(ctx, st);
   const uint32_t *tab = p.tab;
-  ck_assert_uint_le(sqz__bits_lanes_local(&p, bt.wt), local);
+  ck_assert_uint_le(sqz__bits_lanes_local(&p, bt.wt, NULL), local);
   ck_assert_uint_le(p.depth, depth);
   ck_assert_uint_le(p.per_tile * p.tiles, 32);
   ck_assert_uint_eq(p.tiles, 32 / p.per_tile);
@@ -102,7 +102,9 @@ static void check_plan(sqz_context *ctx, const sqz_domain *dom, uint32_t depth, 
       const uint32_t *nb = tab + tab[SQZ_BLN_NB] + 4 * (32 * b + j);
       if (l < K) sqz_fr_lambda((sqz_u32)fr->s, (sqz_u32)fr->k, fr->hl, p.u, l, &x, &y);
       for (uint32_t n = 0; n < 8; n++) {
-        uint32_t got = (nb[n / 2] >> (16 * (n % 2))) & 0xffffu;
+        uint32_t got = (nb[n / 2] >> (16 * (n % 2))) & 0xffffu; /* a byte offset */
+        ck_assert_uint_eq(got % 4, 0);
+        got /= 4;
         uint32_t want = l >= K ? npos
                                : position_of(fr, p.u, S, K, pos, npos, (int64_t)(d % 3) * S + x + dxy[n][0],
                                              (int64_t)(d / 3) * S + y + dxy[n][1]);

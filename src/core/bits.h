@@ -82,8 +82,9 @@ typedef struct {
  * (sqz__bits_lanes_local) fits in local_bytes; SQZ_ERR_UNSUPPORTED where none does. */
 SQZ_INTERNAL int sqz__bits_lanes_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t depth,
                                       uint64_t local_bytes, sqz_bits_lanes *p);
-/* Bytes of the lanes step's local area (cl/engine_bits_lanes.cl) for tiles of wt words. */
-SQZ_INTERNAL size_t sqz__bits_lanes_local(const sqz_bits_lanes *p, uint32_t wt);
+/* Bytes of local memory of the lanes step (cl/engine_bits_lanes.cl) for tiles of wt words, and in
+ * *area (if not NULL) those of its `area` argument (the rest: the kernel's own arrays). */
+SQZ_INTERNAL size_t sqz__bits_lanes_local(const sqz_bits_lanes *p, uint32_t wt, size_t *area);
 /* Whether the fractal steps of layout bits go by lanes: SQZ_BITS_STEP=lanes (not yet the default:
  * it waits for a GPU timing, docs/BENCHMARKS.md). */
 SQZ_INTERNAL int sqz__bits_lanes_wanted(void);

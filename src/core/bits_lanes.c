@@ -8,12 +8,14 @@
 #include "sqz_bits_lanes.h"
 #include "sqz_fractal.h"
 
-size_t sqz__bits_lanes_local(const sqz_bits_lanes *p, uint32_t wt) {
-  return (size_t)8 * 32 * 9 + (size_t)4 * (2 * ((size_t)p->npos + 1) + (size_t)p->tiles * wt + 9);
+size_t sqz__bits_lanes_local(const sqz_bits_lanes *p, uint32_t wt, size_t *area) {
+  size_t dynamic = (size_t)8 * 32 * 9 + (size_t)4 * ((size_t)p->tiles * wt + 9 + p->npos / 32);
+  if (area) *area = dynamic;
+  return dynamic + (size_t)8 * ((size_t)p->npos + 1);
 }
 
 /* The plan at sub-tile level u and depth D (<= s^u), in p->tab; SQZ_ERR_UNSUPPORTED where the
- * positions pass 16-bit indices. g (3 s^u squared entries) is scratch: the 3 x 3 sub-tiles around
+ * positions' byte offsets pass 16 bits. g (3 s^u squared entries) is scratch: the 3 x 3 sub-tiles around
  * a lane's, cell (x, y) of the lane's own at g[(y + S) 3 S + x + S]. The ring holds the words of
  * the cells within depth of an own cell: T <= depth steps read no other. */
 static int sqz__lanes_at(sqz_context *ctx, const sqz_fractal *fr, const sqz_bits_tiling *bt, uint32_t u, uint32_t depth,
@@ -64,7 +66,7 @@ static int sqz__lanes_at(sqz_context *ctx, const sqz_fractal *fr, const sqz_bits
       if (blk[d * nw + w] == 0) blk[d * nw + w] = nblk++;
   }
   uint32_t npos = 32 * nblk;
-  if (npos >= 0xffffu) {
+  if (4 * (uint64_t)npos > 0xffffu) { /* byte offsets in 16 bits */
     free(blk);
     return SQZ_ERR_UNSUPPORTED;
   }
@@ -106,7 +108,7 @@ static int sqz__lanes_at(sqz_context *ctx, const sqz_fractal *fr, const sqz_bits
         for (uint32_t n = 0; n < 8; n++) {
           int64_t gx = (int64_t)((d % 3) * S + x) + dxy[n][0], gy = (int64_t)((d / 3) * S + y) + dxy[n][1];
           uint32_t o = l >= K || gx < 0 || gy < 0 || gx >= E || gy >= E ? npos : g[(size_t)gy * E + (size_t)gx];
-          nb[n / 2] |= o << (16 * (n % 2));
+          nb[n / 2] |= 4 * o << (16 * (n % 2));
         }
       }
     }
@@ -136,7 +138,7 @@ int sqz__bits_lanes_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits
          u--, S /= (uint32_t)fr->s, L *= (uint32_t)fr->k) {
       if (d > S) break; /* the ring lies in the 8 neighbour sub-tiles */
       st = sqz__lanes_at(ctx, fr, bt, u, d, g, p);
-      if (st == SQZ_OK && sqz__bits_lanes_local(p, bt->wt) > local_bytes) {
+      if (st == SQZ_OK && sqz__bits_lanes_local(p, bt->wt, NULL) > local_bytes) {
         free(p->tab);
         memset(p, 0, sizeof *p);
         st = SQZ_ERR_UNSUPPORTED;

@@ -42,6 +42,8 @@ int sqz__cl_bits_lanes(sqz_field *f, const sqz_update *u, uint64_t steps) {
   uint64_t least = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__LANES_GROUPS_PER_CU;
   if (least > rounds) least = rounds;
   size_t global = (size_t)(few > least ? few : least) * local;
-  return sqz__bits_launches(f, k, tab, fr, (cl_uint)f->dom->fr.r - p.u, bt.wt, bt.tiles, sqz__bits_lanes_local(&p, bt.wt),
-                            p.depth, u, steps, global, local, st);
+  size_t area = 0;
+  sqz__bits_lanes_local(&p, bt.wt, &area);
+  return sqz__bits_launches(f, k, tab, fr, (cl_uint)f->dom->fr.r - p.u, bt.wt, bt.tiles, area, p.depth, u, steps,
+                            global, local, st);
 }
