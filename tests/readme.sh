@@ -125,7 +125,7 @@ flush() {
   fi
   pending=()
 }
-lineno=0 block=0 dollar=0
+lineno=0 block=0 dollar=0 joined="" at=0
 while IFS= read -r text || [ -n "$text" ]; do
   lineno=$((lineno + 1))
   case "$text" in
@@ -133,6 +133,14 @@ while IFS= read -r text || [ -n "$text" ]; do
     '```'*) [ "$block" = 1 ] && flush; block=0; continue ;;
   esac
   [ "$block" = 1 ] || continue
+  # a command continued on the next line (a trailing backslash) is one command, named by its first line
+  [ -n "$joined" ] || at=$lineno
+  if [ "${text%\\}" != "$text" ]; then
+    joined="$joined${text%\\}"
+    continue
+  fi
+  text="$joined$text"
+  joined=""
   if [ "$dollar" = 1 ] && [ "${text#\$ }" = "$text" ] && [ "${#pending[@]}" -gt 0 ]; then
     # a line below a `$` command: its output
     pending[3]="${pending[3]:+${pending[3]}$'\n'}$text"
@@ -151,7 +159,7 @@ while IFS= read -r text || [ -n "$text" ]; do
     [ "$seg" = "$body" ] && body="" || body="${body#* && }"
     if printf '%s' "$seg" | grep -Eq '^([A-Z_]+=[^ ]+ )*(sqz|\./build/sqz|mpirun) '; then
       flush
-      pending=("$lineno" "$seg" "$comment" "")
+      pending=("$at" "$seg" "$comment" "")
     fi
   done
 done <"$readme"
