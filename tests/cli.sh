@@ -384,6 +384,11 @@ expect 2 "10 parts .* layout bits: the count must be 1 \.\. 9 \(the largest vali
 expect 2 "10 parts .* layout bb: the count must be 1 \.\. 9 \(the largest valid count: one row per part\)" -- \
   "$sqz" life triangle:9 --layout bb --steps 1 --parts 10
 expect 2 "give one of them" -- "$sqz" life triangle:9 --steps 1 --device 0:0 --devices 0:0,0:0
+# a number in a device list is the backend's Nth device: one past them is exit 2 naming it, never a match of its
+# digits in a device name (SQZ_DEVICE=0,1 on one PoCL device found "1" in "avx512": two contexts on one device)
+expect 2 "device 99: the opencl backend has [0-9]+ devices? in 'sqz devices'" -- "$sqz" life triangle:9 --steps 1 --devices 0,99
+expect 2 "device 1: the cpu backend has 1 device in" -- "$sqz" life triangle:9 --steps 1 --backend cpu --devices 0,1
+expect 2 "sqz heat: device 99: the opencl backend has" -- env SQZ_DEVICE=99,0 "$sqz" heat triangle:9 --steps 1
 
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

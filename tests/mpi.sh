@@ -158,6 +158,10 @@ done
 # options a run on ranks does not take: exit 2
 mpi 2 life triangle:37 --steps 1 --parts 1
 [ $? -eq 2 ] && grep -q "at least one part per rank (--parts 2 or more)" err.txt || fail "--parts 1 on 2 ranks: not refused with exit 2"
+# rank 1's entry of a device list is a number past the backend's devices: exit 2 naming it (not a name match)
+mpi 2 life triangle:37 --steps 1 --devices 0,99
+[ $? -eq 2 ] && grep -q "rank 1 of 2 failed: sqz life: device 99: the opencl backend has" err.txt ||
+  { fail "--devices 0,99 on 2 ranks: not refused with exit 2 naming device 99"; cat err.txt; }
 # a failure of rank 1 alone before the steps (other arguments there): rank 0 prints rank 1's message, both exit 2
 timeout 120 mpirun --oversubscribe -np 1 "$sqz" life triangle:37 --steps 1 : \
   -np 1 "$sqz" life triangle:37 --steps 1x >out.txt 2>err.txt

@@ -140,9 +140,12 @@ int sqz_cli_parts_field(const sqz_cli_parts *o, sqz_domain *dom, sqz_type type, 
 void sqz_cli_parts_json(sqz_json *j, const sqz_field *f, const sqz_cli_parts *o);
 void sqz_cli_parts_print(const sqz_field *f, const sqz_cli_parts *o, int ranks);
 void sqz_cli_parts_close(sqz_cli_parts *o);
-/* A device list entry of digits only is the Nth device of the backend in `sqz devices` order (its id,
- * into id); other entries (P:D, a name) go to the library as --device does. */
-const char *sqz_cli_device_entry(const char *backend, const char *entry, char *id, size_t len);
+/* A device list entry of digits only is the Nth device of the backend in `sqz devices` order (*dev its id, written
+ * into id); other entries (P:D, a name) go to the library as --device does (*dev = entry). A number past the
+ * backend's devices is exit status 2 after a message naming it, never a match of its digits in a device name
+ * ("1" in "avx512", which ran two contexts on one device). Returns 0 or the exit status. */
+int sqz_cli_device_entry(const char *cmd, const char *backend, const char *entry, char *id, size_t len,
+                         const char **dev);
 void sqz_json_begin(sqz_json *j, FILE *out);
 void sqz_json_str(sqz_json *j, const char *key, const char *value);
 void sqz_json_u64(sqz_json *j, const char *key, uint64_t value);

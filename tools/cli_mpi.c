@@ -121,19 +121,19 @@ static const char *sqz__mpi_auto_device(const char *backend, char *buf, size_t l
   return pick;
 }
 
-const char *sqz_cli_mpi_device(const char *backend, const char *device, char *buf, size_t len) {
+int sqz_cli_mpi_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx) {
+  char buf[256], entry[256];
   if (!device) device = getenv("SQZ_DEVICE");
-  if (!device || !*device) return sqz__mpi_auto_device(backend, buf, len);
-  if (!strchr(device, ',')) return device;
+  if (!device || !*device) return sqz_cli_open(cmd, backend, sqz__mpi_auto_device(backend, buf, sizeof buf), ctx);
+  if (!strchr(device, ',')) return sqz_cli_open(cmd, backend, device, ctx);
   int n = 1;
   for (const char *p = device; *p; p++) n += *p == ',';
   const char *p = device;
   for (int i = sqz_mpi_local % n; i > 0; i--) p = strchr(p, ',') + 1;
-  char entry[256];
   snprintf(entry, sizeof entry, "%.*s", (int)strcspn(p, ","), p);
-  const char *id = sqz_cli_device_entry(backend, entry, buf, len);
-  if (id != buf) snprintf(buf, len, "%s", entry);
-  return buf;
+  const char *dev;
+  int rc = sqz_cli_device_entry(cmd, backend, entry, buf, sizeof buf, &dev);
+  return rc ? rc : sqz_cli_open(cmd, backend, dev, ctx);
 }
 
 /* One rank's figures as a JSON object. */
@@ -213,5 +213,7 @@ int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char
 void sqz_cli_mpi_init(int *argc, char ***argv) {}
 int sqz_cli_mpi_finalize(int rc) { return rc; }
 int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len) { return rc; }
-const char *sqz_cli_mpi_device(const char *backend, const char *device, char *buf, size_t len) { return device; }
+int sqz_cli_mpi_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx) {
+  return sqz_cli_open(cmd, backend, device, ctx);
+}
 #endif

@@ -23,11 +23,12 @@ int sqz_cli_mpi_rank(void);
  * to END, so no rank waits in a collective that another skipped. */
 enum { SQZ_CLI_MPI_BEGIN = 1, SQZ_CLI_MPI_END = 2 };
 int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len);
-/* The device of this rank: of a comma-separated --device/--devices (else $SQZ_DEVICE) list the
- * entry of its node-local rank (list[local % n]; an entry of digits only is the Nth device of the
- * backend, as in --devices); one device as given; none: the backend's GPUs (else all its devices)
- * by node-local rank, so the ranks of a node spread over its GPUs. buf gets the pick. */
-const char *sqz_cli_mpi_device(const char *backend, const char *device, char *buf, size_t len);
+/* Opens this rank's context (sqz_cli_open) on its device: of a comma-separated --device/--devices (else
+ * $SQZ_DEVICE) list the entry of its node-local rank (list[local % n]; an entry of digits only is the Nth
+ * device of the backend, as in --devices, and one past them exit status 2); one device as given; none:
+ * the backend's GPUs (else all its devices) by node-local rank, so the ranks of a node spread over its
+ * GPUs. Returns 0 or the exit status after a message. */
+int sqz_cli_mpi_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx);
 /* Refuses (exit status 2) the options a run on ranks does not take (--parts below the ranks: each
  * rank holds a part; --map, --block, --frames: not yet). */
 int sqz_cli_mpi_options(const char *cmd, uint64_t parts, const char *map, uint64_t block, const char *frames);

@@ -26,20 +26,23 @@ static const char *sqz__device_list(const sqz_cli_parts *o, const char *device) 
   return NULL;
 }
 
-const char *sqz_cli_device_entry(const char *backend, const char *entry, char *id, size_t len) {
-  if (!*entry || strspn(entry, "0123456789") != strlen(entry)) return entry;
+int sqz_cli_device_entry(const char *cmd, const char *backend, const char *entry, char *id, size_t len,
+                         const char **dev) {
+  *dev = entry;
+  if (!*entry || strspn(entry, "0123456789") != strlen(entry)) return 0;
   const char *want = backend ? backend : getenv("SQZ_BACKEND") ? getenv("SQZ_BACKEND") : "opencl";
-  unsigned long n = strtoul(entry, NULL, 10), seen = 0;
+  unsigned long long n = strtoull(entry, NULL, 10), seen = 0;
   sqz_device_list *l = NULL;
-  if (sqz_device_list_create(&l) != SQZ_OK) return entry;
-  for (size_t i = 0; i < sqz_device_list_count(l); i++)
+  if (sqz_device_list_create(&l) != SQZ_OK) return 0;
+  for (size_t i = 0; i < sqz_device_list_count(l) && *dev == entry; i++)
     if (strcmp(sqz_device_list_str(l, i, SQZ_DEVICE_BACKEND), want) == 0 && seen++ == n) {
       snprintf(id, len, "%s", sqz_device_list_str(l, i, SQZ_DEVICE_ID));
-      entry = id;
-      break;
+      *dev = id;
     }
   sqz_device_list_release(l);
-  return entry;
+  if (*dev != entry) return 0;
+  return sqz_cli_usage(cmd, "device %s: the %s backend has %llu device%s in 'sqz devices'", entry, want, seen,
+                       seen == 1 ? "" : "s");
 }
 
 int sqz_cli_parts_open(const char *cmd, sqz_cli_parts *o, const char *backend, const char *device,
@@ -55,7 +58,9 @@ int sqz_cli_parts_open(const char *cmd, sqz_cli_parts *o, const char *backend, c
     if (o->n_ctx == SQZ_CLI_MAX_DEVICES)
       return sqz_cli_usage(cmd, "--devices %s: at most %d devices", list, SQZ_CLI_MAX_DEVICES);
     char id[64];
-    int rc = sqz_cli_open(cmd, backend, sqz_cli_device_entry(backend, d, id, sizeof id), &o->ctxs[o->n_ctx]);
+    const char *dev;
+    int rc = sqz_cli_device_entry(cmd, backend, d, id, sizeof id, &dev);
+    if (rc == 0) rc = sqz_cli_open(cmd, backend, dev, &o->ctxs[o->n_ctx]);
     if (rc) return rc;
     o->n_ctx++;
   }

@@ -157,11 +157,9 @@ int sqz_cmd_life(int argc, char **argv) {
   sqz_context *ctx = NULL;
   sqz_domain *dom = NULL;
   sqz_field *f = NULL, *mf = NULL; /* mf: the field on the ranks (mpirun) */
-  char *ranks_json = NULL, device[256], rule_buf[SQZ_RLE_RULE_MAX];
+  char *ranks_json = NULL, rule_buf[SQZ_RLE_RULE_MAX];
   if (ranks > 1) /* one device per rank: --device or --devices LIST picked by node-local rank */
-    rc = sqz_cli_open("life", o.backend,
-                      sqz_cli_mpi_device(o.backend, o.parts.devices ? o.parts.devices : o.device, device, sizeof device),
-                      &ctx);
+    rc = sqz_cli_mpi_open("life", o.backend, o.parts.devices ? o.parts.devices : o.device, &ctx);
   else
     rc = sqz_cli_parts_open("life", &o.parts, o.backend, o.device, &ctx);
   if (rc != 0) goto done;

@@ -257,11 +257,9 @@ static int sqz__stencil(int argc, char **argv, int which) {
   sqz_domain *dom = NULL;
   sqz_field *f = NULL, *mf = NULL; /* mf: the field on the ranks (mpirun) */
   uint64_t nonzero = 0;
-  char *ranks_json = NULL, device[256];
+  char *ranks_json = NULL;
   if (ranks > 1) /* one device per rank: --device or --devices LIST picked by node-local rank */
-    rc = sqz_cli_open(o.cmd, o.backend,
-                      sqz_cli_mpi_device(o.backend, o.parts.devices ? o.parts.devices : o.device, device, sizeof device),
-                      &ctx);
+    rc = sqz_cli_mpi_open(o.cmd, o.backend, o.parts.devices ? o.parts.devices : o.device, &ctx);
   else
     rc = sqz_cli_parts_open(o.cmd, &o.parts, o.backend, o.device, &ctx);
   if (rc != 0) goto done;
