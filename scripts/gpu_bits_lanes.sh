@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# gpu_bits_lanes.sh — on an NVIDIA GPU machine: the bits fractal step by lanes (SQZ_BITS_STEP=lanes) against the list of boxes (the default): the same final states on the GPU, then both timed in one loop, best of 3, Sierpiński R = 18, 20, 22, 24 and the user pattern ##./#.#/.## (whose lanes are smaller).
+# usage: scripts/gpu_bits_lanes.sh   (logs and a summary under $OUT; B: the build folder)
+# Decides the default: lanes become the GPU default only if they beat the list at every R here.
+set -uo pipefail
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT" /etc/OpenCL/vendors
+[ -e /etc/OpenCL/vendors/nvidia.icd ] || echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+B=${B:-build-lanes}
+cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DSQZ_BUILD_TESTS=OFF > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+cmake --build "$B" -j"$(nproc)" --target sqz_cli > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+export SQZ_DEVICE=${SQZ_DEVICE:-NVIDIA} SQZ_CACHE_DIR=$PWD/$B/cache
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
+log="$OUT/lanes.log"
+# the same state after 50 steps (8 a launch, then 2), lanes against the list, bit for bit
+for d in fractal:sierpinski-triangle:13 fractal:sierpinski-triangle:16 "fractal:##./#.#/.##:8" fractal:vicsek-cross:7; do
+  for v in list lanes; do
+    SQZ_BITS_STEP=$v timeout 300 "$B/sqz" life "$d" --steps 50 --layout bits --out "$OUT/check-$v.npy" --quiet 2>> "$log"
+  done
+  if cmp -s "$OUT/check-list.npy" "$OUT/check-lanes.npy"; then r=same; else r=DIFFERENT; fi
+  echo "check $d: $r" | tee -a "$log"
+done
+rm -f "$OUT"/check-*.npy
+# kernel ms a step, both variants in one loop, best of 3
+for d in fractal:sierpinski-triangle:18 fractal:sierpinski-triangle:20 fractal:sierpinski-triangle:22 \
+  fractal:sierpinski-triangle:24 "fractal:##./#.#/.##:12"; do
+  steps=24
+  case $d in *:24) steps=8 ;; esac
+  for rep in 1 2 3; do
+    for v in list lanes; do
+      SQZ_BITS_STEP=$v timeout 540 "$B/sqz" bench fractal --domain "$d" --steps $steps --layouts bits --json \
+        > "$OUT/bench.$v.$rep.$(echo "$d" | tr -c 'a-z0-9\n' _).json" 2>> "$log"
+    done
+  done
+done
+python3 - "$OUT" <<'PY' | tee -a "$log"
+import glob, json, os, sys
+best = {}
+for path in glob.glob(os.path.join(sys.argv[1], "bench.*.json")):
+    v = os.path.basename(path).split(".")[1]
+    try:
+        d = json.load(open(path))
+    except ValueError:
+        continue
+    for r in d["layouts"]:
+        key, ms = (d["domain"], v), 1e3 * r["kernel_s_per_step"]
+        if r["status"] == "ok" and (key not in best or ms < best[key][0]):
+            best[key] = (ms, r["cells_per_s"], r["live"])
+for (dom, v), (ms, cps, live) in sorted(best.items()):
+    print(f"{dom} {v}: {ms:.4f} ms a step, {cps:.3g} cells/s, live {live}")
+PY
+echo "done"
