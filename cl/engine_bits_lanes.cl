@@ -65,10 +65,10 @@ __kernel void sqz_bits_fractal_lanes(__global const uint *restrict src, __global
     }
     for (uint j = lid; j < LANES_TILES * wt; j += ls) stage[j] = 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < 9u) {
+    for (uint d = lid; d < 9u; d += ls) {
       uint m = 0u;
-      for (uint i = 0u; i < 32u; i++) m |= (uint)(offs[i * 9u + lid] >= 0) << i;
-      dmask[lid] = m;
+      for (uint i = 0u; i < 32u; i++) m |= (uint)(offs[i * 9u + d] >= 0) << i;
+      dmask[d] = m;
     }
     for (uint bi = lid; bi < npos / 32u; bi += ls) { /* fill: block bi, its lanes' pieces transposed */
       uint e = blk[bi], d = e & 15u, w = e >> 4, keep = lanes_keep(w), v[32];
