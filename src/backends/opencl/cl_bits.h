@@ -1,4 +1,4 @@
-/* cl_bits.h — the opencl backend's engine of layout bits (engine_bits.c), called from its stencil and fill entries. */
+/* cl_bits.h — the opencl backend's engine of layout bits (engine_bits.c, engine_bits_lanes.c, bits_launch.c), called from its stencil and fill entries. */
 #ifndef SQZ_CL_BITS_H
 #define SQZ_CL_BITS_H
 #include "backends/opencl/cl_engine.h"

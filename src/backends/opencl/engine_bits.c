@@ -73,16 +73,6 @@ static int sqz__bits_part_args(sqz_field *f, cl_kernel k, cl_uint at, uint64_t t
   return e == CL_SUCCESS ? SQZ_OK : sqz__fail(f->ctx, SQZ_ERR_INTERNAL, "setting the part of a bits launch failed");
 }
 
-/* H_λ + H_ν of the fractal in a constant buffer (the kernels' fr). */
-int sqz__bits_fr_buffer(sqz_field *f, cl_mem *fr) {
-  const sqz_fractal *d = &f->dom->fr;
-  int32_t frt[2 * SQZ_MAX_SCALE * SQZ_MAX_SCALE + SQZ_MAX_SCALE * SQZ_MAX_SCALE];
-  size_t nfr = 2u * (size_t)d->k + (size_t)d->s * (size_t)d->s;
-  memcpy(frt, d->hl, 2u * (size_t)d->k * sizeof *frt);
-  memcpy(frt + 2 * d->k, d->hnu, (size_t)d->s * (size_t)d->s * sizeof *frt);
-  return sqz__const_buffer(f->ctx, nfr * sizeof *frt, frt, fr);
-}
-
 /* The fractal's tables on the device: lam, nu and the dense word list in one buffer (tab, its
  * count in bt->nw), H_λ + H_ν in another (fr). */
 static int sqz__bits_fractal_tables(sqz_field *f, sqz_bits_tiling *bt, cl_mem *tab, cl_mem *fr, cl_uint *nw) {
@@ -134,31 +124,6 @@ static int sqz__bits_fractal_step(sqz_field *f, cl_kernel k, const sqz_bits_tili
   return st;
 }
 
-int sqz__bits_launches(sqz_field *f, cl_kernel k, cl_mem tab, cl_mem fr, cl_uint rb, cl_uint wt, cl_ulong tiles,
-                       size_t area, uint32_t depth, const sqz_update *u, uint64_t steps, size_t global, size_t local,
-                       int st) {
-  sqz_context *ctx = f->ctx;
-  cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k;
-  for (uint64_t done = 0; global && st == SQZ_OK && done < steps;) {
-    cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
-    cl_uint now = steps - done < depth ? (cl_uint)(steps - done) : depth;
-    st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof tab, &tab, sizeof fr, &fr, sizeof s, &s,
-                   sizeof kk, &kk, sizeof rb, &rb, sizeof wt, &wt, sizeof tiles, &tiles, sizeof now, &now,
-                   sizeof u->birth, &u->birth, sizeof u->survive, &u->survive, (size_t)0);
-    cl_int err = CL_SUCCESS;
-    if (st == SQZ_OK && (err = clSetKernelArg(k, 12, area, NULL)) != CL_SUCCESS)
-      st = sqz__fail(ctx, err, "setting the local memory of a bits step failed: %s", sqz_status_name(err));
-    if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
-    if (st == SQZ_OK) {
-      f->cur = 1 - f->cur;
-      done += now;
-    }
-  }
-  int fin = sqz__cl_done_with(ctx, tab, fr);
-  if (st == SQZ_OK) st = fin;
-  if (k) clReleaseKernel(k);
-  return st;
-}
 
 /* Bytes of local memory of the box step's `area`: the plan's, and with bytes (a u8 state) for the
  * window its third area whatever the depth and the tile's bit array (kt cells and a word) past it. */
