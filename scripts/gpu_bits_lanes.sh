@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # gpu_bits_lanes.sh — on an NVIDIA GPU machine: the bits fractal step by lanes (SQZ_BITS_STEP=lanes) against the list of boxes (the default): the same final states on the GPU, then both timed in one loop, best of 3, Sierpiński R = 18, 20, 22, 24 and the user pattern ##./#.#/.## (whose lanes are smaller).
-# usage: scripts/gpu_bits_lanes.sh   (logs and a summary under $OUT; B: the build folder)
+# usage: scripts/gpu_bits_lanes.sh   (logs and a summary under $OUT; B: the build folder; CHECK and TIME: other
+#        domains, e.g. CHECK="fractal:sierpinski-triangle:9" TIME="fractal:sierpinski-triangle:12" SQZ_DEVICE=pthread to try
+#        the script on PoCL)
 # Decides the default: lanes become the GPU default only if they beat the list at every R here.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
@@ -10,20 +12,21 @@ B=${B:-build-lanes}
 cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DSQZ_BUILD_TESTS=OFF > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 cmake --build "$B" -j"$(nproc)" --target sqz_cli > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 export SQZ_DEVICE=${SQZ_DEVICE:-NVIDIA} SQZ_CACHE_DIR=$PWD/$B/cache
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee "$OUT/gpu.txt"
 log="$OUT/lanes.log"
 # the same state after 50 steps (8 a launch, then 2), lanes against the list, bit for bit
-for d in fractal:sierpinski-triangle:13 fractal:sierpinski-triangle:16 "fractal:##./#.#/.##:8" fractal:vicsek-cross:7; do
+CHECK=${CHECK:-"fractal:sierpinski-triangle:13 fractal:sierpinski-triangle:16 fractal:##./#.#/.##:8 fractal:vicsek-cross:7"}
+TIME=${TIME:-"fractal:sierpinski-triangle:18 fractal:sierpinski-triangle:20 fractal:sierpinski-triangle:22 fractal:sierpinski-triangle:24 fractal:##./#.#/.##:12"}
+for d in $CHECK; do
   for v in list lanes; do
-    SQZ_BITS_STEP=$v timeout 300 "$B/sqz" life "$d" --steps 50 --layout bits --out "$OUT/check-$v.npy" --quiet 2>> "$log"
+    SQZ_BITS_STEP=$v timeout 300 "$B/sqz" life "$d" --steps 50 --layout bits --out "$OUT/check-$v.npy" --quiet >> "$log" 2>&1
   done
   if cmp -s "$OUT/check-list.npy" "$OUT/check-lanes.npy"; then r=same; else r=DIFFERENT; fi
   echo "check $d: $r" | tee -a "$log"
 done
 rm -f "$OUT"/check-*.npy
 # kernel ms a step, both variants in one loop, best of 3
-for d in fractal:sierpinski-triangle:18 fractal:sierpinski-triangle:20 fractal:sierpinski-triangle:22 \
-  fractal:sierpinski-triangle:24 "fractal:##./#.#/.##:12"; do
+for d in $TIME; do
   steps=24
   case $d in *:24) steps=8 ;; esac
   for rep in 1 2 3; do
