@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ncu_bits.sh — on the GPU machine: Nsight Compute metrics of the bits fractal box step (OpenCL's PTX replayed through CUDA
 # by scripts/ncu_bits_kernel.c with sqz's own plan and launch). usage: scripts/ncu_bits.sh BUILD_DIR [DOMAIN] [T]
-# (default fractal:sierpinski-triangle:20, T = 4 steps a launch). Each stage has its own time limit and prints as it goes.
+# (default fractal:sierpinski-triangle:20, T = 4 steps a launch; SQZ_BITS_STEP=lanes: the lanes' kernel). Each stage has its
+# own time limit and prints as it goes.
 set -u
 B=${1:-build-bits}
 D=${2:-fractal:sierpinski-triangle:20}
@@ -13,7 +14,9 @@ rm -rf "$SQZ_CACHE_DIR"
 echo "== sqz bench (fills the program cache, writes the plan)"
 SQZ_BITS_PLAN_OUT="$B/bits.plan" timeout 300 "$B/sqz" bench fractal --domain "$D" --steps $((3 * T)) --layouts bits --rule B3/S23 \
   --no-copy-test 2>&1 | grep -E "^bits|rror"
-F=$(grep -la ".entry sqz_bits_fractal_box" "$SQZ_CACHE_DIR"/*.bin | head -1) # the PTX (the key of every program of the file holds the name)
+K=sqz_bits_fractal_box
+[ "${SQZ_BITS_STEP:-}" = lanes ] && K=sqz_bits_fractal_lanes
+F=$(grep -la ".entry $K" "$SQZ_CACHE_DIR"/*.bin | head -1) # the PTX (the key of every program of the file holds the name)
 echo "== cache file: $F"
 gcc -O2 -Icl -I/usr/local/cuda/include scripts/ncu_bits_kernel.c -o "$B/ncu_bits_kernel" -lcuda || exit 1
 echo "== replay through CUDA (the bench's kernel ms a step x $T = ms a launch)"

@@ -1,9 +1,10 @@
-/* scripts/ncu_bits_kernel.c — runs the PTX that NVIDIA's OpenCL compiled for the bits fractal box step (sqz_bits_fractal_box) through the CUDA driver API, with sqz's own launch, so that Nsight Compute can profile it. */
+/* scripts/ncu_bits_kernel.c — runs the PTX that NVIDIA's OpenCL compiled for a bits fractal step (the box step sqz_bits_fractal_box, or the lanes' sqz_bits_fractal_lanes) through the CUDA driver API, with sqz's own launch, so that Nsight Compute can profile it. */
 /* usage: ncu_bits_kernel CACHE_FILE PLAN_FILE [REPS]
- *   CACHE_FILE: the file of SQZ_CACHE_DIR that holds the kernel (grep -l ".entry sqz_bits_fractal_box");
+ *   CACHE_FILE: the file of SQZ_CACHE_DIR that holds the kernel (grep -l ".entry sqz_bits_fractal_box",
+ *   or _lanes for a plan of SQZ_BITS_STEP=lanes);
  *   PLAN_FILE: what `SQZ_BITS_PLAN_OUT=PLAN_FILE sqz life|bench ... --layout bits` wrote: the
- *   launch's scalars, the plan table (a list or a window plan) and H_λ, H_ν
- *   (src/backends/opencl/engine_bits.c).
+ *   launch's scalars, the plan table (a list, a window or a lanes plan: flag 4) and H_λ, H_ν
+ *   (src/backends/opencl/bits_launch.c).
  * The state is random words (tile padding bits 0), or random 0/1 bytes for a u8 state (flag 2).
  * Grid, group size and arguments are sqz's. Two
  * things a CUDA launch does not do as OpenCL does: the __local argument (the tile areas) is the
@@ -16,16 +17,13 @@
 #include "sqz_bits.h"
 #include "sqz_bits_box.h"
 #include "sqz_bits_list.h"
+#include "sqz_bits_lanes.h"
 
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: %s CACHE_FILE PLAN_FILE [REPS]\n", argv[0]);
     return 2;
   }
-  char *ptx = replay_ptx(argv[1]);
-  ptx = rewrite(rewrite(ptx, ".ptr .const", ".ptr .global"), "ld.const.", "ld.global.");
-  ptx = rewrite(rewrite(ptx, "cvta.to.const.", "cvta.to.global."), "cvta.const.", "cvta.global.");
-  ptx = replay_dynamic_local(ptx, "sqz_bits_fractal_box_param_12"); /* the __local area */
   FILE *fp = fopen(argv[2], "rb");
   uint32_t h[16];
   if (!fp || fread(h, sizeof h, 1, fp) != 1 || h[0] != 0x42425153u)
@@ -37,12 +35,22 @@ int main(int argc, char **argv) {
   if (!tab || !fr || fread(tab, 4, words, fp) != words || fread(fr, 4, nfr, fp) != nfr)
     return fprintf(stderr, "%s: short plan\n", argv[2]), 2;
   fclose(fp);
+  int lanes = (h[15] & 4u) != 0;
+  const char *name = lanes ? "sqz_bits_fractal_lanes" : "sqz_bits_fractal_box";
+  char param[64];
+  snprintf(param, sizeof param, "%s_param_12", name); /* the __local area */
+  char *ptx = replay_ptx(argv[1]);
+  ptx = rewrite(rewrite(ptx, ".ptr .const", ".ptr .global"), "ld.const.", "ld.global.");
+  ptx = rewrite(rewrite(ptx, "cvta.to.const.", "cvta.to.global."), "cvta.const.", "cvta.global.");
+  ptx = replay_dynamic_local(ptx, param);
   unsigned reps = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 5;
   int bytes = (h[15] & 2u) != 0; /* a u8 state: wt is the tile's bytes */
-  uint64_t kt = h[15] & 1u ? (uint64_t)tab[SQZ_BL_NSUB] * tab[SQZ_BL_KQ] /* the list plan, else the window's */
-                           : (uint64_t)tab[SQZ_BB_NSUB] * tab[SQZ_BB_KQ], nwords = bytes ? (tiles * wt + 3u) / 4u : tiles * wt;
+  uint64_t kt = lanes       ? (uint64_t)tab[SQZ_BLN_K] * tab[SQZ_BLN_L]  /* the lanes' plan, the list's, the window's */
+                : h[15] & 1u ? (uint64_t)tab[SQZ_BL_NSUB] * tab[SQZ_BL_KQ]
+                             : (uint64_t)tab[SQZ_BB_NSUB] * tab[SQZ_BB_KQ],
+           nwords = bytes ? (tiles * wt + 3u) / 4u : tiles * wt;
   CUdevice dev;
-  CUfunction fn = replay_function(ptx, "sqz_bits_fractal_box", &dev);
+  CUfunction fn = replay_function(ptx, name, &dev);
   int sstatic = 0;
   CK(cuFuncGetAttribute(&sstatic, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn));
   uint64_t area = 0; /* the __local argument: not read (replay_dynamic_local) */
@@ -84,9 +92,9 @@ int main(int argc, char **argv) {
   CK(cuMemcpyDtoH(w, dst, nwords * 4u));
   uint64_t live = 0;
   for (uint64_t i = 0; i < nwords; i++) live += (uint64_t)__builtin_popcount(w[i]);
-  printf("sqz_bits_fractal_box via CUDA: %llu tiles of %llu cells, %u steps a launch, %u groups of %u, %u + %u B shared:"
+  printf("%s via CUDA: %llu tiles of %llu cells, %u steps a launch, %u groups of %u, %u + %u B shared:"
          " best %.4f ms a launch, %.3g cell steps/s, live after one launch %llu\n",
-         (unsigned long long)tiles, (unsigned long long)kt, steps, groups, local, sstatic, shared, best,
+         name, (unsigned long long)tiles, (unsigned long long)kt, steps, groups, local, sstatic, shared, best,
          (double)(tiles * kt * steps) / (best * 1e-3), (unsigned long long)live);
   return 0;
 }

@@ -1,4 +1,6 @@
 /* bits_launch.c (opencl) — what the bits fractal steps (the boxes in engine_bits.c, the lanes in engine_bits_lanes.c) share: the fractal's H tables on the device and the launch loop. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backends/opencl/cl_bits.h"
@@ -36,4 +38,21 @@ int sqz__bits_launches(sqz_field *f, cl_kernel k, cl_mem tab, cl_mem fr, cl_uint
   if (st == SQZ_OK) st = fin;
   if (k) clReleaseKernel(k);
   return st;
+}
+
+void sqz__bits_plan_dump(const sqz_field *f, uint32_t rb, uint32_t wt, uint32_t steps, const sqz_update *u, size_t area,
+                         size_t groups, size_t local, const uint32_t *tab, size_t words, uint64_t tiles, uint32_t side,
+                         uint32_t flags) {
+  const char *path = getenv("SQZ_BITS_PLAN_OUT");
+  FILE *fp = path && *path ? fopen(path, "wb") : NULL;
+  if (!fp) return;
+  const sqz_fractal *d = &f->dom->fr;
+  uint32_t head[16] = {0x42425153u, (uint32_t)d->s, (uint32_t)d->k, rb, wt, steps, u->birth, u->survive,
+                       (uint32_t)area, (uint32_t)groups, (uint32_t)local, (uint32_t)words, (uint32_t)tiles,
+                       (uint32_t)(tiles >> 32), side, flags};
+  fwrite(head, sizeof head, 1, fp);
+  fwrite(tab, sizeof *tab, words, fp);
+  fwrite(d->hl, sizeof *d->hl, 2u * (size_t)d->k, fp);
+  fwrite(d->hnu, sizeof *d->hnu, (size_t)d->s * (size_t)d->s, fp);
+  fclose(fp);
 }

@@ -25,6 +25,14 @@ SQZ_INTERNAL int sqz__bits_fr_buffer(sqz_field *f, cl_mem *fr);
 SQZ_INTERNAL int sqz__bits_launches(sqz_field *f, cl_kernel k, cl_mem tab, cl_mem fr, cl_uint rb, cl_uint wt,
                                     cl_ulong tiles, size_t area, uint32_t depth, const sqz_update *u, uint64_t steps,
                                     size_t global, size_t local, int st);
+/* SQZ_BITS_PLAN_OUT=FILE: a fractal step's launch as made here, for scripts/ncu_bits_kernel.c (its
+ * PTX replayed through CUDA, for Nsight Compute): 16 words (magic "SQBB", s, k, rb, wt (a u8
+ * state: the tile's bytes), steps, birth, survive, local bytes of the area argument, groups,
+ * work-items per group, plan words, tiles low and high, box side, flags: 1 a list plan, 2 a u8
+ * state, 4 the lanes' plan), the plan (`words` words), then H_λ (2k) and H_ν (s^2) as int32. */
+SQZ_INTERNAL void sqz__bits_plan_dump(const sqz_field *f, uint32_t rb, uint32_t wt, uint32_t steps, const sqz_update *u,
+                                      size_t area, size_t groups, size_t local, const uint32_t *tab, size_t words,
+                                      uint64_t tiles, uint32_t side, uint32_t flags);
 /* The random fill of a bits field by kernel (the same cells as every layout's fill). */
 SQZ_INTERNAL int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed);
 #endif

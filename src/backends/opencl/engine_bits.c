@@ -132,28 +132,6 @@ static size_t sqz__bits_box_area(const sqz_bits_box *p, int bytes, uint32_t kt) 
   return ((size_t)3 * p->rows * p->rw + (kt + 31u) / 32u + 1u) * 4u;
 }
 
-/* SQZ_BITS_PLAN_OUT=FILE: the box step's launch as made here, for scripts/ncu_bits_kernel.c (its
- * PTX replayed through CUDA, for Nsight Compute): 16 words (magic "SQBB", s, k, rb, wt (a u8
- * state: the tile's bytes), steps, birth, survive, local bytes, groups, work-items per group, plan
- * words, tiles low and high, box side, flags: 1 a list plan, 2 a u8 state), the plan, then H_λ
- * (2k) and H_ν (s^2) as int32. */
-static void sqz__bits_box_dump(const sqz_field *f, const sqz_bits_tiling *bt, const sqz_bits_box *p, const sqz_update *u,
-                               int bytes, uint32_t steps, size_t groups, size_t local) {
-  const char *path = getenv("SQZ_BITS_PLAN_OUT");
-  FILE *fp = path && *path ? fopen(path, "wb") : NULL;
-  if (!fp) return;
-  const sqz_fractal *d = &f->dom->fr;
-  uint32_t head[16] = {0x42425153u, (uint32_t)d->s, (uint32_t)d->k, (uint32_t)d->r - bt->t, bytes ? bt->kt : bt->wt,
-                       steps, u->birth, u->survive, (uint32_t)sqz__bits_box_area(p, bytes, bt->kt), (uint32_t)groups,
-                       (uint32_t)local, (uint32_t)p->words, (uint32_t)bt->tiles, (uint32_t)(bt->tiles >> 32), p->bs,
-                       p->list | (bytes ? 2u : 0u)};
-  fwrite(head, sizeof head, 1, fp);
-  fwrite(p->tab, sizeof *p->tab, p->words, fp);
-  fwrite(d->hl, sizeof *d->hl, 2u * (size_t)d->k, fp);
-  fwrite(d->hnu, sizeof *d->hnu, (size_t)d->s * (size_t)d->s, fp);
-  fclose(fp);
-}
-
 /* Work-items of a group of the list step: the multiple of 32 up to `most` (on GPUs at most
  * SQZ__BITS_LIST_GPU_LANES) whose rounds over the ne entries leave the fewest idle; SQZ_BITS_LANES:
  * a given count up to `most`. */
@@ -233,7 +211,10 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
   uint64_t least = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__BITS_BOX_GROUPS_PER_CU;
   if (least > n) least = n;
   size_t global = (size_t)(few > least ? few : least) * local;
-  if (st == SQZ_OK) sqz__bits_box_dump(f, &bt, &p, u, bytes, p.depth, global / local, local);
+  if (st == SQZ_OK)
+    sqz__bits_plan_dump(f, (uint32_t)f->dom->fr.r - bt.t, bytes ? bt.kt : bt.wt, p.depth, u,
+                        sqz__bits_box_area(&p, bytes, bt.kt), global / local, local, p.tab, p.words, bt.tiles, p.bs,
+                        p.list | (bytes ? 2u : 0u));
   free(p.tab);
   return sqz__bits_launches(f, k, tab, fr, (cl_uint)f->dom->fr.r - bt.t, bytes ? bt.kt : bt.wt, tiles,
                             sqz__bits_box_area(&p, bytes, bt.kt), p.depth, u, steps, global, local, st);

@@ -35,7 +35,6 @@ int sqz__cl_bits_lanes(sqz_field *f, const sqz_update *u, uint64_t steps) {
     local = kwg;
   if (st == SQZ_OK) st = sqz__const_buffer(ctx, p.words * sizeof *p.tab, p.tab, &tab);
   if (st == SQZ_OK) st = sqz__bits_fr_buffer(f, &fr);
-  free(p.tab);
   /* groups: a few rounds of tiles each, at least a few per compute unit */
   uint64_t rounds = (bt.tiles + p.tiles - 1) / p.tiles;
   uint64_t few = (rounds + SQZ__LANES_ROUNDS_PER_GROUP - 1) / SQZ__LANES_ROUNDS_PER_GROUP;
@@ -44,6 +43,10 @@ int sqz__cl_bits_lanes(sqz_field *f, const sqz_update *u, uint64_t steps) {
   size_t global = (size_t)(few > least ? few : least) * local;
   size_t area = 0;
   sqz__bits_lanes_local(&p, bt.wt, &area);
+  if (st == SQZ_OK)
+    sqz__bits_plan_dump(f, (uint32_t)f->dom->fr.r - p.u, bt.wt, p.depth, u, area, global / local, local, p.tab, p.words,
+                        bt.tiles, 0, 4u);
+  free(p.tab);
   return sqz__bits_launches(f, k, tab, fr, (cl_uint)f->dom->fr.r - p.u, bt.wt, bt.tiles, area, p.depth, u, steps,
                             global, local, st);
 }
