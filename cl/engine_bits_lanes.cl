@@ -20,21 +20,25 @@ static inline uint lanes_keep(uint w) {
   return left >= 32u ? 0xffffffffu : (1u << left) - 1u;
 }
 
-/* One step from in to out of positions [lid, n) by ls: the intermediate steps (masked) ANDed with
- * their block's mask. Called with the areas themselves, so their addresses are constants. */
+/* One step from in to out: the own positions, and with `ring` (the intermediate steps) the ring's,
+ * each ANDed with its block's mask (lanes without that neighbour stay 0; the own positions need
+ * none: lanes never meet, and a lane past the tiles is never stored). Called with the areas
+ * themselves, so their addresses are constants. */
 static inline void lanes_step(__local const uint *in, __local uint *out, __global const uint4 *nb4,
-                              __local const uint *bmask, uint n, uint masked, uint birth, uint survive, uint lid,
-                              uint ls) {
-  for (uint p = lid; p < n; p += ls) {
+                              __local const uint *bmask, uint ring, uint birth, uint survive, uint lid, uint ls) {
+  for (uint p = lid; p < SQZ_LANES_NOWN; p += ls) {
     uint4 w = nb4[p];
-    uint v = sqz_bits_lanes_next(in, p, w.s0, w.s1, w.s2, w.s3, birth, survive);
-    out[p] = masked ? v & bmask[p >> 5] : v;
+    out[p] = sqz_bits_lanes_next(in, p, w.s0, w.s1, w.s2, w.s3, birth, survive);
+  }
+  for (uint p = SQZ_LANES_NOWN + lid; ring && p < SQZ_LANES_NPOS; p += ls) {
+    uint4 w = nb4[p];
+    out[p] = sqz_bits_lanes_next(in, p, w.s0, w.s1, w.s2, w.s3, birth, survive) & bmask[p >> 5];
   }
 }
 
 /* Each group steps groups of LANES_TILES tiles G = group, + groups, ...: the lanes' neighbours
- * and masks, the fill (one transpose a block), `steps` steps between a and b (the intermediate
- * ones masked, the last one only the own positions), the pack (one transpose a block, its lanes'
+ * and masks, the fill (one transpose a block), `steps` steps between a and b (the last one only
+ * the own positions), the pack (one transpose a block, its lanes'
  * pieces ORed into the stage) and the stage stored. */
 __kernel void sqz_bits_fractal_lanes(__global const uint *restrict src, __global uint *restrict dst,
                                      __global const uint *restrict tab, __constant int *fr, uint s, uint k, uint rbu,
@@ -85,11 +89,10 @@ __kernel void sqz_bits_fractal_lanes(__global const uint *restrict src, __global
     for (uint bi = lid; bi < npos / 32u; bi += ls) bmask[bi] = dmask[blk[bi] & 15u];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint st = 1u; st <= steps; st++) { /* odd steps a to b, even ones b to a */
-      uint n = st < steps ? npos : SQZ_LANES_NOWN;
       if (st & 1u)
-        lanes_step(a, b, nb4, bmask, n, st < steps, birth, survive, lid, ls);
+        lanes_step(a, b, nb4, bmask, st < steps, birth, survive, lid, ls);
       else
-        lanes_step(b, a, nb4, bmask, n, st < steps, birth, survive, lid, ls);
+        lanes_step(b, a, nb4, bmask, st < steps, birth, survive, lid, ls);
       barrier(CLK_LOCAL_MEM_FENCE);
     }
     __local const uint *res = (steps & 1u) ? b : a;
