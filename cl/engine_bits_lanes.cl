@@ -1,5 +1,5 @@
 /* engine_bits_lanes.cl — layout bits on fractals by lanes (cl/sqz_bits_lanes.h): a group transposes 32 sub-tiles and their rings into local memory, steps them a word (32 cells) at a time, and packs them back. */
-/* Needs sqz_common.h, sqz_fractal.h, sqz_bits.h, sqz_bits_box.h and sqz_bits_lanes.h, and the
+/* Needs sqz_common.h, sqz_fractal.h, sqz_parts.h, sqz_bits.h, sqz_bits_box.h and sqz_bits_lanes.h, and the
  * plan's constants: SQZ_LANES_K (cells of a lane), SQZ_LANES_L (lanes a tile), SQZ_LANES_N (lanes
  * a group, whole tiles), SQZ_LANES_NPOS and SQZ_LANES_NOWN (positions, own positions); the rule
  * as SQZ_BITS_B / SQZ_BITS_S, s and k as SQZ_BITS_FR_S / SQZ_BITS_FR_K. One buffer, no parts.
@@ -14,7 +14,7 @@
  * the group (in `area`: as a third array of the kernel's, PoCL 3.1 read it back as 0). */
 #define LANES_TILES (SQZ_LANES_N / SQZ_LANES_L) /* tiles a group */
 
-/* The bit K (of a block's word w) keeps: cells w 32 .. K - 1. */
+/* The bits of a lane's piece w that are cells: those of cells 32 w .. K - 1. */
 static inline uint lanes_keep(uint w) {
   uint left = SQZ_LANES_K - 32u * w;
   return left >= 32u ? 0xffffffffu : (1u << left) - 1u;
@@ -36,10 +36,10 @@ static inline void lanes_step(__local const uint *in, __local uint *out, __globa
   }
 }
 
-/* Each group steps groups of LANES_TILES tiles G = group, + groups, ...: the lanes' neighbours
+/* Each group steps the groups of LANES_TILES tiles G = group, + groups, ...: the lanes' neighbours
  * and masks, the fill (one transpose a block), `steps` steps between a and b (the last one only
- * the own positions), the pack (one transpose a block, its lanes'
- * pieces ORed into the stage) and the stage stored. */
+ * the own positions), the pack (one transpose an own block, its lanes' pieces ORed into the
+ * stage) and the stage stored. */
 __kernel void sqz_bits_fractal_lanes(__global const uint *restrict src, __global uint *restrict dst,
                                      __global const uint *restrict tab, __constant int *fr, uint s, uint k, uint rbu,
                                      uint wt, ulong tiles, uint steps, uint birth, uint survive, __local long *area) {
