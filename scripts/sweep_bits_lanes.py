@@ -1,9 +1,10 @@
 """sweep_bits_lanes.py — random user fractals, rules (B0 ones included), step counts and SQZ_TEMPORAL: `sqz life` in layout bits by lanes (SQZ_BITS_STEP=lanes, OpenCL) against layout compact on the cpu backend, file for file."""
-# usage: python3 scripts/sweep_bits_lanes.py SEED RUNS [SQZ] [MAX_CELLS]   (SQZ: default build/sqz; MAX_CELLS: 2e6)
+# usage: python3 scripts/sweep_bits_lanes.py SEED RUNS [SQZ] [MAX_SIDE]   (SQZ: default build/sqz; MAX_SIDE: 4096)
 # Prints one line a run (OK, DIFF, or ERR where exactly one side fails) with what reruns it, then the
 # counts; exit 1 on any DIFF or ERR. On a GPU (48 KiB local memory) the lanes are small sub-tiles,
 # several a storage tile, which PoCL's large local memory does not reach; where no plan fits, the
-# step falls back to the boxes and the run still passes (the CLI does not say which step ran).
+# step falls back to the boxes and the run still passes (the CLI does not say which step ran). An .npy
+# is the embedded square, s^R x s^R bytes however few the cells: MAX_SIDE caps s^R (4096: 16 MiB a file).
 import math
 import os
 import random
@@ -25,10 +26,11 @@ def pattern(rng):
     return "/".join(rows), sum(cells)
 
 
-def case(rng, max_cells):
+def case(rng, max_side):
     """A random run: the domain spec, rule, steps, SQZ_TEMPORAL and seed (levels biased to the largest)."""
     pat, k = pattern(rng)
-    rmax = 4 if k == 1 else max(1, int(math.log(max_cells) / math.log(k)))
+    s = pat.index("/")
+    rmax = max(1, int(math.log(max_side) / math.log(s) + 1e-9))
     r = rmax - rng.randrange(min(4, rmax)) if rng.random() < 0.7 else rng.randint(1, rmax)
     rule = rng.choice(RULES)
     if rng.random() < 0.3:
@@ -53,11 +55,11 @@ def run_pair(sqz, tmp, spec, rule, steps, temporal, seed):
 def main():
     seed, runs = int(sys.argv[1]), int(sys.argv[2])
     sqz = sys.argv[3] if len(sys.argv) > 3 else "build/sqz"
-    max_cells = float(sys.argv[4]) if len(sys.argv) > 4 else 2e6
+    max_side = int(sys.argv[4]) if len(sys.argv) > 4 else 4096
     rng, counts = random.Random(seed), {"OK": 0, "DIFF": 0, "ERR": 0}
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(runs):
-            spec, rule, steps, temporal, s = case(rng, max_cells)
+            spec, rule, steps, temporal, s = case(rng, max_side)
             res = run_pair(sqz, tmp, spec, rule, steps, temporal, s)
             counts[res] += 1
             print(f"{res} SQZ_TEMPORAL={temporal} {spec} --steps {steps} --rule {rule} --init random:0.4:{s}",
