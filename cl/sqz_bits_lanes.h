@@ -18,11 +18,12 @@
  * direction d (d = (dy + 1) 3 + dx + 1; 4: the lane's own), filled by one 32 x 32 bit transpose
  * of the lanes' 32-bit pieces (sqz_bits_transpose32). The own blocks come first (w = 0 ..
  * ceil(K / 32) - 1), then, for each direction, the blocks of the neighbour that hold a cell
- * within `depth` cells of the sub-tile. A position past K in its block, and one whose neighbour
- * is no position, reads the empty word `npos` (always 0). A block of a direction in which a
- * lane's sub-tile has no neighbour (absent, or past the fractal) is 0 in that lane and stays 0:
- * each intermediate step ANDs block (d, w) with dmask[d], the lanes that have that neighbour. So
- * after T <= depth steps the own positions are exact; the last step computes only them.
+ * within `depth` cells (Chebyshev) of one of the lane's own cells, not of its square. A position
+ * past K in its block, and one whose neighbour is no position, reads the empty word `npos`
+ * (always 0). A block of a direction in which a lane's sub-tile has no neighbour (absent, or
+ * past the fractal) is 0 in that lane and stays 0: each intermediate step ANDs block (d, w)
+ * with dmask[d], the lanes that have that neighbour. So after T <= depth steps the own positions
+ * are exact; the last step computes only them.
  *
  * The plan (one uint array `tab`, built by the host, src/core/bits_lanes.c) starts with the
  * header below; then the blocks (d | w << 4) and, from a multiple of 4 words, the neighbours: 4

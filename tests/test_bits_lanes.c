@@ -130,10 +130,11 @@ START_TEST(test_plan) {
 }
 END_TEST
 
-/* Steps `rule` on spec in bits by lanes (with the local memory `local`: the plan must fit) and in
- * compact on the cpu backend from the same random state; runs of 1, 7 and 9 steps (whole launches
- * of up to SQZ_TEMPORAL steps and what remains), the states compared after each. */
-static void check_steps(sqz_context *ctx, const char *spec, const char *rule, uint64_t local) {
+/* Steps `rule` on spec in bits by lanes (with the local memory `local`: the plan must fit; with
+ * groups of at most `group` work-items, 0: the device's) and in compact on the cpu backend from the
+ * same random state; runs of 1, 7 and 9 steps (whole launches of up to SQZ_TEMPORAL steps and what
+ * remains), the states compared after each. */
+static void check_steps(sqz_context *ctx, const char *spec, const char *rule, uint64_t local, size_t group) {
   sqz_context *cpu = sqz_test_context("cpu");
   sqz_field *c = sqz_test_field(cpu, spec, SQZ_U8, "compact"), *b = sqz_test_field(ctx, spec, SQZ_U8, "bits");
   sqz_bits_tiling bt;
@@ -143,7 +144,9 @@ static void check_steps(sqz_context *ctx, const char *spec, const char *rule, ui
                 spec);
   free(p.tab);
   uint64_t saved = ctx->local_mem;
+  size_t saved_group = ctx->max_work_group;
   ctx->local_mem = local;
+  if (group) ctx->max_work_group = group;
   uint64_t n = sqz_domain_cells(sqz_test_domain(c));
   unsigned char *vc = malloc(n), *vb = malloc(n);
   SQZ_OK_OR_FAIL(cpu, sqz_field_fill_random(c, 0.4, 5));
@@ -158,6 +161,7 @@ static void check_steps(sqz_context *ctx, const char *spec, const char *rule, ui
                   (unsigned long long)local, r);
   }
   ctx->local_mem = saved;
+  ctx->max_work_group = saved_group;
   free(vc);
   free(vb);
   sqz_test_drop(c);
@@ -167,18 +171,20 @@ static void check_steps(sqz_context *ctx, const char *spec, const char *rule, ui
 
 /* The domains whose lanes fit a GPU's local memory with B3/S23 at 8 steps a launch (the default);
  * the odd and B0 rules at 3 steps a launch; a small local memory (small lanes) and one step a
- * launch. */
+ * launch; groups of 1 and 5 work-items (fewer than the 9 direction masks, and an odd count). */
 START_TEST(test_steps) {
   sqz_context *ctx = sqz_test_context("opencl");
   setenv("SQZ_BITS_STEP", "lanes", 1);
   for (size_t i = 0; i < sizeof lanes_domains / sizeof *lanes_domains; i++)
-    if (!strstr(lanes_domains[i], "carpet")) check_steps(ctx, lanes_domains[i], rules[0], local_sizes[0]);
+    if (!strstr(lanes_domains[i], "carpet")) check_steps(ctx, lanes_domains[i], rules[0], local_sizes[0], 0);
   setenv("SQZ_TEMPORAL", "3", 1);
-  check_steps(ctx, "fractal:sierpinski-triangle:12", rules[1], local_sizes[0]);
-  check_steps(ctx, "fractal:##./#.#/.##:6", rules[2], local_sizes[0]);
-  check_steps(ctx, "fractal:sierpinski-triangle:9", rules[2], local_sizes[1]);
+  check_steps(ctx, "fractal:sierpinski-triangle:12", rules[1], local_sizes[0], 0);
+  check_steps(ctx, "fractal:##./#.#/.##:6", rules[2], local_sizes[0], 0);
+  check_steps(ctx, "fractal:sierpinski-triangle:9", rules[2], local_sizes[1], 0);
+  check_steps(ctx, "fractal:sierpinski-triangle:9", rules[2], local_sizes[1], 1);
+  check_steps(ctx, "fractal:#..#/.##./.##./#..#:3", rules[0], local_sizes[0], 5);
   setenv("SQZ_TEMPORAL", "1", 1);
-  check_steps(ctx, "fractal:vicsek-cross:6", rules[0], local_sizes[1]);
+  check_steps(ctx, "fractal:vicsek-cross:6", rules[0], local_sizes[1], 0);
   unsetenv("SQZ_TEMPORAL");
   unsetenv("SQZ_BITS_STEP");
   sqz_context_release(ctx);
