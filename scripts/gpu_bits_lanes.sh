@@ -19,10 +19,15 @@ CHECK=${CHECK:-"fractal:sierpinski-triangle:13 fractal:sierpinski-triangle:16 fr
 TIME=${TIME:-"fractal:sierpinski-triangle:18 fractal:sierpinski-triangle:20 fractal:sierpinski-triangle:22 fractal:sierpinski-triangle:24 fractal:##./#.#/.##:12"}
 for d in $CHECK; do
   for v in list lanes; do
-    SQZ_BITS_STEP=$v timeout 300 "$B/sqz" life "$d" --steps 50 --layout bits --out "$OUT/check-$v.npy" --quiet >> "$log" 2>&1
+    rm -f "$OUT/check.plan"
+    SQZ_BITS_STEP=$v SQZ_BITS_PLAN_OUT="$OUT/check.plan" timeout 300 "$B/sqz" life "$d" --steps 50 --layout bits \
+      --out "$OUT/check-$v.npy" --quiet >> "$log" 2>&1
   done
   if cmp -s "$OUT/check-list.npy" "$OUT/check-lanes.npy"; then r=same; else r=DIFFERENT; fi
-  echo "check $d: $r" | tee -a "$log"
+  # the plan the lanes run wrote (flag 4: the lanes' own; else they fell back to the boxes)
+  ran=$(python3 -c 'import struct,sys; print("lanes ran" if struct.unpack("16I", open(sys.argv[1], "rb").read(64))[15] & 4 else "LANES FELL BACK")' \
+    "$OUT/check.plan" 2>/dev/null || echo "no plan written")
+  echo "check $d: $r ($ran)" | tee -a "$log"
 done
 rm -f "$OUT"/check-*.npy
 # kernel ms a step, both variants in one loop, best of 3

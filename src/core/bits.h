@@ -79,14 +79,16 @@ typedef struct {
   size_t words;
 } sqz_bits_lanes;
 /* The plan at the largest depth <= `depth` and then the largest lanes whose local area
- * (sqz__bits_lanes_local) fits in local_bytes; SQZ_ERR_UNSUPPORTED where none does. */
+ * (sqz__bits_lanes_local, and SQZ_BITS_LANES_SLACK bytes for the compiler's alignment of its arrays)
+ * fits in local_bytes; SQZ_ERR_UNSUPPORTED where none does. */
+#define SQZ_BITS_LANES_SLACK 64u
 SQZ_INTERNAL int sqz__bits_lanes_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t depth,
                                       uint64_t local_bytes, sqz_bits_lanes *p);
 /* Bytes of local memory of the lanes step (cl/engine_bits_lanes.cl) for tiles of wt words, and in
  * *area (if not NULL) those of its `area` argument (the rest: the kernel's own arrays). */
 SQZ_INTERNAL size_t sqz__bits_lanes_local(const sqz_bits_lanes *p, uint32_t wt, size_t *area);
-/* Whether the fractal steps of layout bits go by lanes: SQZ_BITS_STEP=lanes (not yet the default:
- * it waits for a GPU timing, docs/BENCHMARKS.md). */
+/* Whether the fractal steps of layout bits go by lanes: SQZ_BITS_STEP=lanes, unless SQZ_ENGINE=generic
+ * (not yet the default: it waits for a GPU timing, docs/BENCHMARKS.md). */
 SQZ_INTERNAL int sqz__bits_lanes_wanted(void);
 /* Steps per launch of the fractal box steps (bits, and compact on OpenCL): SQZ_TEMPORAL (1 .. 8)
  * or SQZ_BITS_DEPTH, at most `steps` (the plans cap it: the list at the box side, the window at

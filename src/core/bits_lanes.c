@@ -138,7 +138,7 @@ int sqz__bits_lanes_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits
          u--, S /= (uint32_t)fr->s, L *= (uint32_t)fr->k) {
       if (d > S) break; /* the ring lies in the 8 neighbour sub-tiles */
       st = sqz__lanes_at(ctx, fr, bt, u, d, g, p);
-      if (st == SQZ_OK && sqz__bits_lanes_local(p, bt->wt, NULL) > local_bytes) {
+      if (st == SQZ_OK && sqz__bits_lanes_local(p, bt->wt, NULL) + SQZ_BITS_LANES_SLACK > local_bytes) {
         free(p->tab);
         memset(p, 0, sizeof *p);
         st = SQZ_ERR_UNSUPPORTED;

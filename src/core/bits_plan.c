@@ -12,8 +12,8 @@ int sqz__bits_list_wanted(const sqz_domain *dom, uint32_t q) {
 }
 
 int sqz__bits_lanes_wanted(void) {
-  const char *how = getenv("SQZ_BITS_STEP");
-  return how && strcmp(how, "lanes") == 0;
+  const char *how = getenv("SQZ_BITS_STEP"), *engine = getenv("SQZ_ENGINE");
+  return how && strcmp(how, "lanes") == 0 && !(engine && strcmp(engine, "generic") == 0);
 }
 
 int sqz__bits_step_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q, uint32_t depth,
