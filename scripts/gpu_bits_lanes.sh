@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpu_bits_lanes.sh — on an NVIDIA GPU machine: the bits fractal step by lanes (SQZ_BITS_STEP=lanes) against the list of boxes (the default): the same final states on the GPU, then both timed in one loop, best of 3, Sierpiński R = 18, 20, 22, 24 and the user pattern ##./#.#/.## (whose lanes are smaller).
+# gpu_bits_lanes.sh — on an NVIDIA GPU machine: the bits fractal step by lanes (SQZ_BITS_STEP=lanes) against the list of boxes (the default): the same final states on the GPU, a random sweep against compact on the cpu backend (SWEEP runs, default 150), then both timed in one loop, best of 3, Sierpiński R = 18, 20, 22, 24 and the user pattern ##./#.#/.## (whose lanes are smaller).
 # usage: scripts/gpu_bits_lanes.sh   (logs and a summary under $OUT; B: the build folder; CHECK and TIME: other
 #        domains, e.g. CHECK="fractal:sierpinski-triangle:9" TIME="fractal:sierpinski-triangle:12" SQZ_DEVICE=pthread to try
 #        the script on PoCL)
@@ -30,6 +30,8 @@ for d in $CHECK; do
   echo "check $d: $r ($ran)" | tee -a "$log"
 done
 rm -f "$OUT"/check-*.npy
+# random user patterns, rules, step counts and depths: the lanes on the GPU (its small lanes) against compact on the cpu backend
+timeout 900 python3 scripts/sweep_bits_lanes.py 17 ${SWEEP:-150} "$B/sqz" 2>&1 | tail -3 | tee -a "$log"
 # kernel ms a step, both variants in one loop, best of 3
 for d in $TIME; do
   steps=24
