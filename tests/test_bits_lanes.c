@@ -1,4 +1,5 @@
 /* labels: opencl */
+/* ctest cases: plan steps */
 /* test_bits_lanes.c — the bits fractal step by lanes (SQZ_BITS_STEP=lanes): the transpose, the plan's positions and neighbours against λ, and the steps against layout compact on the cpu backend, bit for bit. */
 #include <stdlib.h>
 #include <string.h>
@@ -193,10 +194,11 @@ END_TEST
 
 int main(void) {
   Suite *s = suite_create("bits_lanes");
-  TCase *tc = tcase_create("lanes"); /* timeout: CK_DEFAULT_TIMEOUT (ctest sets it) */
-  tcase_add_test(tc, test_transpose);
-  tcase_add_test(tc, test_plan);
-  tcase_add_test(tc, test_steps);
-  suite_add_tcase(s, tc);
+  TCase *plan = tcase_create("plan"), *steps = tcase_create("steps"); /* timeout: CK_DEFAULT_TIMEOUT (ctest sets it) */
+  tcase_add_test(plan, test_transpose);
+  tcase_add_test(plan, test_plan);
+  tcase_add_test(steps, test_steps);
+  suite_add_tcase(s, plan);
+  suite_add_tcase(s, steps);
   return sqz_test_run(s);
 }
