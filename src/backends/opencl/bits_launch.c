@@ -1,4 +1,4 @@
-/* bits_launch.c (opencl) — what the bits fractal steps (the boxes in engine_bits.c, the lanes in engine_bits_lanes.c) share: the fractal's H tables on the device and the launch loop. */
+/* bits_launch.c (opencl) — what the bits fractal steps (the boxes in engine_bits.c, the lanes in engine_bits_lanes.c) share: the fractal's H tables on the device, the launch size and the launch loop. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,4 +55,11 @@ void sqz__bits_plan_dump(const sqz_field *f, uint32_t rb, uint32_t wt, uint32_t 
   fwrite(d->hl, sizeof *d->hl, 2u * (size_t)d->k, fp);
   fwrite(d->hnu, sizeof *d->hnu, (size_t)d->s * (size_t)d->s, fp);
   fclose(fp);
+}
+
+size_t sqz__bits_global(const sqz_context *ctx, uint64_t units, uint64_t per_group, size_t local) {
+  uint64_t few = (units + per_group - 1) / per_group;
+  uint64_t least = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__BITS_GROUPS_PER_CU;
+  if (least > units) least = units;
+  return (size_t)(few > least ? few : least) * local;
 }

@@ -25,6 +25,14 @@ SQZ_INTERNAL int sqz__bits_fr_buffer(sqz_field *f, cl_mem *fr);
 SQZ_INTERNAL int sqz__bits_launches(sqz_field *f, cl_kernel k, cl_mem tab, cl_mem fr, cl_uint rb, cl_uint wt,
                                     cl_ulong tiles, size_t area, uint32_t depth, const sqz_update *u, uint64_t steps,
                                     size_t global, size_t local, int st);
+/* Groups a fractal step launches at least on each compute unit (sqz__bits_global). */
+#define SQZ__BITS_GROUPS_PER_CU 8u
+/* Work-items of a fractal step's launch over `units` (tiles, or the lanes' rounds), looped over by its
+ * groups: a few units a group (per_group; the per-group set-up paid once for them), yet at least
+ * SQZ__BITS_GROUPS_PER_CU groups a compute unit, never more groups than units. Not a fixed count per
+ * compute unit: a persistent group that does not fit beside the others (local memory) would wait for
+ * them to finish, a second wave at a fraction of the occupancy. */
+SQZ_INTERNAL size_t sqz__bits_global(const sqz_context *ctx, uint64_t units, uint64_t per_group, size_t local);
 /* SQZ_BITS_PLAN_OUT=FILE: a fractal step's launch as made here, for scripts/ncu_bits_kernel.c (its
  * PTX replayed through CUDA, for Nsight Compute): 16 words (magic "SQBB", s, k, rb, wt (a u8
  * state: the tile's bytes), steps, birth, survive, local bytes of the area argument, groups,

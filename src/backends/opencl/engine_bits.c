@@ -14,8 +14,7 @@
 #define SQZ__BITS_GROUPS ((uint64_t)1 << 20) /* tiles (work-groups) per fractal launch */
 #define SQZ__BITS_LOCAL 64u                  /* simplex work-items per group */
 #define SQZ__BITS_BOX_LOCAL 256u             /* work-items per group of the box step */
-#define SQZ__BITS_BOX_GROUPS_PER_CU 8u       /* its groups per compute unit at least, */
-#define SQZ__BITS_BOX_TILES_PER_GROUP 8u     /* and about this many tiles each where there are more */
+#define SQZ__BITS_BOX_TILES_PER_GROUP 8u     /* tiles a group of the box step where there are many (sqz__bits_global) */
 #define SQZ__BITS_LIST_GPU_LANES 128u        /* work-items per group of the list step on GPUs (H200: 1.13x 256, 2 entries each) */
 #define SQZ__BITS_HOIST_MAX 4u               /* list entries a work-item keeps the neighbours of in registers, at most */
 
@@ -202,15 +201,10 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
     local = kwg;
   if (st == SQZ_OK) st = sqz__const_buffer(ctx, p.words * sizeof *p.tab, p.tab, &tab);
   if (st == SQZ_OK) st = sqz__bits_fr_buffer(f, &fr);
-  /* groups: a few tiles each (the window's zeroing paid per group), not a fixed number per compute
-   * unit: a persistent group that does not fit beside the others (local memory) would wait for them
-   * to finish all their tiles, a second wave at a fraction of the occupancy */
+  /* groups: a few tiles each (the window's zeroing paid per group; sqz__bits_global) */
   cl_ulong first = 0, tiles = bt.tiles; /* launch positions [first, tiles) */
   if (st == SQZ_OK) st = sqz__bits_part_args(f, k, 13, bt.tiles, &first, &tiles);
-  uint64_t n = tiles - first, few = (n + SQZ__BITS_BOX_TILES_PER_GROUP - 1) / SQZ__BITS_BOX_TILES_PER_GROUP;
-  uint64_t least = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__BITS_BOX_GROUPS_PER_CU;
-  if (least > n) least = n;
-  size_t global = (size_t)(few > least ? few : least) * local;
+  size_t global = sqz__bits_global(ctx, tiles - first, SQZ__BITS_BOX_TILES_PER_GROUP, local);
   if (st == SQZ_OK)
     sqz__bits_plan_dump(f, (uint32_t)f->dom->fr.r - bt.t, bytes ? bt.kt : bt.wt, p.depth, u,
                         sqz__bits_box_area(&p, bytes, bt.kt), global / local, local, p.tab, p.words, bt.tiles, p.bs,

@@ -5,9 +5,8 @@
 #include "backends/opencl/cl_bits.h"
 #include "core/bits.h"
 
-#define SQZ__LANES_LOCAL 256u        /* work-items per group */
-#define SQZ__LANES_GROUPS_PER_CU 8u  /* groups per compute unit at least, */
-#define SQZ__LANES_ROUNDS_PER_GROUP 4u /* and about this many groups of tiles each where there are more */
+#define SQZ__LANES_LOCAL 256u          /* work-items per group */
+#define SQZ__LANES_ROUNDS_PER_GROUP 4u /* its rounds (a round: the tiles of 32 lanes) where there are many */
 
 int sqz__cl_bits_lanes(sqz_field *f, const sqz_update *u, uint64_t steps) {
   static const char *const files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_parts.h", "sqz_bits.h", "sqz_bits_box.h",
@@ -35,12 +34,7 @@ int sqz__cl_bits_lanes(sqz_field *f, const sqz_update *u, uint64_t steps) {
     local = kwg;
   if (st == SQZ_OK) st = sqz__const_buffer(ctx, p.words * sizeof *p.tab, p.tab, &tab);
   if (st == SQZ_OK) st = sqz__bits_fr_buffer(f, &fr);
-  /* groups: a few rounds of tiles each, at least a few per compute unit */
-  uint64_t rounds = (bt.tiles + p.tiles - 1) / p.tiles;
-  uint64_t few = (rounds + SQZ__LANES_ROUNDS_PER_GROUP - 1) / SQZ__LANES_ROUNDS_PER_GROUP;
-  uint64_t least = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__LANES_GROUPS_PER_CU;
-  if (least > rounds) least = rounds;
-  size_t global = (size_t)(few > least ? few : least) * local;
+  size_t global = sqz__bits_global(ctx, (bt.tiles + p.tiles - 1) / p.tiles, SQZ__LANES_ROUNDS_PER_GROUP, local);
   size_t area = 0;
   sqz__bits_lanes_local(&p, bt.wt, &area);
   if (st == SQZ_OK)
