@@ -65,4 +65,35 @@ SQZ_FN sqz_u32 sqz_random_cell(sqz_u64 seed, sqz_u64 embedded_index, sqz_u64 thr
   return (h >> 32) < threshold ? 1u : 0u;
 }
 
+/* Fills (sqz_field_fill_random, _uniform, _const): the raw bits of a domain cell's value, in the
+ * low `bytes` bytes (1: u8, 4: i32 or f32, 8: f64) of a 64-bit word, so one integer kernel writes
+ * every cell type and needs no fp64. RANDOM: `value` (the bits of 1 in the cell type) where
+ * sqz_random_cell says alive, else 0. UNIFORM (bytes 4: f32, 8: f64): the top 24 or 53 bits m of
+ * the hash as m * 2^-24 or m * 2^-53 in [0, 1), an exact IEEE bit pattern built from the integer
+ * (the same numbers as ldexp of the host). CONST: `value` itself. */
+#define SQZ_FILL_RANDOM 0u
+#define SQZ_FILL_UNIFORM 1u
+#define SQZ_FILL_CONST 2u
+#if defined(__OPENCL_VERSION__) && defined(SQZ_FILL_BYTES) /* the fill kernels' cell word (their prelude) */
+#if SQZ_FILL_BYTES == 1
+typedef uchar sqz_fill_t;
+#elif SQZ_FILL_BYTES == 4
+typedef uint sqz_fill_t;
+#else
+typedef ulong sqz_fill_t;
+#endif
+#endif
+SQZ_FN sqz_u64 sqz_fill_bits(sqz_u32 mode, sqz_u32 bytes, sqz_u64 seed, sqz_u64 threshold, sqz_u64 value,
+                             sqz_u64 embedded_index) {
+  if (mode == SQZ_FILL_CONST) return value;
+  if (mode == SQZ_FILL_RANDOM) return sqz_random_cell(seed, embedded_index, threshold) ? value : (sqz_u64)0;
+  sqz_u64 h = sqz_mix64(sqz_mix64(seed + (sqz_u64)0x9e3779b97f4a7c15UL) ^ embedded_index);
+  sqz_u32 wide = bytes == 8u, frac = wide ? 52u : 23u, keep = frac + 1u; /* 53 or 24 significant bits */
+  sqz_u64 m = h >> (64u - keep);
+  if (m == 0u) return 0u;
+  sqz_u32 p = sqz_ilog2_64(m); /* m = 2^p (1 + f): the value is 2^(p - keep) (1 + f) */
+  sqz_u64 bias = wide ? 1023u : 127u, e = bias + p - keep;
+  return (e << frac) | ((m << (frac - p)) & ((((sqz_u64)1) << frac) - 1u));
+}
+
 #endif /* SQZ_COMMON_H */

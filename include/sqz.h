@@ -432,6 +432,17 @@ SQZ_API double sqz_heat_alpha_max(int dims);
 /* Each domain cell of an SQZ_F32 / SQZ_F64 field gets a uniform value in [0, 1) from a
  * counter-based hash of (seed, embedded coordinates), identical on every backend and layout. */
 SQZ_API int sqz_field_fill_uniform(sqz_field *field, uint64_t seed);
+/* Every domain cell gets `value` (u8 and i32 fields: an integer of the type's range; layout bits:
+ * 0 or 1; floats: finite). Like the other fills it runs on the device, part by part. */
+SQZ_API int sqz_field_fill_const(sqz_field *field, double value);
+/* One domain cell by its coordinates (2D: z = 0): set from or read into a double (converted to
+ * the cell type as sqz_field_fill_const does). A coordinate outside the domain or on a hole is
+ * SQZ_ERR_INVALID_ARGUMENT naming the cell. On a field whose parts live on MPI ranks every rank
+ * calls sqz_field_set_cell and the rank holding the cell writes it; sqz_field_get_cell needs the
+ * part here (SQZ_ERR_UNSUPPORTED otherwise). A point source is sqz_field_fill_const(f, 0) and one
+ * sqz_field_set_cell. */
+SQZ_API int sqz_field_set_cell(sqz_field *field, uint64_t x, uint64_t y, uint64_t z, double value);
+SQZ_API int sqz_field_get_cell(sqz_field *field, uint64_t x, uint64_t y, uint64_t z, double *value);
 
 /* ---- state files ------------------------------------------------------------------------- */
 /* PBM (P1/P4 read, P4 write), 1 = alive, embedded image (3D: width N, height N*N). */

@@ -107,6 +107,21 @@ expect 0 "\"live\":6," -- in_work "$sqz" life triangle:3 --steps 0 --init random
 expect 0 "nonzero +6" -- in_work "$sqz" heat triangle:3 --steps 0 --init random:5 --out random.npy --backend cpu
 expect 0 "\"sum_initial\"" -- in_work "$sqz" heat triangle:3 --steps 1 --init random.npy --json --backend cpu
 expect 2 "expected random:DENSITY\[:SEED\]" -- "$sqz" life triangle:3 --steps 1 --init random:
+# --init const:V and point:Y,X[:V] (3D point:Z,Y,X[:V]): values the type holds, a point on a domain cell
+expect 0 '"sum_initial":2\.5,"sum_final":2\.5' -- "$sqz" heat fractal:sierpinski-carpet:3 --steps 5 --init point:26,0:2.5 --json
+expect 0 '"nonzero":220,' -- "$sqz" heat tetrahedron:10 --steps 0 --init const:0.5 --json --backend cpu
+expect 0 '"live":0,.*"setup_s":' -- "$sqz" life triangle:9 --steps 1 --init point:4,2 --json
+expect 0 '"live":45,' -- "$sqz" life triangle:9 --steps 0 --init const:1 --layout bits --json
+expect 2 "cell \(y 13, x 13\) is not a cell of fractal:sierpinski-carpet:3" -- "$sqz" heat fractal:sierpinski-carpet:3 --steps 1 --init point:13,13
+expect 2 "cell \(y 2, x 4\) is not a cell of triangle:9" -- "$sqz" heat triangle:9 --steps 1 --init point:2,4 --parts 2
+expect 2 "a point of a 3D domain has 3 coordinates \(point:Z,Y,X\[:V\]\)" -- "$sqz" heat tetrahedron:5 --steps 1 --init point:1,1
+expect 2 "expected point:Y,X\[:V\]" -- "$sqz" heat triangle:5 --steps 1 --init point:1,
+expect 2 "coordinate '-1' is not" -- "$sqz" heat triangle:5 --steps 1 --init point:-1,2
+expect 2 "value 'x' is not a number" -- "$sqz" heat triangle:5 --steps 1 --init const:x
+expect 2 "Life cells are 0 \(dead\) or 1 \(alive\)" -- "$sqz" life triangle:5 --steps 1 --init const:2
+printf 'sqz_cell_t sqz_update(sqz_cell_t s, const sqz_cell_t nb[SQZ_NB], uint p, __constant const sqz_param_t *q) { return s; }\n' > "$work/same.cl"
+expect 2 "fill value 300: u8 cells hold the integers 0 \.\. 255" -- "$sqz" run triangle:5 --kernel "$work/same.cl" --type u8 --steps 1 --init const:300
+expect 0 '"nonzero":15,' -- "$sqz" run triangle:5 --kernel "$work/same.cl" --type i32 --steps 1 --init const:-7 --json
 expect 2 "RHO = 8192 is larger than 4096, .* the largest on fractal:sierpinski-triangle:14 is 4096" -- "$sqz" info fractal:sierpinski-triangle:14 --layout block:8192 --backend cpu
 printf 'P4\n3 3\n\200\300\340xyz' > "$work/trailing.pbm"
 expect 2 "3 trailing bytes after the 3 x 3 P4 image" -- "$sqz" life triangle:3 --steps 0 --init "$work/trailing.pbm" --backend cpu

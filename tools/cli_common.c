@@ -93,7 +93,7 @@ int sqz_cli_opt(int argc, char **argv, int *i, const char *name, int takes_value
 }
 
 /* Digits only, within 64 bits: NULL, or why text is not such an integer. */
-static const char *sqz__u64_text(const char *text, uint64_t *out) {
+const char *sqz_cli_u64_text(const char *text, uint64_t *out) {
   if (!*text) return "is empty, not a non-negative integer";
   uint64_t v = 0;
   for (const char *p = text; *p; p++) {
@@ -107,7 +107,7 @@ static const char *sqz__u64_text(const char *text, uint64_t *out) {
 }
 
 /* The whole text read by strtod, finite: NULL, or why it is not such a number. */
-static const char *sqz__double_text(const char *text, double *out) {
+const char *sqz_cli_double_text(const char *text, double *out) {
   if (!*text || isspace((unsigned char)*text)) return "is not a number";
   char *end = NULL;
   errno = 0;
@@ -120,7 +120,7 @@ static const char *sqz__double_text(const char *text, double *out) {
 
 int sqz_cli_u64_range(const char *cmd, const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t *out) {
   uint64_t v = 0;
-  const char *why = sqz__u64_text(text ? text : "", &v);
+  const char *why = sqz_cli_u64_text(text ? text : "", &v);
   if (why) return sqz_cli_usage(cmd, "%s '%s' %s", opt, text ? text : "", why);
   if (v > max && min == 0) return sqz_cli_usage(cmd, "%s %s is larger than %llu", opt, text, (unsigned long long)max);
   if (v < min || v > max)
@@ -135,36 +135,11 @@ int sqz_cli_u64(const char *cmd, const char *opt, const char *text, uint64_t *ou
 
 int sqz_cli_double(const char *cmd, const char *opt, const char *text, double min, double max, double *out) {
   double v = 0;
-  const char *why = sqz__double_text(text ? text : "", &v);
+  const char *why = sqz_cli_double_text(text ? text : "", &v);
   if (why) return sqz_cli_usage(cmd, "%s '%s' %s", opt, text ? text : "", why);
   if (!(v >= min && v <= max)) return sqz_cli_usage(cmd, "%s %s is outside [%g, %g]", opt, text, min, max);
   *out = v;
   return 0;
-}
-
-int sqz_cli_random_init(const char *cmd, const char *init, double *density, uint64_t *seed) {
-  if (strcmp(init, "random") == 0) return 1;
-  if (strncmp(init, "random:", 7) != 0) return 0;
-  const char *form = density ? "random:DENSITY[:SEED]" : "random:SEED";
-  const char *p = init + 7, *colon = strchr(p, ':');
-  if (!*p || (colon && (!density || strchr(colon + 1, ':'))))
-    return sqz_cli_usage(cmd, "--init '%s': expected %s", init, form);
-  char part[128];
-  const char *why = NULL;
-  if (density) { /* DENSITY, up to the colon */
-    size_t n = colon ? (size_t)(colon - p) : strlen(p);
-    if (n >= sizeof part) return sqz_cli_usage(cmd, "--init '%s': density '%.*s' is not a number", init, (int)n, p);
-    memcpy(part, p, n);
-    part[n] = 0;
-    double d = 0;
-    if ((why = sqz__double_text(part, &d)) != NULL || !(d >= 0.0 && d <= 1.0))
-      return sqz_cli_usage(cmd, "--init '%s': density '%s' %s", init, part, why ? why : "is outside [0, 1]");
-    *density = d;
-    if (!colon) return 1;
-    p = colon + 1;
-  }
-  if ((why = sqz__u64_text(p, seed)) != NULL) return sqz_cli_usage(cmd, "--init '%s': seed '%s' %s", init, p, why);
-  return 1;
 }
 
 int sqz_cli_progress(void) { return isatty(2); }

@@ -25,11 +25,9 @@ int sqz_cli_double(const char *cmd, const char *opt, const char *text, double mi
 /* The bounds of the options every command shares: --steps K <= 2^62; --block RHO <= 1024 (0 = automatic). */
 #define SQZ_CLI_STEPS_MAX ((uint64_t)1 << 62)
 #define SQZ_CLI_BLOCK_MAX 1024u
-/* --init: 1 when init is a random spec, exactly "random" or "random:..." (anything else, such as
- * random.pbm, is a file: 0); 2 after a usage error naming the bad part. With density, the spec is
- * random:DENSITY[:SEED] (DENSITY in [0, 1]); without, random:SEED. *density and *seed keep their
- * values where the spec leaves them out. */
-int sqz_cli_random_init(const char *cmd, const char *init, double *density, uint64_t *seed);
+/* The checks behind them: NULL and *out set, or why the text is not such a value. */
+const char *sqz_cli_u64_text(const char *text, uint64_t *out);
+const char *sqz_cli_double_text(const char *text, double *out);
 /* Every host allocation of the CLI (free() releases them), and open_memstream (which allocates): the
  * test hook SQZ_FAULT_ALLOC_CLI=N makes the Nth of these calls in the process fail as if memory ran
  * out (SQZ_FAULT_ALLOC=N does the same for the library's; tests/fault.sh). */

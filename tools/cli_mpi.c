@@ -194,9 +194,7 @@ int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char
   double t[2] = {0, 0};
   int st = sqz_field_create_mpi_parts(ctx, MPI_COMM_WORLD, dom, type, layout, job->parts, mf);
   sqz_field *f = *mf;
-  if (st == SQZ_OK && job->random)
-    st = sqz_mpi_agree(ctx, MPI_COMM_WORLD, job->kind == SQZ_CLI_MPI_HEAT ? sqz_field_fill_uniform(f, job->seed)
-                                                                          : sqz_field_fill_random(f, job->density, job->seed));
+  if (st == SQZ_OK && job->gen) st = sqz_mpi_agree(ctx, MPI_COMM_WORLD, sqz_cli_gen_apply(f, job->gen));
   else if (st == SQZ_OK) st = sqz_mpi_field_scatter(f, whole, 0);
   if (st == SQZ_OK && job->kind == SQZ_CLI_MPI_HEAT) st = sqz_mpi_field_sum(f, SQZ_SUM_NEUMAIER, &job->sum0);
   if (st == SQZ_OK) st = sqz__mpi_steps(ctx, f, job, steps);

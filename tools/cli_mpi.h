@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli_init.h"
 #include "sqz.h"
 
 /* Starts MPI when a launcher started this process (OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK
@@ -48,9 +49,7 @@ typedef struct {
   const char *source, *source_name;
   const double *params;
   size_t n_params;
-  int random;          /* fill the parts: random:density:seed, heat uniform:seed */
-  double density;
-  uint64_t seed;
+  const sqz_cli_gen *gen; /* fill the parts (random, uniform, const, point); NULL: scatter rank 0's whole */
   int gather;          /* the state back into rank 0's whole after the steps */
   uint64_t parts;      /* --parts (>= the ranks; 0: a part per rank, or more where one does not fit) */
   uint64_t nonzero;    /* out: non-zero cells after the steps */

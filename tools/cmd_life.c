@@ -3,12 +3,13 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_init.h"
 #include "cli_mpi.h"
 #include "cmds.h"
 
 static const char *sqz_life_help =
     "usage: sqz life DOMAIN --steps K [--rule R] [--layout L] [--map M] [--block RHO]\n"
-    "                [--init random:DENSITY:SEED | --init FILE.pbm|FILE.npy|FILE.h5 | --init FILE.rle [--at X,Y]]\n"
+    "                [--init random:DENSITY:SEED | const:V | point:Y,X | FILE.pbm|FILE.npy|FILE.h5 | FILE.rle [--at X,Y]]\n"
     "                [--out FILE.pbm|FILE.npy|FILE.rle|FILE.h5] [--png FILE.png [--png-size S]]\n"
     "                [--frames DIR --every K] [--backend B] [--device D] [--parts P] [--devices LIST]\n"
     "                [--quiet] [--json]\n"
@@ -19,11 +20,11 @@ static const char *sqz_life_help =
     "             3D counts comma-separated (B6/S5,6,7; a lone count of 10 or more as B14,); default\n"
     "             B3/S23 in 2D and B6/S5,6,7 in 3D, or the rule an .rle or .h5 --init records\n"
     "  --block    launch block side (0 = automatic, at most 1024)\n"
-    "  --init     random:DENSITY:SEED (default random:0.5:1) or a state of the embedding: FILE.npy\n"
-    "             (NumPy, dtype uint8, cells 0 and 1, shape (side, side) [y][x] or (N, N, N) [z][y][x]),\n"
-    "             FILE.rle (Golly pattern, 2D), else PBM\n"
+    "  --init     random:DENSITY:SEED (default random:0.5:1), const:V (V 0 or 1), point:Y,X (3D point:Z,Y,X:\n"
+    "             one live cell), or a state of the embedding: FILE.npy (NumPy, dtype uint8, cells 0 and 1,\n"
+    "             shape (side, side) [y][x] or (N, N, N) [z][y][x]), FILE.rle (Golly pattern, 2D), FILE.h5\n"
+    "             (a checkpoint of sqz: its rule, unless --rule, and its step count carry on), else PBM\n"
     "  --at       X,Y: where an .rle --init pattern's top-left goes in the embedding (default 0,0)\n"
-    "             or FILE.h5, a checkpoint of sqz (its rule, unless --rule, and its step count carry on)\n"
     "  --out      write the final state: FILE.npy as NumPy uint8, FILE.rle (Golly, the live cells' bounding\n"
     "             box), FILE.h5 (an HDF5 checkpoint to resume from), else PBM (P4); --png writes a picture,\n"
     "             --png-size S at most S pixels a side\n"
@@ -50,8 +51,7 @@ typedef struct {
   const char *domain, *rule, *layout, *map, *init, *out, *png, *backend, *device, *at, *frames;
   uint64_t steps, block, every, png_size;
   int have_steps, json, quiet;
-  double density;
-  uint64_t seed;
+  sqz_cli_gen gen; /* a random, const or point --init */
   sqz_cli_parts parts;
 } sqz_life_opts;
 
@@ -140,11 +140,14 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
 static int sqz__life_steps(sqz_field *f, uint64_t steps, void *rule) { return sqz_life_step(f, rule, steps); }
 
 int sqz_cmd_life(int argc, char **argv) {
-  sqz_life_opts o = {.layout = "compact", .init = "random:0.5:1", .density = 0.5, .seed = 1};
+  sqz_life_opts o = {.layout = "compact", .init = "random:0.5:1", .gen = {.density = 0.5, .seed = 1}};
   int rc = sqz__life_args(argc, argv, &o);
   if (rc) return rc < 0 ? 0 : rc;
-  int random = sqz_cli_random_init("life", o.init, &o.density, &o.seed);
+  int random = sqz_cli_gen_parse("life", o.init, 0, &o.gen); /* 1: a state sqz makes, 0: a file */
   if (random == 2) return 2;
+  if (random && (o.gen.kind == SQZ_CLI_GEN_CONST || o.gen.kind == SQZ_CLI_GEN_POINT) && o.gen.value != 0.0 &&
+      o.gen.value != 1.0)
+    return sqz_cli_usage("life", "--init '%s': Life cells are 0 (dead) or 1 (alive)", o.init);
   int rle_init = !random && sqz_cli_has_ext(o.init, ".rle");
   int64_t at_x = 0, at_y = 0;
   if (o.at && !rle_init)
@@ -164,6 +167,7 @@ int sqz_cmd_life(int argc, char **argv) {
     rc = sqz_cli_parts_open("life", &o.parts, o.backend, o.device, &ctx);
   if (rc != 0) goto done;
   int st = sqz_domain_parse(ctx, o.domain, &dom);
+  if (st == SQZ_OK && random && (rc = sqz_cli_gen_check("life", o.init, &o.gen, sqz_domain_dims(dom))) != 0) goto done;
   uint32_t b, s;
   char err[256], file_rule[SQZ_RLE_RULE_MAX] = "";
   const char *rle_path = rle_init ? o.init : o.out && sqz_cli_has_ext(o.out, ".rle") ? o.out : NULL;
@@ -186,12 +190,12 @@ int sqz_cmd_life(int argc, char **argv) {
   if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
   uint64_t step0 = 0; /* the step count a checkpoint --init carries */
   if (st == SQZ_OK && f && (ranks == 1 || !random)) {
-    if (random) st = sqz_field_fill_random(f, o.density, o.seed);
+    if (random) st = sqz_cli_gen_apply(f, &o.gen);
     else if (rle_init) st = sqz_field_load_rle(f, o.init, at_x, at_y);
     else if (sqz_cli_has_ext(o.init, ".h5")) st = sqz_field_load_h5(f, o.init, file_rule, sizeof file_rule, &step0);
     else st = sqz_cli_load_state(f, o.init, NULL, 0, NULL);
   }
-  if (st == SQZ_ERR_IO && !random) { /* an unreadable --init file is bad input */
+  if (st == (random ? SQZ_ERR_INVALID_ARGUMENT : SQZ_ERR_IO)) { /* an unreadable file, a point off the domain: bad input */
     sqz_cli_fail("life", ctx, st);
     rc = 2;
     goto done;
@@ -215,7 +219,7 @@ int sqz_cmd_life(int argc, char **argv) {
     o.rule = rule_buf;
   }
   sqz_cli_progress_start(ctx, "life", o.quiet || o.json);
-  sqz_cli_mpi_job job = {.rule = o.rule, .random = random, .density = o.density, .seed = o.seed,
+  sqz_cli_mpi_job job = {.rule = o.rule, .gen = random ? &o.gen : NULL,
                          .gather = o.out || o.png, .parts = o.parts.parts};
 #ifdef SQZ_HAVE_MPI
   if (st == SQZ_OK && ranks > 1) {
@@ -254,18 +258,14 @@ int sqz_cmd_life(int argc, char **argv) {
     sqz_json_str(&j, "layout", sqz_field_layout(shown));
     sqz_json_str(&j, "map", sqz_field_map_resolved(shown));
     sqz_json_str(&j, "rule", o.rule);
-    if (random) {
-      sqz_json_u64(&j, "seed", o.seed);
-      sqz_json_num(&j, "density", o.density);
-    } else {
-      sqz_json_str(&j, "init", o.init);
-    }
+    sqz_cli_gen_json(&j, o.init, random ? &o.gen : NULL);
     sqz_json_u64(&j, "cells", cells);
     sqz_json_u64(&j, "steps", o.steps);
     sqz_json_u64(&j, "live", live);
     sqz_json_num(&j, "kernel_s", kernel_s);
     sqz_json_num(&j, "wall_s", wall_s);
     sqz_json_num(&j, "total_s", total_s);
+    sqz_json_num(&j, "setup_s", total_s - wall_s);
     sqz_json_num(&j, "cells_per_s", rate);
     sqz_json_u64(&j, "bytes", sqz_field_bytes(shown));
     sqz_cli_parts_json(&j, shown, &o.parts);

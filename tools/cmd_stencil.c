@@ -6,12 +6,14 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_init.h"
 #include "cli_mpi.h"
 #include "cmds.h"
 
 static const char *sqz_run_help =
     "usage: sqz run DOMAIN --kernel FILE.cl --type u8|i32|f32|f64 --steps K [--param v1,v2,...]\n"
-    "               [--init random:DENSITY:SEED | --init FILE.npy|FILE.h5] [--out FILE.npy|FILE.h5] [--layout L]\n"
+    "               [--init random:DENSITY:SEED | const:V | point:Y,X[:V] | FILE.npy|FILE.h5] [--out FILE.npy|FILE.h5]\n"
+    "               [--layout L]\n"
     "               [--map M] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
     "               [--block RHO] [--backend B] [--device D] [--parts P] [--devices LIST] [--json]\n"
     "\n"
@@ -22,7 +24,8 @@ static const char *sqz_run_help =
     "and SQZ_DIMS 2 or 3. nb holds the Moore neighbours in raster order of their offsets, centre skipped\n"
     "(2D (dy,dx) = (-1,-1),(-1,0),(-1,1),(0,-1),(0,1),(1,-1),(1,0),(1,1), y down); bit i of present is 1\n"
     "when neighbour i is a domain cell, absent ones read 0. --param values arrive in param[0..].\n"
-    "  --init     random:DENSITY:SEED (cells 1 with that probability; default random:0.5:1), a .npy state or\n"
+    "  --init     random:DENSITY:SEED (cells 1 with that probability; default random:0.5:1), const:V (every cell\n"
+    "             V), point:Y,X[:V] (3D point:Z,Y,X[:V]: one cell V, default 1, the others 0), a .npy state or\n"
     "             an .h5 checkpoint of sqz (--out FILE.h5 writes one: resume a long run bit for bit)\n"
     "  --out      the final state as .npy (shape (side, side) [y][x], tetrahedra (N, N, N) [z][y][x])\n"
     "  --backend  an OpenCL device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)\n"
@@ -30,7 +33,8 @@ static const char *sqz_run_help =
     "  --layout   storage, default compact:\n";
 
 static const char *sqz_heat_help =
-    "usage: sqz heat DOMAIN --steps K [--alpha A] [--type f32|f64] [--init random:SEED | --init FILE.npy|FILE.h5]\n"
+    "usage: sqz heat DOMAIN --steps K [--alpha A] [--type f32|f64]\n"
+    "                [--init random:SEED | const:V | point:Y,X[:V] | FILE.npy|FILE.h5]\n"
     "                [--out FILE.npy|FILE.h5] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
     "                [--layout L] [--map M] [--block RHO] [--backend B]\n"
     "                [--device D] [--parts P] [--devices LIST] [--json]\n"
@@ -39,10 +43,11 @@ static const char *sqz_heat_help =
     "that are domain cells (2D: N, W, E, S; 3D: the 6 faces) of (u_n - u). The total heat is conserved.\n"
     "  --alpha    A, default 0.2 in 2D and 0.1 in 3D; at most 1/4 (2D) or 1/6 (3D), the stability limit\n"
     "  --type     f32 or f64 (default f64)\n"
-    "  --init     random:SEED (uniform values in [0, 1), default random:1), a .npy state or an .h5 checkpoint\n"
+    "  --init     random:SEED (uniform values in [0, 1), default random:1), const:V, point:Y,X[:V] (3D\n"
+    "             point:Z,Y,X[:V]: a point source V, default 1, the others 0), a .npy state or an .h5 checkpoint\n"
     "  --frames   DIR: a PNG every --every K steps (frame_<step>.png, step 0 too); --quiet: no progress bar\n"
     "  --parts    P parts (--devices LIST: on several devices), as for sqz life\n"
-    "  --json     adds sum_initial and sum_final\n"
+    "  --json     adds sum_initial and sum_final; setup_s is total_s - wall_s (all but the steps)\n"
     "  --layout   storage, default compact:\n";
 
 typedef struct {
@@ -230,13 +235,13 @@ static int sqz__stencil(int argc, char **argv, int which) {
   int rc = sqz__stencil_args(argc, argv, which, &o);
   if (rc) return rc < 0 ? 0 : rc;
   sqz_type type = SQZ_F64;
-  double density = 0.5, alpha = 0, *params = NULL;
-  uint64_t seed = 1;
+  double alpha = 0, *params = NULL;
+  sqz_cli_gen gen = {.density = 0.5, .seed = 1};
   size_t n_params = 0;
   char *source = NULL;
   if (o.type && sqz__parse_type(o.cmd, o.type, which == SQZ_HEAT, &type)) return 2;
   const char *init = o.init ? o.init : which == SQZ_HEAT ? "random:1" : "random:0.5:1";
-  int random = sqz_cli_random_init(o.cmd, init, which == SQZ_HEAT ? NULL : &density, &seed);
+  int random = sqz_cli_gen_parse(o.cmd, init, which == SQZ_HEAT, &gen); /* 1: a state sqz makes, 0: a file */
   if (random == 2) return 2;
   if (o.alpha && sqz_cli_double(o.cmd, "--alpha", o.alpha, -HUGE_VAL, HUGE_VAL, &alpha)) return 2;
   int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
@@ -264,6 +269,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
     rc = sqz_cli_parts_open(o.cmd, &o.parts, o.backend, o.device, &ctx);
   if (rc != 0) goto done;
   int st = sqz_domain_parse(ctx, o.domain, &dom);
+  if (st == SQZ_OK && random && (rc = sqz_cli_gen_check(o.cmd, init, &gen, sqz_domain_dims(dom))) != 0) goto done;
   if (st == SQZ_OK && which == SQZ_HEAT) {
     double amax = sqz_heat_alpha_max(sqz_domain_dims(dom));
     if (!o.alpha) alpha = sqz_domain_dims(dom) == 2 ? 0.2 : 0.1;
@@ -281,13 +287,13 @@ static int sqz__stencil(int argc, char **argv, int which) {
   char workload[512] = "";
   uint64_t step0 = 0; /* the step count of a checkpoint --init */
   if (st == SQZ_OK && !random && !sqz_cli_has_ext(init, ".npy") && !sqz_cli_has_ext(init, ".h5")) {
-    rc = sqz_cli_usage(o.cmd, "--init %s: expected random:..., a .npy state or an .h5 checkpoint", init);
+    rc = sqz_cli_usage(o.cmd, "--init %s: expected random:..., const:V, point:..., a .npy state or an .h5 checkpoint", init);
     goto done;
   }
   if (st == SQZ_OK && f && (ranks == 1 || !random)) {
     if (!random) st = sqz_cli_load_state(f, init, workload, sizeof workload, &step0);
-    else st = which == SQZ_HEAT ? sqz_field_fill_uniform(f, seed) : sqz_field_fill_random(f, density, seed);
-    if (st == SQZ_ERR_IO && !random) { /* an unreadable --init file is bad input */
+    else st = sqz_cli_gen_apply(f, &gen);
+    if (st == (random ? SQZ_ERR_INVALID_ARGUMENT : SQZ_ERR_IO)) { /* an unreadable file, a point off the domain: bad input */
       sqz_cli_fail(o.cmd, ctx, st);
       rc = 2;
       goto done;
@@ -303,7 +309,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
 #ifdef SQZ_HAVE_MPI
   sqz_cli_mpi_job mjob = {.kind = which == SQZ_HEAT ? SQZ_CLI_MPI_HEAT : SQZ_CLI_MPI_RUN, .alpha = alpha,
                           .source = source, .source_name = o.kernel, .params = params, .n_params = n_params,
-                          .random = random, .density = density, .seed = seed, .gather = o.out || o.png,
+                          .gen = random ? &gen : NULL, .gather = o.out || o.png,
                           .parts = o.parts.parts};
   if (st == SQZ_OK && ranks > 1) {
     st = sqz_cli_mpi_run(ctx, dom, type, o.layout, f, &mjob, o.steps, &mf);
@@ -343,8 +349,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
     sqz_json_str(&j, "domain", sqz_domain_spec(dom));
     sqz_json_str(&j, "layout", sqz_field_layout(shown));
     sqz_json_str(&j, "map", sqz_field_map_resolved(shown));
-    if (random) sqz_json_u64(&j, "seed", seed);
-    else sqz_json_str(&j, "init", init);
+    sqz_cli_gen_json(&j, init, random ? &gen : NULL);
     sqz_json_str(&j, "type", o.type ? o.type : "f64");
     if (which == SQZ_RUN) sqz_json_str(&j, "kernel", o.kernel);
     else sqz_json_num(&j, "alpha", alpha);
@@ -358,6 +363,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
     sqz_json_num(&j, "kernel_s", kernel_s);
     sqz_json_num(&j, "wall_s", wall_s);
     sqz_json_num(&j, "total_s", total_s);
+    sqz_json_num(&j, "setup_s", total_s - wall_s);
     sqz_json_num(&j, "cells_per_s", rate);
     sqz_json_u64(&j, "bytes", sqz_field_bytes(shown));
     sqz_cli_parts_json(&j, shown, &o.parts);

@@ -70,8 +70,9 @@ typedef struct sqz_backend_ops {
   /* The stencil engine: `steps` applications of update u to f (ping-pong, f->cur flips).
    * enq NULL: the caller waits with `finish`; otherwise a non-blocking call (sqz_enqueue). */
   int (*stencil)(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq);
-  /* Random 0/1 cells (sqz_random_cell of the embedded index) into f's current buffer. */
-  int (*fill_random)(sqz_field *f, uint64_t threshold, uint64_t seed);
+  /* A fill (sqz_fill: random 0/1 cells, uniform floats or a constant, by sqz_fill_bits of the
+   * embedded index) of every domain cell of f's current buffer, holes 0. */
+  int (*fill)(sqz_field *f, const sqz_fill *fill);
   /* Stage one of a reduction over n elements of `type` in mem (stage two is acc's). */
   int (*reduce)(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n, int acc_mode,
                 sqz_red_acc *acc);
@@ -88,18 +89,18 @@ typedef struct sqz_backend_ops {
    * inside one context, enqueued (0 bytes with NULL buffers: SQZ_OK where the backend holds fields
    * in parts, else SQZ_ERR_UNSUPPORTED with the reason). `stencil_part`: one step of u on the part
    * that `view` views (sqz__part_view, view->part set): from its mem[cur] into mem[cur ^ 1], own
-   * units only. `fill_random` and the engines take such views too. */
+   * units only. `fill` and the engines take such views too. */
   int (*copy)(sqz_context *ctx, sqz_mem dst, uint64_t dst_off, sqz_mem src, uint64_t src_off, uint64_t bytes);
   int (*stencil_part)(sqz_field *view, const sqz_update *u);
 } sqz_backend_ops;
 
 /* Defines `const sqz_backend_ops var` with every entry, in the order of the struct. */
 #define SQZ_BACKEND_TABLE(var, name_, fallback_, host_memory_, open_, close_, list_, accepts_, alloc_, free_, upload_, \
-                          download_, zero_, finish_, gather_, scatter_, stencil_, fill_random_, reduce_, edm_,       \
+                          download_, zero_, finish_, gather_, scatter_, stencil_, fill_, reduce_, edm_,       \
                           copy_rate_, touch_, tile_maps_, copy_, stencil_part_)                                      \
   const sqz_backend_ops var = {name_,   fallback_, host_memory_, open_,    close_,   list_,        accepts_,      \
                                alloc_,  free_,     upload_,      download_, zero_,   finish_,      gather_,       \
-                               scatter_, stencil_, fill_random_, reduce_,  edm_,     copy_rate_,   touch_,        \
+                               scatter_, stencil_, fill_, reduce_,  edm_,     copy_rate_,   touch_,        \
                                tile_maps_, copy_,  stencil_part_}
 
 /* The backends compiled into the library, the default first; NULL-terminated (src/backends/backends.c). */

@@ -127,4 +127,10 @@ SQZ_INTERNAL int sqz__bits_reduce(sqz_field *f, sqz_red_op op, sqz_red_acc *acc)
 /* The random fill on the host into a word array (sqz_random_cell of the embedded index): f's own
  * words (a part's view: its own units, words[0] its first). */
 SQZ_INTERNAL void sqz__bits_host_fill(const sqz_field *f, uint32_t *words, uint64_t threshold, uint64_t seed);
+/* The threshold of a fill of a bits field (u8 cells 0/1): a random fill's own, a constant 1 as
+ * density 1 and 0 as density 0 (sqz_field_fill_const checks the value). */
+static inline uint64_t sqz__bits_fill_threshold(const sqz_fill *fill) {
+  if (fill->mode == SQZ_FILL_CONST) return fill->value ? (uint64_t)1 << 32 : 0;
+  return fill->threshold;
+}
 #endif

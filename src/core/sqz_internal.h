@@ -197,13 +197,20 @@ SQZ_INTERNAL uint64_t sqz__field_storage_bytes(const sqz_field *f);
  * layout bits. */
 SQZ_INTERNAL int sqz__field_gather(sqz_field *f, int which, const int64_t *idx, uint64_t n, void *out);
 SQZ_INTERNAL int sqz__field_scatter(sqz_field *f, int which, const int64_t *idx, uint64_t n, const void *in);
-/* Host fill of a storage array of f->elems elements: cell value(seed, embedded index) for every
- * domain cell, 0 elsewhere; uniform = 0: 1 with probability threshold / 2^32, uniform = 1:
- * a uniform value in [0, 1) (float types). */
-SQZ_INTERNAL void sqz__host_fill(const sqz_field *f, void *store, int uniform, uint64_t threshold, uint64_t seed);
-/* The same for storage elements [e0, e0 + n) only, into store[0 .. n) (a part's own units). */
-SQZ_INTERNAL void sqz__host_fill_range(const sqz_field *f, void *store, uint64_t e0, uint64_t n, int uniform,
-                                       uint64_t threshold, uint64_t seed);
+/* What a fill writes in every domain cell (cl/sqz_common.h, sqz_fill_bits): mode SQZ_FILL_RANDOM
+ * (`value` with probability threshold / 2^32, else 0), SQZ_FILL_UNIFORM (a float in [0, 1)) or
+ * SQZ_FILL_CONST (`value`); `value` holds the bits of the cell type's value (sqz__fill_spec). */
+typedef struct sqz_fill {
+  uint32_t mode;
+  uint64_t seed, threshold, value;
+} sqz_fill;
+/* The bits of v in cell type t (u8 and i32 take integers, f32 rounds to float). */
+SQZ_INTERNAL uint64_t sqz__type_bits(sqz_type t, double v);
+/* NULL when v is a value of cell type t, else why not (src/core/field_cells.c). */
+SQZ_INTERNAL const char *sqz__type_value_check(sqz_type t, double v);
+/* Host fill of storage elements [e0, e0 + n) of f into store[0 .. n): the fill's value for every
+ * domain cell, 0 elsewhere (a part's own units, or the whole storage with e0 = 0, n = f->elems). */
+SQZ_INTERNAL void sqz__host_fill_range(const sqz_field *f, void *store, uint64_t e0, uint64_t n, const sqz_fill *fill);
 /* Waits for the context's enqueued work (ctx->ops->finish). */
 SQZ_INTERNAL int sqz__finish(sqz_context *ctx);
 /* Compact order in bands (src/core/field_compact.c): READ gathers from the current buffer, WRITE

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "backends/cpu/cpu_bits.h"
+#include "core/bits.h"
 #include "backends/cpu/cpu_engine.h"
 #include "backends/cpu/cpu_rules.h"
 #include "core/field_parts.h"
@@ -172,11 +173,11 @@ static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const 
   return st;
 }
 
-static int cpu_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
-  if (f->layout == SQZ_LAYOUT_BITS) return sqz__cpu_bits_fill(f, threshold, seed);
+static int cpu_fill(sqz_field *f, const sqz_fill *fill) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__cpu_bits_fill(f, sqz__bits_fill_threshold(fill), fill->seed);
   uint64_t e0, n; /* a part's own units, or the whole storage */
   sqz__own_elems(f, &e0, &n);
-  sqz__host_fill_range(f, f->mem[f->cur], e0, n, 0, threshold, seed);
+  sqz__host_fill_range(f, f->mem[f->cur], e0, n, fill);
   return SQZ_OK;
 }
 
@@ -188,6 +189,6 @@ static int cpu_copy(sqz_context *ctx, sqz_mem dst, uint64_t dst_off, sqz_mem src
 static int cpu_stencil_part(sqz_field *view, const sqz_update *u) { return cpu_stencil(view, u, 1, NULL); }
 
 SQZ_BACKEND_TABLE(sqz__cpu_ops, "cpu", 1, 1, cpu_open, cpu_close, cpu_list, cpu_accepts, cpu_alloc, cpu_free,
-                  cpu_upload, cpu_download, cpu_zero, cpu_finish, cpu_gather, cpu_scatter, cpu_stencil, cpu_fill_random, sqz__cpu_reduce,
+                  cpu_upload, cpu_download, cpu_zero, cpu_finish, cpu_gather, cpu_scatter, cpu_stencil, cpu_fill, sqz__cpu_reduce,
                   sqz__cpu_edm, sqz__cpu_copy_rate, cpu_touch,
                   cpu_tile_maps, cpu_copy, cpu_stencil_part);

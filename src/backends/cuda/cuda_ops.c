@@ -77,15 +77,15 @@ static int cuda_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const
   return sqz__cuda_life_fractal(f, u->birth, u->survive, steps);
 }
 
-static int cuda_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
+static int cuda_fill(sqz_field *f, const sqz_fill *fill) {
   cuda_bind(f->ctx);
-  int st = sqz__cuda_fill_random_fractal(f, threshold, seed);
+  int st = fill->mode == SQZ_FILL_RANDOM ? sqz__cuda_fill_random_fractal(f, fill->threshold, fill->seed) : SQZ_ERR_UNSUPPORTED;
   if (st != SQZ_ERR_UNSUPPORTED) return st;
-  size_t ts = sqz_type_size(f->type); /* other layouts and types: the host fill, uploaded */
+  size_t ts = sqz_type_size(f->type); /* other layouts, types and fills: the host fill, uploaded */
   void *store = sqz__calloc((size_t)f->elems, ts);
   if (!store)
     return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for %llu bytes", (unsigned long long)(f->elems * ts));
-  sqz__host_fill(f, store, 0, threshold, seed);
+  sqz__host_fill_range(f, store, 0, f->elems, fill);
   st = cuda_upload(f->ctx, f->mem[f->cur], 0, store, f->elems * ts);
   free(store);
   return st;
@@ -127,5 +127,5 @@ static int cuda_stencil_part(sqz_field *view, const sqz_update *u) { return cuda
 
 /* The copy floor of the cuda rows is the host's memcpy, as it was before the table. */
 SQZ_BACKEND_TABLE(sqz__cuda_ops, "cuda", 0, 0, sqz__cuda_open, sqz__cuda_close, cuda_list, cuda_accepts, cuda_alloc,
-                  cuda_free, cuda_upload, cuda_download, cuda_zero, cuda_finish, cuda_gather, cuda_scatter, cuda_stencil, cuda_fill_random,
+                  cuda_free, cuda_upload, cuda_download, cuda_zero, cuda_finish, cuda_gather, cuda_scatter, cuda_stencil, cuda_fill,
                   cuda_reduce, cuda_edm, sqz__cpu_copy_rate, cuda_touch, cuda_tile_maps, cuda_copy, cuda_stencil_part);

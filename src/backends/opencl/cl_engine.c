@@ -4,6 +4,7 @@
 
 #include "backends/opencl/cl_bits.h"
 #include "backends/opencl/cl_engine.h"
+#include "core/bits.h"
 #include "core/field_parts.h"
 
 int sqz__cl_has_fp64(const sqz_context *ctx) {
@@ -72,22 +73,22 @@ int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz
   return st;
 }
 
-int sqz__cl_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed) {
-  if (f->layout == SQZ_LAYOUT_BITS) return sqz__cl_fill_bits(f, threshold, seed);
-  int band = f->part && sqz__bands_layout(f) && f->dom->kind == SQZ_DOMAIN_FRACTAL; /* the embedded fill writes every row */
-  if (f->type != SQZ_U8 || band) { /* other types: the host fill through the layout (own units of a part), uploaded */
+int sqz__cl_fill(sqz_field *f, const sqz_fill *fill) {
+  if (f->layout == SQZ_LAYOUT_BITS) return sqz__cl_fill_bits(f, sqz__bits_fill_threshold(fill), fill->seed);
+  if (f->part && sqz__bands_layout(f) && f->dom->kind == SQZ_DOMAIN_FRACTAL) {
+    /* a band of embedded rows in parts (the embedded kernel writes every row): the host fill of the
+     * part's own units, uploaded */
     size_t ts = sqz_type_size(f->type);
     void *store = NULL;
     uint64_t e0, n;
     sqz__own_elems(f, &e0, &n);
     int st = sqz__host_alloc(f->ctx, n * ts, 1, &store, "%s: the host fill", f->dom->spec);
     if (st != SQZ_OK) return st;
-    sqz__host_fill_range(f, store, e0, n, 0, threshold, seed);
+    sqz__host_fill_range(f, store, e0, n, fill);
     cl_int err = clEnqueueWriteBuffer(SQZ_CL(f->ctx)->queue, (cl_mem)f->mem[f->cur], CL_TRUE, 0, (size_t)(n * ts),
                                       store, 0, NULL, NULL);
     free(store);
-    return err == CL_SUCCESS ? SQZ_OK : sqz__fail(f->ctx, err, "uploading the random state failed: %s", sqz_status_name(err));
+    return err == CL_SUCCESS ? SQZ_OK : sqz__fail(f->ctx, err, "uploading the filled state failed: %s", sqz_status_name(err));
   }
-  return f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__cl_fill_random_fractal(f, threshold, seed)
-                                             : sqz__cl_fill_random_simplex(f, threshold, seed);
+  return f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__cl_fill_fractal(f, fill) : sqz__cl_fill_simplex(f, fill);
 }

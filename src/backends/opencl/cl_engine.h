@@ -63,10 +63,11 @@ SQZ_INTERNAL int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kern
 SQZ_INTERNAL unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps);
 SQZ_INTERNAL int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq);
 
-/* Random 0/1 fills of u8 fields by kernel (other types: the host fill, uploaded). */
-SQZ_INTERNAL int sqz__cl_fill_random(sqz_field *f, uint64_t threshold, uint64_t seed);
-SQZ_INTERNAL int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed);
-SQZ_INTERNAL int sqz__cl_fill_random_simplex(sqz_field *f, uint64_t threshold, uint64_t seed);
+/* Fills (random 0/1, uniform floats, a constant) of every type and layout by kernel; a fractal
+ * bb/lambda part (a band of embedded rows) by the host fill, uploaded. */
+SQZ_INTERNAL int sqz__cl_fill(sqz_field *f, const sqz_fill *fill);
+SQZ_INTERNAL int sqz__cl_fill_fractal(sqz_field *f, const sqz_fill *fill);
+SQZ_INTERNAL int sqz__cl_fill_simplex(sqz_field *f, const sqz_fill *fill);
 
 /* 1 when the context's device has double precision (cl_khr_fp64). */
 SQZ_INTERNAL int sqz__cl_has_fp64(const sqz_context *ctx);

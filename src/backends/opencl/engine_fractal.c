@@ -65,7 +65,7 @@ static void sqz__fractal_defines(const sqz_fractal *fr, char *pre, size_t cap, s
 /* Kernel `name` of f's fractal with update u, alone in its program: the fractal's tables and, for
  * the group-parallel λ, the sub-group switch, then the update's prelude, in front of the shared
  * sources. One program per pattern, update and kernel, any level. (The fills take the pattern as
- * arguments: sqz__cl_fill_random_fractal.) */
+ * arguments: sqz__cl_fill_fractal.) */
 static int sqz__fractal_kernel(sqz_field *f, const sqz_update *u, int group, const char *name, cl_kernel *k) {
   const char *files[] = {"sqz_common.h", "sqz_rule.h", "sqz_heat.h", "sqz_fractal.h", "sqz_fractal_tables.h", NULL,
                          "sqz_parts.h", "engine_fractal.cl", "sqz_swar.h", "engine_fractal_swar.cl", NULL};
@@ -343,17 +343,20 @@ int sqz__cl_fractal_pattern(sqz_context *ctx, const sqz_fractal *fr, cl_mem *out
 }
 
 /* Arguments of the fill kernels (cl/fractal_fill.cl) that change per launch, by name: the
- * kernels take (dst, fr, s, k, n, levels, seed, threshold, row0) and (dst, fr, s, k, n, levels, j,
- * rho, tile_elems, lanes, tiles_per_group, compact, seed, threshold, tile0, tiles, first). */
-enum { FF_EMBEDDED_ROW0 = 8, FF_TILES_TILE0 = 14 };
+ * kernels take (dst, fr, s, k, n, levels, mode, seed, threshold, value, row0) and (dst, fr, s, k,
+ * n, levels, j, rho, tile_elems, lanes, tiles_per_group, compact, mode, seed, threshold, value,
+ * tile0, tiles, first). */
+enum { FF_EMBEDDED_ROW0 = 10, FF_TILES_TILE0 = 16 };
 
-int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed) {
+int sqz__cl_fill_fractal(sqz_field *f, const sqz_fill *fill) {
   static const char *const files[] = {"sqz_common.h", "sqz_fractal.h", "fractal_fill.cl", NULL};
   sqz_context *ctx = f->ctx;
   cl_kernel k = NULL;
   cl_mem fr = NULL;
+  char pre[48];
+  snprintf(pre, sizeof pre, "#define SQZ_FILL_BYTES %u\n", (unsigned)sqz_type_size(f->type));
   int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA;
-  int st = sqz__program_kernel(ctx, NULL, files, NULL, embedded ? "fill_fractal_embedded" : "fill_fractal_tiles", &k);
+  int st = sqz__program_kernel(ctx, pre, files, NULL, embedded ? "fill_fractal_embedded" : "fill_fractal_tiles", &k);
   if (st == SQZ_OK) st = sqz__cl_fractal_pattern(ctx, &f->dom->fr, &fr);
   if (st != SQZ_OK) {
     if (k) clReleaseKernel(k);
@@ -361,11 +364,12 @@ int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed)
   }
   cl_mem dst = (cl_mem)f->mem[f->cur];
   cl_uint n = (cl_uint)f->dom->side, r = (cl_uint)f->dom->fr.r, compact = f->layout == SQZ_LAYOUT_COMPACT;
-  cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k;
-  cl_ulong cseed = seed, thr = threshold, zero = 0;
+  cl_uint s = (cl_uint)f->dom->fr.s, kk = (cl_uint)f->dom->fr.k, mode = fill->mode;
+  cl_ulong cseed = fill->seed, thr = fill->threshold, val = fill->value, zero = 0;
   if (embedded) {
     st = sqz__args(ctx, k, sizeof dst, &dst, sizeof fr, &fr, sizeof s, &s, sizeof kk, &kk, sizeof n, &n, sizeof r, &r,
-                   sizeof cseed, &cseed, sizeof thr, &thr, sizeof(cl_uint), &zero, (size_t)0);
+                   sizeof mode, &mode, sizeof cseed, &cseed, sizeof thr, &thr, sizeof val, &val, sizeof(cl_uint), &zero,
+                   (size_t)0);
     if (st == SQZ_OK) st = sqz__run_rows(ctx, k, FF_EMBEDDED_ROW0, n, 0, n);
   } else {
     sqz__tile_launch p;
@@ -376,8 +380,8 @@ int sqz__cl_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed)
     if (st == SQZ_OK)
       st = sqz__args(ctx, k, sizeof dst, &dst, sizeof fr, &fr, sizeof s, &s, sizeof kk, &kk, sizeof n, &n, sizeof r,
                      &r, sizeof j, &j, sizeof rho, &rho, sizeof te, &te, sizeof p.lanes, &p.lanes, sizeof p.per_group,
-                     &p.per_group, sizeof compact, &compact, sizeof cseed, &cseed, sizeof thr, &thr, sizeof zero, &zero,
-                     sizeof tiles, &tiles, sizeof first, &first, (size_t)0);
+                     &p.per_group, sizeof compact, &compact, sizeof mode, &mode, sizeof cseed, &cseed, sizeof thr, &thr,
+                     sizeof val, &val, sizeof zero, &zero, sizeof tiles, &tiles, sizeof first, &first, (size_t)0);
     if (st == SQZ_OK) st = sqz__run_tiles(ctx, k, FF_TILES_TILE0, &p);
   }
   int fin = sqz__cl_done_with(ctx, fr, NULL); /* the pattern must outlive the launches that read it */

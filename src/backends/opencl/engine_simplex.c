@@ -112,26 +112,27 @@ int sqz__simplex_touch(sqz_field *f, int accumulate, uint64_t steps) {
 
 #define SQZ__FILL_CHUNK ((uint64_t)1 << 30) /* work-items per launch */
 
-int sqz__cl_fill_random_simplex(sqz_field *f, uint64_t threshold, uint64_t seed) {
+int sqz__cl_fill_simplex(sqz_field *f, const sqz_fill *fill) {
   static const char *const files[] = {"sqz_common.h", "sqz_simplex.h", "simplex_fill.cl", NULL};
   sqz_context *ctx = f->ctx;
-  char pre[96];
-  snprintf(pre, sizeof pre, "#define SQZ_DIMS %d\n#define SQZ_SLAYOUT %d\n", f->dom->dims, sqz__slayout(f));
+  char pre[128];
+  snprintf(pre, sizeof pre, "#define SQZ_DIMS %d\n#define SQZ_SLAYOUT %d\n#define SQZ_FILL_BYTES %u\n", f->dom->dims,
+           sqz__slayout(f), (unsigned)sqz_type_size(f->type));
   cl_program prog = NULL;
   cl_kernel k = NULL;
   int st = sqz__program(ctx, pre, files, "", &prog);
   if (st == SQZ_OK) st = sqz__kernel(ctx, prog, "sqz_simplex_fill", &k);
   if (st != SQZ_OK) return st;
-  cl_uint n = (cl_uint)f->dom->side;
+  cl_uint n = (cl_uint)f->dom->side, mode = fill->mode;
   uint64_t e0, own;
   sqz__own_elems(f, &e0, &own); /* a part's own cells, at its buffer's start */
-  cl_ulong elems = e0 + own, base = e0, sd = seed, th = threshold;
+  cl_ulong elems = e0 + own, base = e0, sd = fill->seed, th = fill->threshold, val = fill->value;
   size_t local = 256;
   for (cl_ulong first = e0; st == SQZ_OK && first < elems; first += SQZ__FILL_CHUNK) {
     uint64_t left = elems - first, items = left < SQZ__FILL_CHUNK ? left : SQZ__FILL_CHUNK;
     size_t global = (size_t)((items + local - 1) / local * local);
     st = sqz__args(ctx, k, sizeof(cl_mem), &f->mem[f->cur], sizeof n, &n, sizeof first, &first, sizeof elems, &elems,
-                   sizeof sd, &sd, sizeof th, &th, sizeof base, &base, (size_t)0);
+                   sizeof mode, &mode, sizeof sd, &sd, sizeof th, &th, sizeof val, &val, sizeof base, &base, (size_t)0);
     if (st == SQZ_OK) st = sqz__run(ctx, k, 1, &global, &local);
   }
   clReleaseKernel(k);

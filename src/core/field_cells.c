@@ -1,0 +1,90 @@
+/* field_cells.c — one cell of a field by its coordinates (point sources, probes) and the check that a number fits a cell type. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/field_parts.h"
+
+const char *sqz__type_value_check(sqz_type t, double v) {
+  switch (t) {
+  case SQZ_U8: return v == floor(v) && v >= 0.0 && v <= 255.0 ? NULL : "u8 cells hold the integers 0 .. 255";
+  case SQZ_I32:
+    return v == floor(v) && v >= -2147483648.0 && v <= 2147483647.0 ? NULL : "i32 cells hold the integers -2^31 .. 2^31 - 1";
+  case SQZ_F32: return isfinite(v) && fabs(v) <= FLT_MAX ? NULL : "f32 cells hold finite values up to 3.4e38";
+  default: return isfinite(v) ? NULL : "f64 cells hold finite values";
+  }
+}
+
+/* The storage index of domain cell (x, y, z) of f, or a named SQZ_ERR_INVALID_ARGUMENT. */
+static int sqz__cell_index(sqz_field *f, uint64_t x, uint64_t y, uint64_t z, int64_t *idx) {
+  int64_t i = -1;
+  if (x < f->dom->side && y < f->dom->side && (f->dom->dims == 3 ? z < f->dom->side : z == 0))
+    i = sqz__layout_index(f, x, y, z);
+  if (i < 0) {
+    if (f->dom->dims == 3)
+      return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "cell (z %llu, y %llu, x %llu) is not a cell of %s",
+                       (unsigned long long)z, (unsigned long long)y, (unsigned long long)x, f->dom->spec);
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "cell (y %llu, x %llu) is not a cell of %s",
+                     (unsigned long long)y, (unsigned long long)x, f->dom->spec);
+  }
+  *idx = i;
+  return SQZ_OK;
+}
+
+/* Whether the part that owns storage index i is held by another process (an MPI field). */
+static int sqz__cell_elsewhere(const sqz_field *f, int64_t i) {
+  if (!f->parts) return 0;
+  for (uint64_t p = 0; p < f->parts->parts; p++) {
+    const sqz_field_part *pt = &f->parts->part[p];
+    if ((uint64_t)i >= pt->u0 * f->parts->unit && (uint64_t)i < pt->u1 * f->parts->unit) return !pt->ctx;
+  }
+  return 0;
+}
+
+int sqz_field_set_cell(sqz_field *f, uint64_t x, uint64_t y, uint64_t z, double value) {
+  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+  const char *why = sqz__type_value_check(f->type, value);
+  if (why) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "cell value %g: %s", value, why);
+  if (f->layout == SQZ_LAYOUT_BITS && value != 0.0 && value != 1.0)
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "cell value %g: layout bits holds 0 and 1", value);
+  int64_t i = 0;
+  int st = sqz__cell_index(f, x, y, z, &i);
+  if (st != SQZ_OK || sqz__cell_elsewhere(f, i)) return st; /* another rank's part: that rank writes it */
+  uint64_t bits = sqz__type_bits(f->type, value);
+  unsigned char cell[8];
+  size_t ts = sqz_type_size(f->type);
+  if (ts == 1) cell[0] = (unsigned char)bits;
+  else if (ts == 4) {
+    uint32_t v = (uint32_t)bits;
+    memcpy(cell, &v, 4);
+  } else memcpy(cell, &bits, 8);
+  sqz__op_begin(f->ctx);
+  st = sqz__field_scatter(f, f->cur, &i, 1, cell);
+  if (st == SQZ_OK) st = sqz__store_finish(f);
+  sqz__op_end(f->ctx);
+  return st;
+}
+
+int sqz_field_get_cell(sqz_field *f, uint64_t x, uint64_t y, uint64_t z, double *value) {
+  if (!f || !value) return SQZ_ERR_INVALID_ARGUMENT;
+  int64_t i = 0;
+  int st = sqz__cell_index(f, x, y, z, &i);
+  if (st == SQZ_OK && sqz__cell_elsewhere(f, i))
+    st = sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "%s: the part holding cell %lld is held by another process",
+                   f->dom->spec, (long long)i);
+  if (st != SQZ_OK) return st;
+  unsigned char cell[8] = {0};
+  sqz__op_begin(f->ctx);
+  st = sqz__field_gather(f, f->cur, &i, 1, cell);
+  if (st == SQZ_OK) st = sqz__store_finish(f);
+  sqz__op_end(f->ctx);
+  if (st != SQZ_OK) return st;
+  switch (f->type) {
+  case SQZ_U8: *value = cell[0]; break;
+  case SQZ_I32: { int32_t v; memcpy(&v, cell, 4); *value = v; } break;
+  case SQZ_F32: { float v; memcpy(&v, cell, 4); *value = v; } break;
+  default: memcpy(value, cell, 8); break;
+  }
+  return SQZ_OK;
+}
