@@ -489,7 +489,8 @@ SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
  * value, the hole colour where none is a domain cell. Memory: one band of rows, whatever the level. */
 SQZ_API int sqz_field_save_png_sized(sqz_field *field, const char *path, uint64_t size);
 
-/* Every file sqz writes (PBM, .npy, RLE, PNG) goes to a unique temporary "<path>.XXXXXX" beside the
+/* Every file sqz writes (PBM, .npy, RLE, PNG; a device, FIFO or socket is written in place:
+ * sqz_path_in_place below) goes to a unique temporary "<path>.XXXXXX" beside the
  * target, made with mkstemp (never through an existing name or a link), fsynced and renamed over
  * the target only when complete: a failed save leaves the target as it was and no temporary. PBM,
  * .npy, PNG and RLE are produced and read row by row, in bands of at most 2^17 domain cells (or one
@@ -504,6 +505,13 @@ SQZ_API int sqz_field_save_png_sized(sqz_field *field, const char *path, uint64_
  * a fixed table and calls unlink), for a SIGINT / SIGTERM handler that then ends the process; a
  * save it interrupts fails at its rename and leaves the target untouched. */
 SQZ_API void sqz_remove_temporaries(void);
+/* 1 when a save to path writes the target in place instead of through a temporary: path is (or
+ * links to) a character or block device, a FIFO or a socket, or is a descriptor's link of /proc
+ * (/dev/fd/N, /dev/stdout). Such a target is opened for writing as a shell's > opens it (a FIFO
+ * waits for its reader) and written directly: never replaced, and not atomic (a failed save may
+ * leave part of the file written). 0 for a regular file, a link to one (the link is replaced, as
+ * rename does), a folder or a name that does not exist yet. */
+SQZ_API int sqz_path_in_place(const char *path);
 
 /* ---- Euclidean distance matrix on the triangle ------------------------------------------ */
 /* xy: n points as x0 y0 x1 y1 ...; out: the n(n+1)/2 lower-triangle entries in row-major
