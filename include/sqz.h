@@ -92,8 +92,10 @@ typedef struct sqz_device_list sqz_device_list; /* every device of every backend
 /* ---- context ------------------------------------------------------------------------------
  * backend: "opencl", "cpu", "cuda", or NULL for $SQZ_BACKEND, else "opencl" (falling back to
  * "cpu" when no OpenCL platform exists and no backend was asked for).
- * device: "P:D" (platform and device index), a case-insensitive substring of the device
- * name, or NULL for $SQZ_DEVICE, else the first GPU, else the first device.
+ * device: "P:D" (platform and device index), N (digits only: the backend's Nth device in
+ * sqz_device_list order; one past them is SQZ_ERR_DEVICE_NOT_FOUND), a case-insensitive substring
+ * of the device name (only when the value is not a number), or NULL for $SQZ_DEVICE, else the
+ * first GPU, else the first device.
  * On failure *out is NULL and sqz_last_error(NULL) holds the detail for this thread. */
 SQZ_API int sqz_context_create(const char *backend, const char *device, sqz_context **out);
 SQZ_API void sqz_context_retain(sqz_context *ctx);

@@ -449,6 +449,14 @@ expect 2 "give one of them" -- "$sqz" life triangle:9 --steps 1 --device 0:0 --d
 expect 2 "device 99: the opencl backend has [0-9]+ devices? in 'sqz devices'" -- "$sqz" life triangle:9 --steps 1 --devices 0,99
 expect 2 "device 1: the cpu backend has 1 device in" -- "$sqz" life triangle:9 --steps 1 --backend cpu --devices 0,1
 expect 2 "sqz heat: device 99: the opencl backend has" -- env SQZ_DEVICE=99,0 "$sqz" heat triangle:9 --steps 1
+# one device too: --device N and SQZ_DEVICE=N are the backend's Nth device (they once matched the digits in a name,
+# and the cpu backend ignored them), names only when the value is not a number
+expect 2 "device 1: the cpu backend has 1 device in 'sqz devices'" -- "$sqz" life triangle:9 --steps 1 --backend cpu --device 1
+expect 2 "sqz heat: device 1: the cpu backend has 1 device" -- env SQZ_DEVICE=1 "$sqz" heat triangle:9 --steps 1 --backend cpu
+expect 2 "sqz info: device 99: the opencl backend has [0-9]+ devices? in 'sqz devices'" -- "$sqz" info triangle:9 --device 99
+expect 2 "sqz life: device 99: the opencl backend has" -- env SQZ_DEVICE=99 "$sqz" life triangle:9 --steps 1
+expect 0 "\"live\":" -- "$sqz" life triangle:9 --steps 1 --device 0 --json
+expect 0 "\"live\":" -- env SQZ_DEVICE=0 "$sqz" life triangle:9 --steps 1 --backend cpu --json
 
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -37,8 +37,10 @@ void *sqz_cli_malloc(size_t bytes);
 void *sqz_cli_calloc(size_t count, size_t size);
 void *sqz_cli_realloc(void *p, size_t bytes);
 FILE *sqz_cli_memstream(char **text, size_t *len);
-/* Opens a context for --backend/--device; on failure prints why (and the device list for an
- * unknown device) and returns the exit status; 0 on success. */
+/* Opens a context for --backend/--device (else $SQZ_DEVICE): a number is the backend's Nth device
+ * (sqz_cli_device_entry: one past them is exit status 2 naming it), never a name substring; on
+ * failure prints why (and the device list for an unknown device) and returns the exit status; 0 on
+ * success. */
 int sqz_cli_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx);
 /* 1 when stderr is a terminal (progress goes there only then). */
 int sqz_cli_progress(void);
