@@ -434,6 +434,12 @@ SQZ_DEVICE=0:0,0:0 "$sqz" life fractal:sierpinski-triangle:7 --steps 5 --out "$w
 expect 0 '"parts":2,"halo_bytes_per_step":[1-9][0-9]*,"devices":2' -- "$sqz" life triangle:30 --steps 2 --devices 0,0 --json
 SQZ_MAX_ALLOC=700 expect 0 '"parts":([2-9]|[1-9][0-9]+),' -- "$sqz" life fractal:sierpinski-triangle:7 --steps 2 --json
 expect 0 '"parts":1,"halo_bytes_per_step":0,' -- "$sqz" life fractal:sierpinski-triangle:7 --steps 2 --json
+# SQZ_MAX_ALLOC takes units (K, M, G, T: powers of 1024; B or iB may follow, any case): 2G was read as 2 bytes
+SQZ_MAX_ALLOC=2G expect 0 '"parts":1,' -- "$sqz" life fractal:sierpinski-triangle:7 --steps 2 --json
+SQZ_MAX_ALLOC=1kib expect 0 '"parts":([3-9]|[1-9][0-9]+),' -- "$sqz" life fractal:sierpinski-triangle:7 --steps 2 --json --backend cpu
+SQZ_MAX_ALLOC=0.5G expect 2 "SQZ_MAX_ALLOC='0.5G': expected bytes with an optional unit K, M, G or T" -- "$sqz" life triangle:9 --steps 1
+SQZ_MAX_ALLOC=2Gi expect 2 "SQZ_MAX_ALLOC='2Gi'" -- "$sqz" heat triangle:9 --steps 1 --backend cpu
+SQZ_MAX_ALLOC=16777216T expect 2 "SQZ_MAX_ALLOC='16777216T'" -- "$sqz" life triangle:9 --steps 1 --backend cpu
 expect 2 "82 parts of fractal:sierpinski-triangle:4 in layout compact: the count must be 1 \.\. 81" -- \
   "$sqz" life fractal:sierpinski-triangle:4 --steps 1 --parts 82
 expect 2 "10 parts .* block:4: the count must be 1 \.\. 9 \(the largest valid count: one tile per part\)" -- \
