@@ -464,5 +464,15 @@ expect 2 "sqz life: device 99: the opencl backend has" -- env SQZ_DEVICE=99 "$sq
 expect 0 "\"live\":" -- "$sqz" life triangle:9 --steps 1 --device 0 --json
 expect 0 "\"live\":" -- env SQZ_DEVICE=0 "$sqz" life triangle:9 --steps 1 --backend cpu --json
 
+# A FIFO at a kernel cache file's name is skipped (opened without blocking, not a regular file) and replaced by the
+# rebuilt program: sqz once blocked on it for ever
+mkdir -p "$work/fifocache"
+SQZ_CACHE_DIR="$work/fifocache" "$sqz" life triangle:16 --steps 1 --backend opencl >/dev/null
+for f in "$work/fifocache"/*.bin; do [ -f "$f" ] && rm "$f" && mkfifo "$f"; done
+if ls "$work/fifocache" | grep -q '\.bin$'; then
+  SQZ_CACHE_DIR="$work/fifocache" expect 0 "live" -- $t "$sqz" life triangle:16 --steps 1 --backend opencl
+  [ -z "$(find "$work/fifocache" -type p)" ] || { echo "FAIL: a FIFO left in the cache"; fails=$((fails + 1)); }
+fi
+
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]
