@@ -260,7 +260,7 @@ SQZ_API size_t sqz_type_size(sqz_type type);
 SQZ_API int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out);
 /* A field in `parts` parts (docs/SCALING.md): separate buffers with halos, stepped with results
  * identical to one buffer; parts = 0 takes as few as keep every buffer within the device's
- * single-allocation limit. sqz_field_create takes that automatic count itself when one buffer
+ * single-allocation limit (UINT64_MAX is no count: SQZ_ERR_INVALID_ARGUMENT naming it). sqz_field_create takes that automatic count itself when one buffer
  * would not fit. Every layout parts on the opencl and cpu backends (bb, lambda and simplex bits by
  * bands of rows); the cuda backend holds none (SQZ_ERR_UNSUPPORTED). Too many parts:
  * SQZ_ERR_INVALID_ARGUMENT naming the largest count. */
