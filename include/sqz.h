@@ -92,8 +92,10 @@ typedef struct sqz_device_list sqz_device_list; /* every device of every backend
 /* ---- context ------------------------------------------------------------------------------
  * backend: "opencl", "cpu", "cuda", or NULL for $SQZ_BACKEND, else "opencl" (falling back to
  * "cpu" when no OpenCL platform exists and no backend was asked for).
- * device: "P:D" (platform and device index), a case-insensitive substring of the device
- * name, or NULL for $SQZ_DEVICE, else the first GPU, else the first device.
+ * device: "P:D" (platform and device index), N (digits only: the backend's Nth device in
+ * sqz_device_list order; one past them is SQZ_ERR_DEVICE_NOT_FOUND), a case-insensitive substring
+ * of the device name (only when the value is not a number), or NULL for $SQZ_DEVICE, else the
+ * first GPU, else the first device.
  * On failure *out is NULL and sqz_last_error(NULL) holds the detail for this thread. */
 SQZ_API int sqz_context_create(const char *backend, const char *device, sqz_context **out);
 SQZ_API void sqz_context_retain(sqz_context *ctx);
@@ -258,7 +260,7 @@ SQZ_API size_t sqz_type_size(sqz_type type);
 SQZ_API int sqz_field_create(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out);
 /* A field in `parts` parts (docs/SCALING.md): separate buffers with halos, stepped with results
  * identical to one buffer; parts = 0 takes as few as keep every buffer within the device's
- * single-allocation limit. sqz_field_create takes that automatic count itself when one buffer
+ * single-allocation limit (UINT64_MAX is no count: SQZ_ERR_INVALID_ARGUMENT naming it). sqz_field_create takes that automatic count itself when one buffer
  * would not fit. Every layout parts on the opencl and cpu backends (bb, lambda and simplex bits by
  * bands of rows); the cuda backend holds none (SQZ_ERR_UNSUPPORTED). Too many parts:
  * SQZ_ERR_INVALID_ARGUMENT naming the largest count. */
@@ -500,7 +502,8 @@ SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
  * value, the hole colour where none is a domain cell. Memory: one band of rows, whatever the level. */
 SQZ_API int sqz_field_save_png_sized(sqz_field *field, const char *path, uint64_t size);
 
-/* Every file sqz writes (PBM, .npy, RLE, PNG) goes to a unique temporary "<path>.XXXXXX" beside the
+/* Every file sqz writes (PBM, .npy, RLE, PNG; a device, FIFO or socket is written in place:
+ * sqz_path_in_place below) goes to a unique temporary "<path>.XXXXXX" beside the
  * target, made with mkstemp (never through an existing name or a link), fsynced and renamed over
  * the target only when complete: a failed save leaves the target as it was and no temporary. PBM,
  * .npy, PNG and RLE are produced and read row by row, in bands of at most 2^17 domain cells (or one
@@ -515,6 +518,13 @@ SQZ_API int sqz_field_save_png_sized(sqz_field *field, const char *path, uint64_
  * a fixed table and calls unlink), for a SIGINT / SIGTERM handler that then ends the process; a
  * save it interrupts fails at its rename and leaves the target untouched. */
 SQZ_API void sqz_remove_temporaries(void);
+/* 1 when a save to path writes the target in place instead of through a temporary: path is (or
+ * links to) a character or block device, a FIFO or a socket, or is a descriptor's link of /proc
+ * (/dev/fd/N, /dev/stdout). Such a target is opened for writing as a shell's > opens it (a FIFO
+ * waits for its reader) and written directly: never replaced, and not atomic (a failed save may
+ * leave part of the file written). 0 for a regular file, a link to one (the link is replaced, as
+ * rename does), a folder or a name that does not exist yet. */
+SQZ_API int sqz_path_in_place(const char *path);
 
 /* ---- Euclidean distance matrix on the triangle ------------------------------------------ */
 /* xy: n points as x0 y0 x1 y1 ...; out: the n(n+1)/2 lower-triangle entries in row-major

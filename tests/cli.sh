@@ -259,6 +259,60 @@ else
   echo "ok: SIGTERM during the outputs leaves nothing"
 fi
 
+# Special files are written in place, never replaced by a rename (as root that turned /dev/null into a regular
+# file): a character device, a FIFO (a background reader gets the contents), /dev/fd/N to a file or a pipe, a
+# link to a FIFO (the link stays). Not atomic: a device or a FIFO takes the bytes as they come.
+mkdir -p "$work/special" && cd "$work/special" || exit 1
+"$sqz" life triangle:16 --steps 2 --backend cpu --out ref.pbm >/dev/null
+"$sqz" edm --points "$work/pts.txt" --out ref.f32 --backend cpu >/dev/null
+special_ok=1
+if mknod null c 1 3 2>/dev/null; then
+  expect 0 "live" -- "$sqz" life triangle:16 --steps 2 --backend cpu --out null --png "$work/special/null.png"
+  [ -c null ] || { echo "FAIL: --out on a character device replaced it: $(ls -l null)"; fails=$((fails + 1)); special_ok=0; }
+fi
+mkfifo fifo && ln -s fifo fifo.link
+for out in fifo fifo.link; do
+  rm -f got.pbm
+  timeout 60 cat fifo > got.pbm &
+  reader=$!
+  expect 0 "live" -- $t "$sqz" life triangle:16 --steps 2 --backend cpu --out "$out"
+  [ -p fifo ] || kill "$reader" 2>/dev/null
+  wait "$reader"
+  [ -p fifo ] && [ -L fifo.link ] && cmp -s ref.pbm got.pbm ||
+    { echo "FAIL: --out $out: $(ls -l fifo fifo.link), contents $(cmp ref.pbm got.pbm 2>&1)"; fails=$((fails + 1)); special_ok=0; }
+done
+timeout 60 cat fifo > got.f32 &
+reader=$!
+expect 0 "3 points" -- $t "$sqz" edm --points "$work/pts.txt" --out fifo --backend cpu
+[ -p fifo ] || kill "$reader" 2>/dev/null
+wait "$reader"
+[ -p fifo ] && cmp -s ref.f32 got.f32 || { echo "FAIL: edm --out fifo"; fails=$((fails + 1)); special_ok=0; }
+"$sqz" life triangle:16 --steps 2 --backend cpu --out /dev/fd/3 3>fd.pbm >/dev/null 2>&1 && cmp -s ref.pbm fd.pbm &&
+  [ -z "$(ls | grep '\.[A-Za-z0-9]\{6\}$')" ] && echo "ok: --out /dev/fd/3 to a file" ||
+  { echo "FAIL: --out /dev/fd/3 to a file"; fails=$((fails + 1)); }
+{ "$sqz" life triangle:16 --steps 2 --backend cpu --out /dev/fd/3 3>&1 >/dev/null 2>&1; } | cat > pipe.pbm
+cmp -s ref.pbm pipe.pbm && echo "ok: --out /dev/fd/3 to a pipe" || { echo "FAIL: --out /dev/fd/3 to a pipe"; fails=$((fails + 1)); }
+# /dev/null itself, once the in-place writes above proved right (never on a build that would replace it)
+if [ "$special_ok" = 1 ]; then
+  expect 0 "live" -- "$sqz" life triangle:16 --steps 1 --backend cpu --out /dev/null
+  [ -c /dev/null ] || { echo "FAIL: /dev/null is no longer a character device"; fails=$((fails + 1)); }
+fi
+cd "$work" || exit 1
+# Output paths are checked before the first step, not found bad after the last: a missing folder fails at once
+# (4e9 steps would run for hours) with the exit status and message of a failed write; two outputs on one file,
+# however spelt, are exit 2 naming both
+expect 1 "nodir/x.npy: cannot create a temporary file beside it: No such file or directory" -- \
+  $t "$sqz" life triangle:64 --backend cpu --steps 4000000000 --out "$work/nodir/x.npy"
+expect 1 "nodir/x.png: cannot create a temporary" -- $t "$sqz" heat triangle:64 --backend cpu --steps 4000000000 --png "$work/nodir/x.png" --json
+expect 1 "nodir/x.npy: cannot create a temporary" -- $t "$sqz" run triangle:64 --steps 4000000000 --type u8 --kernel "$work/none.cl" --out "$work/nodir/x.npy"
+expect 1 "is a directory" -- $t "$sqz" life triangle:64 --backend cpu --steps 4000000000 --png "$work"
+mkdir -p "$work/same" && ln -sfn "$work/same" "$work/same.link"
+expect 2 "--out x.npy and --png x.npy are one file" -- in_work $t "$sqz" life triangle:64 --backend cpu --steps 4000000000 --out x.npy --png x.npy
+expect 2 "--out same/x.npy and --png ./same/../same.link/x.npy are one file" -- \
+  in_work $t "$sqz" heat triangle:64 --backend cpu --steps 4000000000 --out same/x.npy --png ./same/../same.link/x.npy
+[ -z "$(ls "$work/same")" ] && [ ! -e "$work/x.npy" ] || { echo "FAIL: files left by refused outputs: $(ls "$work/same")"; fails=$((fails + 1)); }
+expect 0 "live" -- in_work "$sqz" life triangle:8 --backend cpu --steps 1 --out same/x.npy --png same.link/x.png
+
 # Host memory: images are streamed row by row (a level-15 fractal, 1 GiB as a bounding-box image,
 # is written within 600 MB of address space); a state that cannot fit is refused with the bytes
 # needed and available (exit 1), never killed.
@@ -395,6 +449,12 @@ SQZ_DEVICE=0:0,0:0 "$sqz" life fractal:sierpinski-triangle:7 --steps 5 --out "$w
 expect 0 '"parts":2,"halo_bytes_per_step":[1-9][0-9]*,"devices":2' -- "$sqz" life triangle:30 --steps 2 --devices 0,0 --json
 SQZ_MAX_ALLOC=700 expect 0 '"parts":([2-9]|[1-9][0-9]+),' -- "$sqz" life fractal:sierpinski-triangle:7 --steps 2 --json
 expect 0 '"parts":1,"halo_bytes_per_step":0,' -- "$sqz" life fractal:sierpinski-triangle:7 --steps 2 --json
+# SQZ_MAX_ALLOC takes units (K, M, G, T: powers of 1024; B or iB may follow, any case): 2G was read as 2 bytes
+SQZ_MAX_ALLOC=2G expect 0 '"parts":1,' -- "$sqz" life fractal:sierpinski-triangle:7 --steps 2 --json
+SQZ_MAX_ALLOC=1kib expect 0 '"parts":([3-9]|[1-9][0-9]+),' -- "$sqz" life fractal:sierpinski-triangle:7 --steps 2 --json --backend cpu
+SQZ_MAX_ALLOC=0.5G expect 2 "SQZ_MAX_ALLOC='0.5G': expected bytes with an optional unit K, M, G or T" -- "$sqz" life triangle:9 --steps 1
+SQZ_MAX_ALLOC=2Gi expect 2 "SQZ_MAX_ALLOC='2Gi'" -- "$sqz" heat triangle:9 --steps 1 --backend cpu
+SQZ_MAX_ALLOC=16777216T expect 2 "SQZ_MAX_ALLOC='16777216T'" -- "$sqz" life triangle:9 --steps 1 --backend cpu
 expect 2 "82 parts of fractal:sierpinski-triangle:4 in layout compact: the count must be 1 \.\. 81" -- \
   "$sqz" life fractal:sierpinski-triangle:4 --steps 1 --parts 82
 expect 2 "10 parts .* block:4: the count must be 1 \.\. 9 \(the largest valid count: one tile per part\)" -- \
@@ -410,6 +470,24 @@ expect 2 "give one of them" -- "$sqz" life triangle:9 --steps 1 --device 0:0 --d
 expect 2 "device 99: the opencl backend has [0-9]+ devices? in 'sqz devices'" -- "$sqz" life triangle:9 --steps 1 --devices 0,99
 expect 2 "device 1: the cpu backend has 1 device in" -- "$sqz" life triangle:9 --steps 1 --backend cpu --devices 0,1
 expect 2 "sqz heat: device 99: the opencl backend has" -- env SQZ_DEVICE=99,0 "$sqz" heat triangle:9 --steps 1
+# one device too: --device N and SQZ_DEVICE=N are the backend's Nth device (they once matched the digits in a name,
+# and the cpu backend ignored them), names only when the value is not a number
+expect 2 "device 1: the cpu backend has 1 device in 'sqz devices'" -- "$sqz" life triangle:9 --steps 1 --backend cpu --device 1
+expect 2 "sqz heat: device 1: the cpu backend has 1 device" -- env SQZ_DEVICE=1 "$sqz" heat triangle:9 --steps 1 --backend cpu
+expect 2 "sqz info: device 99: the opencl backend has [0-9]+ devices? in 'sqz devices'" -- "$sqz" info triangle:9 --device 99
+expect 2 "sqz life: device 99: the opencl backend has" -- env SQZ_DEVICE=99 "$sqz" life triangle:9 --steps 1
+expect 0 "\"live\":" -- "$sqz" life triangle:9 --steps 1 --device 0 --json
+expect 0 "\"live\":" -- env SQZ_DEVICE=0 "$sqz" life triangle:9 --steps 1 --backend cpu --json
+
+# A FIFO at a kernel cache file's name is skipped (opened without blocking, not a regular file) and replaced by the
+# rebuilt program: sqz once blocked on it for ever
+mkdir -p "$work/fifocache"
+SQZ_CACHE_DIR="$work/fifocache" "$sqz" life triangle:16 --steps 1 --backend opencl >/dev/null
+for f in "$work/fifocache"/*.bin; do [ -f "$f" ] && rm "$f" && mkfifo "$f"; done
+if ls "$work/fifocache" | grep -q '\.bin$'; then
+  SQZ_CACHE_DIR="$work/fifocache" expect 0 "live" -- $t "$sqz" life triangle:16 --steps 1 --backend opencl
+  [ -z "$(find "$work/fifocache" -type p)" ] || { echo "FAIL: a FIFO left in the cache"; fails=$((fails + 1)); }
+fi
 
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

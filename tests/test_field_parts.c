@@ -611,7 +611,8 @@ START_TEST(test_bands) {
 }
 END_TEST
 
-/* Too many parts name the largest valid count; the tile side of a parted compact field is fixed. */
+/* Too many parts name the largest valid count, UINT64_MAX is refused (not automatic); the tile side of
+ * a parted compact field is fixed. */
 START_TEST(test_errors) {
   sqz_context *ctx = sqz_test_context("cpu");
   sqz_domain *fr = NULL, *tri = NULL;
@@ -623,6 +624,14 @@ START_TEST(test_errors) {
   ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "1 .. 81"));
   ck_assert_int_eq(sqz_field_create_parts(fr, SQZ_U8, "block:4", 10, &f), SQZ_ERR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "1 .. 9"));
+  for (int devices = 0; devices < 2; devices++) { /* UINT64_MAX is no count (it once meant automatic, silently) */
+    f = (sqz_field *)&f;
+    ck_assert_int_eq(devices ? sqz_field_create_devices(fr, &ctx, 1, SQZ_U8, "compact", UINT64_MAX, &f)
+                             : sqz_field_create_parts(fr, SQZ_U8, "compact", UINT64_MAX, &f),
+                     SQZ_ERR_INVALID_ARGUMENT);
+    ck_assert_ptr_null(f);
+    ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "18446744073709551615 parts"));
+  }
   ck_assert_int_eq(sqz_field_create_parts(fr, SQZ_U8, "compact", 0, &f), SQZ_OK); /* 0: automatic, one part fits */
   ck_assert_uint_eq(sqz_field_parts(f), 1);
   sqz_field_release(f);

@@ -1,5 +1,6 @@
 /* test_outputs.c — outputs and host memory: unique temporaries, removal on signals, row-wise images, memory checks. */
 /* labels: host */
+#define _XOPEN_SOURCE 700 /* mknod, S_IFCHR */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -127,6 +129,72 @@ START_TEST(signal_removes_temporaries) {
   ck_assert_int_eq(waitpid(pid, &status, 0), pid);
   ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "child status %#x", status);
   ck_assert_str_eq(listing(names, sizeof names), "o.pbm");
+}
+END_TEST
+
+/* ---- targets written in place ---------------------------------------------------------------- */
+/* Copies the FIFO's bytes to copy in a child (the reader a save to a FIFO waits for); its pid. */
+static pid_t fifo_reader(const char *fifo, const char *copy) {
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    FILE *in = fopen(fifo, "rb"), *out = fopen(copy, "wb");
+    char buf[4096];
+    size_t n;
+    while (in && out && (n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, out);
+    _exit(in && out && fclose(out) == 0 ? 0 : 1);
+  }
+  return pid;
+}
+
+/* 1 when files a and b hold the same bytes. */
+static int same_bytes(const char *a, const char *b) {
+  FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+  int ca = 0, cb = 0, same = fa && fb;
+  while (same && (ca = fgetc(fa)) == (cb = fgetc(fb)) && ca != EOF) {}
+  same = same && ca == cb;
+  if (fa) fclose(fa);
+  if (fb) fclose(fb);
+  return same;
+}
+
+/* A save to a FIFO, or to a link to one, writes the FIFO in place (its reader gets the file's bytes)
+ * instead of renaming a regular file over it; so does a save to a character device (one made with
+ * mknod in the test's folder, where that is allowed: never /dev/null itself). No temporary is left;
+ * sqz_path_in_place says which targets are written so (not a regular file, a folder or a new name). */
+START_TEST(special_files_in_place) {
+  char fifo[128], link[128], got[128], ref[128], node[128], names[512];
+  in_dir(fifo, sizeof fifo, "fifo");
+  in_dir(link, sizeof link, "fifo.link");
+  in_dir(got, sizeof got, "got");
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  ck_assert_int_eq(symlink("fifo", link), 0);
+  sqz_field *f = sqz_test_field(ctx, "fractal:sierpinski-triangle:4", SQZ_U8, "compact");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(f, 0.5, 3));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_save_pbm(f, in_dir(ref, sizeof ref, "ref.pbm")));
+  for (int i = 0; i < 2; i++) {
+    pid_t pid = fifo_reader(fifo, got);
+    int st = sqz_field_save_pbm(f, i ? link : fifo);
+    struct stat sb;
+    int kept = lstat(fifo, &sb) == 0 && S_ISFIFO(sb.st_mode);
+    if (!kept) kill(pid, SIGKILL); /* blocked on the FIFO that is gone */
+    ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
+    ck_assert_msg(st == SQZ_OK, "save to %s: %s", i ? link : fifo, sqz_last_error(ctx));
+    ck_assert_msg(kept, "the save to %s replaced the FIFO", i ? link : fifo);
+    ck_assert_msg(same_bytes(ref, got), "the FIFO's reader got other bytes than the file");
+  }
+  struct stat sb;
+  ck_assert(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));
+  ck_assert_int_eq(sqz_path_in_place(fifo) + sqz_path_in_place(link), 2);
+  ck_assert_int_eq(sqz_path_in_place(ref) + sqz_path_in_place(dir), 0);
+  ck_assert_int_eq(sqz_path_in_place(in_dir(node, sizeof node, "absent")) + sqz_path_in_place(NULL), 0);
+  if (mknod(in_dir(node, sizeof node, "null"), S_IFCHR | 0600, makedev(1, 3)) == 0) {
+    SQZ_OK_OR_FAIL(ctx, sqz_field_save_npy(f, node));
+    ck_assert_msg(lstat(node, &sb) == 0 && S_ISCHR(sb.st_mode), "the save replaced the character device");
+    unlink(node);
+  }
+  ck_assert_str_eq(listing(names, sizeof names), "fifo fifo.link got ref.pbm");
+  sqz_test_drop(f);
 }
 END_TEST
 
@@ -355,6 +423,7 @@ int main(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, no_write_through_links);
   tcase_add_test(tc, signal_removes_temporaries);
+  tcase_add_test(tc, special_files_in_place);
   tcase_add_test(tc, layout_rows);
   tcase_add_test(tc, host_probe);
   tcase_add_test(tc, host_room_rlimit);

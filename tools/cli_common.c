@@ -162,6 +162,10 @@ void sqz_cli_print_devices(FILE *out) {
 }
 
 int sqz_cli_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx) {
+  char id[64]; /* --device N or SQZ_DEVICE=N: the backend's Nth device, as in a --devices list */
+  const char *given = device && *device ? device : getenv("SQZ_DEVICE");
+  int rc = given && *given ? sqz_cli_device_entry(cmd, backend, given, id, sizeof id, &device) : 0;
+  if (rc) return rc;
   int st = sqz_context_create(backend, device, ctx);
   if (st == SQZ_OK) return 0;
   fprintf(stderr, "sqz %s: %s (%s): %s\n", cmd, sqz_status_message(st), sqz_status_name(st), sqz_last_error(NULL));

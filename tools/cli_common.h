@@ -35,8 +35,10 @@ void *sqz_cli_malloc(size_t bytes);
 void *sqz_cli_calloc(size_t count, size_t size);
 void *sqz_cli_realloc(void *p, size_t bytes);
 FILE *sqz_cli_memstream(char **text, size_t *len);
-/* Opens a context for --backend/--device; on failure prints why (and the device list for an
- * unknown device) and returns the exit status; 0 on success. */
+/* Opens a context for --backend/--device (else $SQZ_DEVICE): a number is the backend's Nth device
+ * (sqz_cli_device_entry: one past them is exit status 2 naming it), never a name substring; on
+ * failure prints why (and the device list for an unknown device) and returns the exit status; 0 on
+ * success. */
 int sqz_cli_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx);
 /* 1 when stderr is a terminal (progress goes there only then). */
 int sqz_cli_progress(void);
@@ -57,13 +59,24 @@ double sqz_cli_clock(void);
 void sqz_cli_outputs_init(void);
 /* Creates the temporary for target; *tmp is its path (valid until commit or abort), to give to a
  * library save function, which replaces it whole. With fp != NULL *fp is an open stream on it for
- * the command to write. Returns 0, or the exit status (1) after a message. */
+ * the command to write. A target that sqz_path_in_place names (a device, FIFO, socket, /dev/fd/N)
+ * gets no temporary: *tmp is the target itself, written in place (not atomically) and never
+ * renamed over or removed. Returns 0, or the exit status (1) after a message. */
 int sqz_cli_output(const char *cmd, const char *target, const char **tmp, FILE **fp);
 /* Flushes and fsyncs the streams, then renames every temporary over its target. Returns 0, or 1
  * after a message (the temporaries are removed). */
 int sqz_cli_outputs_commit(const char *cmd);
 /* Removes every temporary not committed (a no-op when there is none). */
 void sqz_cli_outputs_abort(void);
+/* Before the first step (the outputs are written after the last): each output path given (path NULL:
+ * none) must take a temporary in its folder, made and removed again by sqz_cli_output (a missing or
+ * unwritable folder: exit status 1 naming the path and the system's reason, as at the end), and no
+ * two may name one file, however spelt (x.npy, ./x.npy: exit status 2 naming both). opt names the
+ * option in messages. Returns 0 or the exit status after a message; no temporary is left. */
+typedef struct {
+  const char *opt, *path;
+} sqz_cli_path;
+int sqz_cli_outputs_check(const char *cmd, const sqz_cli_path *outs, size_t n);
 
 /* ---- from the library's registries (cli_registry.c) ---- */
 /* Help lines, one per layout / per map that applies to family and dims (0: all): name, scope, help. */
@@ -97,7 +110,8 @@ int sqz_cli_load_state(sqz_field *f, const char *path, char *workload, size_t wo
 int sqz_cli_save_state(sqz_field *f, const char *target, const char *tmp, const char *workload, uint64_t step);
 /* The progress bar on stderr for the steps of ctx (on a terminal, unless quiet, once a second has passed). */
 void sqz_cli_progress_start(sqz_context *ctx, const char *label, int quiet);
-/* --frames DIR --every K: both or neither, DIR a writable directory; 0 or the usage exit status. */
+/* --frames DIR --every K: both or neither, DIR a writable directory (usage exit status 2) that takes
+ * the first frame's temporary (made and removed again: exit status 1 as for --out); 0 or the status. */
 int sqz_cli_frames_check(const char *cmd, const char *dir, uint64_t every);
 /* DIR/frame_<step>.png of f (downscaled to png_size when not 0). */
 int sqz_cli_frame(sqz_field *f, const char *dir, uint64_t step, uint64_t png_size);

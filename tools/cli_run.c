@@ -74,7 +74,10 @@ int sqz_cli_frames_check(const char *cmd, const char *dir, uint64_t every) {
   if (stat(dir, &sb) != 0) return sqz_cli_usage(cmd, "--frames %s: %s", dir, strerror(errno));
   if (!S_ISDIR(sb.st_mode)) return sqz_cli_usage(cmd, "--frames %s is not a directory", dir);
   if (access(dir, W_OK) != 0) return sqz_cli_usage(cmd, "--frames %s: %s", dir, strerror(errno));
-  return 0;
+  char first[4096];
+  snprintf(first, sizeof first, "%s/frame_%08llu.png", dir, 0ull);
+  const sqz_cli_path probe = {"--frames", first};
+  return sqz_cli_outputs_check(cmd, &probe, 1);
 }
 
 int sqz_cli_frame(sqz_field *f, const char *dir, uint64_t step, uint64_t png_size) {

@@ -155,6 +155,8 @@ int sqz_cmd_life(int argc, char **argv) {
   if (o.at && sqz__parse_at(o.at, &at_x, &at_y)) return 2;
   int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
   if (ranks > 1 && (rc = sqz_cli_mpi_options("life", o.parts.parts, o.map, o.block, o.frames)) != 0) return rc;
+  const sqz_cli_path outs[] = {{"--out", o.out}, {"--png", o.png}}; /* before the steps, not after them */
+  if (root && (rc = sqz_cli_outputs_check("life", outs, 2)) != 0) return rc;
 
   double t0 = sqz_cli_clock();
   sqz_context *ctx = NULL;

@@ -246,6 +246,8 @@ static int sqz__stencil(int argc, char **argv, int which) {
   if (o.alpha && sqz_cli_double(o.cmd, "--alpha", o.alpha, -HUGE_VAL, HUGE_VAL, &alpha)) return 2;
   int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
   if (ranks > 1 && (rc = sqz_cli_mpi_options(o.cmd, o.parts.parts, o.map, o.block, o.frames)) != 0) return rc;
+  const sqz_cli_path outs[] = {{"--out", o.out}, {"--png", o.png}}; /* before the steps, not after them */
+  if (root && (rc = sqz_cli_outputs_check(o.cmd, outs, 2)) != 0) return rc;
   if (which == SQZ_RUN) {
     if (o.backend && strcmp(o.backend, "cpu") == 0)
       return sqz_cli_usage(o.cmd, "--backend cpu cannot run --kernel %s: the kernel is OpenCL C, which needs an OpenCL "

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "core/field_parts.h"
 
 static int sqz__ieq(const char *a, const char *b) {
   for (; *a && *b; a++, b++)
@@ -55,6 +56,11 @@ int sqz_context_create(const char *backend, const char *device, sqz_context **ou
     explicit_backend = backend && *backend;
   }
   if (!device || !*device) device = getenv("SQZ_DEVICE");
+  uint64_t cap = 0;
+  if (!sqz__max_alloc_env(&cap))
+    return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT,
+                     "SQZ_MAX_ALLOC='%s': expected bytes with an optional unit K, M, G or T (powers of 1024, "
+                     "B or iB may follow, any case: 4096, 512K, 2GiB)", getenv("SQZ_MAX_ALLOC"));
   if (!explicit_backend) backend = sqz__backends[0]->name; /* the default backend */
 
   const sqz_backend_ops *ops = NULL, *fallback = NULL;

@@ -178,8 +178,19 @@ int sqz__parts_fit(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char 
   return st;
 }
 
+/* A part count a caller gave: UINT64_MAX is sqz_field_create's own "one buffer where it fits"
+ * (SQZ_PARTS_AUTO), which it once silently became; it is no count (0 asks for the automatic one). */
+static int sqz__parts_given(sqz_domain *dom, const char *fn, uint64_t parts, sqz_field **out) {
+  if (out) *out = NULL;
+  if (parts != SQZ_PARTS_AUTO) return SQZ_OK;
+  return sqz__fail(dom ? dom->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT,
+                   "%s: %llu parts: more than any field holds (0 asks for the automatic count)", fn,
+                   (unsigned long long)parts);
+}
+
 int sqz_field_create_parts(sqz_domain *dom, sqz_type type, const char *layout, uint64_t parts, sqz_field **out) {
-  return sqz__field_new(dom, NULL, 0, type, layout, parts, NULL, out);
+  int st = sqz__parts_given(dom, "sqz_field_create_parts", parts, out);
+  return st != SQZ_OK ? st : sqz__field_new(dom, NULL, 0, type, layout, parts, NULL, out);
 }
 
 int sqz_field_create_devices(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, sqz_type type,
@@ -187,6 +198,8 @@ int sqz_field_create_devices(sqz_domain *dom, sqz_context *const *ctxs, size_t n
   if (out) *out = NULL;
   if (!ctxs || n_ctx == 0)
     return sqz__fail(dom ? dom->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_create_devices: no devices given");
+  int st = sqz__parts_given(dom, "sqz_field_create_devices", parts, out);
+  if (st != SQZ_OK) return st;
   return sqz__field_new(dom, ctxs, n_ctx, type, layout, parts ? parts : n_ctx, NULL, out);
 }
 

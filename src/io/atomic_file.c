@@ -1,9 +1,12 @@
-/* atomic_file.c — outputs written whole or not at all: mkstemp beside the target, fsync, rename. */
+/* atomic_file.c — outputs written whole or not at all: mkstemp beside the target, fsync, rename; devices, FIFOs and sockets written in place. */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "io/atomic_file.h"
@@ -86,11 +89,69 @@ static void sqz__atomic_mode(int fd, const char *path) {
   else if (sqz__read_umask(&mask)) (void)fchmod(fd, 0666 & ~mask);
 }
 
+/* ---- targets written in place ------------------------------------------------------------
+ * A rename over a device, a FIFO or a socket would replace the special file with a regular one
+ * (as root, /dev/null becomes a file): those are opened and written directly, not atomically. So
+ * is a descriptor's link of /proc (/dev/fd/N, /dev/stdout, /proc/self/fd/N): its folder takes no
+ * temporary, and the file behind it is the one the caller opened. */
+#define SQZ_PROC_MAGIC 0x9fa0 /* PROC_SUPER_MAGIC */
+
+/* The folder part of path into dir ("." when none); 0 when it does not fit. */
+static int sqz__dir_of(const char *path, char *dir, size_t cap) {
+  const char *slash = strrchr(path, '/');
+  size_t n = !slash ? 1 : slash == path ? 1 : (size_t)(slash - path);
+  if (n >= cap) return 0;
+  memcpy(dir, slash ? path : ".", n);
+  dir[n] = 0;
+  return 1;
+}
+
+/* 1 when path is a link in a folder of /proc, or leads to one through at most 8 links. */
+static int sqz__proc_link(const char *path) {
+  char cur[PATH_MAX], next[PATH_MAX], dir[PATH_MAX];
+  if (strlen(path) >= sizeof cur) return 0;
+  strcpy(cur, path);
+  for (int hop = 0; hop < 8; hop++) {
+    struct stat st;
+    struct statfs fs;
+    if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode) || !sqz__dir_of(cur, dir, sizeof dir)) return 0;
+    if (statfs(dir, &fs) == 0 && fs.f_type == SQZ_PROC_MAGIC) return 1;
+    ssize_t n = readlink(cur, next, sizeof next - 1);
+    if (n <= 0) return 0;
+    next[n] = 0;
+    if (next[0] == '/') strcpy(cur, next);
+    else if ((size_t)snprintf(cur, sizeof cur, "%s/%s", dir, next) >= sizeof cur) return 0;
+  }
+  return 0;
+}
+
+int sqz_path_in_place(const char *path) {
+  struct stat st;
+  if (!path || stat(path, &st) != 0 || S_ISDIR(st.st_mode)) return 0; /* a new file, or a folder (refused) */
+  return !S_ISREG(st.st_mode) || sqz__proc_link(path);
+}
+
+/* Opens an in-place target for writing, as a shell's > does (a FIFO waits for its reader). */
+static int sqz__direct_open(sqz_context *ctx, const char *path, sqz_atomic_file *af) {
+  int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+  FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
+  if (!fp) {
+    int e = errno;
+    if (fd >= 0) close(fd);
+    return sqz__fail(ctx, SQZ_ERR_IO, "%s: cannot open for writing: %s", path, strerror(e));
+  }
+  af->fp = fp;
+  af->direct = 1;
+  return SQZ_OK;
+}
+
 int sqz__atomic_open(sqz_context *ctx, const char *path, sqz_atomic_file *af) {
   af->fp = NULL;
   af->tmp = NULL;
   af->path = path;
   af->slot = -1;
+  af->direct = 0;
+  if (sqz_path_in_place(path)) return sqz__direct_open(ctx, path, af);
   char *tmp = NULL;
   int fd = -1, slot = sqz__temp_mkstemp(path, &fd, &tmp);
   if (!tmp)
@@ -134,13 +195,15 @@ void sqz__atomic_abort(sqz_atomic_file *af) {
   af->fp = NULL;
   af->tmp = NULL;
   af->slot = -1;
+  af->direct = 0;
 }
 
 int sqz__atomic_commit(sqz_context *ctx, sqz_atomic_file *af) {
   const char *step = "flush";
   errno = 0;
   int ok = fflush(af->fp) == 0;
-  if (ok) {
+  struct stat st; /* fsync where it means something: devices and FIFOs refuse it (EINVAL) */
+  if (ok && (!af->direct || (fstat(fileno(af->fp), &st) == 0 && S_ISREG(st.st_mode)))) {
     step = "fsync";
     ok = fsync(fileno(af->fp)) == 0;
   }
@@ -152,7 +215,7 @@ int sqz__atomic_commit(sqz_context *ctx, sqz_atomic_file *af) {
     e = errno;
     ok = 0;
   }
-  if (ok && rename(af->tmp, af->path) != 0) {
+  if (ok && af->tmp && rename(af->tmp, af->path) != 0) {
     step = "rename over the target";
     e = errno;
     ok = 0;

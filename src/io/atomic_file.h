@@ -12,9 +12,13 @@ typedef struct {
   char *tmp;        /* its path "<path>.XXXXXX" (malloc'ed) */
   const char *path; /* the target (the caller's string, which must outlive the handle) */
   int slot;         /* its entry among the live temporaries (sqz_remove_temporaries), -1 when none */
+  int direct;       /* 1: fp is the target itself (sqz_path_in_place: a device, FIFO, socket), tmp NULL */
 } sqz_atomic_file;
 
-/* Creates a unique temporary "<path>.XXXXXX" in the target's directory (mkstemp: O_CREAT|O_EXCL, so
+/* A target that sqz_path_in_place (include/sqz.h) names, a device, a FIFO, a socket or a descriptor's
+ * link, is opened for writing as it is (no temporary, no rename; a FIFO waits for its reader) and
+ * the handle is direct: commit flushes and closes it, abort closes it, neither removes anything.
+ * Otherwise: creates a unique temporary "<path>.XXXXXX" in the target's directory (mkstemp: O_CREAT|O_EXCL, so
  * neither an existing file nor a link there is ever opened), registers it among the live
  * temporaries that sqz_remove_temporaries unlinks, and opens it
  * for binary writing, with the permissions the target would get from fopen (an existing regular
@@ -24,7 +28,7 @@ SQZ_INTERNAL int sqz__atomic_open(sqz_context *ctx, const char *path, sqz_atomic
 /* Writes n bytes to the temporary; SQZ_ERR_IO with strerror(errno) on a short write (the handle
  * stays open: the caller aborts it). */
 SQZ_INTERNAL int sqz__atomic_write(sqz_context *ctx, sqz_atomic_file *af, const void *data, size_t n);
-/* fflush, fsync, fclose, then rename over the target. On any failure the temporary is removed,
+/* fflush, fsync (of a regular file), fclose, then rename over the target (not for a direct handle). On any failure the temporary is removed,
  * an existing target is left untouched, and SQZ_ERR_IO carries strerror(errno). The handle is
  * empty afterwards either way. */
 SQZ_INTERNAL int sqz__atomic_commit(sqz_context *ctx, sqz_atomic_file *af);

@@ -18,8 +18,9 @@ static int cl_contains_ci(const char *hay, const char *needle) {
   return n == 0;
 }
 
-/* Picks a device from the flat device list: "P:D", a name substring, or (NULL) the first GPU,
- * else the first device. */
+/* Picks a device from the flat device list: "P:D", N (digits only: the Nth device, in `sqz devices`
+ * order, as the cuda backend takes an ordinal; never a match of the digits in a name such as
+ * "avx512"), a name substring, or (NULL) the first GPU, else the first device. */
 static int cl_pick_device(sqz_context *ctx, const sqz_cl_device *devs, size_t n, const char *spec, size_t *pick) {
   if (!spec || !*spec) {
     for (size_t i = 0; i < n; i++)
@@ -29,7 +30,9 @@ static int cl_pick_device(sqz_context *ctx, const sqz_cl_device *devs, size_t n,
   }
   unsigned p, d;
   char tail;
-  if (sscanf(spec, "%u:%u%c", &p, &d, &tail) == 2) {
+  if (strspn(spec, "0123456789") == strlen(spec)) {
+    if (strlen(spec) < 10 && strtoul(spec, NULL, 10) < n) { *pick = strtoul(spec, NULL, 10); return SQZ_OK; }
+  } else if (sscanf(spec, "%u:%u%c", &p, &d, &tail) == 2) {
     for (size_t i = 0; i < n; i++)
       if (devs[i].platform_index == p && devs[i].device_index == d) { *pick = i; return SQZ_OK; }
   } else {

@@ -1,6 +1,7 @@
 /* program.c — builds OpenCL programs from a prelude + embedded sources, with memory and disk caches. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,10 +89,21 @@ static uint64_t sqz__get64(const unsigned char *p) {
   return v;
 }
 
-/* The whole file in a malloc'ed buffer; NULL when it cannot be read (absent, unreadable, empty). */
+/* The whole file in a malloc'ed buffer; NULL when it cannot be read (absent, unreadable, empty, not a
+ * regular file). Opened without blocking and checked before a byte is read: a FIFO at a cache file's
+ * name (or a device) once blocked the process for ever. */
 static unsigned char *sqz__read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, 0) != 0)) {
+    close(fd);
+    return NULL;
+  }
+  FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+  if (!f) {
+    if (fd >= 0) close(fd);
+    return NULL;
+  }
   unsigned char *buf = NULL;
   struct stat sb;
   if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 && (uint64_t)sb.st_size < SIZE_MAX &&
