@@ -316,6 +316,13 @@ SQZ_API const char *sqz_field_map(const sqz_field *field);
  * ("had3", "seq", "mma", "bb" for fractals in layout bb, "none" where the backend has no tile
  * map). Static string. */
 SQZ_API const char *sqz_field_map_resolved(const sqz_field *field);
+/* The engine path the field's last step call ran (e.g. "fractal-tiles-life-u8", "fractal-tiles-generic";
+ * "" before the first step, or for a NULL field), and in *skipped (when not NULL) the faster paths the
+ * backend tried first with the reason each did not apply, as "path: reason; path: reason" ("" when
+ * the first applied). A field in parts reports its part 0's path. The strings belong to the field
+ * and change at its next step call. With SQZ_DEBUG=1 each step call whose choice differs from the
+ * last printed one writes it to stderr. */
+SQZ_API const char *sqz_field_engine(const sqz_field *field, const char **skipped);
 /* Block side rho of the launch (work-group edge); 0 = automatic. */
 SQZ_API int sqz_field_set_block(sqz_field *field, uint32_t rho);
 /* Storage order: *index = the storage index of the embedded cell (x, y, z) (z ignored in 2D), the

@@ -120,6 +120,12 @@ expect 2 "coordinate '-1' is not" -- "$sqz" heat triangle:5 --steps 1 --init poi
 expect 2 "value 'x' is not a number" -- "$sqz" heat triangle:5 --steps 1 --init const:x
 expect 2 "Life cells are 0 \(dead\) or 1 \(alive\)" -- "$sqz" life triangle:5 --steps 1 --init const:2
 printf 'sqz_cell_t sqz_update(sqz_cell_t s, const sqz_cell_t nb[SQZ_NB], uint p, __constant const sqz_param_t *q) { return s; }\n' > "$work/same.cl"
+# the engine path a run took and why the faster ones did not apply: --json, the text summary, SQZ_DEBUG on stderr
+expect 0 '"engine":"fractal-tiles-generic","skipped":"fractal-boxes-life-u8: the update is the user.s kernel' -- \
+  "$sqz" run fractal:sierpinski-carpet:3 --kernel "$work/same.cl" --type u8 --steps 2 --json
+expect 0 "^engine +cpu-life-rows" -- "$sqz" life triangle:20 --steps 2 --backend cpu
+expect 0 "sqz: triangle:20: engine simplex-map-generic \(skipped: triangle-words-life-u8: the update is heat" -- \
+  env SQZ_DEBUG=1 "$sqz" heat triangle:20 --steps 2
 expect 2 "fill value 300: u8 cells hold the integers 0 \.\. 255" -- "$sqz" run triangle:5 --kernel "$work/same.cl" --type u8 --steps 1 --init const:300
 expect 0 '"nonzero":15,' -- "$sqz" run triangle:5 --kernel "$work/same.cl" --type i32 --steps 1 --init const:-7 --json
 expect 2 "RHO = 8192 is larger than 4096, .* the largest on fractal:sierpinski-triangle:14 is 4096" -- "$sqz" info fractal:sierpinski-triangle:14 --layout block:8192 --backend cpu

@@ -238,3 +238,15 @@ char *sqz_json_rows(int n, void (*row)(FILE *out, int i, void *user), void *user
   fclose(mem);
   return text;
 }
+
+void sqz_cli_engine_json(sqz_json *j, const sqz_field *f) {
+  const char *skipped = "", *engine = sqz_field_engine(f, &skipped);
+  sqz_json_str(j, "engine", engine);
+  sqz_json_str(j, "skipped", skipped);
+}
+
+void sqz_cli_engine_print(const sqz_field *f) {
+  const char *skipped = "", *engine = sqz_field_engine(f, &skipped);
+  if (*engine) printf("engine   %s\n", engine);
+  if (*skipped) printf("skipped  %s\n", skipped);
+}

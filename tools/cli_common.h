@@ -150,6 +150,10 @@ int sqz_cli_parts_field(const sqz_cli_parts *o, sqz_domain *dom, sqz_type type, 
  * inner_s, border_s); the text summary's lines (fields in parts only; ranks > 0: a field on MPI
  * ranks, f the rank's). */
 void sqz_cli_parts_json(sqz_json *j, const sqz_field *f, const sqz_cli_parts *o);
+/* The engine path of f's last step and the faster paths skipped with their reasons (sqz_field_engine): the
+ * --json keys "engine" and "skipped", or the lines "engine" and "skipped" of the text output (none when empty). */
+void sqz_cli_engine_json(sqz_json *j, const sqz_field *f);
+void sqz_cli_engine_print(const sqz_field *f);
 void sqz_cli_parts_print(const sqz_field *f, const sqz_cli_parts *o, int ranks);
 void sqz_cli_parts_close(sqz_cli_parts *o);
 /* A device list entry of digits only is the Nth device of the backend in `sqz devices` order (*dev its id, written

@@ -273,6 +273,7 @@ int sqz_cmd_life(int argc, char **argv) {
     sqz_cli_parts_json(&j, shown, &o.parts);
     sqz_json_str(&j, "backend", sqz_context_backend(ctx));
     sqz_json_str(&j, "device", sqz_context_device_name(ctx));
+    sqz_cli_engine_json(&j, shown);
     if (ranks_json) {
       sqz_json_u64(&j, "mpi_ranks", (uint64_t)ranks);
       sqz_json_raw(&j, "ranks", ranks_json);
@@ -286,6 +287,7 @@ int sqz_cmd_life(int argc, char **argv) {
            total_s);
     printf("memory   %llu bytes\ndevice   %s (%s)\n", (unsigned long long)sqz_field_bytes(shown), sqz_context_device_name(ctx),
            sqz_context_backend(ctx));
+    sqz_cli_engine_print(shown);
     sqz_cli_parts_print(mf ? mf : shown, &o.parts, mf ? ranks : 0);
   }
   rc = 0;

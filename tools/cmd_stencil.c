@@ -371,6 +371,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
     sqz_cli_parts_json(&j, shown, &o.parts);
     sqz_json_str(&j, "backend", sqz_context_backend(ctx));
     sqz_json_str(&j, "device", sqz_context_device_name(ctx));
+    sqz_cli_engine_json(&j, shown);
     if (ranks_json) {
       sqz_json_u64(&j, "mpi_ranks", (uint64_t)ranks);
       sqz_json_raw(&j, "ranks", ranks_json);
@@ -383,6 +384,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
     if (which == SQZ_HEAT) printf("heat     %.17g -> %.17g (alpha %g)\n", sum0, sum1, alpha);
     printf("kernel   %.6f s (%.3g cells/s)\nwall     %.6f s for the steps, %.6f s in all\ndevice   %s (%s)\n", kernel_s,
            rate, wall_s, total_s, sqz_context_device_name(ctx), sqz_context_backend(ctx));
+    sqz_cli_engine_print(shown);
     sqz_cli_parts_print(mf ? mf : shown, &o.parts, mf ? ranks : 0);
   }
 done:

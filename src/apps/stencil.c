@@ -4,6 +4,7 @@
 
 #include "apps/stencil.h"
 #include "backends/backend.h"
+#include "core/engine_report.h"
 #include "core/field_parts.h"
 
 int sqz_context_set_progress(sqz_context *ctx, sqz_progress_fn fn, void *user_data, double interval_s) {
@@ -56,9 +57,11 @@ static int sqz__stencil_chunks(sqz_field *f, const sqz_update *u, uint64_t steps
 int sqz__stencil_run(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq) {
   sqz__op_begin(f->ctx);
   int st = SQZ_OK;
+  if (steps) sqz__engine_reset(f);
   if (steps && f->ctx->progress && !enq) st = sqz__stencil_chunks(f, u, steps); /* blocking calls report progress */
   else if (steps || enq) st = sqz__stencil_steps(f, u, steps, enq); /* enq: `done` even for 0 steps */
   if (st == SQZ_OK && (!enq || f->parts)) st = sqz__store_finish(f);
+  if (steps) sqz__engine_debug(f);
   sqz__op_end(f->ctx);
   return st;
 }

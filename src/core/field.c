@@ -103,6 +103,7 @@ static int sqz__field_new(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ct
   f->dom = dom;
   f->ctx = ctx;
   f->type = type;
+  f->rep = &f->report;
   atomic_init(&f->refs, 1u);
   sqz_domain_retain(dom); /* the field keeps its domain and its context alive */
   sqz_context_retain(ctx);

@@ -138,6 +138,11 @@ struct sqz_field {
   const struct sqz_field_part *part;
   const struct sqz_unit_set *units; /* a part's view: the own units its step covers (NULL: all) */
   sqz_refs refs;
+  /* The engine report (core/engine_report.h): rep points at report, in the field and in its views. */
+  struct sqz_engine_report *rep;
+  struct sqz_engine_report {
+    char engine[64], skipped[1024], printed[64 + 1024];
+  } report;
 };
 
 /* Storage geometry of a layout for a domain (elems, width, height); implemented per family

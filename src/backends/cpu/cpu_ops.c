@@ -6,6 +6,7 @@
 
 #include "backends/cpu/cpu_bits.h"
 #include "core/bits.h"
+#include "core/engine_report.h"
 #include "backends/cpu/cpu_engine.h"
 #include "backends/cpu/cpu_rules.h"
 #include "core/field_parts.h"
@@ -129,7 +130,11 @@ static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const 
   sqz_context *ctx = f->ctx;
   int est = sqz__enqueue_sync_only(ctx, enq);
   if (est != SQZ_OK) return est;
-  if (f->layout == SQZ_LAYOUT_BITS) return sqz__cpu_bits_stencil(f, u, steps); /* engine_bits.c: parts' chunks too */
+  if (f->layout == SQZ_LAYOUT_BITS) { /* engine_bits.c: parts' chunks too */
+    int bst = sqz__cpu_bits_stencil(f, u, steps);
+    if (bst == SQZ_OK) sqz__engine_ran(f, "cpu-bits");
+    return bst;
+  }
   if (f->part && steps > 1) /* a part's steps between exchanges need one launch of all of them */
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "the cpu backend steps a part one step per exchange");
   if (u->kind == SQZ_UPDATE_CL || u->kind == SQZ_UPDATE_LIFE_BODY)
@@ -170,6 +175,8 @@ static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const 
       if ((st = sqz__cpu_step_simplex(f, &cu, f->mem[f->cur], f->mem[1 - f->cur])) == SQZ_OK) f->cur = 1 - f->cur;
   ctx->kernel_s += sqz__now() - t0;
   free(param);
+  if (st == SQZ_OK) /* Life: whole rows and tiles in vector loops; other updates cell by cell */
+    sqz__engine_ran(f, cu.rule == SQZ_CPU_LIFE ? "cpu-life-rows" : cu.rule == SQZ_CPU_BUILTIN ? "cpu-cells-builtin" : "cpu-cells-fn");
   return st;
 }
 

@@ -5,6 +5,7 @@
 
 #include "backends/cpu/cpu_engine.h"
 #include "backends/cuda/cuda_fractal.h"
+#include "core/engine_report.h"
 #include "core/gather_staged.h"
 
 static void cuda_list(sqz_device_sink sink, void *list) {
@@ -74,7 +75,9 @@ static int cuda_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
                      "the cuda backend runs Life-like B/S rules only; other updates run on the opencl and cpu backends");
   cuda_bind(f->ctx);
-  return sqz__cuda_life_fractal(f, u->birth, u->survive, steps);
+  st = sqz__cuda_life_fractal(f, u->birth, u->survive, steps);
+  if (st == SQZ_OK) sqz__engine_ran(f, "cuda-life-block");
+  return st;
 }
 
 static int cuda_fill(sqz_field *f, const sqz_fill *fill) {

@@ -9,6 +9,7 @@ SQZ_INTERNAL int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_
  * as a list (sqz__bits_list_wanted), one buffer, no launch block set (sqz_field_set_block picks
  * the word step's tile). */
 SQZ_INTERNAL int sqz__cl_fractal_boxes_applies(const sqz_field *f);
+SQZ_INTERNAL const char *sqz__cl_fractal_boxes_why_not(const sqz_field *f);
 /* `steps` Life-like steps of such a state by the list of boxes (cl/sqz_bits_list.h: the k^q
  * bytes of a box turned into its bits, stepped, stored back as bytes); SQZ_ERR_UNSUPPORTED where
  * it does not apply, on SQZ_ENGINE=generic and on a big-endian device. */

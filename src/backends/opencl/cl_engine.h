@@ -25,6 +25,8 @@ SQZ_INTERNAL int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint
  * cells on little-endian devices, unless SQZ_ENGINE=generic is in the environment: 1 when f
  * and u qualify. */
 SQZ_INTERNAL int sqz__cl_swar_allowed(const sqz_field *f, const sqz_update *u);
+/* NULL when the word steps may run f and u, else why not (for the engine report). */
+SQZ_INTERNAL const char *sqz__cl_swar_why_not(const sqz_field *f, const sqz_update *u);
 /* The word of the fast kernels' SWAR arithmetic (cl/sqz_swar.h), 8, 32 or 64 bits: 32 on GPUs, 8 on
  * CPU devices; SQZ_SWAR_WORD=8|32|64 in the environment overrides (other values are ignored). */
 SQZ_INTERNAL unsigned sqz__cl_swar_word(const sqz_context *ctx);
@@ -39,6 +41,7 @@ SQZ_INTERNAL void sqz__cl_fractal_swar_prelude(const sqz_context *ctx, const sqz
 /* The fast Life step on triangles and tetrahedra (engine_simplex_swar.c, engine_tetra_swar.c; any
  * map: they walk storage): whether it applies, and `steps` steps. */
 SQZ_INTERNAL int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_update *u);
+SQZ_INTERNAL const char *sqz__cl_simplex_swar_why_not(const sqz_field *f, const sqz_update *u);
 SQZ_INTERNAL int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps);
 SQZ_INTERNAL int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps);
 /* What the simplex word steps share: whether their index arithmetic may run in 32 bits (every byte
@@ -56,6 +59,7 @@ SQZ_INTERNAL int sqz__cl_swar_steps(sqz_field *f, cl_kernel k, cl_uint dims, con
  * with the kernel of prog (the fractal engine's program); SQZ_ERR_UNSUPPORTED, with nothing
  * run and no error recorded, when no tile level fits in local memory. */
 SQZ_INTERNAL int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u);
+SQZ_INTERNAL const char *sqz__cl_fractal_swar_why_not(const sqz_field *f, const sqz_update *u);
 SQZ_INTERNAL int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigned depth, uint64_t steps);
 /* Steps per launch of the fast fractal step for `steps` steps: depth 2 .. 4 runs kernel
  * engine_fractal_swar_t (temporal blocking: tiles with a depth-wide halo stepped in local

@@ -5,6 +5,7 @@
 
 #include "backends/opencl/cl_bits.h"
 #include "core/bits.h"
+#include "core/engine_report.h"
 #include "core/field_parts.h"
 #include "sqz_bits.h"
 #include "sqz_bits_box.h"
@@ -220,13 +221,26 @@ int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
   cl_kernel k = NULL;
   int st = sqz__bits_check_update(f, u);
   if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
-  if (st == SQZ_OK && fractal && sqz__bits_lanes_wanted() && (st = sqz__cl_bits_lanes(f, u, steps)) != SQZ_ERR_UNSUPPORTED)
+  if (st == SQZ_OK && fractal && !sqz__bits_lanes_wanted())
+    sqz__engine_skip(f, "bits-fractal-lanes", "not the default yet (SQZ_BITS_STEP=lanes)");
+  if (st == SQZ_OK && fractal && sqz__bits_lanes_wanted() && (st = sqz__cl_bits_lanes(f, u, steps)) != SQZ_ERR_UNSUPPORTED) {
+    if (st == SQZ_OK) sqz__engine_ran(f, "bits-fractal-lanes");
     return st;
-  if (st == SQZ_ERR_UNSUPPORTED) st = SQZ_OK; /* the lanes do not apply: the boxes */
-  if (st == SQZ_OK && fractal && (st = sqz__bits_fractal_box(f, u, steps, 0)) != SQZ_ERR_UNSUPPORTED) return st;
+  }
+  if (st == SQZ_ERR_UNSUPPORTED) { /* the lanes do not apply: the boxes */
+    sqz__engine_skip(f, "bits-fractal-lanes", "%s", f->part ? "a field in parts" : "no plan fits local memory");
+    st = SQZ_OK;
+  }
+  if (st == SQZ_OK && fractal && (st = sqz__bits_fractal_box(f, u, steps, 0)) != SQZ_ERR_UNSUPPORTED) {
+    if (st == SQZ_OK) sqz__engine_ran(f, "bits-fractal-boxes");
+    return st;
+  }
   if (st == SQZ_ERR_UNSUPPORTED && f->part && steps > 1) /* the one-step kernel cannot step a part's chunk */
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "%s steps a part in layout bits one step per exchange here", f->dom->spec);
-  if (st == SQZ_ERR_UNSUPPORTED) st = SQZ_OK; /* the one-step kernel below */
+  if (st == SQZ_ERR_UNSUPPORTED) { /* the one-step kernel below */
+    sqz__engine_skip(f, "bits-fractal-boxes", "no window of the tile fits local memory, or SQZ_ENGINE=generic");
+    st = SQZ_OK;
+  }
   if (st == SQZ_OK)
     st = sqz__bits_program(ctx, fractal, u, f->part != NULL, fractal ? "sqz_bits_fractal_step" : "sqz_bits_simplex_step", &k);
   if (st != SQZ_OK) return st;
@@ -258,6 +272,7 @@ int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
     }
   }
   clReleaseKernel(k);
+  if (st == SQZ_OK) sqz__engine_ran(f, fractal ? "bits-fractal-step" : "bits-simplex-rows");
   return st;
 }
 
@@ -304,17 +319,22 @@ int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed) {
   return st;
 }
 
-int sqz__cl_fractal_boxes_applies(const sqz_field *f) {
+const char *sqz__cl_fractal_boxes_why_not(const sqz_field *f) {
   const char *e = getenv("SQZ_FRACTAL_STEP");
-  if (f->part || f->block || f->type != SQZ_U8 || f->layout != SQZ_LAYOUT_COMPACT || f->dom->kind != SQZ_DOMAIN_FRACTAL ||
-      (e && strcmp(e, "words") == 0))
-    return 0;
-  if ((e && strcmp(e, "boxes") == 0) || f->ctx->is_gpu) return 1;
+  if (f->layout != SQZ_LAYOUT_COMPACT) return "the boxes step layout compact";
+  if (f->part) return "a field in parts";
+  if (f->block) return "a launch block is set (--block)";
+  if (e && strcmp(e, "words") == 0) return "SQZ_FRACTAL_STEP=words";
+  if ((e && strcmp(e, "boxes") == 0) || f->ctx->is_gpu) return NULL;
   sqz_bits_tiling bt;
   sqz__bits_tiling(f->dom, &bt);
   /* CPU devices: the list only; the window on bytes ran slower than the word step there */
-  return sqz__bits_list_wanted(f->dom, sqz__bits_box_level(f->dom, &bt));
+  if (!sqz__bits_list_wanted(f->dom, sqz__bits_box_level(f->dom, &bt)))
+    return "on a CPU device only the list of boxes (boxes of side 8) runs, and this fractal's boxes are smaller";
+  return NULL;
 }
+
+int sqz__cl_fractal_boxes_applies(const sqz_field *f) { return sqz__cl_fractal_boxes_why_not(f) == NULL; }
 
 int sqz__cl_fractal_boxes(sqz_field *f, const sqz_update *u, uint64_t steps) {
   return sqz__cl_fractal_boxes_applies(f) ? sqz__bits_fractal_box(f, u, steps, 1) : SQZ_ERR_UNSUPPORTED;

@@ -5,6 +5,7 @@
 
 #include "backends/opencl/cl_bits.h"
 #include "backends/opencl/cl_engine.h"
+#include "core/engine_report.h"
 #include "core/field_parts.h"
 #include "fractal/fractal_internal.h"
 
@@ -277,34 +278,60 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   memset(&plan, 0, sizeof plan);
   if (steps == 0) return SQZ_OK;
   int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB, group = strcmp(f->map, "group") == 0;
+  const char *why = sqz__cl_fractal_swar_why_not(f, u); /* NULL: the Life steps on u8 words may run */
   if (f->part && steps > 1) { /* a part's steps between exchanges: one launch of the temporal word kernel, or none */
-    if (steps > 4 || !sqz__cl_fractal_swar_applies(f, u))
+    if (steps > 4 || why)
       return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "%s: a part steps %llu steps at once only by the temporal word kernel "
                        "(Life on u8 cells, up to 4 steps)", f->dom->spec, (unsigned long long)steps);
     if (st == SQZ_OK) st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar_t", &k);
-    return st == SQZ_OK ? sqz__cl_fractal_swar(f, u, k, (unsigned)steps, steps) : st; /* UNSUPPORTED: it does not fit */
+    if (st == SQZ_OK) st = sqz__cl_fractal_swar(f, u, k, (unsigned)steps, steps); /* UNSUPPORTED: it does not fit */
+    if (st == SQZ_OK) sqz__engine_ran(f, "fractal-tiles-life-u8-temporal");
+    return st;
   }
-  if (st == SQZ_OK && sqz__cl_fractal_swar_applies(f, u) && (st = sqz__cl_fractal_boxes(f, u, steps)) != SQZ_ERR_UNSUPPORTED)
-    return st; /* compact, boxes of side 8: the list of boxes on bytes */
-  if (st == SQZ_ERR_UNSUPPORTED) st = SQZ_OK;
-  if (st == SQZ_OK && sqz__cl_fractal_swar_applies(f, u)) { /* takes the kernel */
+  if (st == SQZ_OK && why) {
+    sqz__engine_skip(f, "fractal-boxes-life-u8", "%s", why);
+    sqz__engine_skip(f, "fractal-tiles-life-u8", "%s", why);
+  }
+  const char *bwhy = why ? NULL : sqz__cl_fractal_boxes_why_not(f);
+  if (st == SQZ_OK && !why && bwhy) sqz__engine_skip(f, "fractal-boxes-life-u8", "%s", bwhy);
+  if (st == SQZ_OK && !why && !bwhy) { /* compact, boxes of side 8: the list of boxes on bytes */
+    if ((st = sqz__cl_fractal_boxes(f, u, steps)) != SQZ_ERR_UNSUPPORTED) {
+      if (st == SQZ_OK) sqz__engine_ran(f, "fractal-boxes-life-u8");
+      return st;
+    }
+    sqz__engine_skip(f, "fractal-boxes-life-u8", "no plan of the boxes fits the device's local memory");
+    st = SQZ_OK;
+  }
+  if (st == SQZ_OK && !why) { /* the word steps on tiles */
     unsigned depth = sqz__cl_fractal_swar_depth(f, steps);
     if (depth > 1) {
       st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar_t", &k);
       if (st == SQZ_OK) st = sqz__cl_fractal_swar(f, u, k, depth, steps);
       k = NULL;
-      if (st != SQZ_ERR_UNSUPPORTED) return st; /* else the deeper tile does not fit: one step per launch */
+      if (st != SQZ_ERR_UNSUPPORTED) {
+        if (st == SQZ_OK) sqz__engine_ran(f, "fractal-tiles-life-u8-temporal");
+        return st;
+      }
+      sqz__engine_skip(f, "fractal-tiles-life-u8-temporal", "no tile with a halo of %u cells fits local memory", depth);
       st = SQZ_OK;
+    } else if (steps > 1) {
+      sqz__engine_skip(f, "fractal-tiles-life-u8-temporal", "one step a launch on this device (SQZ_TEMPORAL)");
     }
     st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar", &k);
     if (st == SQZ_OK) st = sqz__cl_fractal_swar(f, u, k, 1, steps);
     k = NULL;
-    if (st != SQZ_ERR_UNSUPPORTED) return st; /* else no tile level fits: the generic kernels */
+    if (st != SQZ_ERR_UNSUPPORTED) {
+      if (st == SQZ_OK) sqz__engine_ran(f, "fractal-tiles-life-u8");
+      return st;
+    }
+    sqz__engine_skip(f, "fractal-tiles-life-u8", "no tile level fits local memory");
     st = SQZ_OK;
   }
   if (st == SQZ_OK) st = sqz__fractal_kernel(f, u, group, sqz__step_kernel_name(f->layout, group), &k);
   if (st == SQZ_OK && tiled) st = sqz__plan_tiles(f, k, f->layout != SQZ_LAYOUT_LAMBDA, group, &plan);
-  if (st == SQZ_OK && plan.direct) { /* a tile cache larger than local memory: neighbours from global memory */
+  if (st == SQZ_OK && plan.direct) /* a tile cache larger than local memory: neighbours from global memory */
+    sqz__engine_skip(f, "fractal-tiles-generic", "the tile's cache with its halo exceeds local memory");
+  if (st == SQZ_OK && plan.direct) {
     char name[64];
     snprintf(name, sizeof name, "%s_direct", sqz__step_kernel_name(f->layout, group));
     clReleaseKernel(k);
@@ -331,6 +358,11 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   int fin = sqz__cl_done_with(ctx, table, param); /* they must outlive the launches that read them */
   if (st == SQZ_OK) st = fin;
   if (k) clReleaseKernel(k);
+  if (st == SQZ_OK)
+    sqz__engine_ran(f, f->layout == SQZ_LAYOUT_BB       ? "fractal-bb-generic"
+                       : f->layout == SQZ_LAYOUT_LAMBDA ? "fractal-lambda-generic"
+                       : plan.direct                    ? "fractal-tiles-generic-direct"
+                                                        : "fractal-tiles-generic");
   return st;
 }
 

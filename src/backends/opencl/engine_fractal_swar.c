@@ -304,10 +304,14 @@ static int sqz__swar_block_order(sqz__swar_shape *sh, uint32_t kk) {
   return SQZ_OK;
 }
 
-int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u) {
-  return sqz__cl_swar_allowed(f, u) && strcmp(f->map, "group") != 0 &&
-         (f->layout == SQZ_LAYOUT_COMPACT || f->layout == SQZ_LAYOUT_BLOCK);
+const char *sqz__cl_fractal_swar_why_not(const sqz_field *f, const sqz_update *u) {
+  const char *why = sqz__cl_swar_why_not(f, u);
+  if (why) return why;
+  if (f->layout != SQZ_LAYOUT_COMPACT && f->layout != SQZ_LAYOUT_BLOCK) return "the word steps take layouts compact and block";
+  return strcmp(f->map, "group") == 0 ? "map group (the word steps find a tile's neighbours by digit loops)" : NULL;
 }
+
+int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u) { return sqz__cl_fractal_swar_why_not(f, u) == NULL; }
 
 /* The tile level (block:RHO's, the compact launch block when set, else any whose tile fits in
  * local memory) and task height (4, 8 or 16 rows), the cheapest by sqz__swar_cost.

@@ -5,6 +5,7 @@
 
 #include "backends/opencl/cl_engine.h"
 #include "backends/opencl/cl_simplex.h"
+#include "core/engine_report.h"
 #include "core/field_parts.h"
 
 static int sqz__slayout(const sqz_field *f) { return f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT; }
@@ -22,8 +23,14 @@ static uint64_t sqz__rho_max(const sqz_field *f) {
 enum { SA_SRC, SA_DST, SA_PARAM, SA_IP, SA_N, SA_RHO, SA_LAUNCH, SA_PU0, SA_PU1, SA_PNH, SA_PHALO, SA_PRN, SA_PRUNS };
 
 int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
-  if (!f->part && sqz__cl_simplex_swar_applies(f, u)) /* parts: generic */
-    return f->dom->dims == 3 ? sqz__cl_tetra_swar(f, u, steps) : sqz__cl_simplex_swar(f, u, steps);
+  const char *why = sqz__cl_simplex_swar_why_not(f, u), *fast = f->dom->dims == 3 ? "tetrahedron-rows-life-u8"
+                                                                                    : "triangle-words-life-u8";
+  if (!why) {
+    int fst = f->dom->dims == 3 ? sqz__cl_tetra_swar(f, u, steps) : sqz__cl_simplex_swar(f, u, steps);
+    if (fst == SQZ_OK) sqz__engine_ran(f, fast);
+    return fst;
+  }
+  sqz__engine_skip(f, fast, "%s", why);
   sqz_context *ctx = f->ctx;
   int dims = f->dom->dims;
   const char *files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_parts.h", "sqz_rule.h", "sqz_heat.h", "simplex_blocks.cl",
@@ -78,6 +85,7 @@ int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
   if (st == SQZ_OK) st = fin;
   clReleaseKernel(k);
   sqz__simplex_plan_free(&plan);
+  if (st == SQZ_OK) sqz__engine_ran(f, "simplex-map-generic");
   return st;
 }
 

@@ -11,13 +11,21 @@
 #define SQZ__SWAR_ROWS_LOCAL 16u  /* work-items (rows) per group, CPU words: small groups balance the threads */
 #define SQZ__SWAR_GROUPS_PER_CU 64u /* groups per compute unit; the work-items stride over the words */
 
-int sqz__cl_swar_allowed(const sqz_field *f, const sqz_update *u) {
+const char *sqz__cl_swar_why_not(const sqz_field *f, const sqz_update *u) {
   const char *e = getenv("SQZ_ENGINE");
-  if (e && strcmp(e, "generic") == 0) return 0;
+  if (e && strcmp(e, "generic") == 0) return "SQZ_ENGINE=generic";
   cl_bool little = CL_FALSE;
   clGetDeviceInfo(SQZ_CL(f->ctx)->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL);
-  return little && f->type == SQZ_U8 && u->kind == SQZ_UPDATE_LIFE;
+  if (!little) return "the device is big-endian (the word steps read bytes of little-endian words)";
+  switch (u->kind) {
+  case SQZ_UPDATE_LIFE: return f->type == SQZ_U8 ? NULL : "the word steps hold u8 cells";
+  case SQZ_UPDATE_HEAT: return "the update is heat, the word steps run built-in Life rules";
+  case SQZ_UPDATE_CL: return "the update is the user's kernel, the word steps run built-in Life rules";
+  default: return "the update is a Life body or a C function, the word steps run built-in Life rules";
+  }
 }
+
+int sqz__cl_swar_allowed(const sqz_field *f, const sqz_update *u) { return sqz__cl_swar_why_not(f, u) == NULL; }
 
 unsigned sqz__cl_swar_word(const sqz_context *ctx) {
   const char *e = getenv("SQZ_SWAR_WORD");
@@ -26,8 +34,15 @@ unsigned sqz__cl_swar_word(const sqz_context *ctx) {
 }
 
 /* Any map (the word steps walk storage), both layouts; engine_simplex.c sends tetrahedra to engine_tetra_swar.c's step. */
+const char *sqz__cl_simplex_swar_why_not(const sqz_field *f, const sqz_update *u) {
+  const char *why = sqz__cl_swar_why_not(f, u);
+  if (why) return why;
+  if (f->layout != SQZ_LAYOUT_COMPACT && f->layout != SQZ_LAYOUT_BB) return "layout bits has its own steps";
+  return f->part ? "a field in parts (the word steps have no halo slots)" : NULL;
+}
+
 int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_update *u) {
-  return sqz__cl_swar_allowed(f, u) && (f->layout == SQZ_LAYOUT_COMPACT || f->layout == SQZ_LAYOUT_BB);
+  return sqz__cl_simplex_swar_why_not(f, u) == NULL;
 }
 
 int sqz__cl_swar_idx32(const sqz_field *f) {
