@@ -161,46 +161,48 @@ static void piece(const uint8_t **p, const uint8_t *end, char *out, size_t cap) 
   *p = nl ? nl + 1 : end;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size < 3) return 0;
-  int which = data[0] % FIELDS, dtype = (data[0] >> 2) % FIELDS, two_d = (data[0] >> 4) & 1, nullpad = (data[0] >> 5) & 1;
-  int how_dom = (data[1] >> 0) & 3, how_type = (data[1] >> 2) & 3, how_work = (data[1] >> 4) & 3,
-      how_step = (data[1] >> 6) & 3;
-  int delta = (int)(data[2] & 7) - 3; /* values in the dataset: |D| - 3 .. |D| + 4 */
-  int storage = (data[2] >> 3) & 7, variant = (data[2] >> 6) & 3;
-  sqz_field *f = fields[which];
-  const uint8_t *p = data + 3, *end = data + size;
+/* What an input chooses (see the top of the file). */
+typedef struct {
+  int which, dtype, two_d, nullpad, how_dom, how_type, how_work, how_step, storage, variant;
+  int64_t count; /* values in the dataset: |D| - 3 .. |D| + 4, at least 0 */
   char dom[400], type[64], work[400], step_text[32];
-  piece(&p, end, dom, sizeof dom);
-  piece(&p, end, type, sizeof type);
-  piece(&p, end, work, sizeof work);
-  piece(&p, end, step_text, sizeof step_text);
-  uint64_t step = strtoull(step_text, NULL, 10);
+  uint64_t step;
+  const uint8_t *rest, *end; /* the bytes the values are made of */
+} choice;
+
+static void choose(const uint8_t *data, size_t size, choice *c) {
+  c->which = data[0] % FIELDS, c->dtype = (data[0] >> 2) % FIELDS, c->two_d = (data[0] >> 4) & 1;
+  c->nullpad = (data[0] >> 5) & 1;
+  c->how_dom = data[1] & 3, c->how_type = (data[1] >> 2) & 3, c->how_work = (data[1] >> 4) & 3;
+  c->how_step = (data[1] >> 6) & 3;
+  c->storage = (data[2] >> 3) & 7, c->variant = (data[2] >> 6) & 3;
+  c->count = (int64_t)sqz_domain_cells(sqz_field_domain(fields[c->which])) + (int)(data[2] & 7) - 3;
+  if (c->count < 0) c->count = 0;
+  c->rest = data + 3, c->end = data + size;
+  piece(&c->rest, c->end, c->dom, sizeof c->dom);
+  piece(&c->rest, c->end, c->type, sizeof c->type);
+  piece(&c->rest, c->end, c->work, sizeof c->work);
+  piece(&c->rest, c->end, c->step_text, sizeof c->step_text);
+  c->step = strtoull(c->step_text, NULL, 10);
   /* the shorthand "=" names the field's own domain or type, so matching checkpoints are common */
-  if (strcmp(dom, "=") == 0) snprintf(dom, sizeof dom, "%s", specs[which]);
-  if (strcmp(type, "=") == 0) snprintf(type, sizeof type, "%s", type_names[which]);
+  if (strcmp(c->dom, "=") == 0) snprintf(c->dom, sizeof c->dom, "%s", specs[c->which]);
+  if (strcmp(c->type, "=") == 0) snprintf(c->type, sizeof c->type, "%s", type_names[c->which]);
+}
 
-  uint64_t cells = sqz_domain_cells(sqz_field_domain(f));
-  int64_t count = (int64_t)cells + delta;
-  if (count < 0) count = 0;
-  hid_t mem = -1, ftype = file_type(dtype, variant, &mem);
-  size_t esize = H5Tget_size(mem), fsize = H5Tget_size(mem_types[which]);
-  unsigned char values[32 * 8], before[32 * 8], after[32 * 8]; /* |D| <= 21, 8-byte values */
-  for (size_t i = 0; i < (size_t)count * esize; i++) values[i] = p < end ? p[i % (size_t)(end - p)] : 0;
-
-  /* the checkpoint, in memory, then in its file */
-  const char *path = h5_file(NULL, 0);
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+/* The checkpoint c chooses with these values, built in memory (HDF5's core driver), written to path. */
+static void write_checkpoint(const choice *c, const char *path, const void *values) {
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), mem = -1, ftype = file_type(c->dtype, c->variant, &mem), ds = -1, obj = -1;
   H5Pset_fapl_core(fapl, 4096, 0);
-  hid_t file = H5Fcreate("fuzz.h5", H5F_ACC_TRUNC, H5P_DEFAULT, fapl), ds = -1, obj = -1;
-  hsize_t dims[2] = {two_d ? 1 : (hsize_t)count, (hsize_t)count};
+  hid_t file = H5Fcreate("fuzz.h5", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  hsize_t dims[2] = {c->two_d ? 1 : (hsize_t)c->count, (hsize_t)c->count};
   if (file < 0) abort(); /* HDF5 makes any such file */
-  make_state(file, path, storage, ftype, two_d ? 2 : 1, dims, (size_t)count * H5Tget_size(ftype), &ds, &obj);
-  if (count && storage != EXTERNAL) H5Dwrite(ds, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, values);
-  put_attr(obj, "domain", how_dom, dom, 7, nullpad);
-  put_attr(obj, "cell_type", how_type, type, 7, nullpad);
-  put_attr(obj, "workload", how_work, work, 7, nullpad);
-  put_attr(obj, "step", how_step == VARLEN ? INTEGER : how_step, step_text, step, nullpad); /* integers, and strings too */
+  make_state(file, path, c->storage, ftype, c->two_d ? 2 : 1, dims, (size_t)c->count * H5Tget_size(ftype), &ds, &obj);
+  if (c->count && c->storage != EXTERNAL) H5Dwrite(ds, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, values);
+  put_attr(obj, "domain", c->how_dom, c->dom, 7, c->nullpad);
+  put_attr(obj, "cell_type", c->how_type, c->type, 7, c->nullpad);
+  put_attr(obj, "workload", c->how_work, c->work, 7, c->nullpad);
+  /* integers, and strings too */
+  put_attr(obj, "step", c->how_step == VARLEN ? INTEGER : c->how_step, c->step_text, c->step, c->nullpad);
   if (obj != ds) H5Dclose(obj);
   H5Dclose(ds);
   H5Tclose(ftype);
@@ -212,17 +214,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   H5Pclose(fapl);
   h5_file(image, (size_t)len);
   free(image);
+}
 
-  /* load it */
+/* Only a checkpoint of the field's domain and exact type (either byte order), one dimension of |D| values stored
+ * in the file itself, its domain and cell_type fixed or variable-length strings, loads. */
+static int loads(const choice *c) {
+  int strings = (c->how_dom == FIXED || c->how_dom == VARLEN) && (c->how_type == FIXED || c->how_type == VARLEN);
+  return strings && strcmp(c->dom, specs[c->which]) == 0 && strcmp(c->type, type_names[c->which]) == 0 &&
+         !c->two_d && (uint64_t)c->count == sqz_domain_cells(sqz_field_domain(fields[c->which])) &&
+         c->dtype == c->which && c->variant <= 1 && c->storage <= COMPACT;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size < 3) return 0;
+  choice c;
+  choose(data, size, &c);
+  sqz_field *f = fields[c.which];
+  uint64_t cells = sqz_domain_cells(sqz_field_domain(f));
+  hid_t mem = -1;
+  H5Tclose(file_type(c.dtype, c.variant, &mem));
+  size_t esize = H5Tget_size(mem), fsize = H5Tget_size(mem_types[c.which]);
+  unsigned char values[32 * 8], before[32 * 8], after[32 * 8]; /* |D| <= 21, 8-byte values */
+  for (size_t i = 0; i < (size_t)c.count * esize; i++) values[i] = c.rest < c.end ? c.rest[i % (size_t)(c.end - c.rest)] : 0;
+  const char *path = h5_file(NULL, 0);
+  write_checkpoint(&c, path, values);
+
   SQZ_FUZZ_CHECK(sqz_field_read_compact(f, before, cells) == SQZ_OK);
   char got_work[32];
   memset(got_work, 'x', sizeof got_work);
   uint64_t got_step = 12345;
-  int st = sqz_field_load_h5(f, path, got_work, sizeof got_work, &got_step);
+  int st = sqz_field_load_h5(f, path, got_work, sizeof got_work, &got_step), matches = loads(&c);
   SQZ_FUZZ_CHECK(sqz_field_read_compact(f, after, cells) == SQZ_OK);
-  int strings = (how_dom == FIXED || how_dom == VARLEN) && (how_type == FIXED || how_type == VARLEN);
-  int matches = strings && strcmp(dom, specs[which]) == 0 && strcmp(type, type_names[which]) == 0 && !two_d &&
-                (uint64_t)count == cells && dtype == which && variant <= 1 && storage <= COMPACT;
   if (st != SQZ_OK) {
     SQZ_FUZZ_CHECK(st == SQZ_ERR_PARSE);
     SQZ_FUZZ_CHECK(*sqz_last_error(ctx) != 0);
@@ -233,9 +255,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   SQZ_FUZZ_CHECK(matches); /* only a checkpoint of this domain and exact type, in the file itself, loads */
   SQZ_FUZZ_CHECK(memchr(got_work, 0, sizeof got_work) != NULL);
-  if (how_work == FIXED || how_work == VARLEN) SQZ_FUZZ_CHECK(strncmp(got_work, work, sizeof got_work - 1) == 0);
+  if (c.how_work == FIXED || c.how_work == VARLEN) SQZ_FUZZ_CHECK(strncmp(got_work, c.work, sizeof got_work - 1) == 0);
   else SQZ_FUZZ_CHECK(got_work[0] == 0);
-  SQZ_FUZZ_CHECK(got_step == (how_step == INTEGER || how_step == VARLEN ? step : 0)); /* a string is no step */
+  SQZ_FUZZ_CHECK(got_step == (c.how_step == INTEGER || c.how_step == VARLEN ? c.step : 0)); /* a string is no step */
   SQZ_FUZZ_CHECK(memcmp(after, values, cells * fsize) == 0); /* bit for bit */
   return 0;
 }
