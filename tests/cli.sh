@@ -183,6 +183,16 @@ expect 2 "live cell \(0, 2\) of the pattern lands on cell \(0, 64\), outside the
 expect 2 "RLE patterns are 2D" -- "$sqz" life tetrahedron:8 --steps 1 --out "$work/bad.rle"
 printf 'x = 3, y = 3\nbo$2bo$3o\n' > "$work/open.rle"
 expect 2 "open.rle: line 3, column 1: missing '!'" -- "$sqz" life triangle:64 --steps 1 --init "$work/open.rle"
+# RLE reads are bounded: 1 MiB before the header (a link to /dev/zero stops there, quickly), then 2 bytes a cell
+# of the header's box plus 1 MiB
+ln -s /dev/zero "$work/zero.rle"
+expect 2 "zero\.rle: no RLE header 'x = W, y = H' in the first 1048576 bytes" -- \
+  timeout 30 "$sqz" life triangle:64 --steps 1 --init "$work/zero.rle"
+{ printf 'x = 3, y = 3\nbo$2bo$3o\n'; head -c 1100000 /dev/zero | tr '\0' ' '; printf '!\n'; } > "$work/long.rle"
+expect 2 "long\.rle: larger than 1048600 bytes, the limit for a pattern of x = 3, y = 3 in triangle:64" -- \
+  timeout 30 "$sqz" life triangle:64 --steps 1 --rule B3/S23 --init "$work/long.rle" --at 10,40
+expect 2 "long\.rle: larger than 1048600 bytes, the limit for a pattern of x = 3, y = 3 " -- \
+  timeout 30 "$sqz" life triangle:64 --steps 1 --init "$work/long.rle" --at 10,40
 # the file's rule runs when --rule is not given (HighLife's birth on 6 gives 8 cells, Life 7)
 printf 'x = 3, y = 3, rule = b36s23\n3o$obo$o!\n' > "$work/high.rle"
 expect 0 "\"rule\":\"b36s23\",.*\"live\":8," -- "$sqz" life triangle:64 --steps 1 --init "$work/high.rle" --at 5,9 --json
@@ -349,6 +359,11 @@ expect 2 "missing.cl" -- "$sqz" run triangle:8 --steps 1 --type i32 --kernel "$w
 expect 2 "'\|u1' \(uint8\) but the field holds f32 cells \(dtype '<f4'\)" -- "$sqz" run triangle:3 --steps 1 --type f32 \
   --kernel "$work/cyclic.cl" --param 4 --init "$work/tri3.npy" --out "$work/run.npy"
 expect 1 "broken.cl:5" -- "$sqz" run triangle:8 --steps 1 --type i32 --kernel "$work/broken.cl" --param 4 --out "$work/run.npy"
+# a kernel source is at most 16 MiB: a link to /dev/zero is refused at the limit, quickly
+ln -s /dev/zero "$work/zero.cl"
+expect 2 "zero\.cl: larger than 16777216 bytes \(16 MiB\), the limit for a kernel source" -- \
+  timeout 30 "$sqz" run triangle:8 --steps 1 --type i32 --kernel "$work/zero.cl" --out "$work/zero.npy"
+[ -e "$work/zero.npy" ] && { echo "FAIL: a file was written after a refused --kernel"; fails=$((fails + 1)); }
 [ -e "$work/run.npy" ] && { echo "FAIL: sqz run wrote a file after an error"; fails=$((fails + 1)); }
 expect 0 "\"kernel\":\".*cyclic.cl\".*\"nonzero\":[1-9]" -- "$sqz" run triangle:8 --steps 3 --type u8 --kernel "$work/cyclic.cl" \
   --param 3 --init random:0.7:2 --out "$work/run.npy" --json

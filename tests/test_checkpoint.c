@@ -183,6 +183,141 @@ START_TEST(test_h5_refusals) {
 }
 END_TEST
 
+#ifdef SQZ_HAVE_HDF5
+#include <hdf5.h>
+
+/* Hostile checkpoints of triangle:6 (21 cells) for an i32 field, each made with the HDF5 API. */
+#define H_CELLS 21
+enum { K_EXTERNAL, K_VIRTUAL, K_EXTLINK, K_SOFTLINK, K_NBIT, K_WIDE, K_FLOAT, K_ATTR_ARRAY, K_BIGENDIAN, K_GZIP, K_PLAIN };
+static char secret[160], source[160], good[160];
+
+static void put_str_attr(hid_t obj, const char *name, const char *value, hsize_t count) {
+  hid_t t = H5Tcopy(H5T_C_S1), sp = count ? H5Screate_simple(1, &count, NULL) : H5Screate(H5S_SCALAR);
+  H5Tset_size(t, strlen(value) + 1);
+  char both[2][32] = {{0}};
+  snprintf(both[0], sizeof both[0], "%s", value);
+  snprintf(both[1], sizeof both[1], "%s", value);
+  hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+  ck_assert(a >= 0 && H5Awrite(a, t, count ? (const void *)both : value) >= 0); /* both: the count is 2 */
+  H5Aclose(a);
+  H5Sclose(sp);
+  H5Tclose(t);
+}
+
+/* The storage of the dataset: external (the secret file), virtual (source.h5's /data), filters. */
+static hid_t craft_dcpl(int kind) {
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  hsize_t chunk = 7, n = H_CELLS;
+  if (kind == K_EXTERNAL) ck_assert(H5Pset_external(dcpl, secret, 0, H_CELLS * 4) >= 0);
+  if (kind == K_NBIT || kind == K_GZIP) ck_assert(H5Pset_chunk(dcpl, 1, &chunk) >= 0);
+  if (kind == K_NBIT) ck_assert(H5Pset_nbit(dcpl) >= 0);
+  if (kind == K_GZIP) ck_assert(H5Pset_deflate(dcpl, 1) >= 0);
+  if (kind == K_VIRTUAL) {
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    ck_assert(H5Pset_virtual(dcpl, sp, source, "/data", sp) >= 0);
+    H5Sclose(sp);
+  }
+  return dcpl;
+}
+
+/* The checkpoint at path: dataset 'state' (or a link of that name) with sqz's attributes, values c + 1. */
+static void craft(const char *path, int kind) {
+  hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  ck_assert(file >= 0);
+  if (kind == K_EXTLINK) {
+    ck_assert(H5Lcreate_external(good, "/state", file, "state", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    H5Fclose(file);
+    return;
+  }
+  hid_t ftype = kind == K_WIDE ? H5T_STD_I64LE : kind == K_FLOAT ? H5T_IEEE_F64LE
+                : kind == K_BIGENDIAN ? H5T_STD_I32BE : H5T_STD_I32LE;
+  hid_t dcpl = craft_dcpl(kind), mtype = kind == K_WIDE ? H5T_NATIVE_INT64 : kind == K_FLOAT ? H5T_NATIVE_DOUBLE
+                                                                           : H5T_NATIVE_INT32;
+  hsize_t n = H_CELLS;
+  hid_t sp = H5Screate_simple(1, &n, NULL);
+  hid_t ds = H5Dcreate2(file, kind == K_SOFTLINK ? "hidden" : "state", ftype, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  ck_assert(ds >= 0);
+  int64_t wide[H_CELLS];
+  double frac[H_CELLS];
+  int32_t narrow[H_CELLS];
+  for (int c = 0; c < H_CELLS; c++) wide[c] = ((int64_t)1 << 40) + c, frac[c] = 0.7, narrow[c] = c + 1;
+  const void *vals = kind == K_WIDE ? (const void *)wide : kind == K_FLOAT ? (const void *)frac : narrow;
+  if (kind != K_EXTERNAL && kind != K_VIRTUAL) ck_assert(H5Dwrite(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, vals) >= 0);
+  put_str_attr(ds, "domain", "triangle:6", kind == K_ATTR_ARRAY ? 2 : 0);
+  put_str_attr(ds, "cell_type", "i32", 0);
+  if (kind == K_SOFTLINK) ck_assert(H5Lcreate_soft("/hidden", file, "state", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+  H5Dclose(ds);
+  H5Sclose(sp);
+  H5Pclose(dcpl);
+  H5Fclose(file);
+}
+
+/* The files the hostile checkpoints point at: a secret (external storage), a source (virtual), a good checkpoint. */
+static void craft_targets(sqz_context *ctx) {
+  snprintf(secret, sizeof secret, "%s/secret", tmpdir);
+  snprintf(source, sizeof source, "%s/source.h5", tmpdir);
+  snprintf(good, sizeof good, "%s/good.h5", tmpdir);
+  FILE *fp = fopen(secret, "wb");
+  ck_assert_ptr_nonnull(fp);
+  for (int i = 0; i < H_CELLS * 4; i++) fputc('A', fp);
+  fclose(fp);
+  hsize_t n = H_CELLS;
+  int32_t v[H_CELLS];
+  for (int c = 0; c < H_CELLS; c++) v[c] = 77;
+  hid_t file = H5Fcreate(source, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), sp = H5Screate_simple(1, &n, NULL);
+  hid_t ds = H5Dcreate2(file, "data", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  ck_assert(ds >= 0 && H5Dwrite(ds, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+  H5Dclose(ds);
+  H5Sclose(sp);
+  H5Fclose(file);
+  sqz_field *g = sqz_test_field(ctx, "triangle:6", SQZ_I32, "compact");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_write_compact(g, v, H_CELLS));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_save_h5(g, good, "", 0));
+  sqz_test_drop(g);
+}
+
+/* A checkpoint reads only itself, in the type it names: external storage, virtual datasets, links, filters sqz
+ * does not write and values of another type are refused naming the dataset and the reason, the field untouched;
+ * big-endian values, gzip alone and contiguous storage load. */
+START_TEST(test_h5_hostile) {
+  sqz_context *ctx = sqz_test_context("cpu");
+  make_tmpdir();
+  craft_targets(ctx);
+  char path[160];
+  snprintf(path, sizeof path, "%s/hostile.h5", tmpdir);
+  sqz_field *f = sqz_test_field(ctx, "triangle:6", SQZ_I32, "compact");
+  int32_t base[H_CELLS], back[H_CELLS];
+  for (int c = 0; c < H_CELLS; c++) base[c] = 3 * c;
+  SQZ_OK_OR_FAIL(ctx, sqz_field_write_compact(f, base, H_CELLS));
+  static const struct { int kind; const char *why; } refused[] = {
+      {K_EXTERNAL, "external storage"}, {K_VIRTUAL, "virtual"}, {K_EXTLINK, "external link"},
+      {K_SOFTLINK, "soft link"}, {K_NBIT, "filter"}, {K_WIDE, "8-byte signed integer"},
+      {K_FLOAT, "8-byte float"}, {K_ATTR_ARRAY, "'domain'"}};
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    craft(path, refused[i].kind);
+    int st = sqz_field_load_h5(f, path, NULL, 0, NULL);
+    const char *e = sqz_last_error(ctx);
+    ck_assert_msg(st == SQZ_ERR_PARSE && strstr(e, refused[i].why) && strstr(e, "state"), "case %zu: %d %s", i, st,
+                  st ? e : "loaded");
+    SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(f, back, H_CELLS));
+    ck_assert_msg(memcmp(base, back, sizeof base) == 0, "case %zu changed the field", i);
+  }
+  static const int loads[] = {K_BIGENDIAN, K_GZIP, K_PLAIN};
+  for (size_t i = 0; i < sizeof loads / sizeof loads[0]; i++) {
+    craft(path, loads[i]);
+    SQZ_OK_OR_FAIL(ctx, sqz_field_load_h5(f, path, NULL, 0, NULL));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(f, back, H_CELLS));
+    for (int c = 0; c < H_CELLS; c++) ck_assert_int_eq(back[c], c + 1);
+  }
+  sqz_test_drop(f);
+  const char *made[] = {path, secret, source, good};
+  for (size_t i = 0; i < 4; i++) unlink(made[i]);
+  rmdir(tmpdir);
+  sqz_context_release(ctx);
+}
+END_TEST
+#endif
+
 int main(void) {
   Suite *s = suite_create("checkpoint");
   TCase *tc = tcase_create("checkpoint");
@@ -190,6 +325,9 @@ int main(void) {
   tcase_add_test(tc, test_compact_io);
   tcase_add_test(tc, test_h5_resume);
   tcase_add_test(tc, test_h5_refusals);
+#ifdef SQZ_HAVE_HDF5
+  tcase_add_test(tc, test_h5_hostile);
+#endif
   suite_add_tcase(s, tc);
   return sqz_test_run(s);
 }

@@ -182,29 +182,33 @@ static int sqz__parse_params(const char *cmd, const char *text, double **out, si
   return 0;
 }
 
-/* Reads a whole text file (the user's kernel); exit status 2 when it cannot be read. */
+/* A kernel source is at most SQZ_KERNEL_MAX bytes (README, "Files"): a link to /dev/zero or a huge file is refused
+ * after reading that much, not read until the host runs out of memory. */
+#define SQZ_KERNEL_MAX ((size_t)16 << 20)
+
+/* Reads a whole text file (the user's kernel) of at most SQZ_KERNEL_MAX bytes; exit status 2 when it cannot be read
+ * or is larger. */
 static int sqz__read_text(const char *cmd, const char *path, char **out) {
   FILE *fp = fopen(path, "rb");
   if (!fp) return sqz_cli_usage(cmd, "--kernel %s: %s", path, strerror(errno));
   size_t cap = 4096, n = 0;
   char *buf = sqz_cli_malloc(cap);
-  for (size_t got; buf && (got = fread(buf + n, 1, cap - n - 1, fp)) > 0;) {
+  for (size_t got; buf && n <= SQZ_KERNEL_MAX && (got = fread(buf + n, 1, cap - n - 1, fp)) > 0;) {
     n += got;
-    if (n + 1 == cap) {
-      char *b = sqz_cli_realloc(buf, cap *= 2);
-      if (!b) {
-        free(buf);
-        buf = NULL;
-      }
+    if (n + 1 == cap && n <= SQZ_KERNEL_MAX) { /* room for SQZ_KERNEL_MAX + 1 bytes and the NUL at most */
+      char *b = sqz_cli_realloc(buf, cap = cap * 2 > SQZ_KERNEL_MAX + 2 ? SQZ_KERNEL_MAX + 2 : cap * 2);
+      if (!b) free(buf);
       buf = b;
     }
   }
   int bad = ferror(fp);
   fclose(fp);
   if (!buf) return sqz_cli_error(cmd, SQZ_ERR_OUT_OF_MEMORY, "--kernel %s: %zu bytes", path, cap);
-  if (bad) {
+  if (bad || n > SQZ_KERNEL_MAX) {
     free(buf);
-    return sqz_cli_usage(cmd, "--kernel %s: cannot read the file", path);
+    return n > SQZ_KERNEL_MAX ? sqz_cli_usage(cmd, "--kernel %s: larger than %zu bytes (16 MiB), the limit for a "
+                                                   "kernel source", path, SQZ_KERNEL_MAX)
+                              : sqz_cli_usage(cmd, "--kernel %s: cannot read the file", path);
   }
   buf[n] = 0;
   if (strlen(buf) != n) {

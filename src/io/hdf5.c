@@ -67,34 +67,139 @@ static int sqz__h5_put_u64(hid_t obj, const char *name, uint64_t value) {
   if (sp >= 0) H5Sclose(sp);
   return ok;
 }
-/* A string attribute into buf (len bytes, truncated, always terminated): 1, or 0 when absent or not a
- * fixed-length string, or -1 when the host memory to read it was refused. */
-static int sqz__h5_get_str(hid_t obj, const char *name, char *buf, size_t len) {
-  if (H5Aexists(obj, name) <= 0) return 0;
-  hid_t a = H5Aopen(obj, name, H5P_DEFAULT), t = a >= 0 ? H5Aget_type(a) : -1, m = -1;
-  int ok = 0;
-  if (t >= 0 && H5Tget_class(t) == H5T_STRING && !H5Tis_variable_str(t)) {
-    size_t n = H5Tget_size(t);
-    char *tmp = sqz__calloc(n + 1, 1);
-    m = H5Tcopy(H5T_C_S1);
-    if (!tmp) ok = -1;
-    else if (m >= 0 && H5Tset_size(m, n) >= 0 && H5Aread(a, m, tmp) >= 0) {
-      snprintf(buf, len, "%s", tmp);
-      ok = 1;
-    }
-    free(tmp);
-  }
+/* The attribute name of obj, open, when it exists and holds a single element (a scalar or one value); else -1. */
+static hid_t sqz__h5_attr_one(hid_t obj, const char *name) {
+  if (H5Aexists(obj, name) <= 0) return -1;
+  hid_t a = H5Aopen(obj, name, H5P_DEFAULT), sp = a >= 0 ? H5Aget_space(a) : -1;
+  int one = sp >= 0 && H5Sget_simple_extent_npoints(sp) == 1;
+  if (sp >= 0) H5Sclose(sp);
+  if (!one && a >= 0) H5Aclose(a);
+  return one ? a : -1;
+}
+/* A variable-length string attribute (h5py's str) into buf: 1 read, 0 not. */
+static int sqz__h5_get_varstr(hid_t a, hid_t t, char *buf, size_t len) {
+  hid_t m = H5Tcopy(H5T_C_S1);
+  char *text = NULL;
+  int ok = m >= 0 && H5Tset_size(m, H5T_VARIABLE) >= 0 && H5Tset_cset(m, H5Tget_cset(t)) >= 0 &&
+           H5Aread(a, m, &text) >= 0 && text;
+  if (ok) snprintf(buf, len, "%s", text);
+  if (text) H5free_memory(text);
   if (m >= 0) H5Tclose(m);
+  return ok;
+}
+/* A fixed-length string attribute into buf: all of its n bytes (h5py's np.bytes_ stores no NUL), read
+ * null-padded and terminated here. 1 read, 0 not, -1 no host memory. */
+static int sqz__h5_get_fixstr(hid_t a, hid_t t, char *buf, size_t len) {
+  size_t n = H5Tget_size(t);
+  char *tmp = n ? sqz__calloc(n + 1, 1) : NULL;
+  if (!tmp) return n ? -1 : 0;
+  hid_t m = H5Tcopy(H5T_C_S1);
+  int ok = m >= 0 && H5Tset_size(m, n) >= 0 && H5Tset_strpad(m, H5T_STR_NULLPAD) >= 0 &&
+           H5Tset_cset(m, H5Tget_cset(t)) >= 0 && H5Aread(a, m, tmp) >= 0;
+  if (ok) snprintf(buf, len, "%s", tmp);
+  if (m >= 0) H5Tclose(m);
+  free(tmp);
+  return ok;
+}
+/* A string attribute, fixed-length or variable-length, into buf (len bytes, truncated, always
+ * terminated): 1, or 0 when absent, not a single string, or unreadable, or -1 when the host memory to
+ * read it was refused. */
+static int sqz__h5_get_str(hid_t obj, const char *name, char *buf, size_t len) {
+  hid_t a = sqz__h5_attr_one(obj, name), t = a >= 0 ? H5Aget_type(a) : -1;
+  int ok = 0;
+  if (t >= 0 && H5Tget_class(t) == H5T_STRING)
+    ok = H5Tis_variable_str(t) > 0 ? sqz__h5_get_varstr(a, t, buf, len) : sqz__h5_get_fixstr(a, t, buf, len);
   if (t >= 0) H5Tclose(t);
   if (a >= 0) H5Aclose(a);
   return ok;
 }
 static int sqz__h5_get_u64(hid_t obj, const char *name, uint64_t *value) {
-  if (H5Aexists(obj, name) <= 0) return 0;
-  hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+  hid_t a = sqz__h5_attr_one(obj, name);
   int ok = a >= 0 && H5Aread(a, H5T_NATIVE_UINT64, value) >= 0;
   if (a >= 0) H5Aclose(a);
   return ok;
+}
+
+/* The dataset 'state' of file, opened into *ds, when it is a dataset object of the file itself: the name a
+ * hard link (an external link would read another file, a soft link another object), else SQZ_ERR_PARSE. */
+static int sqz__h5_open_state(sqz_context *ctx, const char *path, hid_t file, hid_t *ds) {
+  H5L_info_t li;
+  if (H5Lexists(file, "state", H5P_DEFAULT) <= 0 || H5Lget_info(file, "state", &li, H5P_DEFAULT) < 0)
+    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: not an sqz HDF5 checkpoint (no dataset 'state')", path);
+  if (li.type != H5L_TYPE_HARD)
+    return sqz__fail(ctx, SQZ_ERR_PARSE,
+                     "%s: dataset 'state' is reached through %s link: refused (a checkpoint's state must be a "
+                     "dataset of the file itself)",
+                     path, li.type == H5L_TYPE_SOFT ? "a soft" : li.type == H5L_TYPE_EXTERNAL ? "an external" : "a user-defined");
+  if ((*ds = H5Dopen2(file, "state", H5P_DEFAULT)) < 0)
+    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: not an sqz HDF5 checkpoint ('state' is not a dataset)", path);
+  return SQZ_OK;
+}
+
+/* The filters of dcpl are among those sqz writes (shuffle, deflate, fletcher32): others could need a plugin
+ * loaded from disk or change the values. SQZ_OK, else SQZ_ERR_PARSE naming the filter. */
+static int sqz__h5_filters(sqz_context *ctx, const char *path, hid_t dcpl) {
+  int n = H5Pget_nfilters(dcpl);
+  if (n < 0) return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: dataset 'state': its filters cannot be read", path);
+  for (int i = 0; i < n; i++) {
+    unsigned flags = 0, config = 0;
+    size_t nv = 0;
+    char name[64] = "";
+    H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &nv, NULL, sizeof name, name, &config);
+    if (id != H5Z_FILTER_SHUFFLE && id != H5Z_FILTER_DEFLATE && id != H5Z_FILTER_FLETCHER32)
+      return sqz__fail(ctx, SQZ_ERR_PARSE,
+                       "%s: dataset 'state' uses HDF5 filter %d (%s), not one sqz writes (shuffle, deflate, "
+                       "fletcher32): refused",
+                       path, (int)id, name[0] ? name : "unnamed");
+  }
+  return SQZ_OK;
+}
+
+/* The values of ds lie in the file itself: contiguous, chunked or compact storage, no external storage
+ * (H5Pset_external), no virtual dataset (both read other files), only sqz's filters. Else SQZ_ERR_PARSE. */
+static int sqz__h5_storage(sqz_context *ctx, const char *path, hid_t ds) {
+  hid_t dcpl = H5Dget_create_plist(ds);
+  H5D_layout_t lay = dcpl >= 0 ? H5Pget_layout(dcpl) : H5D_LAYOUT_ERROR;
+  int ext = dcpl >= 0 ? H5Pget_external_count(dcpl) : -1, st = SQZ_OK;
+  if (lay == H5D_VIRTUAL)
+    st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: dataset 'state' is a virtual dataset (its values would come from "
+                                       "other files): refused", path);
+  else if (ext != 0)
+    st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: dataset 'state' has external storage (its values would be read from "
+                                       "other files): refused", path);
+  else if (lay != H5D_CONTIGUOUS && lay != H5D_CHUNKED && lay != H5D_COMPACT)
+    st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: dataset 'state' has a storage layout sqz does not read (%d)", path,
+                   (int)lay);
+  else st = sqz__h5_filters(ctx, path, dcpl);
+  if (dcpl >= 0) H5Pclose(dcpl);
+  return st;
+}
+
+/* What the values of HDF5 type t are, in words ("8-byte signed integers"). */
+static void sqz__h5_type_text(hid_t t, char *buf, size_t len) {
+  H5T_class_t c = H5Tget_class(t);
+  size_t n = H5Tget_size(t);
+  if (c == H5T_INTEGER)
+    snprintf(buf, len, "%zu-byte %s integers", n, H5Tget_sign(t) == H5T_SGN_NONE ? "unsigned" : "signed");
+  else if (c == H5T_FLOAT) snprintf(buf, len, "%zu-byte floats", n);
+  else if (c == H5T_STRING) snprintf(buf, len, "strings");
+  else snprintf(buf, len, "values of HDF5 class %d", (int)c);
+}
+
+/* The values of ds are of the field's cell type exactly (either byte order): HDF5 would convert any other
+ * type, silently (2^40 to 2147483647, 0.7 to 0). Else SQZ_ERR_PARSE naming both types. */
+static int sqz__h5_type(sqz_context *ctx, const char *path, hid_t ds, sqz_type type) {
+  hid_t t = H5Dget_type(ds), big = H5Tcopy(sqz__h5_file_type(type));
+  int same = t >= 0 && big >= 0 && H5Tset_order(big, H5T_ORDER_BE) >= 0 &&
+             (H5Tequal(t, sqz__h5_file_type(type)) > 0 || H5Tequal(t, big) > 0);
+  char have[64] = "unreadable values", want[64] = "";
+  if (!same && t >= 0) sqz__h5_type_text(t, have, sizeof have);
+  if (!same) sqz__h5_type_text(sqz__h5_file_type(type), want, sizeof want);
+  if (big >= 0) H5Tclose(big);
+  if (t >= 0) H5Tclose(t);
+  if (same) return SQZ_OK;
+  return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: dataset 'state' holds %s, but its cell_type is %s (%s): refused", path,
+                   have, sqz__type_name(type), want);
 }
 
 /* One band of the dataset: cells c0 .. c0 + n - 1 between the file and values (read = 1: into values). */
@@ -179,58 +284,44 @@ int sqz_field_save_h5(sqz_field *f, const char *path, const char *workload, uint
   return sqz__atomic_commit(ctx, &af);
 }
 
-int sqz_field_load_h5(sqz_field *f, const char *path, char *workload, size_t workload_len, uint64_t *step) {
-  if (!f || !path) return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_load_h5: NULL argument");
+/* The checkpoint's dataset ds fits field f: one dimension of |D| values, stored in the file itself, of the
+ * field's domain and cell type (attributes and values). SQZ_OK, else SQZ_ERR_PARSE (or OUT_OF_MEMORY). */
+static int sqz__h5_fits(sqz_field *f, const char *path, hid_t ds, hid_t space) {
   sqz_context *ctx = f->ctx;
-  FILE *probe = fopen(path, "rb");
-  if (!probe) return sqz__fail(ctx, SQZ_ERR_IO, "%s: cannot open", path);
-  fclose(probe);
-  sqz_h5_quiet q;
-  sqz__h5_quiet(&q);
-  int st = SQZ_OK;
   char dom[320] = "", type[16] = "";
-  void *values = NULL;
-  sqz_compact_io io = {0};
-  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), ds = -1, space = -1;
   hsize_t dims[1] = {0};
-  if (file < 0 || (ds = H5Dopen2(file, "state", H5P_DEFAULT)) < 0) {
-    st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: not an sqz HDF5 checkpoint (no dataset 'state')", path);
-    goto done;
-  }
-  space = H5Dget_space(ds);
-  if (space < 0 || H5Sget_simple_extent_ndims(space) != 1 || H5Sget_simple_extent_dims(space, dims, NULL) != 1) {
-    st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: dataset 'state' is not one-dimensional", path);
-    goto done;
-  }
+  if (space < 0 || H5Sget_simple_extent_ndims(space) != 1 || H5Sget_simple_extent_dims(space, dims, NULL) != 1)
+    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: dataset 'state' is not one-dimensional", path);
+  int st = sqz__h5_storage(ctx, path, ds);
+  if (st != SQZ_OK) return st;
   int has_dom = sqz__h5_get_str(ds, "domain", dom, sizeof dom);
   int has_type = sqz__h5_get_str(ds, "cell_type", type, sizeof type);
-  if (has_dom < 0 || has_type < 0) {
-    st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: no host memory to read the attributes", path);
-    goto done;
-  }
-  if (!has_dom || !has_type) {
-    st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s: attribute 'domain' or 'cell_type' missing", path);
-    goto done;
-  }
-  if (strcmp(dom, f->dom->spec) != 0) {
-    st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s holds %s, but the field is on %s", path, dom, f->dom->spec);
-    goto done;
-  }
-  if (strcmp(type, sqz__type_name(f->type)) != 0) {
-    st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s holds %s cells, but the field holds %s cells", path, type,
-                   sqz__type_name(f->type));
-    goto done;
-  }
-  if (dims[0] != f->dom->cells) {
-    st = sqz__fail(ctx, SQZ_ERR_PARSE, "%s holds %llu values, but %s has %llu cells", path,
-                   (unsigned long long)dims[0], dom, (unsigned long long)f->dom->cells);
-    goto done;
-  }
-  uint64_t cells = dims[0], band = cells < SQZ_H5_CHUNK ? (cells ? cells : 1) : SQZ_H5_CHUNK;
-  if ((st = sqz__host_alloc(ctx, band * sqz_type_size(f->type), 0, &values, "%s: a chunk of the compact state",
-                            path)) != SQZ_OK ||
-      (st = sqz__compact_open(f, SQZ_COMPACT_LOAD, path, &io)) != SQZ_OK)
-    goto done;
+  if (has_dom < 0 || has_type < 0)
+    return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: no host memory to read the attributes", path);
+  if (!has_dom || !has_type)
+    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: attribute 'domain' or 'cell_type' of dataset 'state' missing (or "
+                                         "not a single string)", path);
+  if (strcmp(dom, f->dom->spec) != 0)
+    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s holds %s, but the field is on %s", path, dom, f->dom->spec);
+  if (strcmp(type, sqz__type_name(f->type)) != 0)
+    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s holds %s cells, but the field holds %s cells", path, type,
+                     sqz__type_name(f->type));
+  if (dims[0] != f->dom->cells)
+    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s holds %llu values, but %s has %llu cells", path,
+                     (unsigned long long)dims[0], dom, (unsigned long long)f->dom->cells);
+  return sqz__h5_type(ctx, path, ds, f->type);
+}
+
+/* Reads the values of ds chunk by chunk into the field's second buffer, then the workload and step, and
+ * makes the state current only when all of it was good. */
+static int sqz__h5_load_values(sqz_field *f, const char *path, hid_t ds, hid_t space, char *workload,
+                               size_t workload_len, uint64_t *step) {
+  sqz_context *ctx = f->ctx;
+  uint64_t cells = f->dom->cells, band = cells < SQZ_H5_CHUNK ? (cells ? cells : 1) : SQZ_H5_CHUNK;
+  void *values = NULL;
+  sqz_compact_io io = {0};
+  int st = sqz__host_alloc(ctx, band * sqz_type_size(f->type), 0, &values, "%s: a chunk of the compact state", path);
+  if (st == SQZ_OK) st = sqz__compact_open(f, SQZ_COMPACT_LOAD, path, &io);
   for (uint64_t c0 = 0; st == SQZ_OK && c0 < cells; c0 += band) { /* into the second buffer */
     uint64_t n = cells - c0 < band ? cells - c0 : band;
     if (!sqz__h5_band(ds, space, f->type, c0, n, values, 1))
@@ -244,13 +335,29 @@ int sqz_field_load_h5(sqz_field *f, const char *path, char *workload, size_t wor
   if (st == SQZ_OK) st = sqz__compact_commit(&io); /* the whole file was good: its state becomes current */
   if (st == SQZ_OK && !has_work) workload[0] = 0;
   if (st == SQZ_OK && step && !sqz__h5_get_u64(ds, "step", step)) *step = 0;
-done:
   sqz__compact_close(&io);
+  free(values);
+  return st;
+}
+
+int sqz_field_load_h5(sqz_field *f, const char *path, char *workload, size_t workload_len, uint64_t *step) {
+  if (!f || !path) return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_load_h5: NULL argument");
+  sqz_context *ctx = f->ctx;
+  FILE *probe = fopen(path, "rb");
+  if (!probe) return sqz__fail(ctx, SQZ_ERR_IO, "%s: cannot open", path);
+  fclose(probe);
+  sqz_h5_quiet q;
+  sqz__h5_quiet(&q);
+  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), ds = -1, space = -1;
+  int st = file < 0 ? sqz__fail(ctx, SQZ_ERR_PARSE, "%s: not an sqz HDF5 checkpoint (no dataset 'state')", path)
+                    : sqz__h5_open_state(ctx, path, file, &ds);
+  if (st == SQZ_OK) space = H5Dget_space(ds);
+  if (st == SQZ_OK) st = sqz__h5_fits(f, path, ds, space);
+  if (st == SQZ_OK) st = sqz__h5_load_values(f, path, ds, space, workload, workload_len, step);
   if (space >= 0) H5Sclose(space);
   if (ds >= 0) H5Dclose(ds);
   if (file >= 0) H5Fclose(file);
   sqz__h5_loud(&q);
-  free(values);
   return st;
 }
 #else

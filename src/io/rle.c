@@ -10,37 +10,86 @@
 
 #define SQZ_RLE_LINE 70 /* longest pattern line written, as Golly */
 
-/* Reads the whole file into *out (malloc'ed, *len bytes): SQZ_ERR_IO with strerror on failure. */
-static int sqz__rle_read(sqz_context *ctx, const char *path, char **out, size_t *len) {
+/* How much of a file is read at most. Before its header: SQZ_RLE_HEAD_MAX bytes for comment lines and the header.
+ * After it: 2 bytes a cell of the declared W x H box, cut to the domain's side where a field is known (a run of
+ * one cell is one byte, a row end one, a count is shorter than the cells it covers), plus SQZ_RLE_HEAD_MAX. */
+#define SQZ_RLE_HEAD_MAX ((uint64_t)1 << 20)
+static uint64_t sqz__rle_limit(const sqz_rle_header *h, uint64_t side) {
+  uint64_t w = (h->width < side ? h->width : side) + 1, rows = h->height < side ? h->height : side;
+  if (rows && w > (UINT64_MAX - SQZ_RLE_HEAD_MAX) / 2 / rows) return UINT64_MAX;
+  return SQZ_RLE_HEAD_MAX + 2 * w * rows;
+}
+
+/* A file being read: its bytes so far, and the limit its header (once read) sets. */
+typedef struct {
+  sqz_context *ctx;
+  const char *path, *spec; /* spec: the field's domain, NULL when none (sqz_rle_info) */
+  uint64_t side, limit;
+  char *buf;
+  size_t n, cap;
+  int headed;
+  sqz_rle_header h;
+} sqz_rle_reader;
+
+/* Doubles the buffer, never past limit + 1 bytes (one more shows the file is larger), within host memory. */
+static int sqz__rle_grow(sqz_rle_reader *r) {
+  size_t want = !r->cap ? 4096 : r->cap <= SIZE_MAX / 2 ? r->cap * 2 : SIZE_MAX;
+  if (r->limit < SIZE_MAX && want > r->limit + 1) want = (size_t)(r->limit + 1);
+  int st = sqz__host_check(r->ctx, want, "%s: reading the RLE pattern", r->path);
+  char *bigger = st == SQZ_OK ? sqz__realloc(r->buf, want) : NULL;
+  if (st != SQZ_OK) return st;
+  if (!bigger)
+    return sqz__fail(r->ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: out of host memory after reading %zu bytes", r->path, r->n);
+  r->buf = bigger;
+  r->cap = want;
+  return SQZ_OK;
+}
+
+/* Once the bytes read hold whole lines up to the header, the header sets the limit. from: where the new bytes start. */
+static void sqz__rle_head_seen(sqz_rle_reader *r, size_t from) {
+  size_t end = r->n;
+  while (!r->headed && end > from && r->buf[end - 1] != '\n') end--;
+  if (r->headed || end == from || sqz__rle_parse_head(r->buf, end, &r->h, NULL, 0) != SQZ_OK) return;
+  r->headed = 1;
+  r->limit = sqz__rle_limit(&r->h, r->side);
+}
+
+static int sqz__rle_too_big(const sqz_rle_reader *r) {
+  if (!r->headed)
+    return sqz__fail(r->ctx, SQZ_ERR_PARSE, "%s: no RLE header 'x = W, y = H' in the first %llu bytes (the limit "
+                                            "for comment lines and the header)", r->path, (unsigned long long)r->limit);
+  return sqz__fail(r->ctx, SQZ_ERR_PARSE, "%s: larger than %llu bytes, the limit for a pattern of x = %llu, y = %llu%s%s "
+                                          "(2 bytes a cell plus 1 MiB)", r->path, (unsigned long long)r->limit,
+                   (unsigned long long)r->h.width, (unsigned long long)r->h.height, r->spec ? " in " : "",
+                   r->spec ? r->spec : "");
+}
+
+/* Reads the whole file into *out (malloc'ed, *len bytes), at most the limit its header sets (side: the domain's,
+ * UINT64_MAX when none): SQZ_ERR_IO with strerror on failure, SQZ_ERR_PARSE past the limit (a link to
+ * /dev/zero stops after 1 MiB), SQZ_ERR_OUT_OF_MEMORY past the host's memory. */
+static int sqz__rle_read(sqz_context *ctx, const char *path, uint64_t side, const char *spec, char **out, size_t *len) {
   *out = NULL;
   *len = 0;
   FILE *fp = fopen(path, "rb");
   if (!fp) return sqz__fail(ctx, SQZ_ERR_IO, "%s: cannot open for reading: %s", path, strerror(errno));
-  size_t cap = 4096, n = 0;
-  char *buf = sqz__malloc(cap);
-  for (size_t got = 1; buf && got > 0;) {
-    if (n == cap) {
-      char *bigger = cap <= SIZE_MAX / 2 ? sqz__realloc(buf, cap * 2) : NULL;
-      if (!bigger) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = bigger;
-      cap *= 2;
-    }
-    got = fread(buf + n, 1, cap - n, fp);
-    n += got;
+  sqz_rle_reader r = {ctx, path, spec, side, SQZ_RLE_HEAD_MAX, NULL, 0, 0, 0, {0}};
+  int st = SQZ_OK;
+  for (size_t got = 1; st == SQZ_OK && got > 0;) {
+    if (r.n == r.cap && (st = sqz__rle_grow(&r)) != SQZ_OK) break;
+    got = fread(r.buf + r.n, 1, r.cap - r.n, fp);
+    r.n += got;
+    sqz__rle_head_seen(&r, r.n - got);
+    if (r.n > r.limit) st = sqz__rle_too_big(&r);
   }
-  int e = ferror(fp) ? errno : 0;
+  int e = st == SQZ_OK && ferror(fp) ? errno : 0;
   fclose(fp);
-  if (!buf) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: out of host memory after reading %zu bytes", path, n);
-  if (e) {
-    free(buf);
-    return sqz__fail(ctx, SQZ_ERR_IO, "%s: read failed: %s", path, strerror(e));
+  if (st == SQZ_OK && e) st = sqz__fail(ctx, SQZ_ERR_IO, "%s: read failed: %s", path, strerror(e));
+  if (st != SQZ_OK) {
+    free(r.buf);
+    return st;
   }
-  *out = buf;
-  *len = n;
+  *out = r.buf;
+  *len = r.n;
   return SQZ_OK;
 }
 
@@ -48,10 +97,11 @@ static int sqz__rle_read(sqz_context *ctx, const char *path, char **out, size_t 
  * be well formed (a malformed file is reported as such, not by where its first cell would land).
  * SQZ_ERR_PARSE names the file, the line and the column; a status of run passes through with its
  * own detail. */
-static int sqz__rle_load(sqz_context *ctx, const char *path, sqz_rle_header *h, sqz_rle_run_fn run, void *user) {
+static int sqz__rle_load(sqz_context *ctx, const char *path, const sqz_field *f, sqz_rle_header *h, sqz_rle_run_fn run,
+                         void *user) {
   char *buf, err[256];
   size_t len;
-  int st = sqz__rle_read(ctx, path, &buf, &len);
+  int st = sqz__rle_read(ctx, path, f ? f->dom->side : UINT64_MAX, f ? f->dom->spec : NULL, &buf, &len);
   if (st != SQZ_OK) return st;
   st = sqz__rle_parse(buf, len, h, NULL, NULL, err, sizeof err);
   if (st == SQZ_OK && run) st = sqz__rle_parse(buf, len, h, run, user, err, sizeof err);
@@ -63,7 +113,7 @@ static int sqz__rle_load(sqz_context *ctx, const char *path, sqz_rle_header *h, 
 int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, uint64_t *height, char *rule, size_t rule_len) {
   if (!path || (rule && !rule_len)) return SQZ_ERR_INVALID_ARGUMENT;
   sqz_rle_header h;
-  int st = sqz__rle_load(ctx, path, &h, NULL, NULL);
+  int st = sqz__rle_load(ctx, path, NULL, &h, NULL, NULL);
   if (st != SQZ_OK) return st;
   if (rule && strlen(h.rule) >= rule_len)
     return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: the rule '%s' does not fit a buffer of %zu bytes", path,
@@ -140,7 +190,7 @@ int sqz_field_load_rle(sqz_field *f, const char *path, int64_t at_x, int64_t at_
   if ((st = sqz__image_open(f, path, SQZ_IMAGE_LOAD, &im)) != SQZ_OK) return st;
   sqz_rle_place p = {f, path, &im, at_x, at_y};
   sqz_rle_header h;
-  st = sqz__rle_load(f->ctx, path, &h, sqz__rle_place_run, &p);
+  st = sqz__rle_load(f->ctx, path, f, &h, sqz__rle_place_run, &p);
   if (st == SQZ_OK) st = sqz__image_commit(&im);
   sqz__image_close(&im);
   return st;

@@ -30,4 +30,8 @@ typedef int (*sqz_rle_run_fn)(void *user, const sqz_rle_header *h, uint64_t x, u
 SQZ_INTERNAL int sqz__rle_parse(const char *buf, size_t len, sqz_rle_header *h, sqz_rle_run_fn run, void *user,
                                 char *err, size_t errlen);
 
+/* Only the comment lines and the header line of buf[0, len), into h, as sqz__rle_parse reads them (the
+ * readers bound a file by its header before they have all of it). */
+SQZ_INTERNAL int sqz__rle_parse_head(const char *buf, size_t len, sqz_rle_header *h, char *err, size_t errlen);
+
 #endif /* SQZ_RLE_H */

@@ -246,27 +246,39 @@ static int sqz__rle_runs(sqz_rle_in *in, const sqz_rle_header *h, sqz_rle_run_fn
   }
 }
 
-int sqz__rle_parse(const char *buf, size_t len, sqz_rle_header *h, sqz_rle_run_fn run, void *user, char *err,
-                   size_t errlen) {
-  sqz_rle_in in = {buf, len, 0, 1, 0, err, errlen};
-  memset(h, 0, sizeof *h);
-  if (err && errlen) err[0] = 0;
+/* Comment and blank lines, then the header line. */
+static int sqz__rle_head(sqz_rle_in *in, sqz_rle_header *h) {
   for (;;) { /* comment lines and blank lines before the header */
-    sqz__rle_blanks(&in);
-    int c = sqz__rle_peek(&in);
+    sqz__rle_blanks(in);
+    int c = sqz__rle_peek(in);
     if (c == '\n') {
-      sqz__rle_next(&in);
+      sqz__rle_next(in);
     } else if (c == '#') {
-      int st = sqz__rle_comment(&in, h);
+      int st = sqz__rle_comment(in, h);
       if (st != SQZ_OK) return st;
     } else if (c == 'x') {
       break;
     } else {
       char b[32];
-      return sqz__rle_fail(&in, sqz__rle_here(&in), "expected the header 'x = W, y = H[, rule = R]', found %s",
+      return sqz__rle_fail(in, sqz__rle_here(in), "expected the header 'x = W, y = H[, rule = R]', found %s",
                            sqz__rle_what(c, b, sizeof b));
     }
   }
-  int st = sqz__rle_header_line(&in, h);
+  return sqz__rle_header_line(in, h);
+}
+
+int sqz__rle_parse_head(const char *buf, size_t len, sqz_rle_header *h, char *err, size_t errlen) {
+  sqz_rle_in in = {buf, len, 0, 1, 0, err, errlen};
+  memset(h, 0, sizeof *h);
+  if (err && errlen) err[0] = 0;
+  return sqz__rle_head(&in, h);
+}
+
+int sqz__rle_parse(const char *buf, size_t len, sqz_rle_header *h, sqz_rle_run_fn run, void *user, char *err,
+                   size_t errlen) {
+  sqz_rle_in in = {buf, len, 0, 1, 0, err, errlen};
+  memset(h, 0, sizeof *h);
+  if (err && errlen) err[0] = 0;
+  int st = sqz__rle_head(&in, h);
   return st != SQZ_OK ? st : sqz__rle_runs(&in, h, run, user);
 }
