@@ -81,7 +81,13 @@ SQZ_API const char *sqz_status_message(int status);
  * sqz_context_timing(ctx) report the calling thread's last call on ctx, so one thread's failure
  * never overwrites another's detail. What the caller must not do: release a handle (drop a
  * reference) while another thread still uses that reference, or call a getter that returns a
- * string (sqz_field_map) while another thread changes it. */
+ * string (sqz_field_map) while another thread changes it.
+ *
+ * NULL handles. A getter given a NULL context, domain, field or device list returns a neutral
+ * value and never crashes: 0 for numbers, kinds and types (not a valid sqz_domain_kind or
+ * sqz_type), "" for strings, NULL for handles. A call that returns a status gives
+ * SQZ_ERR_INVALID_ARGUMENT for a NULL handle or a NULL required pointer; *_release(NULL) is a
+ * no-op; only sqz_last_error(NULL) has a meaning of its own (see there). */
 
 /* ---- opaque handles ---------------------------------------------------------------------- */
 typedef struct sqz_context sqz_context;         /* backend, device, queue, program cache   */
@@ -269,7 +275,7 @@ SQZ_API int sqz_field_create_parts(sqz_domain *dom, sqz_type type, const char *l
  * of them. */
 SQZ_API int sqz_field_create_devices(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, sqz_type type,
                                      const char *layout, uint64_t parts, sqz_field **out);
-SQZ_API uint64_t sqz_field_parts(const sqz_field *field); /* 1 for a field in one buffer */
+SQZ_API uint64_t sqz_field_parts(const sqz_field *field); /* 1 for a field in one buffer, 0 for NULL */
 /* The part count sqz_field_create would take for (dom, type, layout) on ctx's device (1 when one
  * buffer fits; 0 when it does not and the layout does not part, or two buffers exceed the device's
  * memory) and that count's halo bytes per step; nothing is allocated (dom's own context is unused). */
