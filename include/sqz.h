@@ -477,6 +477,24 @@ SQZ_API int sqz_field_save_rle(sqz_field *field, const char *path, const char *r
 #define SQZ_RLE_RULE_MAX 64
 SQZ_API int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, uint64_t *height, char *rule,
                          size_t rule_len);
+/* Golly plaintext (.cells) patterns, like RLE (2D domains, SQZ_U8 fields): lines starting with '!'
+ * are comments, every other line is a row: '.' dead, 'O' (or '*') alive, trailing dead cells left
+ * out, an empty line an empty row. Loading places the top-left at (at_x + X, at_y + Y), X, Y from a
+ * "!Pos: X,Y" comment (sqz's own, which Golly ignores), else 0; every other cell becomes 0. A byte
+ * other than those is SQZ_ERR_PARSE naming the line and column; placement errors as for RLE. */
+SQZ_API int sqz_field_load_cells(sqz_field *field, const char *path, int64_t at_x, int64_t at_y);
+/* Writes the bounding box of the live cells: "!Name: NAME" (name NULL: no such line; a control
+ * character in it is SQZ_ERR_INVALID_ARGUMENT), "!Pos: X,Y" (where the box starts in the
+ * embedding), then a line per row of the box, '.' and 'O' without the trailing dead cells ("." for
+ * an empty row); an empty state has no rows. load(save(f)) at (0, 0) restores f. Atomic. */
+SQZ_API int sqz_field_save_cells(sqz_field *field, const char *path, const char *name);
+/* Loads a pattern or image, dropping its live (non-zero) cells that land outside the domain or on
+ * its holes instead of refusing the file: .rle and .cells placed as above, .npy and PBM (any other
+ * extension; placed at (0, 0) only). *clipped (may be NULL) gets how many were dropped. Every live
+ * cell dropped (and some were) is SQZ_ERR_OUTSIDE_DOMAIN naming the file: nothing would be left.
+ * Other errors as the format's own load; an .h5 checkpoint is SQZ_ERR_INVALID_ARGUMENT. */
+SQZ_API int sqz_field_load_clipped(sqz_field *field, const char *path, int64_t at_x, int64_t at_y,
+                                   uint64_t *clipped);
 /* HDF5 checkpoints (needs libhdf5 at build time, else SQZ_ERR_UNSUPPORTED): dataset "state" with the
  * compact state (sqz_field_read_compact's order; chunked, shuffled and deflated, Fletcher-32
  * checksummed) and attributes domain, cell_type ("u8", "i32", "f32", "f64"), workload (the rule

@@ -71,6 +71,9 @@ START_TEST(status_calls) {
   ck_assert_int_eq(sqz_field_save_npy(NULL, "x.npy"), INVALID);
   ck_assert_int_eq(sqz_field_load_rle(NULL, "x.rle", 0, 0), INVALID);
   ck_assert_int_eq(sqz_field_save_rle(NULL, "x.rle", NULL), INVALID);
+  ck_assert_int_eq(sqz_field_load_cells(NULL, "x.cells", 0, 0), INVALID);
+  ck_assert_int_eq(sqz_field_save_cells(NULL, "x.cells", NULL), INVALID);
+  ck_assert_int_eq(sqz_field_load_clipped(NULL, "x.rle", 0, 0, &u), INVALID);
   ck_assert_int_eq(sqz_field_load_h5(NULL, "x.h5", text, sizeof text, &u) != SQZ_OK, 1);
   ck_assert_int_eq(sqz_field_save_png_sized(NULL, "x.png", 0) != SQZ_OK, 1); /* UNSUPPORTED without libpng */
   sqz_context_release(NULL);

@@ -91,8 +91,8 @@ double sqz_cli_cell_scale(const sqz_domain *dom, const char *layout);
 /* ---- shared by life, run and heat (tools/cli_run.c) ---- */
 /* 1 if path ends in ext (".npy", ".rle", ".h5"; any case). */
 int sqz_cli_has_ext(const char *path, const char *ext);
-/* A state file by extension: .h5 (checkpoint: workload and step come back), .npy, .rle (at 0,0),
- * else PBM. */
+/* A state file by extension: .h5 (checkpoint: workload and step come back), .npy, .rle and .cells
+ * (at 0,0), else PBM. */
 int sqz_cli_load_state(sqz_field *f, const char *path, char *workload, size_t workload_len, uint64_t *step);
 /* Writes f into tmp in the format of target's extension (workload: the rule or kernel; step: the
  * step count a checkpoint records). */
