@@ -506,12 +506,20 @@ SQZ_API int sqz_field_load_clipped(sqz_field *field, const char *path, int64_t a
  * passed its checksum, so a damaged file leaves the field as it was. */
 SQZ_API int sqz_field_save_h5(sqz_field *field, const char *path, const char *workload, uint64_t step);
 SQZ_API int sqz_field_load_h5(sqz_field *field, const char *path, char *workload, size_t workload_len, uint64_t *step);
-/* PNG picture: live, dead, and outside-domain cells in three colours (needs libpng). */
+/* PNG picture (needs libpng), a pixel a cell; cells outside the domain and holes in their own colour.
+ * SQZ_U8 fields: a colour per state, 0 dead (light), 1 live (dark), 2 and up eight distinct colours,
+ * cycled. SQZ_I32, SQZ_F32, SQZ_F64: the viridis colour map from the smallest to the largest finite
+ * value of the domain cells, that range written as the tEXt chunk "sqz:range" = "MIN MAX". */
 SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
-/* The same picture downscaled so that its longer side is at most size pixels (0: every cell a
- * pixel): a pixel covers a square of cells, drawn by the share of live cells (u8) or the mean
- * value, the hole colour where none is a domain cell. Memory: one band of rows, whatever the level. */
+/* The same picture, size pixels on its longer side (0: a pixel a cell). Smaller than the embedding: a
+ * pixel covers a square of ceil(side / size) cells, drawn in the mean colour of their states (u8) or
+ * at their mean value, the hole colour where none is a domain cell. Larger: each cell is k x k pixels,
+ * k = floor(size / side) (exactly size when size is a multiple of the side). Memory: one band of rows
+ * and one picture row, whatever the level. */
 SQZ_API int sqz_field_save_png_sized(sqz_field *field, const char *path, uint64_t size);
+/* The same, with the range the colour map spans in *min and *max (either may be NULL; 0 and 0 for
+ * SQZ_U8 fields, whose states have fixed colours, and on failure). */
+SQZ_API int sqz_field_save_png_range(sqz_field *field, const char *path, uint64_t size, double *min, double *max);
 
 /* Every file sqz writes (PBM, .npy, RLE, PNG) goes to a unique temporary "<path>.XXXXXX" beside the
  * target, made with mkstemp (never through an existing name or a link), fsynced and renamed over

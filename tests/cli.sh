@@ -314,7 +314,7 @@ expect 0 "live" -- "$sqz" life fractal:sierpinski-carpet:4 --steps 6 --frames "$
 od -An -tx1 -j16 -N8 "$work/frames/frame_00000006.png" | tr -d ' \n' | grep -q '0000001b0000001b' ||
   { echo "FAIL: --png-size 30 on side 81 is not 27 x 27"; fails=$((fails + 1)); }
 expect 2 "needs --every" -- "$sqz" life triangle:9 --steps 1 --frames "$work/frames"
-expect 2 "not a directory|No such file" -- "$sqz" heat triangle:9 --steps 1 --frames "$work/nodir" --every 1
+expect 2 "not a directory|No such file" -- "$sqz" heat triangle:9 --steps 1 --frames "$work/nodir/sub" --every 1
 expect 2 "--png-size applies" -- "$sqz" life triangle:9 --steps 1 --png-size 10
 
 # the progress bar on a terminal (script gives sqz a pty; timeout stops the run after SECONDS): it

@@ -76,6 +76,9 @@ START_TEST(status_calls) {
   ck_assert_int_eq(sqz_field_load_clipped(NULL, "x.rle", 0, 0, &u), INVALID);
   ck_assert_int_eq(sqz_field_load_h5(NULL, "x.h5", text, sizeof text, &u) != SQZ_OK, 1);
   ck_assert_int_eq(sqz_field_save_png_sized(NULL, "x.png", 0) != SQZ_OK, 1); /* UNSUPPORTED without libpng */
+  d = 1;
+  ck_assert_int_eq(sqz_field_save_png_range(NULL, "x.png", 0, &d, NULL) != SQZ_OK, 1);
+  ck_assert(d == 0);
   sqz_context_release(NULL);
   sqz_domain_release(NULL);
   sqz_field_release(NULL);

@@ -99,7 +99,8 @@ int sqz_cli_load_state(sqz_field *f, const char *path, char *workload, size_t wo
 int sqz_cli_save_state(sqz_field *f, const char *target, const char *tmp, const char *workload, uint64_t step);
 /* The progress bar on stderr for the steps of ctx (on a terminal, unless quiet, once a second has passed). */
 void sqz_cli_progress_start(sqz_context *ctx, const char *label, int quiet);
-/* --frames DIR --every K: both or neither, DIR a writable directory; 0 or the usage exit status. */
+/* --frames DIR --every K: both or neither, DIR a writable directory, made (one level) when missing; 0 or the
+ * usage exit status. */
 int sqz_cli_frames_check(const char *cmd, const char *dir, uint64_t every);
 /* DIR/frame_<step>.png of f (downscaled to png_size when not 0). */
 int sqz_cli_frame(sqz_field *f, const char *dir, uint64_t step, uint64_t png_size);

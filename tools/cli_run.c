@@ -81,8 +81,9 @@ void sqz_cli_progress_start(sqz_context *ctx, const char *label, int quiet) {
 int sqz_cli_frames_check(const char *cmd, const char *dir, uint64_t every) {
   if (!dir) return every ? sqz_cli_usage(cmd, "--every %llu needs --frames DIR", (unsigned long long)every) : 0;
   if (!every) return sqz_cli_usage(cmd, "--frames %s needs --every K (K >= 1)", dir);
-  struct stat sb;
-  if (stat(dir, &sb) != 0) return sqz_cli_usage(cmd, "--frames %s: %s", dir, strerror(errno));
+  struct stat sb; /* a missing DIR is made (one level, 0777 less the umask) */
+  if (stat(dir, &sb) != 0 && (errno != ENOENT || mkdir(dir, 0777) != 0 || stat(dir, &sb) != 0))
+    return sqz_cli_usage(cmd, "--frames %s: %s", dir, strerror(errno));
   if (!S_ISDIR(sb.st_mode)) return sqz_cli_usage(cmd, "--frames %s is not a directory", dir);
   if (access(dir, W_OK) != 0) return sqz_cli_usage(cmd, "--frames %s: %s", dir, strerror(errno));
   return 0;

@@ -80,6 +80,16 @@ static int sqz__parse_at(const char *at, int64_t *x, int64_t *y) {
   return 0;
 }
 
+/* The options without a value: --json, --quiet, --clip; 1 when arg is one of them. */
+static int sqz__life_flag(const char *arg, sqz_life_opts *o) {
+  int *flag = strcmp(arg, "--json") == 0    ? &o->json
+              : strcmp(arg, "--quiet") == 0 ? &o->quiet
+              : strcmp(arg, "--clip") == 0  ? &o->clip
+                                            : NULL;
+  if (flag) *flag = 1;
+  return flag != NULL;
+}
+
 static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
@@ -130,9 +140,7 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
       if (m == 2) return 2;
       continue;
     }
-    if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
-    if (strcmp(argv[i], "--quiet") == 0) { o->quiet = 1; continue; }
-    if (strcmp(argv[i], "--clip") == 0) { o->clip = 1; continue; }
+    if (sqz__life_flag(argv[i], o)) continue;
     if (argv[i][0] == '-') return sqz_cli_usage("life", "unknown option '%s'", argv[i]);
     if (o->domain) return sqz_cli_usage("life", "unexpected argument '%s' (domain already given: %s)", argv[i], o->domain);
     o->domain = argv[i];
