@@ -81,7 +81,13 @@ SQZ_API const char *sqz_status_message(int status);
  * sqz_context_timing(ctx) report the calling thread's last call on ctx, so one thread's failure
  * never overwrites another's detail. What the caller must not do: release a handle (drop a
  * reference) while another thread still uses that reference, or call a getter that returns a
- * string (sqz_field_map) while another thread changes it. */
+ * string (sqz_field_map) while another thread changes it.
+ *
+ * NULL handles. A getter given a NULL context, domain, field or device list returns a neutral
+ * value and never crashes: 0 for numbers, kinds and types (not a valid sqz_domain_kind or
+ * sqz_type), "" for strings, NULL for handles. A call that returns a status gives
+ * SQZ_ERR_INVALID_ARGUMENT for a NULL handle or a NULL required pointer; *_release(NULL) is a
+ * no-op; only sqz_last_error(NULL) has a meaning of its own (see there). */
 
 /* ---- opaque handles ---------------------------------------------------------------------- */
 typedef struct sqz_context sqz_context;         /* backend, device, queue, program cache   */
@@ -271,7 +277,7 @@ SQZ_API int sqz_field_create_parts(sqz_domain *dom, sqz_type type, const char *l
  * of them. */
 SQZ_API int sqz_field_create_devices(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, sqz_type type,
                                      const char *layout, uint64_t parts, sqz_field **out);
-SQZ_API uint64_t sqz_field_parts(const sqz_field *field); /* 1 for a field in one buffer */
+SQZ_API uint64_t sqz_field_parts(const sqz_field *field); /* 1 for a field in one buffer, 0 for NULL */
 /* The part count sqz_field_create would take for (dom, type, layout) on ctx's device (1 when one
  * buffer fits; 0 when it does not and the layout does not part, or two buffers exceed the device's
  * memory) and that count's halo bytes per step; nothing is allocated (dom's own context is unused). */
@@ -491,6 +497,24 @@ SQZ_API int sqz_field_save_rle(sqz_field *field, const char *path, const char *r
 #define SQZ_RLE_RULE_MAX 64
 SQZ_API int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, uint64_t *height, char *rule,
                          size_t rule_len);
+/* Golly plaintext (.cells) patterns, like RLE (2D domains, SQZ_U8 fields): lines starting with '!'
+ * are comments, every other line is a row: '.' dead, 'O' (or '*') alive, trailing dead cells left
+ * out, an empty line an empty row. Loading places the top-left at (at_x + X, at_y + Y), X, Y from a
+ * "!Pos: X,Y" comment (sqz's own, which Golly ignores), else 0; every other cell becomes 0. A byte
+ * other than those is SQZ_ERR_PARSE naming the line and column; placement errors as for RLE. */
+SQZ_API int sqz_field_load_cells(sqz_field *field, const char *path, int64_t at_x, int64_t at_y);
+/* Writes the bounding box of the live cells: "!Name: NAME" (name NULL: no such line; a control
+ * character in it is SQZ_ERR_INVALID_ARGUMENT), "!Pos: X,Y" (where the box starts in the
+ * embedding), then a line per row of the box, '.' and 'O' without the trailing dead cells ("." for
+ * an empty row); an empty state has no rows. load(save(f)) at (0, 0) restores f. Atomic. */
+SQZ_API int sqz_field_save_cells(sqz_field *field, const char *path, const char *name);
+/* Loads a pattern or image, dropping its live (non-zero) cells that land outside the domain or on
+ * its holes instead of refusing the file: .rle and .cells placed as above, .npy and PBM (any other
+ * extension; placed at (0, 0) only). *clipped (may be NULL) gets how many were dropped. Every live
+ * cell dropped (and some were) is SQZ_ERR_OUTSIDE_DOMAIN naming the file: nothing would be left.
+ * Other errors as the format's own load; an .h5 checkpoint is SQZ_ERR_INVALID_ARGUMENT. */
+SQZ_API int sqz_field_load_clipped(sqz_field *field, const char *path, int64_t at_x, int64_t at_y,
+                                   uint64_t *clipped);
 /* HDF5 checkpoints (needs libhdf5 at build time, else SQZ_ERR_UNSUPPORTED): dataset "state" with the
  * compact state (sqz_field_read_compact's order; chunked, shuffled and deflated, Fletcher-32
  * checksummed) and attributes domain, cell_type ("u8", "i32", "f32", "f64"), workload (the rule
@@ -502,12 +526,20 @@ SQZ_API int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, ui
  * passed its checksum, so a damaged file leaves the field as it was. */
 SQZ_API int sqz_field_save_h5(sqz_field *field, const char *path, const char *workload, uint64_t step);
 SQZ_API int sqz_field_load_h5(sqz_field *field, const char *path, char *workload, size_t workload_len, uint64_t *step);
-/* PNG picture: live, dead, and outside-domain cells in three colours (needs libpng). */
+/* PNG picture (needs libpng), a pixel a cell; cells outside the domain and holes in their own colour.
+ * SQZ_U8 fields: a colour per state, 0 dead (light), 1 live (dark), 2 and up eight distinct colours,
+ * cycled. SQZ_I32, SQZ_F32, SQZ_F64: the viridis colour map from the smallest to the largest finite
+ * value of the domain cells, that range written as the tEXt chunk "sqz:range" = "MIN MAX". */
 SQZ_API int sqz_field_save_png(sqz_field *field, const char *path);
-/* The same picture downscaled so that its longer side is at most size pixels (0: every cell a
- * pixel): a pixel covers a square of cells, drawn by the share of live cells (u8) or the mean
- * value, the hole colour where none is a domain cell. Memory: one band of rows, whatever the level. */
+/* The same picture, size pixels on its longer side (0: a pixel a cell). Smaller than the embedding: a
+ * pixel covers a square of ceil(side / size) cells, drawn in the mean colour of their states (u8) or
+ * at their mean value, the hole colour where none is a domain cell. Larger: each cell is k x k pixels,
+ * k = floor(size / side) (exactly size when size is a multiple of the side). Memory: one band of rows
+ * and one picture row, whatever the level. */
 SQZ_API int sqz_field_save_png_sized(sqz_field *field, const char *path, uint64_t size);
+/* The same, with the range the colour map spans in *min and *max (either may be NULL; 0 and 0 for
+ * SQZ_U8 fields, whose states have fixed colours, and on failure). */
+SQZ_API int sqz_field_save_png_range(sqz_field *field, const char *path, uint64_t size, double *min, double *max);
 
 /* Every file sqz writes (PBM, .npy, RLE, PNG; a device, FIFO or socket is written in place:
  * sqz_path_in_place below) goes to a unique temporary "<path>.XXXXXX" beside the

@@ -7,21 +7,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fails=0
 
-# expect CODE PATTERN -- command...: exit status CODE and PATTERN (grep -E) in stdout+stderr
-expect() {
-  local code="$1" pattern="$2"
-  shift 3
-  local out rc
-  out="$("$@" 2>&1)"
-  rc=$?
-  if [ "$rc" -ne "$code" ] || ! printf '%s' "$out" | grep -Eq -- "$pattern"; then
-    echo "FAIL: $* -> exit $rc (want $code), output:"
-    printf '%s\n' "$out" | head -20
-    fails=$((fails + 1))
-  else
-    echo "ok: $*"
-  fi
-}
+. "$(dirname "$0")/expect.sh"
 
 expect 0 "sqz [0-9]+\.[0-9]+\.[0-9]+" -- "$sqz" --version
 expect 0 "usage: sqz" -- "$sqz" --help
@@ -176,7 +162,7 @@ expect 0 "live +5" -- "$sqz" life triangle:64 --init "$work/glider.rle" --at 10,
 printf '#CXRLE Pos=11,41\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n' | cmp -s - "$work/g.rle" ||
   { echo "FAIL: the glider after 4 steps: $(cat "$work/g.rle")"; fails=$((fails + 1)); }
 expect 0 "\"live\":5" -- "$sqz" life triangle:64 --init "$work/g.rle" --steps 0 --json
-expect 2 "--at 10,40 places an .rle --init pattern" -- "$sqz" life triangle:64 --steps 1 --at 10,40
+expect 2 "--at 10,40 places an .rle or .cells --init pattern" -- "$sqz" life triangle:64 --steps 1 --at 10,40
 expect 2 "--at '10,-4'" -- "$sqz" life triangle:64 --steps 1 --init "$work/glider.rle" --at 10,-4
 expect 2 "live cell \(1, 0\) of the pattern lands on cell \(62, 40\), outside triangle:64" -- "$sqz" life triangle:64 --steps 1 --init "$work/glider.rle" --at 61,40
 expect 2 "live cell \(0, 2\) of the pattern lands on cell \(0, 64\), outside the embedding" -- "$sqz" life triangle:64 --steps 1 --init "$work/glider.rle" --at 0,62
@@ -418,7 +404,7 @@ expect 0 "live" -- "$sqz" life fractal:sierpinski-carpet:4 --steps 6 --frames "$
 od -An -tx1 -j16 -N8 "$work/frames/frame_00000006.png" | tr -d ' \n' | grep -q '0000001b0000001b' ||
   { echo "FAIL: --png-size 30 on side 81 is not 27 x 27"; fails=$((fails + 1)); }
 expect 2 "needs --every" -- "$sqz" life triangle:9 --steps 1 --frames "$work/frames"
-expect 2 "not a directory|No such file" -- "$sqz" heat triangle:9 --steps 1 --frames "$work/nodir" --every 1
+expect 2 "not a directory|No such file" -- "$sqz" heat triangle:9 --steps 1 --frames "$work/nodir/sub" --every 1
 expect 2 "--png-size applies" -- "$sqz" life triangle:9 --steps 1 --png-size 10
 
 # the progress bar on a terminal (script gives sqz a pty; timeout stops the run after SECONDS): it

@@ -1,4 +1,4 @@
-/* test_rle.c — Golly compatibility: the RLE parser, RLE files (cpu backend), Golly patterns evolving, rule forms. */
+/* test_rle.c — Golly compatibility: the RLE and .cells parsers and files (cpu backend), clipping, Golly patterns evolving, rule forms. */
 /* labels: host */
 #include <dirent.h>
 #include <stdio.h>
@@ -26,15 +26,20 @@ static int collect(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, 
   return SQZ_OK;
 }
 
-/* Parses text from an exactly sized heap copy (no terminator to lean on). */
-static int parse(const char *text, sqz_rle_header *h, runs_seen *r, char *err, size_t errlen) {
+/* Parses text with fn from an exactly sized heap copy (no terminator to lean on). */
+static int parse_with(sqz_pattern_parse_fn fn, const char *text, sqz_rle_header *h, runs_seen *r, char *err,
+                      size_t errlen) {
   size_t len = strlen(text);
   char *copy = malloc(len ? len : 1);
   memcpy(copy, text, len);
   if (r) memset(r, 0, sizeof *r);
-  int st = sqz__rle_parse(copy, len, h, r ? collect : NULL, r, err, errlen);
+  int st = fn(copy, len, h, r ? collect : NULL, r, err, errlen);
   free(copy);
   return st;
+}
+
+static int parse(const char *text, sqz_rle_header *h, runs_seen *r, char *err, size_t errlen) {
+  return parse_with(sqz__rle_parse, text, h, r, err, errlen);
 }
 
 static void expect_pattern(const char *text, uint64_t w, uint64_t hgt, const char *rule, int64_t px, int64_t py,
@@ -150,6 +155,46 @@ START_TEST(parser_callback_status) {
                    SQZ_ERR_OUTSIDE_DOMAIN);
   ck_assert_int_eq(calls, 2);
   ck_assert_str_eq(err, "");
+}
+END_TEST
+
+/* Golly's plaintext: the header computed (W the longest row, H to the last row that is not empty). */
+static void expect_cells_text(const char *text, uint64_t w, uint64_t hgt, int64_t px, int64_t py, const char *runs) {
+  sqz_rle_header h;
+  runs_seen r;
+  char err[256];
+  int st = parse_with(sqz__cells_parse, text, &h, &r, err, sizeof err);
+  ck_assert_msg(st == SQZ_OK, "%s -> %s: %s", text, sqz_status_name(st), err);
+  ck_assert_uint_eq(h.width, w);
+  ck_assert_uint_eq(h.height, hgt);
+  ck_assert_str_eq(h.rule, "");
+  ck_assert_int_eq(h.pos_x, px);
+  ck_assert_int_eq(h.pos_y, py);
+  ck_assert_msg(strcmp(r.runs, runs) == 0, "%s: runs %s, expected %s", text, r.runs, runs);
+}
+
+START_TEST(cells_parser) {
+  expect_cells_text("!Name: Glider\n!\n.O\n..O\nOOO\n", 3, 3, 0, 0, "1,0,1;2,1,1;0,2,3;");
+  /* '*' as alive, CRLF, trailing blanks, an empty row, no final newline, comments between rows */
+  expect_cells_text("**.*\r\n\n! between\n.*  \t\n...", 4, 4, 0, 0, "0,0,2;3,0,1;1,2,1;");
+  expect_cells_text("!Pos: -3, 7\nO", 1, 1, -3, 7, "0,0,1;");
+  expect_cells_text("!Position of the glider: free text\nO\n\n\n", 1, 1, 0, 0, "0,0,1;");
+  expect_cells_text("", 0, 0, 0, 0, "");
+  static const struct {
+    const char *text, *want;
+  } bad[] = {
+      {".O\n.o\n", "line 2, column 2: unexpected 'o' in a .cells row (expected '.', 'O' or '*')"},
+      {"O O\n", "line 1, column 3: unexpected 'O' in a .cells row"},
+      {"!Pos: 1\nO", "line 1, column 8: expected ',' in !Pos: X,Y, found the end of the line"},
+      {"!Pos: 1,2x\n", "line 1, column 10: unexpected 'x' after !Pos: X,Y"},
+      {"#N a\n", "line 1, column 1: unexpected '#' in a .cells row"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    sqz_rle_header h;
+    char err[256];
+    ck_assert_int_eq(parse_with(sqz__cells_parse, bad[i].text, &h, NULL, err, sizeof err), SQZ_ERR_PARSE);
+    ck_assert_msg(strstr(err, bad[i].want) != NULL, "%s: '%s' lacks '%s'", bad[i].text, err, bad[i].want);
+  }
 }
 END_TEST
 
@@ -562,6 +607,146 @@ START_TEST(default_rule_3d) {
 }
 END_TEST
 
+/* ---- .cells files and clipping ---------------------------------------------------------------- */
+
+static const char *GLIDER_CELLS = "!Name: Glider\n.O\n..O\nOOO\n";
+
+/* The .cells glider runs as the RLE one (4 steps on triangle:64); save -> load restores states. */
+START_TEST(cells_files) {
+  char path[128], rle[128];
+  sqz_field *a = make_field("triangle:64", SQZ_U8, "compact"), *b = make_field("triangle:64", SQZ_U8, "bb");
+  write_text(in_dir(path, sizeof path, "glider.cells"), GLIDER_CELLS);
+  write_text(in_dir(rle, sizeof rle, "glider.rle"), GLIDER);
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_cells(a, path, 10, 40));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_rle(b, rle, 10, 40));
+  SQZ_OK_OR_FAIL(ctx, sqz_life_step(a, "B3/S23", 4));
+  SQZ_OK_OR_FAIL(ctx, sqz_life_step(b, "B3/S23", 4));
+  int64_t g[10];
+  glider_at(11, 41, g);
+  expect_cells(a, g, 5, ".cells glider after 4 steps");
+  expect_cells(b, g, 5, "RLE glider after 4 steps");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_save_cells(a, in_dir(path, sizeof path, "out.cells"), "glider"));
+  ck_assert_str_eq(read_text(path), "!Name: glider\n!Pos: 11,41\n.O\n..O\nOOO\n");
+  ck_assert_int_eq(sqz_field_save_cells(a, path, "two\nlines"), SQZ_ERR_INVALID_ARGUMENT);
+  SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(a, 0.0, 1)); /* empty: no rows, reads back empty */
+  SQZ_OK_OR_FAIL(ctx, sqz_field_save_cells(a, path, NULL));
+  ck_assert_str_eq(read_text(path), "!Pos: 0,0\n");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_cells(b, path, 0, 0));
+  ck_assert_uint_eq(live(b), 0);
+  drop(a);
+  drop(b);
+  static const char *const specs[] = {"fractal:sierpinski-carpet:3", "triangle:23"};
+  for (int i = 0; i < 2; i++) { /* random states, empty rows inside the box included */
+    sqz_field *x = make_field(specs[i], SQZ_U8, "compact"), *y = make_field(specs[i], SQZ_U8, "bb");
+    SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(x, 0.2, 7));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_save_cells(x, path, specs[i]));
+    SQZ_OK_OR_FAIL(ctx, sqz_field_load_cells(y, path, 0, 0));
+    unsigned char *ix = image(x), *iy = image(y);
+    ck_assert_msg(memcmp(ix, iy, (size_t)(x->dom->side * x->dom->side)) == 0, "%s: differs after save, load", specs[i]);
+    ck_assert_uint_gt(live(x), 0);
+    free(ix);
+    free(iy);
+    drop(x);
+    drop(y);
+  }
+  ck_assert_int_eq(dir_entries(), 3); /* glider.cells, glider.rle, out.cells: no temporary left */
+}
+END_TEST
+
+/* Golly's Gosper glider gun (public-domain pattern data). */
+static const char *GOSPER = "#N Gosper glider gun\nx = 36, y = 9, rule = B3/S23\n24bo$22bobo$12b2o6b2o12b2o$11bo3bo4b2o12b2o$"
+                            "2o8bo5bo3b2o$2o8bo3bob2o4bobo$10bo5bo7bo$11bo3bo$12b2o!\n";
+
+/* Its live cells in the same rows, written out by hand from the RLE above. */
+static const char *const GOSPER_ROWS[9] = {
+    "........................O",           "......................O.O",
+    "............OO......OO............OO", "...........O...O....OO............OO",
+    "OO........O.....O...OO",               "OO........O...O.OO....O.O",
+    "..........O.....O.......O",            "...........O...O",
+    "............OO"};
+
+/* Sierpinski triangle ("#./##", origin top-left, y down): (x, y) is in iff x & ~y == 0. */
+static int sierpinski_in(uint64_t x, uint64_t y) { return (x & ~y) == 0; }
+
+/* The gun clipped onto fractal:sierpinski-triangle:7 at (ax, ay): the dropped count equals the count
+ * of its cells on holes by the membership rule, which is first checked against the domain. */
+static void clip_gun_at(sqz_field *f, const char *path, uint64_t ax, uint64_t ay) {
+  uint64_t side = f->dom->side, want = 0, kept = 0, clipped = 0;
+  for (uint64_t y = 0; y < side; y++)
+    for (uint64_t x = 0; x < side; x++)
+      ck_assert_int_eq(sqz_domain_contains(f->dom, x, y, 0), sierpinski_in(x, y));
+  unsigned char *img = calloc((size_t)(side * side), 1);
+  for (uint64_t y = 0; y < 9; y++)
+    for (uint64_t x = 0; GOSPER_ROWS[y][x]; x++)
+      if (GOSPER_ROWS[y][x] == 'O' && sierpinski_in(ax + x, ay + y)) img[(ay + y) * side + ax + x] = 1, kept++;
+      else want += GOSPER_ROWS[y][x] == 'O';
+  ck_assert_uint_eq(kept + want, 36);
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_clipped(f, path, (int64_t)ax, (int64_t)ay, &clipped));
+  ck_assert_uint_eq(clipped, want);
+  unsigned char *got = image(f);
+  ck_assert_int_eq(memcmp(img, got, (size_t)(side * side)), 0);
+  free(img);
+  free(got);
+}
+
+START_TEST(clip_gosper_gun) {
+  char path[128];
+  write_text(in_dir(path, sizeof path, "gun.rle"), GOSPER);
+  sqz_field *f = make_field("fractal:sierpinski-triangle:7", SQZ_U8, "compact");
+  ck_assert_int_eq(sqz_field_load_rle(f, path, 0, 0), SQZ_ERR_OUTSIDE_DOMAIN); /* without clipping: refused */
+  clip_gun_at(f, path, 0, 0);
+  SQZ_OK_OR_FAIL(ctx, sqz_life_step(f, NULL, 30)); /* and it runs */
+  clip_gun_at(f, path, 64, 100);
+  /* the same gun as .cells */
+  char cells[2048] = "!Name: Gosper glider gun\n";
+  for (int y = 0; y < 9; y++) strcat(strcat(cells, GOSPER_ROWS[y]), "\n");
+  write_text(in_dir(path, sizeof path, "gun.cells"), cells);
+  clip_gun_at(f, path, 0, 64);
+  /* far outside, beyond 64-bit coordinates, or every cell on a hole: nothing left, the file named */
+  uint64_t clipped = 7;
+  ck_assert_int_eq(sqz_field_load_clipped(f, path, 5000, 0, &clipped), SQZ_ERR_OUTSIDE_DOMAIN);
+  ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "gun.cells: nothing is left after clipping: all 36 live cells"));
+  ck_assert_uint_eq(clipped, 0);
+  ck_assert_int_eq(sqz_field_load_clipped(f, path, INT64_MAX, -INT64_MAX, NULL), SQZ_ERR_OUTSIDE_DOMAIN);
+  write_text(path, "!Pos: 9223372036854775807,0\n" "O\n");
+  ck_assert_int_eq(sqz_field_load_clipped(f, path, 1, 1, &clipped), SQZ_ERR_OUTSIDE_DOMAIN);
+  /* a run of 2^62 live cells mostly outside: dropped in bulk, the part inside placed */
+  write_text(in_dir(path, sizeof path, "long.rle"), "x = 4611686018427387904, y = 1\n4611686018427387904o!");
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_clipped(f, path, -4611686018427387900, 127, &clipped));
+  ck_assert_uint_eq(live(f), 4); /* row 127 of the triangle is full: columns 0 .. 3 */
+  ck_assert_uint_eq(clipped, 4611686018427387904ull - 4);
+  drop(f);
+}
+END_TEST
+
+/* PBM and .npy images clipped: the set cells on holes dropped and counted. */
+START_TEST(clip_images) {
+  char path[128];
+  sqz_field *tri = make_field("triangle:9", SQZ_U8, "compact"), *f = make_field("fractal:sierpinski-carpet:2", SQZ_U8,
+                                                                                   "compact");
+  char pbm[512] = "P1\n9 9\n";
+  for (int i = 0; i < 81; i++) strcat(pbm, "1 ");
+  write_text(in_dir(path, sizeof path, "full.pbm"), pbm);
+  uint64_t clipped = 0;
+  ck_assert_int_eq(sqz_field_load_pbm(f, path), SQZ_ERR_OUTSIDE_DOMAIN);
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_clipped(f, path, 0, 0, &clipped));
+  ck_assert_uint_eq(clipped, 81 - 64); /* the carpet keeps 8 * 8 of 81 cells */
+  ck_assert_uint_eq(live(f), 64);
+  ck_assert_int_eq(sqz_field_load_clipped(f, path, 1, 0, &clipped), SQZ_ERR_INVALID_ARGUMENT);
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_clipped(tri, path, 0, 0, &clipped));
+  ck_assert_uint_eq(clipped, 81 - 45);
+  SQZ_OK_OR_FAIL(ctx, sqz_field_save_npy(tri, in_dir(path, sizeof path, "tri.npy")));
+  SQZ_OK_OR_FAIL(ctx, sqz_field_load_clipped(f, path, 0, 0, &clipped));
+  uint64_t on_holes = 0; /* triangle cells (x <= y) on carpet holes (a 1, 1 digit pair at either level) */
+  for (int y = 0; y < 9; y++)
+    for (int x = 0; x <= y; x++) on_holes += (x % 3 == 1 && y % 3 == 1) || (x / 3 == 1 && y / 3 == 1);
+  ck_assert_uint_eq(clipped, on_holes);
+  ck_assert_uint_eq(live(f) + clipped, 45);
+  drop(tri);
+  drop(f);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("rle");
   TCase *parser = tcase_create("parser");
@@ -570,6 +755,7 @@ int main(void) {
   tcase_add_test(parser, parser_callback_status);
   tcase_add_test(parser, rule_forms);
   tcase_add_test(parser, rule_3d_lists);
+  tcase_add_test(parser, cells_parser);
   suite_add_tcase(s, parser);
   TCase *files = tcase_create("files");
   tcase_add_checked_fixture(files, setup, teardown);
@@ -581,6 +767,9 @@ int main(void) {
   tcase_add_test(files, glider_moves);
   tcase_add_test(files, blinker_period);
   tcase_add_test(files, default_rule_3d);
+  tcase_add_test(files, cells_files);
+  tcase_add_test(files, clip_gosper_gun);
+  tcase_add_test(files, clip_images);
   suite_add_tcase(s, files);
   return sqz_test_run(s);
 }

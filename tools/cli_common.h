@@ -102,16 +102,16 @@ double sqz_cli_cell_scale(const sqz_domain *dom, const char *layout);
 /* ---- shared by life, run and heat (tools/cli_run.c) ---- */
 /* 1 if path ends in ext (".npy", ".rle", ".h5"; any case). */
 int sqz_cli_has_ext(const char *path, const char *ext);
-/* A state file by extension: .h5 (checkpoint: workload and step come back), .npy, .rle (at 0,0),
- * else PBM. */
+/* A state file by extension: .h5 (checkpoint: workload and step come back), .npy, .rle and .cells
+ * (at 0,0), else PBM. */
 int sqz_cli_load_state(sqz_field *f, const char *path, char *workload, size_t workload_len, uint64_t *step);
 /* Writes f into tmp in the format of target's extension (workload: the rule or kernel; step: the
  * step count a checkpoint records). */
 int sqz_cli_save_state(sqz_field *f, const char *target, const char *tmp, const char *workload, uint64_t step);
 /* The progress bar on stderr for the steps of ctx (on a terminal, unless quiet, once a second has passed). */
 void sqz_cli_progress_start(sqz_context *ctx, const char *label, int quiet);
-/* --frames DIR --every K: both or neither, DIR a writable directory (usage exit status 2) that takes
- * the first frame's temporary (made and removed again: exit status 1 as for --out); 0 or the status. */
+/* --frames DIR --every K: both or neither, DIR a writable directory, made (one level) when missing, that takes
+ * the first frame's temporary (made and removed again: exit status 1 as for --out); 0 or the exit status. */
 int sqz_cli_frames_check(const char *cmd, const char *dir, uint64_t every);
 /* DIR/frame_<step>.png of f (downscaled to png_size when not 0). */
 int sqz_cli_frame(sqz_field *f, const char *dir, uint64_t step, uint64_t png_size);

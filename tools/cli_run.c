@@ -21,13 +21,24 @@ int sqz_cli_load_state(sqz_field *f, const char *path, char *workload, size_t wo
   if (sqz_cli_has_ext(path, ".h5")) return sqz_field_load_h5(f, path, workload, workload_len, step);
   if (sqz_cli_has_ext(path, ".npy")) return sqz_field_load_npy(f, path);
   if (sqz_cli_has_ext(path, ".rle")) return sqz_field_load_rle(f, path, 0, 0);
+  if (sqz_cli_has_ext(path, ".cells")) return sqz_field_load_cells(f, path, 0, 0);
   return sqz_field_load_pbm(f, path);
+}
+
+/* The pattern name of a .cells target: its file name without the extension. */
+static int sqz__save_cells(sqz_field *f, const char *target, const char *tmp) {
+  const char *base = strrchr(target, '/');
+  base = base ? base + 1 : target;
+  char name[256];
+  snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - strlen(".cells")), base);
+  return sqz_field_save_cells(f, tmp, name);
 }
 
 int sqz_cli_save_state(sqz_field *f, const char *target, const char *tmp, const char *workload, uint64_t step) {
   if (sqz_cli_has_ext(target, ".h5")) return sqz_field_save_h5(f, tmp, workload, step);
   if (sqz_cli_has_ext(target, ".npy")) return sqz_field_save_npy(f, tmp);
   if (sqz_cli_has_ext(target, ".rle")) return sqz_field_save_rle(f, tmp, workload);
+  if (sqz_cli_has_ext(target, ".cells")) return sqz__save_cells(f, target, tmp);
   return sqz_field_save_pbm(f, tmp);
 }
 
@@ -70,8 +81,9 @@ void sqz_cli_progress_start(sqz_context *ctx, const char *label, int quiet) {
 int sqz_cli_frames_check(const char *cmd, const char *dir, uint64_t every) {
   if (!dir) return every ? sqz_cli_usage(cmd, "--every %llu needs --frames DIR", (unsigned long long)every) : 0;
   if (!every) return sqz_cli_usage(cmd, "--frames %s needs --every K (K >= 1)", dir);
-  struct stat sb;
-  if (stat(dir, &sb) != 0) return sqz_cli_usage(cmd, "--frames %s: %s", dir, strerror(errno));
+  struct stat sb; /* a missing DIR is made (one level, 0777 less the umask) */
+  if (stat(dir, &sb) != 0 && (errno != ENOENT || mkdir(dir, 0777) != 0 || stat(dir, &sb) != 0))
+    return sqz_cli_usage(cmd, "--frames %s: %s", dir, strerror(errno));
   if (!S_ISDIR(sb.st_mode)) return sqz_cli_usage(cmd, "--frames %s is not a directory", dir);
   if (access(dir, W_OK) != 0) return sqz_cli_usage(cmd, "--frames %s: %s", dir, strerror(errno));
   char first[4096];

@@ -9,8 +9,9 @@
 
 static const char *sqz_life_help =
     "usage: sqz life DOMAIN --steps K [--rule R] [--layout L] [--map M] [--block RHO]\n"
-    "                [--init random:DENSITY:SEED | const:V | point:Y,X | FILE.pbm|FILE.npy|FILE.h5 | FILE.rle [--at X,Y]]\n"
-    "                [--out FILE.pbm|FILE.npy|FILE.rle|FILE.h5] [--png FILE.png [--png-size S]]\n"
+    "                [--init random:DENSITY:SEED | const:V | point:Y,X | FILE.pbm|FILE.npy|FILE.h5 |\n"
+    "                 FILE.rle|FILE.cells [--at X,Y]] [--clip] [--out FILE.pbm|FILE.npy|FILE.rle|FILE.cells|FILE.h5]\n"
+    "                [--png FILE.png [--png-size S]]\n"
     "                [--frames DIR --every K] [--backend B] [--device D] [--parts P] [--devices LIST]\n"
     "                [--quiet] [--json]\n"
     "\n"
@@ -22,13 +23,18 @@ static const char *sqz_life_help =
     "  --block    launch block side (0 = automatic, at most 1024)\n"
     "  --init     random:DENSITY:SEED (default random:0.5:1), const:V (V 0 or 1), point:Y,X (3D point:Z,Y,X:\n"
     "             one live cell), or a state of the embedding: FILE.npy (NumPy, dtype uint8, cells 0 and 1,\n"
-    "             shape (side, side) [y][x] or (N, N, N) [z][y][x]), FILE.rle (Golly pattern, 2D), FILE.h5\n"
-    "             (a checkpoint of sqz: its rule, unless --rule, and its step count carry on), else PBM\n"
-    "  --at       X,Y: where an .rle --init pattern's top-left goes in the embedding (default 0,0)\n"
-    "  --out      write the final state: FILE.npy as NumPy uint8, FILE.rle (Golly, the live cells' bounding\n"
-    "             box), FILE.h5 (an HDF5 checkpoint to resume from), else PBM (P4); --png writes a picture,\n"
-    "             --png-size S at most S pixels a side\n"
-    "  --frames   DIR: a PNG every --every K steps (frame_<step>.png, step 0 too), for an animation\n"
+    "             shape (side, side) [y][x] or (N, N, N) [z][y][x]), FILE.rle or FILE.cells (Golly patterns,\n"
+    "             2D), FILE.h5 (a checkpoint of sqz: its rule, unless --rule, and its step count carry on),\n"
+    "             else PBM\n"
+    "  --at       X,Y: where an .rle or .cells --init pattern's top-left goes in the embedding (default 0,0)\n"
+    "  --clip     drop the live cells of a pattern or image --init that land outside the domain or on its\n"
+    "             holes (counted on stderr and in --json as clipped) instead of refusing the file\n"
+    "  --out      write the final state: FILE.npy as NumPy uint8, FILE.rle or FILE.cells (Golly, the live\n"
+    "             cells' bounding box), FILE.h5 (an HDF5 checkpoint to resume from), else PBM (P4); --png\n"
+    "             writes a picture, --png-size S pixels a side (down: a pixel per block of cells; up: whole\n"
+    "             pixels per cell)\n"
+    "  --frames   DIR: a PNG every --every K steps (frame_<step>.png, step 0 too), for an animation;\n"
+    "             DIR is created when missing\n"
     "  --parts    store the field in P parts (buffers with halos; results identical to one buffer); a field\n"
     "             above the device's single-allocation limit is split automatically\n"
     "  --devices  LIST: the parts on several devices (comma-separated --device values, 0:0,0:1; SQZ_DEVICE=0,1\n"
@@ -50,7 +56,7 @@ static void sqz__life_usage(void) {
 typedef struct {
   const char *domain, *rule, *layout, *map, *init, *out, *png, *backend, *device, *at, *frames;
   uint64_t steps, block, every, png_size;
-  int have_steps, json, quiet;
+  int have_steps, json, quiet, clip;
   sqz_cli_gen gen; /* a random, const or point --init */
   sqz_cli_parts parts;
 } sqz_life_opts;
@@ -73,6 +79,16 @@ static int sqz__parse_at(const char *at, int64_t *x, int64_t *y) {
   *x = v[0];
   *y = v[1];
   return 0;
+}
+
+/* The options without a value: --json, --quiet, --clip; 1 when arg is one of them. */
+static int sqz__life_flag(const char *arg, sqz_life_opts *o) {
+  int *flag = strcmp(arg, "--json") == 0    ? &o->json
+              : strcmp(arg, "--quiet") == 0 ? &o->quiet
+              : strcmp(arg, "--clip") == 0  ? &o->clip
+                                            : NULL;
+  if (flag) *flag = 1;
+  return flag != NULL;
 }
 
 static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
@@ -125,8 +141,7 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
       if (m == 2) return 2;
       continue;
     }
-    if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
-    if (strcmp(argv[i], "--quiet") == 0) { o->quiet = 1; continue; }
+    if (sqz__life_flag(argv[i], o)) continue;
     if (argv[i][0] == '-') return sqz_cli_usage("life", "unknown option '%s'", argv[i]);
     if (o->domain) return sqz_cli_usage("life", "unexpected argument '%s' (domain already given: %s)", argv[i], o->domain);
     o->domain = argv[i];
@@ -139,6 +154,31 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
 
 static int sqz__life_steps(sqz_field *f, uint64_t steps, void *rule) { return sqz_life_step(f, rule, steps); }
 
+/* 1 when path is a Golly pattern (.rle, .cells). */
+static int sqz__life_pattern(const char *path) {
+  return path && (sqz_cli_has_ext(path, ".rle") || sqz_cli_has_ext(path, ".cells"));
+}
+
+/* The --init file into f: a pattern at (at_x, at_y), a checkpoint (its rule into file_rule, its step
+ * count into *step0) or an image; with --clip the live cells off the domain are dropped, counted on
+ * stderr (unless quiet) and in *clipped. */
+static int sqz__life_load(sqz_field *f, const sqz_life_opts *o, int64_t at_x, int64_t at_y, char *file_rule,
+                          size_t rule_len, uint64_t *step0, uint64_t *clipped) {
+  if (o->clip) {
+    int st = sqz_field_load_clipped(f, o->init, at_x, at_y, clipped);
+    const sqz_domain *dom = sqz_field_domain(f);
+    if (st == SQZ_OK && !o->quiet && *clipped)
+      fprintf(stderr, "sqz life: %s: %llu live cell%s clipped (outside %s%s)\n", o->init, (unsigned long long)*clipped,
+              *clipped == 1 ? "" : "s", sqz_domain_spec(dom),
+              sqz_domain_get_kind(dom) == SQZ_DOMAIN_FRACTAL ? " or on its holes" : "");
+    return st;
+  }
+  if (sqz_cli_has_ext(o->init, ".rle")) return sqz_field_load_rle(f, o->init, at_x, at_y);
+  if (sqz_cli_has_ext(o->init, ".cells")) return sqz_field_load_cells(f, o->init, at_x, at_y);
+  if (sqz_cli_has_ext(o->init, ".h5")) return sqz_field_load_h5(f, o->init, file_rule, rule_len, step0);
+  return sqz_cli_load_state(f, o->init, NULL, 0, NULL);
+}
+
 int sqz_cmd_life(int argc, char **argv) {
   sqz_life_opts o = {.layout = "compact", .init = "random:0.5:1", .gen = {.density = 0.5, .seed = 1}};
   int rc = sqz__life_args(argc, argv, &o);
@@ -148,10 +188,13 @@ int sqz_cmd_life(int argc, char **argv) {
   if (random && (o.gen.kind == SQZ_CLI_GEN_CONST || o.gen.kind == SQZ_CLI_GEN_POINT) && o.gen.value != 0.0 &&
       o.gen.value != 1.0)
     return sqz_cli_usage("life", "--init '%s': Life cells are 0 (dead) or 1 (alive)", o.init);
-  int rle_init = !random && sqz_cli_has_ext(o.init, ".rle");
+  int rle_init = !random && sqz_cli_has_ext(o.init, ".rle"), pattern_init = !random && sqz__life_pattern(o.init);
   int64_t at_x = 0, at_y = 0;
-  if (o.at && !rle_init)
-    return sqz_cli_usage("life", "--at %s places an .rle --init pattern, and --init is '%s'", o.at, o.init);
+  if (o.at && !pattern_init)
+    return sqz_cli_usage("life", "--at %s places an .rle or .cells --init pattern, and --init is '%s'", o.at, o.init);
+  if (o.clip && (random || sqz_cli_has_ext(o.init, ".h5")))
+    return sqz_cli_usage("life", "--clip places a pattern or image --init (.rle, .cells, .npy, PBM), and --init is '%s'",
+                         o.init);
   if (o.at && sqz__parse_at(o.at, &at_x, &at_y)) return 2;
   int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
   if (ranks > 1 && (rc = sqz_cli_mpi_options("life", o.parts.parts, o.map, o.block, o.frames)) != 0) return rc;
@@ -172,9 +215,10 @@ int sqz_cmd_life(int argc, char **argv) {
   if (st == SQZ_OK && random && (rc = sqz_cli_gen_check("life", o.init, &o.gen, sqz_domain_dims(dom))) != 0) goto done;
   uint32_t b, s;
   char err[256], file_rule[SQZ_RLE_RULE_MAX] = "";
-  const char *rle_path = rle_init ? o.init : o.out && sqz_cli_has_ext(o.out, ".rle") ? o.out : NULL;
+  const char *rle_path = pattern_init ? o.init : sqz__life_pattern(o.out) ? o.out : NULL;
   if (st == SQZ_OK && rle_path && sqz_domain_dims(dom) != 2) {
-    rc = sqz_cli_usage("life", "%s: RLE patterns are 2D and %s is 3D", rle_path, sqz_domain_spec(dom));
+    rc = sqz_cli_usage("life", "%s: %s patterns are 2D and %s is 3D", rle_path,
+                       sqz_cli_has_ext(rle_path, ".rle") ? "RLE" : ".cells", sqz_domain_spec(dom));
     goto done;
   }
   if (st == SQZ_OK && rle_init && !o.rule) { /* no --rule: the pattern's own rule, if its header has one */
@@ -190,12 +234,10 @@ int sqz_cmd_life(int argc, char **argv) {
   if (st == SQZ_OK && whole) st = sqz_cli_parts_field(&o.parts, dom, SQZ_U8, o.layout, &f);
   if (st == SQZ_OK && o.map) st = sqz_field_set_map(f, o.map);
   if (st == SQZ_OK && o.block) st = sqz_field_set_block(f, (uint32_t)o.block);
-  uint64_t step0 = 0; /* the step count a checkpoint --init carries */
+  uint64_t step0 = 0, clipped = 0; /* the step count a checkpoint --init carries; the cells --clip dropped */
   if (st == SQZ_OK && f && (ranks == 1 || !random)) {
     if (random) st = sqz_cli_gen_apply(f, &o.gen);
-    else if (rle_init) st = sqz_field_load_rle(f, o.init, at_x, at_y);
-    else if (sqz_cli_has_ext(o.init, ".h5")) st = sqz_field_load_h5(f, o.init, file_rule, sizeof file_rule, &step0);
-    else st = sqz_cli_load_state(f, o.init, NULL, 0, NULL);
+    else st = sqz__life_load(f, &o, at_x, at_y, file_rule, sizeof file_rule, &step0, &clipped);
   }
   if (st == (random ? SQZ_ERR_INVALID_ARGUMENT : SQZ_ERR_IO)) { /* an unreadable file, a point off the domain: bad input */
     sqz_cli_fail("life", ctx, st);
@@ -261,6 +303,7 @@ int sqz_cmd_life(int argc, char **argv) {
     sqz_json_str(&j, "map", sqz_field_map_resolved(shown));
     sqz_json_str(&j, "rule", o.rule);
     sqz_cli_gen_json(&j, o.init, random ? &o.gen : NULL);
+    if (o.clip) sqz_json_u64(&j, "clipped", clipped);
     sqz_json_u64(&j, "cells", cells);
     sqz_json_u64(&j, "steps", o.steps);
     sqz_json_u64(&j, "live", live);

@@ -45,9 +45,11 @@ static const char *sqz_heat_help =
     "  --type     f32 or f64 (default f64)\n"
     "  --init     random:SEED (uniform values in [0, 1), default random:1), const:V, point:Y,X[:V] (3D\n"
     "             point:Z,Y,X[:V]: a point source V, default 1, the others 0), a .npy state or an .h5 checkpoint\n"
-    "  --frames   DIR: a PNG every --every K steps (frame_<step>.png, step 0 too); --quiet: no progress bar\n"
+    "  --frames   DIR: a PNG every --every K steps (frame_<step>.png, step 0 too; DIR made when missing);\n"
+    "             --quiet: no progress bar; pictures map the values' range onto viridis\n"
     "  --parts    P parts (--devices LIST: on several devices), as for sqz life\n"
-    "  --json     adds sum_initial and sum_final; setup_s is total_s - wall_s (all but the steps)\n"
+    "  --json     adds sum_initial and sum_final, with --png the range it maps (png_min, png_max), and\n"
+    "             setup_s = total_s - wall_s (all but the steps)\n"
     "  --layout   storage, default compact:\n";
 
 typedef struct {
@@ -340,7 +342,8 @@ static int sqz__stencil(int argc, char **argv, int which) {
   if (which == SQZ_HEAT) snprintf(workload, sizeof workload, "heat alpha %.17g", alpha);
   else snprintf(workload, sizeof workload, "kernel %s", o.kernel);
   if (st == SQZ_OK && o.out) st = sqz_cli_save_state(f, o.out, out_tmp, workload, step0 + o.steps);
-  if (st == SQZ_OK && o.png) st = sqz_field_save_png_sized(f, png_tmp, o.png_size);
+  double png_min = 0, png_max = 0; /* the range the picture's colour map spans */
+  if (st == SQZ_OK && o.png) st = sqz_field_save_png_range(f, png_tmp, o.png_size, &png_min, &png_max);
   if (st == SQZ_OK && (rc = sqz_cli_outputs_commit(o.cmd)) != 0) goto done;
   if (st != SQZ_OK) {
     rc = sqz_cli_fail(o.cmd, ctx, st);
@@ -365,6 +368,10 @@ static int sqz__stencil(int argc, char **argv, int which) {
     if (which == SQZ_HEAT) {
       sqz_json_num(&j, "sum_initial", sum0);
       sqz_json_num(&j, "sum_final", sum1);
+    }
+    if (o.png && type != SQZ_U8) {
+      sqz_json_num(&j, "png_min", png_min);
+      sqz_json_num(&j, "png_max", png_max);
     }
     sqz_json_num(&j, "kernel_s", kernel_s);
     sqz_json_num(&j, "wall_s", wall_s);

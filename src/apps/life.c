@@ -182,7 +182,7 @@ int sqz_field_set_map(sqz_field *f, const char *map) {
   return st;
 }
 
-const char *sqz_field_map(const sqz_field *f) { return f->map; }
+const char *sqz_field_map(const sqz_field *f) { return f ? f->map : ""; }
 
 const char *sqz_field_map_resolved(const sqz_field *f) {
   if (!f) return "";

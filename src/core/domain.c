@@ -98,11 +98,12 @@ void sqz_domain_release(sqz_domain *dom) {
   free(dom);
   sqz_context_release(ctx);
 }
-sqz_domain_kind sqz_domain_get_kind(const sqz_domain *dom) { return dom->kind; }
-int sqz_domain_dims(const sqz_domain *dom) { return dom->dims; }
-uint64_t sqz_domain_cells(const sqz_domain *dom) { return dom->cells; }
-uint64_t sqz_domain_side(const sqz_domain *dom) { return dom->side; }
-const char *sqz_domain_spec(const sqz_domain *dom) { return dom->spec; }
+/* The getters of a NULL domain give 0 and "" (include/sqz.h, "NULL handles"). */
+sqz_domain_kind sqz_domain_get_kind(const sqz_domain *dom) { return dom ? dom->kind : (sqz_domain_kind)0; }
+int sqz_domain_dims(const sqz_domain *dom) { return dom ? dom->dims : 0; }
+uint64_t sqz_domain_cells(const sqz_domain *dom) { return dom ? dom->cells : 0; }
+uint64_t sqz_domain_side(const sqz_domain *dom) { return dom ? dom->side : 0; }
+const char *sqz_domain_spec(const sqz_domain *dom) { return dom ? dom->spec : ""; }
 
 int sqz_domain_fractal_params(const sqz_domain *dom, int *s, int *k, int *r) {
   if (!dom || dom->kind != SQZ_DOMAIN_FRACTAL) return SQZ_ERR_INVALID_ARGUMENT;
@@ -113,6 +114,7 @@ int sqz_domain_fractal_params(const sqz_domain *dom, int *s, int *k, int *r) {
 }
 
 int sqz_domain_contains(const sqz_domain *dom, uint64_t x, uint64_t y, uint64_t z) {
+  if (!dom) return 0;
   uint64_t n = dom->side;
   switch (dom->kind) {
   case SQZ_DOMAIN_TRIANGLE: return x <= y && y < n;

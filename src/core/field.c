@@ -209,7 +209,7 @@ int sqz__field_create_held(sqz_domain *dom, sqz_context *const *ctxs, uint64_t p
   return sqz__field_new(dom, ctxs, (size_t)parts, type, layout, parts, xchg, out);
 }
 
-uint64_t sqz_field_parts(const sqz_field *f) { return f && f->parts ? f->parts->parts : 1; }
+uint64_t sqz_field_parts(const sqz_field *f) { return !f ? 0 : f->parts ? f->parts->parts : 1; }
 uint64_t sqz_field_halo_bytes(const sqz_field *f) { return f ? sqz__parts_halo_bytes(f) : 0; }
 
 int sqz_field_parts_times(const sqz_field *f, sqz_parts_times *t) {
@@ -238,10 +238,11 @@ void sqz_field_release(sqz_field *f) {
   sqz_context_release(ctx);
 }
 
-sqz_type sqz_field_type(const sqz_field *f) { return f->type; }
+sqz_type sqz_field_type(const sqz_field *f) { return f ? f->type : (sqz_type)0; }
 sqz_domain *sqz_field_domain(const sqz_field *f) { return f ? f->dom : NULL; }
-const char *sqz_field_layout(const sqz_field *f) { return f->layout_str; }
+const char *sqz_field_layout(const sqz_field *f) { return f ? f->layout_str : ""; }
 uint64_t sqz_field_bytes(const sqz_field *f) {
+  if (!f) return 0;
   sqz__lock(f->ctx); /* a step on another thread may be adding the second buffer */
   int n = f->mem[1] ? 2 : 1;
   uint64_t bytes = 0;

@@ -110,6 +110,7 @@ int sqz__image_take_row(sqz_image *im, uint64_t y, const unsigned char *data) {
     if (j < count && xs[j] == x) {
       unsigned char *cell = im->vals + (im->used + j++) * ts;
       memcpy(cell, v, ts);
+      im->kept += (uint64_t)sqz__is_nonzero(v, ts);
       if (bits && *v > 1u) { /* reported by sqz__image_commit; the band stays scatterable */
         if (!im->two_state) {
           im->two_state = 1;
@@ -119,6 +120,8 @@ int sqz__image_take_row(sqz_image *im, uint64_t y, const unsigned char *data) {
         }
         *cell = 0;
       }
+    } else if (im->clip && sqz__is_nonzero(v, ts)) {
+      im->clipped++;
     } else if (!im->outside && sqz__is_nonzero(v, ts)) {
       im->outside = 1;
       im->out_x = x;
@@ -136,12 +139,18 @@ int sqz__image_put(sqz_image *im, uint64_t index, const void *value) {
   }
   im->index[im->used] = index;
   memcpy(im->vals + im->used++ * im->ts, value, im->ts);
+  im->kept += (uint64_t)sqz__is_nonzero(value, im->ts);
   return SQZ_OK;
 }
 
 int sqz__image_commit(sqz_image *im) {
   if (im->outside) return sqz__outside_fail(im->f, im->path, im->out_x, im->out_y, im->out_z);
   if (im->two_state) return sqz__two_state_fail(im->f, im->path, im->bad_x, im->bad_y, im->bad_z, im->bad_value);
+  if (im->clipped && !im->kept)
+    return sqz__fail(im->f->ctx, SQZ_ERR_OUTSIDE_DOMAIN,
+                     "%s: nothing is left after clipping: all %llu live cells land outside %s%s", im->path,
+                     (unsigned long long)im->clipped, im->f->dom->spec,
+                     im->f->dom->kind == SQZ_DOMAIN_FRACTAL ? " or on its holes" : "");
   int st = sqz__image_flush(im);
   if (st == SQZ_OK) st = sqz__store_finish(im->f);
   if (st == SQZ_OK) im->f->cur ^= 1;

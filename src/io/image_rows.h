@@ -36,6 +36,8 @@ typedef struct {
   uint64_t count;
   int outside;          /* readers: a set cell that is no domain cell was given; the first is kept */
   uint64_t out_x, out_y, out_z;
+  int clip;             /* readers: set cells that are no domain cells are dropped and counted, not refused */
+  uint64_t clipped, kept; /* readers: set cells dropped (clip) and set domain cells taken */
   int two_state;        /* readers, layout bits: a domain cell other than 0 or 1 was given (kept as 0); the first */
   uint64_t bad_x, bad_y, bad_z;
   unsigned bad_value;
@@ -62,7 +64,8 @@ SQZ_INTERNAL int sqz__image_take_row(sqz_image *im, uint64_t y, const unsigned c
 /* Readers: one cell by storage index (a domain cell), `value` of ts bytes. */
 SQZ_INTERNAL int sqz__image_put(sqz_image *im, uint64_t index, const void *value);
 /* Readers, once the whole file was read and found well formed: SQZ_ERR_OUTSIDE_DOMAIN naming the
- * file and the first set cell outside the domain, SQZ_ERR_INVALID_ARGUMENT naming the first cell a
+ * file and the first set cell outside the domain (clip: only when every set cell was dropped,
+ * naming how many), SQZ_ERR_INVALID_ARGUMENT naming the first cell a
  * bits field cannot hold, else the last band is scattered and the state becomes the field's current
  * one. */
 SQZ_INTERNAL int sqz__image_commit(sqz_image *im);
@@ -70,6 +73,10 @@ SQZ_INTERNAL int sqz__image_commit(sqz_image *im);
  * *x, *y, *z, *value, or 0 when there is none; *st gets the status of the gathers. */
 SQZ_INTERNAL int sqz__image_find_above(sqz_image *im, unsigned max, uint64_t *x, uint64_t *y, uint64_t *z,
                                        unsigned *value, int *st);
+/* The loads of PBM and .npy images behind sqz_field_load_pbm / _npy and sqz_field_load_clipped:
+ * clip as in sqz_image, *clipped (may be NULL) the set cells dropped. */
+SQZ_INTERNAL int sqz__field_load_pbm(sqz_field *f, const char *path, int clip, uint64_t *clipped);
+SQZ_INTERNAL int sqz__field_load_npy(sqz_field *f, const char *path, int clip, uint64_t *clipped);
 /* Frees the bands and unlocks the context; a no-op on a closed image. */
 SQZ_INTERNAL void sqz__image_close(sqz_image *im);
 

@@ -113,7 +113,10 @@ static int sqz__npy_read_data(sqz_context *ctx, FILE *fp, const char *path, sqz_
   return SQZ_OK;
 }
 
-int sqz_field_load_npy(sqz_field *f, const char *path) {
+int sqz_field_load_npy(sqz_field *f, const char *path) { return sqz__field_load_npy(f, path, 0, NULL); }
+
+int sqz__field_load_npy(sqz_field *f, const char *path, int clip, uint64_t *clipped) {
+  if (clipped) *clipped = 0;
   sqz_npy_array a;
   int st = sqz__npy_array(f, path, &a);
   if (st != SQZ_OK) return st;
@@ -124,10 +127,12 @@ int sqz_field_load_npy(sqz_field *f, const char *path) {
   sqz_image im = {0};
   st = sqz__npy_read_header(f, fp, path, a.shape, a.ndim);
   if (st == SQZ_OK) st = sqz__image_open(f, path, SQZ_IMAGE_LOAD, &im);
+  im.clip = clip;
   if (st == SQZ_OK) st = sqz__host_alloc(ctx, im.width * im.ts, 0, (void **)&row, "%s: one row of the data", path);
   if (st == SQZ_OK) st = sqz__npy_read_data(ctx, fp, path, &im, row, a.bytes);
   fclose(fp);
   if (st == SQZ_OK) st = sqz__image_commit(&im);
+  if (st == SQZ_OK && clipped) *clipped = im.clipped;
   free(row);
   sqz__image_close(&im);
   return st;

@@ -94,17 +94,24 @@ static int sqz__pbm_read(sqz_field *f, FILE *fp, const char *path, sqz_image *im
  * come, and the first set one is reported once the whole file was read. */
 int sqz_field_load_pbm(sqz_field *f, const char *path) {
   if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  return sqz__field_load_pbm(f, path, 0, NULL);
+}
+
+int sqz__field_load_pbm(sqz_field *f, const char *path, int clip, uint64_t *clipped) {
+  if (clipped) *clipped = 0;
   if (f->type != SQZ_U8) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "PBM states load into SQZ_U8 fields");
   FILE *fp = fopen(path, "rb");
   if (!fp) return sqz__fail(f->ctx, SQZ_ERR_IO, "%s: cannot open for reading: %s", path, strerror(errno));
   sqz_image im;
   unsigned char *cells = NULL; /* one row unpacked, then the packed P4 row */
   int st = sqz__image_open(f, path, SQZ_IMAGE_LOAD, &im);
+  im.clip = clip;
   if (st == SQZ_OK)
     st = sqz__host_alloc(f->ctx, im.width + (im.width + 7) / 8, 0, (void **)&cells, "%s: one row of the image", path);
   if (st == SQZ_OK) st = sqz__pbm_read(f, fp, path, &im, cells);
   fclose(fp);
   if (st == SQZ_OK) st = sqz__image_commit(&im);
+  if (st == SQZ_OK && clipped) *clipped = im.clipped;
   free(cells);
   sqz__image_close(&im);
   return st;

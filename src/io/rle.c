@@ -65,14 +65,21 @@ static int sqz__rle_too_big(const sqz_rle_reader *r) {
 }
 
 /* Reads the whole file into *out (malloc'ed, *len bytes), at most the limit its header sets (side: the domain's,
- * UINT64_MAX when none): SQZ_ERR_IO with strerror on failure, SQZ_ERR_PARSE past the limit (a link to
- * /dev/zero stops after 1 MiB), SQZ_ERR_OUT_OF_MEMORY past the host's memory. */
-static int sqz__rle_read(sqz_context *ctx, const char *path, uint64_t side, const char *spec, char **out, size_t *len) {
+ * UINT64_MAX when none; headed 0: a format without a header, .cells, bounded by a side x side box):
+ * SQZ_ERR_IO with strerror on failure, SQZ_ERR_PARSE past the limit (a link to /dev/zero stops after 1 MiB),
+ * SQZ_ERR_OUT_OF_MEMORY past the host's memory. */
+static int sqz__rle_read(sqz_context *ctx, const char *path, uint64_t side, const char *spec, int headed, char **out,
+                         size_t *len) {
   *out = NULL;
   *len = 0;
   FILE *fp = fopen(path, "rb");
   if (!fp) return sqz__fail(ctx, SQZ_ERR_IO, "%s: cannot open for reading: %s", path, strerror(errno));
   sqz_rle_reader r = {ctx, path, spec, side, SQZ_RLE_HEAD_MAX, NULL, 0, 0, 0, {0}};
+  if (!headed) { /* the domain's whole box */
+    r.h.width = r.h.height = side;
+    r.headed = 1;
+    r.limit = sqz__rle_limit(&r.h, side);
+  }
   int st = SQZ_OK;
   for (size_t got = 1; st == SQZ_OK && got > 0;) {
     if (r.n == r.cap && (st = sqz__rle_grow(&r)) != SQZ_OK) break;
@@ -97,14 +104,15 @@ static int sqz__rle_read(sqz_context *ctx, const char *path, uint64_t side, cons
  * be well formed (a malformed file is reported as such, not by where its first cell would land).
  * SQZ_ERR_PARSE names the file, the line and the column; a status of run passes through with its
  * own detail. */
-static int sqz__rle_load(sqz_context *ctx, const char *path, const sqz_field *f, sqz_rle_header *h, sqz_rle_run_fn run,
-                         void *user) {
+static int sqz__rle_load(sqz_context *ctx, const char *path, const sqz_field *f, sqz_pattern_parse_fn parse,
+                         sqz_rle_header *h, sqz_rle_run_fn run, void *user) {
   char *buf, err[256];
   size_t len;
-  int st = sqz__rle_read(ctx, path, f ? f->dom->side : UINT64_MAX, f ? f->dom->spec : NULL, &buf, &len);
+  int st = sqz__rle_read(ctx, path, f ? f->dom->side : UINT64_MAX, f ? f->dom->spec : NULL, parse == sqz__rle_parse,
+                         &buf, &len);
   if (st != SQZ_OK) return st;
-  st = sqz__rle_parse(buf, len, h, NULL, NULL, err, sizeof err);
-  if (st == SQZ_OK && run) st = sqz__rle_parse(buf, len, h, run, user, err, sizeof err);
+  st = parse(buf, len, h, NULL, NULL, err, sizeof err);
+  if (st == SQZ_OK && run) st = parse(buf, len, h, run, user, err, sizeof err);
   if (st != SQZ_OK && err[0]) sqz__fail(ctx, st, "%s: %s", path, err);
   free(buf);
   return st;
@@ -113,7 +121,7 @@ static int sqz__rle_load(sqz_context *ctx, const char *path, const sqz_field *f,
 int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, uint64_t *height, char *rule, size_t rule_len) {
   if (!path || (rule && !rule_len)) return SQZ_ERR_INVALID_ARGUMENT;
   sqz_rle_header h;
-  int st = sqz__rle_load(ctx, path, NULL, &h, NULL, NULL);
+  int st = sqz__rle_load(ctx, path, NULL, sqz__rle_parse, &h, NULL, NULL);
   if (st != SQZ_OK) return st;
   if (rule && strlen(h.rule) >= rule_len)
     return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: the rule '%s' does not fit a buffer of %zu bytes", path,
@@ -124,22 +132,21 @@ int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, uint64_t *
   return SQZ_OK;
 }
 
-/* Checks that f can hold an RLE state (SQZ_U8, 2D). */
-static int sqz__rle_field(sqz_field *f, const char *path) {
+int sqz__pattern_field(sqz_field *f, const char *path, const char *what) {
   if (f->type != SQZ_U8)
-    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT,
-                     "%s: RLE states need a SQZ_U8 field (this one has %zu-byte cells)", path, sqz_type_size(f->type));
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: %s states need a SQZ_U8 field (this one has %zu-byte cells)",
+                     path, what, sqz_type_size(f->type));
   if (f->dom->dims != 2)
-    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: RLE patterns are 2D and %s is 3D (use PBM or .npy)", path,
-                     f->dom->spec);
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: %s patterns are 2D and %s is 3D (use PBM or .npy)", path,
+                     what, f->dom->spec);
   return SQZ_OK;
 }
 
-/* Where the pattern goes: its top-left at (at_x, at_y) + the file's #CXRLE Pos in the embedding. */
+/* Where the pattern goes: its top-left at (at_x, at_y) + the file's Pos in the embedding. */
 typedef struct {
   sqz_field *f;
   const char *path;
-  sqz_image *im; /* the state the live cells go to */
+  sqz_image *im; /* the state the live cells go to; im->clip: drop the cells off the domain */
   int64_t at_x, at_y;
 } sqz_rle_place;
 
@@ -150,13 +157,33 @@ static int sqz__add_i64(int64_t a, int64_t b, int64_t *out) {
   return 1;
 }
 
-/* Places a run of live cells, refusing any that lands outside the domain or on a hole. */
+/* Clipping: the cells lo .. hi - 1 of a run of n from pattern column x that land inside the
+ * embedding (bx, by: where the pattern's column 0, row y lands; ok: both exist); the others are
+ * dropped in bulk, so a run of 2^62 cells costs what its part in the embedding costs. */
+static void sqz__clip_span(uint64_t side, int ok, int64_t bx, int64_t dy, uint64_t x, uint64_t n, uint64_t *lo,
+                           uint64_t *hi) {
+  int64_t s0 = 0; /* where cell 0 of the run lands */
+  *lo = *hi = 0;
+  if (!ok || dy < 0 || (uint64_t)dy >= side || !sqz__add_i64(bx, (int64_t)x, &s0)) return;
+  if (s0 >= 0 && (uint64_t)s0 >= side) return;
+  uint64_t before = s0 < 0 ? (uint64_t)(-(s0 + 1)) + 1 : 0; /* cells left of column 0 */
+  uint64_t reach = s0 < 0 ? side + before : side - (uint64_t)s0; /* cells up to the right edge */
+  *lo = before < n ? before : n;
+  *hi = reach < n ? reach : n;
+}
+
+/* Places a run of live cells; a cell outside the domain or on a hole is refused, or dropped and
+ * counted when clipping. */
 static int sqz__rle_place_run(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n) {
   sqz_rle_place *p = user;
-  uint64_t side = p->f->dom->side;
-  int64_t bx = 0, by = 0;
+  uint64_t side = p->f->dom->side, lo = 0, hi = n;
+  int64_t bx = 0, by = 0, row = 0;
   int base_ok = sqz__add_i64(p->at_x, h->pos_x, &bx) && sqz__add_i64(p->at_y, h->pos_y, &by);
-  for (uint64_t i = 0; i < n; i++) {
+  if (p->im->clip) {
+    sqz__clip_span(side, base_ok && sqz__add_i64(by, (int64_t)y, &row), bx, row, x, n, &lo, &hi);
+    p->im->clipped += n - (hi - lo);
+  }
+  for (uint64_t i = lo; i < hi; i++) {
     int64_t dx = 0, dy = 0; /* x + i < W <= INT64_MAX: the casts are exact */
     int ok = base_ok && sqz__add_i64(bx, (int64_t)(x + i), &dx) && sqz__add_i64(by, (int64_t)y, &dy);
     int inside = ok && dx >= 0 && dy >= 0 && (uint64_t)dx < side && (uint64_t)dy < side;
@@ -165,6 +192,10 @@ static int sqz__rle_place_run(void *user, const sqz_rle_header *h, uint64_t x, u
       static const unsigned char live = 1;
       int st = sqz__image_put(p->im, (uint64_t)at, &live);
       if (st != SQZ_OK) return st;
+      continue;
+    }
+    if (p->im->clip) { /* a hole (the span keeps the embedding) */
+      p->im->clipped++;
       continue;
     }
     if (!ok)
@@ -182,18 +213,26 @@ static int sqz__rle_place_run(void *user, const sqz_rle_header *h, uint64_t x, u
   return SQZ_OK;
 }
 
-int sqz_field_load_rle(sqz_field *f, const char *path, int64_t at_x, int64_t at_y) {
-  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
-  int st = sqz__rle_field(f, path);
+int sqz__pattern_load(sqz_field *f, const char *path, const char *what, sqz_pattern_parse_fn parse, int64_t at_x,
+                      int64_t at_y, int clip, uint64_t *clipped) {
+  if (clipped) *clipped = 0;
+  int st = sqz__pattern_field(f, path, what);
   if (st != SQZ_OK) return st;
   sqz_image im;
   if ((st = sqz__image_open(f, path, SQZ_IMAGE_LOAD, &im)) != SQZ_OK) return st;
+  im.clip = clip;
   sqz_rle_place p = {f, path, &im, at_x, at_y};
   sqz_rle_header h;
-  st = sqz__rle_load(f->ctx, path, f, &h, sqz__rle_place_run, &p);
+  st = sqz__rle_load(f->ctx, path, f, parse, &h, sqz__rle_place_run, &p);
   if (st == SQZ_OK) st = sqz__image_commit(&im);
+  if (st == SQZ_OK && clipped) *clipped = im.clipped;
   sqz__image_close(&im);
   return st;
+}
+
+int sqz_field_load_rle(sqz_field *f, const char *path, int64_t at_x, int64_t at_y) {
+  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  return sqz__pattern_load(f, path, "RLE", sqz__rle_parse, at_x, at_y, 0, NULL);
 }
 
 /* Output: the current line of the pattern, flushed through the atomic file. */
@@ -225,8 +264,7 @@ static int sqz__rle_token(sqz_rle_out *o, uint64_t count, char tag) {
   return SQZ_OK;
 }
 
-/* Bounding box of the live cells of the image, row by row; *any = 0 when there are none. */
-static int sqz__rle_bbox(sqz_image *im, uint64_t box[4], int *any) {
+int sqz__pattern_bbox(sqz_image *im, uint64_t box[4], int *any) {
   uint64_t side = im->width, x0 = side, y0 = side, x1 = 0, y1 = 0;
   for (uint64_t y = 0; y < im->height; y++) {
     int st = sqz__image_row(im, y);
@@ -245,15 +283,20 @@ static int sqz__rle_bbox(sqz_image *im, uint64_t box[4], int *any) {
   return SQZ_OK;
 }
 
+int sqz__pattern_row(sqz_image *im, uint64_t y, unsigned char *row) {
+  memset(row, 0, (size_t)im->width);
+  int st = sqz__image_row(im, y);
+  for (uint64_t j = 0; st == SQZ_OK && j < im->count; j++) row[im->row_xs[j]] = (unsigned char)sqz__image_set(im, j);
+  return st;
+}
+
 /* The runs of the box (x0, y0)-(x1, y1): each row's runs without its trailing dead run, rows ended
  * by '$' (consecutive ends counted), '!' at the end. row: room for one image row of 0/1 cells. */
 static int sqz__rle_runs_out(sqz_rle_out *o, sqz_image *im, unsigned char *row, const uint64_t box[4]) {
   uint64_t rows = 0; /* row ends not written yet */
   int st = SQZ_OK;
   for (uint64_t y = box[1]; st == SQZ_OK && y <= box[3]; y++) {
-    memset(row, 0, (size_t)im->width);
-    if ((st = sqz__image_row(im, y)) != SQZ_OK) break;
-    for (uint64_t j = 0; j < im->count; j++) row[im->row_xs[j]] = (unsigned char)sqz__image_set(im, j);
+    if ((st = sqz__pattern_row(im, y, row)) != SQZ_OK) break;
     uint64_t end = box[2] + 1;
     while (end > box[0] && !row[end - 1]) end--;
     if (end == box[0]) { rows++; continue; }
@@ -275,7 +318,7 @@ int sqz_field_save_rle(sqz_field *f, const char *path, const char *rule) {
   uint64_t box[4] = {0, 0, 0, 0};
   uint32_t birth, survive;
   char err[256], golly[32];
-  int st = sqz__rle_field(f, path);
+  int st = sqz__pattern_field(f, path, "RLE");
   if (st != SQZ_OK) return st;
   if ((st = sqz_rule_parse(rule ? rule : "B3/S23", 2, &birth, &survive, err, sizeof err)) != SQZ_OK)
     return sqz__fail(f->ctx, st, "%s: %s", path, err);
@@ -296,7 +339,7 @@ int sqz_field_save_rle(sqz_field *f, const char *path, const char *rule) {
     return st;
   }
   int any = 0;
-  if ((st = sqz__rle_bbox(&im, box, &any)) != SQZ_OK) {
+  if ((st = sqz__pattern_bbox(&im, box, &any)) != SQZ_OK) {
     free(row);
     sqz__image_close(&im);
     return st;

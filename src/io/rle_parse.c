@@ -1,4 +1,4 @@
-/* rle_parse.c — the pure Golly RLE parser over a memory buffer: header, #CXRLE offset, runs; errors by line, column. */
+/* rle_parse.c — the pure Golly pattern parsers over a memory buffer: RLE (header, #CXRLE offset, runs) and plaintext .cells; errors by line, column. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -281,4 +281,87 @@ int sqz__rle_parse(const char *buf, size_t len, sqz_rle_header *h, sqz_rle_run_f
   if (err && errlen) err[0] = 0;
   int st = sqz__rle_head(&in, h);
   return st != SQZ_OK ? st : sqz__rle_runs(&in, h, run, user);
+}
+
+/* ---- plaintext (.cells) ---------------------------------------------------------------------- */
+
+/* The comment line at the cursor ('!'); "!Pos: X,Y" sets the offset. */
+static int sqz__cells_comment(sqz_rle_in *in, sqz_rle_header *h) {
+  static const char key[] = "!Pos:";
+  size_t k = sizeof key - 1;
+  if (in->len - in->i < k || memcmp(in->buf + in->i, key, k) != 0) {
+    sqz__rle_skip_line(in);
+    return SQZ_OK;
+  }
+  while (k--) sqz__rle_next(in);
+  sqz__rle_blanks(in);
+  int st = sqz__rle_int(in, &h->pos_x, "the x of !Pos: X,Y");
+  if (st == SQZ_OK) st = sqz__rle_expect(in, ',', "in !Pos: X,Y");
+  if (st == SQZ_OK) sqz__rle_blanks(in);
+  if (st == SQZ_OK) st = sqz__rle_int(in, &h->pos_y, "the y of !Pos: X,Y");
+  if (st == SQZ_OK) sqz__rle_blanks(in);
+  int c = sqz__rle_peek(in);
+  if (st == SQZ_OK && c >= 0 && c != '\n') {
+    char b[32];
+    st = sqz__rle_fail(in, sqz__rle_here(in), "unexpected %s after !Pos: X,Y", sqz__rle_what(c, b, sizeof b));
+  }
+  if (st == SQZ_OK) sqz__rle_skip_line(in);
+  return st;
+}
+
+/* One row at the cursor, row y: its live runs to run (may be NULL); *width gets its length in cells. */
+static int sqz__cells_row(sqz_rle_in *in, const sqz_rle_header *h, uint64_t y, sqz_rle_run_fn run, void *user,
+                          uint64_t *width) {
+  uint64_t x = 0, live = 0; /* live: the length of the live run ending at x */
+  int c;
+  for (; (c = sqz__rle_peek(in)) == '.' || c == 'O' || c == '*'; sqz__rle_next(in), x++) {
+    if (c == '.') continue;
+    int next = in->i + 1 < in->len ? in->buf[in->i + 1] : 0;
+    if (++live && next != 'O' && next != '*') { /* the run ends at x */
+      int st = run ? run(user, h, x + 1 - live, y, live) : SQZ_OK;
+      if (st != SQZ_OK) return st;
+      live = 0;
+    }
+  }
+  *width = x;
+  sqz__rle_blanks(in);
+  c = sqz__rle_peek(in);
+  if (c >= 0 && c != '\n') {
+    char b[32];
+    return sqz__rle_fail(in, sqz__rle_here(in), "unexpected %s in a .cells row (expected '.', 'O' or '*')",
+                         sqz__rle_what(c, b, sizeof b));
+  }
+  sqz__rle_next(in);
+  return SQZ_OK;
+}
+
+/* One pass over the text: comments, then rows; fills h when run is NULL (the first pass). */
+static int sqz__cells_pass(sqz_rle_in *in, sqz_rle_header *h, sqz_rle_run_fn run, void *user) {
+  uint64_t y = 0;
+  while (in->i < in->len) {
+    if (sqz__rle_peek(in) == '!') {
+      int st = sqz__cells_comment(in, h);
+      if (st != SQZ_OK) return st;
+      continue;
+    }
+    uint64_t w = 0;
+    int st = sqz__cells_row(in, h, y, run, user, &w);
+    if (st != SQZ_OK) return st;
+    if (!run && w > h->width) h->width = w;
+    if (!run && w) h->height = y + 1;
+    y++;
+  }
+  return SQZ_OK;
+}
+
+int sqz__cells_parse(const char *buf, size_t len, sqz_rle_header *h, sqz_rle_run_fn run, void *user, char *err,
+                     size_t errlen) {
+  sqz_rle_in in = {buf, len, 0, 1, 0, err, errlen};
+  memset(h, 0, sizeof *h);
+  if (err && errlen) err[0] = 0;
+  int st = sqz__cells_pass(&in, h, NULL, NULL); /* the header first: run sees it complete */
+  if (st != SQZ_OK || !run) return st;
+  sqz_rle_in again = {buf, len, 0, 1, 0, err, errlen};
+  sqz_rle_header seen = *h;
+  return sqz__cells_pass(&again, &seen, run, user);
 }

@@ -1,0 +1,96 @@
+/* test_null.c — every public getter and handle call of include/sqz.h given NULL: no crash, the neutral value or SQZ_ERR_INVALID_ARGUMENT. */
+/* labels: host */
+#include <string.h>
+
+#include "sqz_test.h"
+
+#define INVALID SQZ_ERR_INVALID_ARGUMENT
+
+/* Getters: 0 for numbers, kinds and types, "" for strings, NULL for handles. */
+START_TEST(getters) {
+  ck_assert_str_eq(sqz_context_backend(NULL), "");
+  ck_assert_str_eq(sqz_context_device_name(NULL), "");
+  ck_assert_uint_eq(sqz_context_global_mem(NULL), 0);
+  ck_assert_uint_eq(sqz_context_max_alloc(NULL), 0);
+  ck_assert_uint_eq(sqz_device_list_count(NULL), 0);
+  ck_assert_str_eq(sqz_device_list_str(NULL, 0, SQZ_DEVICE_NAME), "");
+  ck_assert_uint_eq(sqz_device_list_u64(NULL, 0, SQZ_DEVICE_GLOBAL_MEM), 0);
+  ck_assert_int_eq((int)sqz_domain_get_kind(NULL), 0);
+  ck_assert_int_eq(sqz_domain_dims(NULL), 0);
+  ck_assert_uint_eq(sqz_domain_cells(NULL), 0);
+  ck_assert_uint_eq(sqz_domain_side(NULL), 0);
+  ck_assert_str_eq(sqz_domain_spec(NULL), "");
+  ck_assert_int_eq(sqz_domain_contains(NULL, 0, 0, 0), 0);
+  ck_assert_uint_eq(sqz_field_parts(NULL), 0);
+  ck_assert_uint_eq(sqz_field_halo_bytes(NULL), 0);
+  ck_assert_int_eq((int)sqz_field_type(NULL), 0);
+  ck_assert_ptr_null(sqz_field_domain(NULL));
+  ck_assert_str_eq(sqz_field_layout(NULL), "");
+  ck_assert_uint_eq(sqz_field_bytes(NULL), 0);
+  ck_assert_str_eq(sqz_field_map(NULL), "");
+  ck_assert_str_eq(sqz_field_map_resolved(NULL), "");
+  ck_assert_str_eq(sqz_field_layout_rule(NULL), "");
+  ck_assert_ptr_nonnull(sqz_last_error(NULL)); /* the thread's detail without a context: a string */
+}
+END_TEST
+
+/* Calls that return a status: SQZ_ERR_INVALID_ARGUMENT for a NULL handle; releases are no-ops. */
+START_TEST(status_calls) {
+  double d = 0;
+  uint64_t u = 0, values[SQZ_PARTS_VALUES];
+  int64_t index = 0;
+  int i = 0;
+  uint32_t r = 0;
+  sqz_parts_times t;
+  unsigned char cell = 0;
+  char text[64];
+  ck_assert_int_eq(sqz_context_timing(NULL, &d, &d), INVALID);
+  ck_assert_int_eq(sqz_context_set_progress(NULL, NULL, NULL, 0), INVALID);
+  ck_assert_int_eq(sqz_domain_fractal_params(NULL, &i, &i, &i), INVALID);
+  ck_assert_int_eq(sqz_domain_layout_cells(NULL, "compact", &u), INVALID);
+  ck_assert_int_eq(sqz_domain_layout_bytes(NULL, "compact", &u), INVALID);
+  ck_assert_int_eq(sqz_domain_map_stats(NULL, NULL, 0, &r, &u, &u, &u), INVALID);
+  ck_assert_int_eq(sqz_parts_info(NULL, 1, values, SQZ_PARTS_VALUES), INVALID);
+  ck_assert_int_eq(sqz_field_parts_times(NULL, &t), INVALID);
+  ck_assert_int_eq(sqz_field_set_map(NULL, "bb"), INVALID);
+  ck_assert_int_eq(sqz_field_set_block(NULL, 8), INVALID);
+  ck_assert_int_eq(sqz_field_index(NULL, 0, 0, 0, &index), INVALID);
+  ck_assert_int_eq(sqz_field_write(NULL, &cell, 1), INVALID);
+  ck_assert_int_eq(sqz_field_read(NULL, &cell, 1), INVALID);
+  ck_assert_int_eq(sqz_field_read_compact(NULL, &cell, 1), INVALID);
+  ck_assert_int_eq(sqz_field_write_compact(NULL, &cell, 1), INVALID);
+  ck_assert_int_eq(sqz_field_fill_random(NULL, 0.5, 1), INVALID);
+  ck_assert_int_eq(sqz_field_fill_uniform(NULL, 1), INVALID);
+  ck_assert_int_eq(sqz_field_copy(NULL, NULL), INVALID);
+  ck_assert_int_eq(sqz_field_count(NULL, &u), INVALID);
+  ck_assert_int_eq(sqz_field_sum(NULL, SQZ_SUM_PAIRWISE, &d), INVALID);
+  ck_assert_int_eq(sqz_life_step(NULL, NULL, 1), INVALID);
+  ck_assert_int_eq(sqz_life_check(NULL), INVALID);
+  ck_assert_int_eq(sqz_heat_step(NULL, 0.1, 1), INVALID);
+  ck_assert_int_eq(sqz_field_load_pbm(NULL, "x.pbm"), INVALID);
+  ck_assert_int_eq(sqz_field_save_npy(NULL, "x.npy"), INVALID);
+  ck_assert_int_eq(sqz_field_load_rle(NULL, "x.rle", 0, 0), INVALID);
+  ck_assert_int_eq(sqz_field_save_rle(NULL, "x.rle", NULL), INVALID);
+  ck_assert_int_eq(sqz_field_load_cells(NULL, "x.cells", 0, 0), INVALID);
+  ck_assert_int_eq(sqz_field_save_cells(NULL, "x.cells", NULL), INVALID);
+  ck_assert_int_eq(sqz_field_load_clipped(NULL, "x.rle", 0, 0, &u), INVALID);
+  ck_assert_int_eq(sqz_field_load_h5(NULL, "x.h5", text, sizeof text, &u) != SQZ_OK, 1);
+  ck_assert_int_eq(sqz_field_save_png_sized(NULL, "x.png", 0) != SQZ_OK, 1); /* UNSUPPORTED without libpng */
+  d = 1;
+  ck_assert_int_eq(sqz_field_save_png_range(NULL, "x.png", 0, &d, NULL) != SQZ_OK, 1);
+  ck_assert(d == 0);
+  sqz_context_release(NULL);
+  sqz_domain_release(NULL);
+  sqz_field_release(NULL);
+  sqz_device_list_release(NULL);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("null");
+  TCase *tc = tcase_create("null");
+  tcase_add_test(tc, getters);
+  tcase_add_test(tc, status_calls);
+  suite_add_tcase(s, tc);
+  return sqz_test_run(s);
+}
