@@ -43,6 +43,7 @@ printf '# x y\n0 0\n3 4\n1.5 -2\n6 8\n' >points.txt
 # What this machine has, for the skip rules.
 cuda_devices=$("$sqz" devices | grep -c '^cuda ')
 opencl_devices=$("$sqz" devices | grep -c '^opencl ')
+opencl_ids=$("$sqz" devices | awk '$1 == "opencl" {print $2}')
 "$sqz" life triangle:8 --steps 0 --out "$work/probe.h5" >/dev/null 2>&1 && have_h5=1 || have_h5=
 "$sqz" life triangle:8 --steps 0 --png "$work/probe.png" >/dev/null 2>&1 && have_png=1 || have_png=
 
@@ -54,11 +55,19 @@ skip_reason() {
   case "$cmd" in *"--backend cuda"* | *"--backend all"*)
     [ "$cuda_devices" -ge 1 ] || { echo "needs a CUDA device ('sqz devices' lists none)"; return; } ;;
   esac
-  # A device list of two entries (--devices A,B or SQZ_DEVICE=A,B) names two devices: run where the opencl
-  # backend has two (on one, --devices 0:0,0:1 names a device that does not exist).
-  if printf '%s' "$cmd" | grep -Eq -- '(--devices |SQZ_DEVICE=)[^ ]*,'; then
-    [ "$opencl_devices" -ge 2 ] || { echo "needs two OpenCL devices ('sqz devices' lists $opencl_devices)"; return; }
-  fi
+  # A device list (--devices A,B or SQZ_DEVICE=A,B) names devices: run where the opencl backend has each of them
+  # (an id P:D listed by 'sqz devices', an index N below its count). A GPU machine lists PoCL as 0:0 and the GPU
+  # as 1:0, so --devices 0:0,0:1 names a device it lacks although it has two.
+  local list entry
+  list="$(printf '%s' "$cmd" | grep -Eo -- '(--devices |SQZ_DEVICE=)[^ ]*,[^ ]*' | sed -E 's/^(--devices |SQZ_DEVICE=)//')"
+  for entry in ${list//,/ }; do
+    case "$entry" in
+    *:*) printf '%s\n' "$opencl_ids" | grep -qx -- "$entry" ||
+      { echo "needs OpenCL device $entry ('sqz devices' lists $(printf '%s' "$opencl_ids" | tr '\n' ' '))"; return; } ;;
+    *) [ "$entry" -lt "$opencl_devices" ] 2>/dev/null ||
+      { echo "needs OpenCL device number $entry ('sqz devices' lists $opencl_devices)"; return; } ;;
+    esac
+  done
   # mpirun lines need mpirun and an sqz built with MPI (without, every rank would run the whole command).
   case "$cmd" in mpirun*)
     command -v mpirun >/dev/null || { echo "needs mpirun (not on PATH)"; return; }
