@@ -355,6 +355,40 @@ class Field(_Handle):
         self._check(lib.sqz_field_fill_uniform(self._handle(), _u64(seed, "seed")))
         return self
 
+    def fill_const(self, value):
+        """Every domain cell gets value (u8/i32: an integer of the type's range; floats: finite)."""
+        self._check(lib.sqz_field_fill_const(self._handle(), float(value)))
+        return self
+
+    def _coords(self, at):
+        at = tuple(int(c) for c in at)
+        dims = len(self.shape)
+        if len(at) != dims or any(c < 0 for c in at):
+            raise invalid("cell %r: a %dD domain takes %d non-negative coordinates (%s)"
+                          % (at, dims, dims, "z, y, x" if dims == 3 else "y, x"))
+        return (at[2], at[1], at[0]) if dims == 3 else (at[1], at[0], 0)
+
+    def __setitem__(self, at, value):
+        """field[y, x] = v (3D: field[z, y, x] = v): one domain cell, on the device (a point source:
+        fill_const(0) then one cell). A hole or a cell outside the domain raises InputError."""
+        x, y, z = self._coords(at)
+        self._check(lib.sqz_field_set_cell(self._handle(), x, y, z, float(value)))
+
+    def __getitem__(self, at):
+        """field[y, x] (3D: field[z, y, x]): one domain cell's value, as a float."""
+        x, y, z = self._coords(at)
+        v = ctypes.c_double()
+        self._check(lib.sqz_field_get_cell(self._handle(), x, y, z, ctypes.byref(v)))
+        return v.value
+
+    @property
+    def engine(self):
+        """(path, skipped): the engine path the last step ran and the faster paths skipped with their
+        reasons ("path: reason; ..."), as sqz_field_engine reports them; ("", "") before a step."""
+        skipped = ctypes.c_char_p()
+        path = lib.sqz_field_engine(self._handle(), ctypes.byref(skipped))
+        return path.decode(), (skipped.value or b"").decode()
+
     def copy_from(self, src):
         """Copy src's domain cells into this field (same domain spec and dtype, any layouts)."""
         self._check(lib.sqz_field_copy(self._handle(), src._handle()))

@@ -310,6 +310,23 @@ def test_write_read_and_copy(ctx):
     np.testing.assert_array_equal(g.read(), a)
 
 
+def test_const_point_cells_and_engine(ctx):
+    dom = ctx.domain("fractal:sierpinski-carpet:3")
+    f = dom.field("f64").fill_const(0.0)
+    assert f.engine == ("", "")
+    f[26, 0] = 2.5
+    a = f.read()
+    assert a[26, 0] == 2.5 and a.sum() == 2.5 and f[26, 0] == 2.5
+    with pytest.raises(sqz.InputError):
+        f[13, 13] = 1.0  # the carpet's centre hole
+    f.heat(5, alpha=0.2)
+    assert abs(f.sum() - 2.5) < 1e-12
+    path, skipped = f.engine
+    assert path and ("generic" in path or path.startswith("cpu-"))
+    g = ctx.domain("tetrahedron:5").field("i32").fill_const(-3)
+    assert g.sum() == -3 * 35 and g[1, 2, 1] == -3
+
+
 # ---- errors -----------------------------------------------------------------------------------
 
 def test_errors_carry_status_name_and_detail(ctx):
