@@ -49,7 +49,7 @@
  *                          by MPI_Irecv, those between parts of one rank by ops->copy
  * A part whose ctx is NULL is held by another rank: it has u0, u1 and the plan, no buffers.
  *
- * Everything the front end does to a field (read/write, compact I/O, fill_random, count/sum,
+ * Everything the front end does to a field (read/write, compact I/O, fills, count/sum,
  * gather/scatter, checkpoints, images) works on a parted field: a storage index s of the whole
  * field is in part p when s / unit is in [u0, u1), at local element s - u0 * unit; reductions
  * combine the parts' own ranges (halos excluded). The front end reaches storage only through the
