@@ -26,6 +26,8 @@ def _cstr(s, what):
         return None
     if not isinstance(s, str):
         raise invalid("%s must be a str, not %s" % (what, type(s).__name__))
+    if "\0" in s:
+        raise invalid("%s %r holds a NUL character, which C would cut the text at" % (what, s))
     return s.encode()
 
 
@@ -43,7 +45,18 @@ def _params(params):
 
 
 def _fspath(path):
-    return os.fsencode(path)
+    """A path for a const char * argument; one with a NUL byte is refused, not cut short there."""
+    p = os.fsencode(path)
+    if b"\0" in p:
+        raise invalid("path %r holds a NUL byte, which C would cut the path at" % (path,))
+    return p
+
+
+def _i64(v, what):
+    """A Python int that fits int64_t, refused (not wrapped) otherwise."""
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not -(1 << 63) <= int(v) < (1 << 63):
+        raise invalid("%s must be an integer in [-2^63, 2^63), got %r" % (what, v))
+    return int(v)
 
 
 class _Handle:
@@ -549,7 +562,7 @@ class Field(_Handle):
         """Read a Golly RLE pattern with its top-left at ``at`` = (x, y) (plus the file's #CXRLE Pos);
         every other cell becomes 0. A live cell on a hole or outside raises InputError."""
         x, y = at
-        self._check(lib.sqz_field_load_rle(self._handle(), _fspath(path), int(x), int(y)))
+        self._check(lib.sqz_field_load_rle(self._handle(), _fspath(path), _i64(x, "at x"), _i64(y, "at y")))
         return self
 
     def __repr__(self):

@@ -329,6 +329,17 @@ def test_const_point_cells_and_engine(ctx):
 
 # ---- errors -----------------------------------------------------------------------------------
 
+def test_paths_with_nul_and_wrapping_offsets_are_refused(ctx, tmp_path):
+    f = ctx.domain("triangle:16").field("u8")
+    with pytest.raises(ValueError, match="NUL"):
+        f.save_npy(str(tmp_path / "a.npy") + "\0tail")
+    assert not (tmp_path / "a.npy").exists()
+    with pytest.raises(ValueError, match="NUL"):
+        ctx.domain("triangle:4\0junk")
+    (tmp_path / "g.rle").write_text("x = 1, y = 1\no!\n")
+    with pytest.raises(ValueError, match="2\\^63"):
+        f.load_rle(str(tmp_path / "g.rle"), at=(2**64 + 3, 0))  # wrapped through ctypes: 3
+
 def test_errors_carry_status_name_and_detail(ctx):
     with pytest.raises(sqz.InputError) as e:
         ctx.domain("fractal:no-such-fractal:3")
