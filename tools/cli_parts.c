@@ -26,24 +26,6 @@ static const char *sqz__device_list(const sqz_cli_parts *o, const char *device) 
   return NULL;
 }
 
-int sqz_cli_device_entry(const char *cmd, const char *backend, const char *entry, char *id, size_t len,
-                         const char **dev) {
-  *dev = entry;
-  if (!*entry || strspn(entry, "0123456789") != strlen(entry)) return 0;
-  const char *want = backend ? backend : getenv("SQZ_BACKEND") ? getenv("SQZ_BACKEND") : "opencl";
-  unsigned long long n = strtoull(entry, NULL, 10), seen = 0;
-  sqz_device_list *l = NULL;
-  if (sqz_device_list_create(&l) != SQZ_OK) return 0;
-  for (size_t i = 0; i < sqz_device_list_count(l) && *dev == entry; i++)
-    if (strcmp(sqz_device_list_str(l, i, SQZ_DEVICE_BACKEND), want) == 0 && seen++ == n) {
-      snprintf(id, len, "%s", sqz_device_list_str(l, i, SQZ_DEVICE_ID));
-      *dev = id;
-    }
-  sqz_device_list_release(l);
-  if (*dev != entry) return 0;
-  return sqz_cli_usage(cmd, "device %s: the %s backend has %llu device%s in 'sqz devices'", entry, want, seen,
-                       seen == 1 ? "" : "s");
-}
 
 int sqz_cli_parts_open(const char *cmd, sqz_cli_parts *o, const char *backend, const char *device,
                        sqz_context **ctx) {

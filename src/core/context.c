@@ -45,6 +45,26 @@ void sqz__context_free(sqz_context *ctx) {
   pthread_mutex_destroy(&ctx->lock);
   free(ctx);
 }
+int sqz__max_alloc_env(uint64_t *bytes) {
+  static const char units[] = "kmgt";
+  const char *v = getenv("SQZ_MAX_ALLOC"), *p = v;
+  uint64_t n = 0;
+  *bytes = 0;
+  if (!v || !*v) return 1;
+  if (*p < '0' || *p > '9') return 0;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    if (n > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) return 0;
+    n = n * 10 + (uint64_t)(*p - '0');
+  }
+  const char *u = *p ? strchr(units, tolower((unsigned char)*p)) : NULL;
+  int shift = u ? 10 * (int)(u - units + 1) : 0;
+  if (u && tolower((unsigned char)*++p) == 'i' && tolower((unsigned char)*++p) != 'b') return 0; /* iB, not i */
+  if (tolower((unsigned char)*p) == 'b') p++;
+  if (*p || (shift && n > UINT64_MAX >> shift)) return 0;
+  *bytes = n << shift;
+  return 1;
+}
+
 
 int sqz_context_create(const char *backend, const char *device, sqz_context **out) {
   if (!out) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_context_create: out is NULL");

@@ -1,20 +1,9 @@
-/* field_cells.c — one cell of a field by its coordinates (point sources, probes) and the check that a number fits a cell type. */
-#include <float.h>
-#include <math.h>
+/* field_cells.c — one cell of a field by its coordinates (point sources, probes). */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/field_parts.h"
 
-const char *sqz__type_value_check(sqz_type t, double v) {
-  switch (t) {
-  case SQZ_U8: return v == floor(v) && v >= 0.0 && v <= 255.0 ? NULL : "u8 cells hold the integers 0 .. 255";
-  case SQZ_I32:
-    return v == floor(v) && v >= -2147483648.0 && v <= 2147483647.0 ? NULL : "i32 cells hold the integers -2^31 .. 2^31 - 1";
-  case SQZ_F32: return isfinite(v) && fabs(v) <= FLT_MAX ? NULL : "f32 cells hold finite values up to 3.4e38";
-  default: return isfinite(v) ? NULL : "f64 cells hold finite values";
-  }
-}
 
 /* The storage index of domain cell (x, y, z) of f, or a named SQZ_ERR_INVALID_ARGUMENT. */
 static int sqz__cell_index(sqz_field *f, uint64_t x, uint64_t y, uint64_t z, int64_t *idx) {

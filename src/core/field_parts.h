@@ -124,10 +124,6 @@ SQZ_INTERNAL int sqz__parts_unit(const sqz_field *f, uint64_t *unit, uint64_t *u
 SQZ_INTERNAL int sqz__bands_layout(const sqz_field *f);
 SQZ_INTERNAL uint64_t sqz__bands_rows(const sqz_field *f);
 SQZ_INTERNAL int sqz__bands_split(sqz_field *f, sqz_field_split *fp, int lists);
-/* SQZ_MAX_ALLOC: a byte count, then an optional unit K, M, G or T (powers of 1024) and an optional B
- * or iB, any case (2G, 2GiB, 512k, 4096); unset or "": 0 (no cap). 1 with *bytes set, or 0 when the
- * value is none of these (sqz_context_create refuses it, naming the variable). */
-SQZ_INTERNAL int sqz__max_alloc_env(uint64_t *bytes);
 /* The single-allocation limit that field storage keeps to: the device's, or SQZ_MAX_ALLOC=bytes
  * when that is lower (a test hook: small fields split as large ones do on a real device). */
 SQZ_INTERNAL uint64_t sqz__parts_alloc_limit(const sqz_context *ctx);

@@ -211,7 +211,11 @@ typedef struct sqz_fill {
 } sqz_fill;
 /* The bits of v in cell type t (u8 and i32 take integers, f32 rounds to float). */
 SQZ_INTERNAL uint64_t sqz__type_bits(sqz_type t, double v);
-/* NULL when v is a value of cell type t, else why not (src/core/field_cells.c). */
+/* SQZ_MAX_ALLOC: a byte count, then an optional unit K, M, G or T (powers of 1024) and an optional B
+ * or iB, any case (2G, 2GiB, 512k, 4096); unset or "": 0 (no cap). 1 with *bytes set, or 0 when the
+ * value is none of these (sqz_context_create refuses it, naming the variable; src/core/context.c). */
+SQZ_INTERNAL int sqz__max_alloc_env(uint64_t *bytes);
+/* NULL when v is a value of cell type t, else why not (src/core/field_fill.c). */
 SQZ_INTERNAL const char *sqz__type_value_check(sqz_type t, double v);
 /* Host fill of storage elements [e0, e0 + n) of f into store[0 .. n): the fill's value for every
  * domain cell, 0 elsewhere (a part's own units, or the whole storage with e0 = 0, n = f->elems). */
