@@ -121,16 +121,21 @@ static inline void fr_cache_gather(__local const sqz_cell_t *c, uint i, uint w, 
   nb[7] = c[i + w + 1u];
 }
 
-/* Which neighbours of tile cell (tx, ty) are fractal cells, from the tile indices nbt of the 9
- * tiles around it (-1: none) and the level-j pattern inside a tile. */
-static inline uint fr_tile_present(__local const long *nbt, uint j, uint rho, uint tx, uint ty) {
+/* Which neighbours of tile cell l are fractal cells, from the tile indices nbt of the 9 tiles
+ * around it (-1: none) and the cell's two entries of the tile table's present masks (pm, after
+ * the halo pairs; sqz__fractal_tile_table): the neighbours that are fractal cells when every tile
+ * exists, and for a cell on the tile's border (bit 8) the direction of each neighbour's tile.
+ * Every tile of a level has the same pattern, so only the neighbour tiles' existence varies. */
+static inline uint fr_tile_present(__local const long *nbt, __global const uint *pm, uint l) {
   uint present = 0u;
 #ifdef SQZ_WANT_PRESENT
-  for (uint d = 0u; d < 8u; d++) {
-    uint w = FR_WIN(d), x = tx + rho + w % 3u - 1u, y = ty + rho + w / 3u - 1u; /* 0 .. 3 rho - 1 */
-    uint dx = x / rho, dy = y / rho;
-    if (nbt[dy * 3u + dx] >= 0 && FR_CONTAINS(j, x - dx * rho, y - dy * rho)) present |= 1u << d;
+  present = pm[2u * l];
+  if (present & 0x100u) {
+    uint dirs = pm[2u * l + 1u];
+    for (uint d = 0u; d < 8u; d++)
+      if (nbt[(dirs >> (4u * d)) & 15u] < 0) present &= ~(1u << d);
   }
+  present &= 0xffu;
 #endif
   return present;
 }
@@ -277,11 +282,12 @@ static inline void fr_tile_step(const uint compact, const uint group, __global c
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (!active) return;
+  __global const uint *pm = table + n_cells + 2u * n_halo; /* the present masks */
   for (uint l = lane; l < n_cells; l += lanes) {
     uint e = table[l], tx = e & 0xffffu, ty = e >> 16, i = (ty + 1u) * w + tx + 1u;
     sqz_cell_t nbv[8];
     fr_cache_gather(c, i, w, nbv);
-    dst[(ulong)nb[4] * tile_elems + (compact ? l : ty * rho + tx)] = SQZ_APPLY(c[i], nbv, fr_tile_present(nb, j, rho, tx, ty));
+    dst[(ulong)nb[4] * tile_elems + (compact ? l : ty * rho + tx)] = SQZ_APPLY(c[i], nbv, fr_tile_present(nb, pm, l));
   }
 }
 
@@ -313,8 +319,8 @@ FR_TILE_KERNEL(engine_fractal_compact_group, 1u, 1u)
 static inline void fr_tile_step_direct(const uint compact, const uint group, __global const sqz_cell_t *src,
                                        __global sqz_cell_t *dst, __constant const sqz_param_t *param, uint2 ip,
                                        __global const uint *table, uint levels, uint j, uint rho, uint tile_elems,
-                                       uint n_cells, uint lanes, uint tiles_per_group, ulong tile0, ulong tiles,
-                                       __local long *nbr, __local ulong *terms FR_PART_ARGS) {
+                                       uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, ulong tile0,
+                                       ulong tiles, __local long *nbr, __local ulong *terms FR_PART_ARGS) {
   uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes;
   ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t; /* launch positions */
   int active = t < tiles_per_group && b < tiles;
@@ -335,7 +341,7 @@ static inline void fr_tile_step_direct(const uint compact, const uint group, __g
       nbv[d] = off >= 0 ? src[(ulong)tb * tile_elems + (ulong)off] : (sqz_cell_t)0;
     }
     ulong own = (ulong)nb[4] * tile_elems + (compact ? l : ty * rho + tx);
-    dst[own] = SQZ_APPLY(src[own], nbv, fr_tile_present(nb, j, rho, tx, ty));
+    dst[own] = SQZ_APPLY(src[own], nbv, fr_tile_present(nb, table + n_cells + 2u * n_halo, l));
   }
 }
 
@@ -344,8 +350,8 @@ static inline void fr_tile_step_direct(const uint compact, const uint group, __g
                      uint2 ip, __global const uint *table, uint levels, uint j, uint rho, uint tile_elems,          \
                      uint n_cells, uint n_halo, uint lanes, uint tiles_per_group, ulong tile0, ulong tiles,         \
                      __local sqz_cache_word *cache, __local long *nbr, __local ulong *terms FR_PART_ARGS) {         \
-    fr_tile_step_direct(compact, group, src, dst, param, ip, table, levels, j, rho, tile_elems, n_cells, lanes,   \
-                        tiles_per_group, tile0, tiles, nbr, terms FR_PART_PASS);                                    \
+    fr_tile_step_direct(compact, group, src, dst, param, ip, table, levels, j, rho, tile_elems, n_cells, n_halo,  \
+                        lanes, tiles_per_group, tile0, tiles, nbr, terms FR_PART_PASS);                             \
   }
 #ifdef SQZ_KERNEL_engine_fractal_block_direct
 FR_DIRECT_KERNEL(engine_fractal_block_direct, 0u, 0u)

@@ -33,7 +33,10 @@ SQZ_INTERNAL int sqz__fractal_tiling(const sqz_field *f, sqz_fractal_tiling *t);
  * n_cells = k^j entries tx | ty << 16, the tile's fractal cells in digit order (the compact
  * layout's order inside a tile), then, for block and compact, n_halo pairs (cache position
  * | direction << 24, offset inside that neighbour tile) for the halo cells a neighbour tile
- * stores (cl/sqz_fractal.h numbers directions and cache positions). */
+ * stores (cl/sqz_fractal.h numbers directions and cache positions), then per tile cell two
+ * entries for the neighbours' `present` bits (cl/engine_fractal.cl, fr_tile_present): the
+ * neighbours that are fractal cells when every neighbour tile exists (bits 0..7) and bit 8 when
+ * one lies in another tile; the direction of the tile each neighbour lies in (4 bits each). */
 SQZ_INTERNAL uint32_t *sqz__fractal_tile_table(const sqz_field *f, const sqz_fractal_tiling *t, uint32_t *n_cells,
                                                uint32_t *n_halo);
 

@@ -214,7 +214,7 @@ uint32_t *sqz__fractal_tile_table(const sqz_field *f, const sqz_fractal_tiling *
   const sqz_fractal *fr = &f->dom->fr;
   sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, rho = t->rho, w = rho + 2;
   uint32_t cells = (uint32_t)sqz__ipow((uint64_t)fr->k, (int)t->j), compact = f->layout == SQZ_LAYOUT_COMPACT;
-  uint32_t *table = sqz__malloc(((size_t)cells + 2u * (4u * rho + 4u)) * sizeof *table);
+  uint32_t *table = sqz__malloc((3u * (size_t)cells + 2u * (4u * rho + 4u)) * sizeof *table);
   if (!table) return NULL;
   for (uint32_t l = 0; l < cells; l++) {
     sqz_u32 tx, ty;
@@ -231,6 +231,18 @@ uint32_t *sqz__fractal_tile_table(const sqz_field *f, const sqz_fractal_tiling *
       table[cells + 2 * h + 1] = (uint32_t)off;
       h++;
     }
+  }
+  for (uint32_t l = 0; l < cells && f->layout != SQZ_LAYOUT_LAMBDA; l++) { /* the present masks, after the halo */
+    sqz_u32 tx = table[l] & 0xffffu, ty = table[l] >> 16, pres = 0, dirs = 0;
+    for (sqz_u32 d = 0; d < 8; d++) {
+      sqz_u32 win = d < 4 ? d : d + 1, lx, ly, p = (ty + win / 3) * w + tx + win % 3;
+      sqz_u32 dir = sqz_fr_cache_source(rho, p, &lx, &ly);
+      if (sqz_fr_contains(s, fr->hnu, t->j, lx, ly)) pres |= 1u << d;
+      dirs |= dir << (4 * d);
+      if (dir != 4) pres |= 1u << 8; /* a border cell: some neighbour lies in another tile */
+    }
+    table[cells + 2 * h + 2 * l] = pres;
+    table[cells + 2 * h + 2 * l + 1] = dirs;
   }
   *n_cells = cells;
   *n_halo = h;

@@ -262,7 +262,7 @@ static int sqz__table_buffer(sqz_field *f, const sqz__tile_launch *p, cl_mem *ou
                              cl_uint *n_halo) {
   uint32_t *table = sqz__fractal_tile_table(f, &p->t, n_cells, n_halo);
   if (!table) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
-  size_t bytes = ((size_t)*n_cells + 2u * *n_halo) * sizeof *table;
+  size_t bytes = (3u * (size_t)*n_cells + 2u * *n_halo) * sizeof *table; /* cells, halo, present masks */
   int st = sqz__const_buffer(f->ctx, bytes, table, out); /* no queue command: enqueued steps may wait */
   free(table);
   return st;
