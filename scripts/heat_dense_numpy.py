@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""heat_dense_numpy.py — sqz heat on a Sierpinski carpet against the dense code a user would write without sqz:
+NumPy over the whole bounding box with a domain mask (the same update: insulated holes and borders, face
+neighbours), in one run on the same machine. Prints ms per step of each and their ratio.
+usage: heat_dense_numpy.py path/to/sqz LEVEL [STEPS] [extra sqz options, e.g. --backend cpu]"""
+import json
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sqz, level = sys.argv[1], int(sys.argv[2])
+steps = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+extra = sys.argv[4:]
+alpha = 0.2
+
+side = 3 ** level
+y, x = np.mgrid[0:side, 0:side]
+mask = np.ones((side, side), bool)
+for _ in range(level):
+    mask &= ~((x % 3 == 1) & (y % 3 == 1))
+    x, y = x // 3, y // 3
+del x, y
+rng = np.random.default_rng(1)
+u = np.where(mask, rng.random((side, side)), 0.0)
+m = mask.astype(np.float64)
+
+
+def step(u):
+    """u' = u + alpha * sum over the face neighbours that are domain cells of (u_n - u)."""
+    acc = np.zeros_like(u)
+    acc[1:, :] += m[:-1, :] * (u[:-1, :] - u[1:, :])
+    acc[:-1, :] += m[1:, :] * (u[1:, :] - u[:-1, :])
+    acc[:, 1:] += m[:, :-1] * (u[:, :-1] - u[:, 1:])
+    acc[:, :-1] += m[:, 1:] * (u[:, 1:] - u[:, :-1])
+    return (u + alpha * acc) * m
+
+
+best = float("inf")
+for _ in range(steps):
+    t0 = time.perf_counter()
+    u = step(u)
+    best = min(best, time.perf_counter() - t0)
+p = subprocess.run([sqz, "heat", "fractal:sierpinski-carpet:%d" % level, "--type", "f64", "--steps", str(steps),
+                    "--alpha", str(alpha), "--quiet", "--json", *extra], capture_output=True, text=True, check=True)
+d = json.loads(p.stdout)
+ms = d["kernel_s"] / steps * 1000
+print("carpet level %d (%d cells in a %d x %d box), %d steps, f64" % (level, d["cells"], side, side, steps))
+print("sqz %-8s %9.1f ms a step (kernel, %s, %s)" % (d["backend"], ms, d["engine"], d["device"]))
+print("numpy dense %9.1f ms a step (best of %d)" % (best * 1000, steps))
+print("sqz / numpy: %.2fx faster" % (best * 1000 / ms))
