@@ -8,7 +8,12 @@ import subprocess
 import sys
 import time
 
+import os
+
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+from npy_numpy import carpet_member  # noqa: E402  the carpet's mask, level by level (the tests' own)
 
 sqz, level = sys.argv[1], int(sys.argv[2])
 steps = int(sys.argv[3]) if len(sys.argv) > 3 else 5
@@ -16,12 +21,7 @@ extra = sys.argv[4:]
 alpha = 0.2
 
 side = 3 ** level
-y, x = np.mgrid[0:side, 0:side]
-mask = np.ones((side, side), bool)
-for _ in range(level):
-    mask &= ~((x % 3 == 1) & (y % 3 == 1))
-    x, y = x // 3, y // 3
-del x, y
+mask = carpet_member(level)
 rng = np.random.default_rng(1)
 u = np.where(mask, rng.random((side, side)), 0.0)
 m = mask.astype(np.float64)
