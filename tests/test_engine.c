@@ -40,7 +40,8 @@ START_TEST(test_opencl) {
       {"fractal:sierpinski-triangle:7", "bb", SQZ_U8, 0, "fractal-bb-generic", "the word steps take layouts compact and block"},
       {"fractal:sierpinski-triangle:7", "block:8", SQZ_U8, 0, "fractal-tiles-life-u8", "fractal-boxes-life-u8: the boxes step layout compact"},
       {"triangle:50", "compact", SQZ_U8, 0, "triangle-words-life-u8", NULL},
-      {"triangle:50", "compact", SQZ_U8, 2, "simplex-map-generic", "triangle-words-life-u8: a field in parts"},
+      {"triangle:50", "compact", SQZ_U8, 2, "triangle-rows-generic", "triangle-words-life-u8: a field in parts"},
+      {"triangle:51", "bb", SQZ_F32, 0, "triangle-rows-generic", "triangle-words-life-u8: the update is heat"},
       {"tetrahedron:12", "bb", SQZ_F64, 0, "simplex-map-generic", "tetrahedron-rows-life-u8: the update is heat"},
       {"triangle:50", "bits", SQZ_U8, 0, "bits-simplex-rows", NULL},
   };

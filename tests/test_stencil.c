@@ -1,5 +1,5 @@
 /* labels: opencl */
-/* ctest cases: cyclic_simplex cyclic_fractal_i32 cyclic_fractal_u8 average_f64_simplex average_f64_fractal average_f32 heat bad_input life */
+/* ctest cases: cyclic_simplex cyclic_fractal_i32 cyclic_fractal_u8 average_f64_simplex average_f64_fractal average_f32 heat bad_input life rows */
 /* test_stencil.c — the stencil engine: user updates written once in OpenCL C and once as a C function, on every
  * layout and map of the opencl backend against the cpu backend, the cpu backend against a plain embedded-array
  * oracle; heat diffusion (conservation, backends agree, bad alpha); bad kernels and parameters; Life on the engine. */
@@ -370,11 +370,24 @@ static void matrix(const char *spec, sqz_type type, const workload *w, int k, ui
     if (l == 0) memcpy(want, got, bytes);
   }
   run_cfg cfgs[MAX_CFG];
-  int n = pick_configs(dcl, few, cfgs);
+  int n = pick_configs(dcl, few, cfgs), tri = sqz_domain_get_kind(dcl) != SQZ_DOMAIN_FRACTAL && sqz_domain_dims(dcl) == 2;
+  if (tri) setenv("SQZ_ENGINE", "generic", 1); /* triangles: each map's kernels, not the row step */
   for (int i = 0; i < n; i++) {
     run_on(cl, dcl, type, &cfgs[i], w, steps, init, got);
     snprintf(what, sizeof what, "%s %llu steps, opencl %s map %s block %u vs cpu", w->name, (unsigned long long)steps,
              cfgs[i].layout, cfgs[i].map ? cfgs[i].map : "default", cfgs[i].block);
+    expect_same(dcl, type, want, got, type != SQZ_F32, what);
+  }
+  unsetenv("SQZ_ENGINE");
+  for (int v = 0; tri && v < 4; v++) { /* the row step (cl/engine_simplex_rows.cl): both layouts, both kernels */
+    run_cfg c = {.map = NULL, .block = 0};
+    snprintf(c.layout, sizeof c.layout, "%s", v % 2 ? "compact" : "bb");
+    int was_gpu = cl->is_gpu;
+    cl->is_gpu = v / 2; /* 1: a work-item per cell (GPUs), 0: per storage row (CPU devices) */
+    run_on(cl, dcl, type, &c, w, steps, init, got);
+    cl->is_gpu = was_gpu;
+    snprintf(what, sizeof what, "%s %llu steps, opencl %s row step (%s) vs cpu", w->name, (unsigned long long)steps,
+             c.layout, v / 2 ? "cells" : "rows");
     expect_same(dcl, type, want, got, type != SQZ_F32, what);
   }
   free(init);
@@ -725,6 +738,41 @@ START_TEST(test_life_backends_agree) {
 }
 END_TEST
 
+/* The row step on the smallest triangles, n = 1 .. 8 (no regular cell up to n = 5, the fold's seam at every row), both
+ * layouts and both kernels, the i32 CA against the cpu backend. */
+START_TEST(test_rows_small) {
+  sqz_context *cpu = sqz_test_context("cpu"), *cl = sqz_test_context("opencl");
+  for (int n = 1; n <= 8; n++) {
+    char spec[32], what[256];
+    snprintf(spec, sizeof spec, "triangle:%d", n);
+    sqz_domain *dcpu = NULL, *dcl = NULL;
+    SQZ_OK_OR_FAIL(cpu, sqz_domain_parse(cpu, spec, &dcpu));
+    SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, spec, &dcl));
+    size_t bytes = embedded_cells(dcpu) * 4;
+    unsigned char *init = initial_state(dcpu, SQZ_I32, 4, 77 + (uint64_t)n), *want = malloc(bytes), *got = malloc(bytes);
+    ck_assert(want && got);
+    run_cfg c = {.layout = "bb", .map = NULL, .block = 0};
+    run_on(cpu, dcpu, SQZ_I32, &c, &CYCLIC, 5, init, want);
+    for (int v = 0; v < 4; v++) {
+      snprintf(c.layout, sizeof c.layout, "%s", v % 2 ? "compact" : "bb");
+      int was_gpu = cl->is_gpu;
+      cl->is_gpu = v / 2;
+      run_on(cl, dcl, SQZ_I32, &c, &CYCLIC, 5, init, got);
+      cl->is_gpu = was_gpu;
+      snprintf(what, sizeof what, "cyclic CA, opencl %s row step (%s) vs cpu", c.layout, v / 2 ? "cells" : "rows");
+      expect_same(dcl, SQZ_I32, want, got, 1, what);
+    }
+    free(init);
+    free(want);
+    free(got);
+    sqz_domain_release(dcpu);
+    sqz_domain_release(dcl);
+  }
+  sqz_context_release(cpu);
+  sqz_context_release(cl);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("stencil");
   for (int p = 0; p < (int)(sizeof PARTS / sizeof PARTS[0]); p++)
@@ -740,5 +788,7 @@ int main(void) {
   tcase_add_test(tc, test_too_many_params);
   tc = sqz_test_tcase(s, "life", 900);
   tcase_add_test(tc, test_life_backends_agree);
+  tc = sqz_test_tcase(s, "rows", 900);
+  tcase_add_test(tc, test_rows_small);
   return sqz_test_run(s);
 }

@@ -44,6 +44,10 @@ SQZ_INTERNAL int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_upda
 SQZ_INTERNAL const char *sqz__cl_simplex_swar_why_not(const sqz_field *f, const sqz_update *u);
 SQZ_INTERNAL int sqz__cl_simplex_swar(sqz_field *f, const sqz_update *u, uint64_t steps);
 SQZ_INTERNAL int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps);
+/* Any update on triangle storage rows (engine_simplex_rows.c; compact and bb, one buffer or a part):
+ * NULL when it applies to f, else why not; and `steps` steps. */
+SQZ_INTERNAL const char *sqz__cl_simplex_rows_why_not(const sqz_field *f);
+SQZ_INTERNAL int sqz__cl_simplex_rows(sqz_field *f, const sqz_update *u, uint64_t steps);
 /* What the simplex word steps share: whether their index arithmetic may run in 32 bits (every byte
  * a step reads below 2^32, and no SQZ_INDEX64=1 in the environment); their kernel `name` of the
  * program of files after prelude pre (the field's map and block checked as the map kernels check

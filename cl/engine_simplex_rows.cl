@@ -1,0 +1,181 @@
+/* engine_simplex_rows.cl — any update on triangle:N storage rows (compact fold and bb): a work-item per stored cell, neighbours straight from the three storage rows around it. */
+/* Built after sqz_common.h, sqz_simplex.h, sqz_parts.h and the update (cl_engine.h: sqz_cell_t,
+ * sqz_param_t, SQZ_APPLY, SQZ_WANT_PRESENT), with SQZ_SLAYOUT and SQZ_IDX32 (32-bit indices when
+ * the storage holds at most 2^32 cells). Storage is a rectangle of `hrows` rows of `wrow` cells
+ * (cl/sqz_simplex.h): compact is the fold, where storage (u, v) is cell (u, v - e) in the straight
+ * part and cell (n - e - u, n - 1 - v) in the turned part, a point reflection; bb is the n x n box
+ * (cells x <= y; the others hold 0 and are never written).
+ * A cell whose 3 x 3 storage block lies inside the rectangle's interior and, for compact, inside one
+ * part is "regular": that block is its Moore neighbourhood, all 8 neighbours are domain cells, and
+ * the reflection of the turned part reverses the raster order (neighbour d at the block's window
+ * 8 - w(d)), so every update sees the cpu backend's order and floats round alike. Other cells (near
+ * the rectangle's edges and the fold's seam) go through sqz_tri_nbrs, as the map kernels.
+ * A field in parts reads through the part's slots and writes only its own cells of the launch's set
+ * (cl/sqz_parts.h, as cl/engine_simplex.cl). */
+#ifdef SQZ_PARTED
+#define SR_PART_ARGS , ulong pu0, ulong pu1, ulong pnh, __global const ulong *phalo, ulong prn, __global const ulong *pruns
+#define SR_READ(i) sr_part_read(src, (i), pu0, pu1, pnh, phalo)
+#define SR_OWN(i) ((i) >= pu0 && (i) < pu1 && sqz_units_has((i), prn, pruns))
+#define SR_DST(i) ((i) - pu0)
+static inline sqz_cell_t sr_part_read(__global const sqz_cell_t *src, ulong g, ulong pu0, ulong pu1, ulong pnh,
+                                      __global const ulong *phalo) {
+  long s = sqz_part_slot(g, pu0, pu1, pnh, phalo);
+  return s < 0 ? (sqz_cell_t)0 : src[s];
+}
+#else
+#define SR_PART_ARGS
+#define SR_READ(i) src[i]
+#define SR_OWN(i) 1
+#define SR_DST(i) (i)
+#endif
+
+/* Whether storage cell (u, v) is regular (see above; u < wrow, v < hrows). */
+/* The present mask of a regular cell: all 8 (0 when the update does not read it, as sqz_tri_present). */
+#ifdef SQZ_WANT_PRESENT
+#define SR_ALL 0xffu
+#else
+#define SR_ALL 0u
+#endif
+
+static inline int sr_regular(uint n, uint wrow, uint hrows, uint u, uint v) {
+  if (u == 0u || u + 1u >= wrow || v == 0u || v + 1u >= hrows) return 0;
+#if SQZ_SLAYOUT == SQZ_SL_COMPACT
+  uint odd = n & 1u;
+  return u + 3u - odd <= v || u >= v + 2u + odd; /* the block all straight, or all turned */
+#else
+  return u + 2u <= v; /* bb: (x + 1, y - 1) still on or below the diagonal */
+#endif
+}
+
+/* The 8 neighbours of storage cell i from rows up, i and dn (storage indices of the cell above and
+ * below), read straight (turned = 0) or point-reflected. */
+#define SR_GATHER(nb, turned, up, i, dn)                                                                     \
+  do {                                                                                                   \
+    if (turned) {                                                                                        \
+      nb[0] = SR_READ((dn) + 1u); nb[1] = SR_READ(dn); nb[2] = SR_READ((dn) - 1u);                       \
+      nb[3] = SR_READ((i) + 1u); nb[4] = SR_READ((i) - 1u);                                              \
+      nb[5] = SR_READ((up) + 1u); nb[6] = SR_READ(up); nb[7] = SR_READ((up) - 1u);                       \
+    } else {                                                                                             \
+      nb[0] = SR_READ((up) - 1u); nb[1] = SR_READ(up); nb[2] = SR_READ((up) + 1u);                       \
+      nb[3] = SR_READ((i) - 1u); nb[4] = SR_READ((i) + 1u);                                              \
+      nb[5] = SR_READ((dn) - 1u); nb[6] = SR_READ(dn); nb[7] = SR_READ((dn) + 1u);                       \
+    }                                                                                                    \
+  } while (0)
+
+/* Storage cell (u, v) at i through sqz_tri_nbrs: any cell, the regular ones too. */
+static inline void sr_cell(__global const sqz_cell_t *src, __global sqz_cell_t *dst, __constant const sqz_param_t *param,
+                           uint2 ip, uint n, uint u, uint v, sqz_sidx i SR_PART_ARGS) {
+  uint x = u, y = v;
+#if SQZ_SLAYOUT == SQZ_SL_COMPACT
+  sqz_fold(n, u, v, &x, &y);
+#endif
+  sqz_sidx idx[8], self;
+  sqz_cell_t nb[8];
+  uint present = sqz_tri_nbrs(SQZ_SLAYOUT, n, x, y, idx, &self);
+  for (uint d = 0u; d < 8u; d++) nb[d] = (present >> d) & 1u ? SR_READ(idx[d]) : (sqz_cell_t)0;
+#ifndef SQZ_WANT_PRESENT
+  present = 0u;
+#endif
+  dst[SR_DST(i)] = SQZ_APPLY(SR_READ(i), nb, present);
+}
+
+#ifdef SQZ_PARTED
+#define SR_PART_PASS , pu0, pu1, pnh, phalo, prn, pruns
+#else
+#define SR_PART_PASS
+#endif
+
+#ifdef SQZ_KERNEL_sqz_rows2
+/* GPUs: a work-item per storage cell, rows v0 .. of the launch along the grid's second dimension. */
+__kernel void sqz_rows2(__global const sqz_cell_t *restrict src, __global sqz_cell_t *restrict dst,
+                        __constant const sqz_param_t *param, uint2 ip, uint n, uint wrow, uint hrows,
+                        uint v0 SR_PART_ARGS) {
+  uint u = (uint)get_global_id(0), v = v0 + (uint)get_global_id(1);
+  if (u >= wrow || v >= hrows) return;
+  sqz_sidx i = (sqz_sidx)v * wrow + u;
+#if SQZ_SLAYOUT == SQZ_SL_BB
+  if (u > v) return; /* right of the diagonal: not a cell */
+#endif
+  if (!SR_OWN(i)) return;
+  if (!sr_regular(n, wrow, hrows, u, v)) {
+    sr_cell(src, dst, param, ip, n, u, v, i SR_PART_PASS);
+    return;
+  }
+  sqz_cell_t nb[8];
+#if SQZ_SLAYOUT == SQZ_SL_COMPACT
+  int turned = !sqz_fold_straight(n, u, v);
+#else
+  const int turned = 0;
+#endif
+  SR_GATHER(nb, turned, i - wrow, i, i + wrow);
+  dst[SR_DST(i)] = SQZ_APPLY(SR_READ(i), nb, SR_ALL);
+}
+#endif
+
+#ifdef SQZ_KERNEL_sqz_rows2_walk
+/* CPU devices: a work-item per storage row v0 + global id, walking it. Its regular cells are at most
+ * two spans (compact: the straight one left of the seam, the turned one right of it; bb: one), found
+ * once per row, whose loops have no branch, so the compiler vectorises them within the work-item; the
+ * other cells go one by one. A part's rows whose neighbours are all its own read with the offset. */
+__kernel void sqz_rows2_walk(__global const sqz_cell_t *restrict src, __global sqz_cell_t *restrict dst,
+                             __constant const sqz_param_t *param, uint2 ip, uint n, uint wrow, uint hrows,
+                             uint v0 SR_PART_ARGS) {
+  uint v = v0 + (uint)get_global_id(0);
+  if (v >= hrows) return;
+  sqz_sidx row = (sqz_sidx)v * wrow;
+  uint a0 = 1u, a1 = 0u, b0 = 1u, b1 = 0u, end = wrow; /* spans [a0, a1] straight, [b0, b1] turned */
+  if (v >= 1u && v + 1u < hrows && wrow >= 3u) {
+#if SQZ_SLAYOUT == SQZ_SL_COMPACT
+    uint odd = n & 1u;
+    a1 = v + odd >= 3u ? min(wrow - 2u, v + odd - 3u) : 0u;
+    b0 = max(1u, v + 2u + odd);
+    b1 = wrow - 2u;
+#else
+    a1 = v >= 2u ? min(wrow - 2u, v - 2u) : 0u;
+#endif
+  }
+#if SQZ_SLAYOUT == SQZ_SL_BB
+  end = min(wrow, v + 1u); /* cells x <= y */
+#endif
+#ifdef SQZ_PARTED
+  int direct = row >= pu0 + wrow && row + 2u * (sqz_sidx)wrow <= pu1 && prn == 0u; /* rows v - 1 .. v + 1 own */
+#else
+  const int direct = 1;
+#endif
+  for (uint u = 0u; u < end; u++) {
+    sqz_sidx i = row + u;
+    int span = direct && ((u >= a0 && u <= a1) || (u >= b0 && u <= b1));
+    if (span) { /* the spans' loops below */
+      uint last = u <= a1 ? a1 : b1, turned = u > a1;
+#ifdef SQZ_PARTED
+      __global const sqz_cell_t *s = src - pu0;
+      __global sqz_cell_t *d = dst - pu0;
+#else
+      __global const sqz_cell_t *s = src;
+      __global sqz_cell_t *d = dst;
+#endif
+      /* pointers and a signed count: the compiler sees unit strides that cannot wrap, and vectorises */
+      __global const sqz_cell_t *pc = s + ((ulong)row + u), *pu = pc - wrow, *pd = pc + wrow;
+      __global sqz_cell_t *pw = d + ((ulong)row + u);
+      int len = (int)(last - u + 1u);
+      sqz_cell_t nb[8];
+      if (turned) {
+        for (int q = 0; q < len; q++) {
+          nb[0] = pd[q + 1]; nb[1] = pd[q]; nb[2] = pd[q - 1]; nb[3] = pc[q + 1]; nb[4] = pc[q - 1];
+          nb[5] = pu[q + 1]; nb[6] = pu[q]; nb[7] = pu[q - 1];
+          pw[q] = SQZ_APPLY(pc[q], nb, SR_ALL);
+        }
+      } else {
+        for (int q = 0; q < len; q++) {
+          nb[0] = pu[q - 1]; nb[1] = pu[q]; nb[2] = pu[q + 1]; nb[3] = pc[q - 1]; nb[4] = pc[q + 1];
+          nb[5] = pd[q - 1]; nb[6] = pd[q]; nb[7] = pd[q + 1];
+          pw[q] = SQZ_APPLY(pc[q], nb, SR_ALL);
+        }
+      }
+      u = last;
+      continue;
+    }
+    if (SR_OWN(i)) sr_cell(src, dst, param, ip, n, u, v, i SR_PART_PASS);
+  }
+}
+#endif
