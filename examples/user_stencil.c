@@ -9,6 +9,7 @@ static const char *cyclic =
     "sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present,\n"
     "                      __constant const sqz_param_t *param) {\n"
     "  int k = (int)param[0], next = (self + 1) % k, c = 0;\n"
+    "#pragma unroll\n"
     "  for (int i = 0; i < SQZ_NB; i++) c += (present >> i & 1u) && nb[i] == next;\n"
     "  return c >= 2 ? next : self;\n"
     "}\n";
