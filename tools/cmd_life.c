@@ -224,12 +224,6 @@ int sqz_cmd_life(int argc, char **argv) {
                        sqz_cli_has_ext(rle_path, ".rle") ? "RLE" : ".cells", sqz_domain_spec(dom));
     goto done;
   }
-  if (st == SQZ_OK && o.rule && strcmp(o.layout, "bits") == 0 && /* before a file's cells of 2.. meet one bit a cell */
-      sqz_rule_parse_states(o.rule, sqz_domain_dims(dom), NULL, NULL, &states, NULL, 0) == SQZ_OK && states > 2) {
-    rc = sqz_cli_usage("life", "--rule %s has %u states and --layout bits holds one bit a cell (0 or 1): a Generations "
-                       "rule needs a layout of u8 cells", o.rule, states);
-    goto done;
-  }
   if (st == SQZ_OK && rle_init && !o.rule) { /* no --rule: the pattern's own rule, if its header has one */
     int fst = sqz_rle_info(ctx, o.init, NULL, NULL, file_rule, sizeof file_rule);
     if (fst != SQZ_OK) {
@@ -237,6 +231,14 @@ int sqz_cmd_life(int argc, char **argv) {
       if (fst == SQZ_ERR_IO) rc = 2; /* an unreadable --init file is bad input */
       goto done;
     }
+  }
+  const char *known = o.rule ? o.rule : file_rule; /* before a file's cells of 2.. meet one bit a cell */
+  if (st == SQZ_OK && *known && strcmp(o.layout, "bits") == 0 &&
+      sqz_rule_parse_states(known, sqz_domain_dims(dom), NULL, NULL, &states, NULL, 0) == SQZ_OK && states > 2) {
+    rc = sqz_cli_usage("life", "%s %s%s%s has %u states and --layout bits holds one bit a cell (0 or 1): a "
+                       "Generations rule needs a layout of u8 cells", o.rule ? "--rule" : "rule", known,
+                       o.rule ? "" : " of ", o.rule ? "" : o.init, states);
+    goto done;
   }
   /* on ranks, rank 0's field holds the state for files only: random states are made on the parts */
   int whole = ranks == 1 || (root && (!random || o.out || o.png));
@@ -255,14 +257,18 @@ int sqz_cmd_life(int argc, char **argv) {
   }
   int rule_from_file = !o.rule && *file_rule;
   if (!o.rule) o.rule = rule_from_file ? file_rule : dom && sqz_domain_dims(dom) == 3 ? "B6/S5,6,7" : "B3/S23";
-  if (st == SQZ_OK && sqz_rule_parse_states(o.rule, sqz_domain_dims(dom), &b, &s, &states, err, sizeof err) != SQZ_OK) {
-    rc = rule_from_file ? sqz_cli_usage("life", "--init %s, the rule it records: %s", o.init, err)
-                        : sqz_cli_usage("life", "--rule: %s", err);
+  int rule_st = st == SQZ_OK ? sqz_rule_parse_states(o.rule, sqz_domain_dims(dom), &b, &s, &states, err, sizeof err)
+                             : SQZ_OK;
+  /* a file's cells below the rule's states (2, 255, ... in a Life state: bad input, named before an unreadable
+   * rule); bits holds no Generations rule */
+  if (st == SQZ_OK && f && (!random || states > 2) &&
+      (st = sqz_life_check_rule(f, rule_st == SQZ_OK ? o.rule : NULL)) != SQZ_OK) {
+    rc = random ? sqz_cli_fail("life", ctx, st) : sqz_cli_error("life", st, "%s: %s", o.init, sqz_last_error(ctx));
     goto done;
   }
-  /* a file's cells below the rule's states (2, 255, ... in a Life state: bad input); bits holds no Generations rule */
-  if (st == SQZ_OK && f && (!random || states > 2) && (st = sqz_life_check_rule(f, o.rule)) != SQZ_OK) {
-    rc = random ? sqz_cli_fail("life", ctx, st) : sqz_cli_error("life", st, "%s: %s", o.init, sqz_last_error(ctx));
+  if (st == SQZ_OK && rule_st != SQZ_OK) {
+    rc = rule_from_file ? sqz_cli_usage("life", "--init %s, the rule it records: %s", o.init, err)
+                        : sqz_cli_usage("life", "--rule: %s", err);
     goto done;
   }
   double kernel_s = 0, wall_s = 0;
