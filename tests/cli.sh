@@ -193,6 +193,8 @@ expect 0 '"rule":"/2/3",.*"engine":"fractal-tiles-generic","skipped":"fractal-bo
   "$sqz" life fractal:sierpinski-carpet:3 --steps 3 --rule /2/3 --json
 expect 0 "skipped  tetrahedron-rows-life-u8: the rule has 5 states" -- "$sqz" life tetrahedron:8 --steps 2 --rule B6/S5,6,7/C5
 expect 2 "rule '/2/1': '1': a Generations rule has 2 to 256 states" -- "$sqz" life triangle:8 --steps 1 --rule /2/1
+expect 2 "--out .*x\.pbm: rule /2/3 has 3 states, and PBM holds two; write \.npy, \.rle or \.h5" -- \
+  "$sqz" life triangle:8 --steps 1 --rule /2/3 --out "$work/x.pbm"
 expect 2 "--rule 345/2/4 has 4 states and --layout bits holds one bit a cell" -- \
   "$sqz" life fractal:sierpinski-carpet:3 --steps 1 --rule 345/2/4 --layout bits
 

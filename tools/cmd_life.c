@@ -271,6 +271,12 @@ int sqz_cmd_life(int argc, char **argv) {
                         : sqz_cli_usage("life", "--rule: %s", err);
     goto done;
   }
+  if (st == SQZ_OK && states > 2 && o.out && !sqz_cli_has_ext(o.out, ".npy") && !sqz_cli_has_ext(o.out, ".rle") &&
+      !sqz_cli_has_ext(o.out, ".h5")) { /* PBM and .cells hold two states */
+    rc = sqz_cli_usage("life", "--out %s: rule %s has %u states, and %s holds two; write .npy, .rle or .h5", o.out,
+                       o.rule, states, sqz_cli_has_ext(o.out, ".cells") ? ".cells" : "PBM");
+    goto done;
+  }
   double kernel_s = 0, wall_s = 0;
   if (ranks > 1) { /* every rank learns rank 0's outcome so far and the rule (a file's, read there) */
     if (st != SQZ_OK) rc = sqz_cli_fail("life", ctx, st);
