@@ -489,21 +489,23 @@ SQZ_API int sqz_field_save_pbm(sqz_field *field, const char *path);
  * beside the target, fsyncs it and renames it over the target: never a partial file. */
 SQZ_API int sqz_field_load_npy(sqz_field *field, const char *path);
 SQZ_API int sqz_field_save_npy(sqz_field *field, const char *path);
-/* Golly RLE patterns (two states, 2D domains, SQZ_U8 fields; a 3D domain or another cell type is
+/* Golly RLE patterns (2D domains, SQZ_U8 fields; a 3D domain or another cell type is
  * SQZ_ERR_INVALID_ARGUMENT). Format: '#' comment lines ("#CXRLE Pos=X,Y" gives the pattern's
  * offset; #N and the rest are ignored), the header "x = W, y = H[, rule = R]", then runs of b
  * (dead), o (alive) and $ (end of row), each with an optional count, whitespace and newlines
- * anywhere between them, '!' at the end.
+ * anywhere between them, '!' at the end; multi-state cells as Golly writes them for Generations
+ * rules: '.' dead, A..X states 1..24, pA..pX 25..48, qA.. up to yO 255.
  * Loading places the pattern's top-left at (at_x + X, at_y + Y) of the embedding (X, Y from
  * #CXRLE Pos, else 0) and sets every other cell to 0. A malformed file (bad header, live cells
- * beyond W x H, a missing '!', a count that overflows, a multi-state cell, any other byte) is
+ * beyond W x H, a missing '!', a count that overflows, a state above 255, any other byte) is
  * SQZ_ERR_PARSE naming the line and column; a live cell outside the domain or on a hole is
  * SQZ_ERR_OUTSIDE_DOMAIN naming it in pattern and in domain coordinates. The header's rule is not
  * applied (sqz_rle_info reads it). */
 SQZ_API int sqz_field_load_rle(sqz_field *field, const char *path, int64_t at_x, int64_t at_y);
 /* Writes the bounding box of the live (non-zero) cells: "#CXRLE Pos=X,Y" (where the box starts in
- * the embedding), "x = W, y = H, rule = R" with rule (NULL: B3/S23; any form sqz_rule_parse takes
- * for 2D) in Golly's B3/S23 form, and runs in lines of at most 70 characters; an empty state is
+ * the embedding), "x = W, y = H, rule = R" with rule (NULL: B3/S23; any form sqz_rule_parse_states
+ * takes for 2D) in Golly's B3/S23 form (B2/S/C3 for Generations, whose cells are then written with
+ * the multi-state tags), and runs in lines of at most 70 characters; an empty state is
  * "x = 0, y = 0". load(save(f)) at (0, 0) restores f. Written atomically, like the .npy files. */
 SQZ_API int sqz_field_save_rle(sqz_field *field, const char *path, const char *rule);
 /* The header of an RLE file: pattern size W x H and its rule as written ("" when the header has
