@@ -3,16 +3,23 @@
  * two neighbours on GPUs, where counting non-zero cells costs a comparison more each); a user's
  * Life body sees the number of non-zero neighbours instead. The birth
  * and survive masks are the integer rule parameters ip.x and ip.y (kernel arguments); with
- * SQZ_USER_RULE the prelude's sqz_user_rule(self, live) decides instead (sqz_rule.h). */
+ * SQZ_USER_RULE the prelude's sqz_user_rule(self, live) decides instead (sqz_rule.h); SQZ_LIFE_STATES
+ * (a Generations rule's number of states, in the prelude) counts state 1 only and lets dying cells age. */
 static inline sqz_cell_t sqz_life_update(sqz_cell_t self, const sqz_cell_t *nb, uint2 ip) {
   uint live = 0u;
 #pragma unroll
   for (int i = 0; i < SQZ_NB; i++)
-#ifdef SQZ_USER_RULE
+#if defined(SQZ_USER_RULE)
     live += min((uint)nb[i], 1u); /* a user's body may keep other values (ages): it gets the non-zero count */
+#elif defined(SQZ_LIFE_STATES)
+    live += (uint)(nb[i] == 1); /* Generations: only state 1 is alive, dying states 2.. are not counted */
 #else
     live += (uint)nb[i];
 #endif
+#ifdef SQZ_LIFE_STATES
+  return (sqz_cell_t)SQZ_APPLY_GENERATIONS((uint)self, live, ip.x, ip.y, SQZ_LIFE_STATES);
+#else
   return (sqz_cell_t)SQZ_APPLY_RULE(self, live, ip.x, ip.y);
+#endif
 }
 #define SQZ_APPLY(self, nb, present) sqz_life_update((self), (nb), ip)

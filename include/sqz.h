@@ -389,6 +389,12 @@ SQZ_API int sqz_sum(sqz_context *ctx, sqz_type type, const void *data, uint64_t 
  * 26 in 3D) are a parse error. err gets a message naming the bad part (may be NULL). */
 SQZ_API int sqz_rule_parse(const char *rule, int dims, uint32_t *birth_mask, uint32_t *survive_mask,
                            char *err, size_t err_len);
+/* Also Golly's Generations rules (docs/GENERATIONS.md): B<counts>/S<counts>/C<n> (or G<n>; "B2/S/C3",
+ * "B2SC3") and in 2D the digits-only S/B/C ("/2/3" Brian's Brain, "345/2/4" Star Wars), n from 2 to
+ * 256; *states gets n (2 for the two-state forms above, which this function reads too). sqz_rule_parse
+ * refuses a rule of more than 2 states. */
+SQZ_API int sqz_rule_parse_states(const char *rule, int dims, uint32_t *birth_mask, uint32_t *survive_mask,
+                                  uint32_t *states, char *err, size_t err_len);
 /* steps generations of a Life-like rule on a SQZ_U8 field (Moore neighbourhood: 8 cells in
  * 2D, 26 in 3D; cells outside the domain or on fractal holes are dead and never written).
  * Cells hold 0 (dead) or 1 (alive), as the fills, PBM and RLE files give them; the number of
@@ -396,6 +402,10 @@ SQZ_API int sqz_rule_parse(const char *rule, int dims, uint32_t *birth_mask, uin
  * HDF5 state (or sqz_field_write) may hold other bytes, on which backends differ; check such a
  * state once with sqz_life_check (layout bits refuses them when they are written).
  * rule NULL is the default of the dimension: B3/S23 in 2D, B6/S5,6,7 in 3D.
+ * A Generations rule of C > 2 states (sqz_rule_parse_states) keeps states 0..C-1: state 1 is alive
+ * and the only one counted as a neighbour, a live cell that does not survive becomes 2, a dying
+ * cell 2..C-1 advances by one each step and becomes 0 after C-1; layout bits refuses it
+ * (SQZ_ERR_INVALID_ARGUMENT naming the rule), the cuda backend too (SQZ_ERR_UNSUPPORTED).
  * On the cuda backend (fractals, layout block:RHO) sqz_field_set_map(f, "mma" | "alu")
  * picks tensor-core or ALU λ/ν. */
 SQZ_API int sqz_life_step(sqz_field *field, const char *rule, uint64_t steps);
@@ -404,6 +414,11 @@ SQZ_API int sqz_life_step(sqz_field *field, const char *rule, uint64_t steps);
  * (x 1, y 2) holds 2; Life cells are 0 or 1" (3D adds z). Cost: one count on the device (of the cells
  * above 1); the state is read back, in bands, only when there are some. */
 SQZ_API int sqz_life_check(sqz_field *field);
+/* The same for the states of a rule (NULL: the dimension's default): every domain cell below its
+ * number of states C ("... holds 5; the cells of rule '/2/3' are 0 to 2"), and the field's layout able
+ * to hold them (a Generations rule on layout bits: SQZ_ERR_INVALID_ARGUMENT naming the rule). A bad
+ * rule is SQZ_ERR_PARSE. */
+SQZ_API int sqz_life_check_rule(sqz_field *field, const char *rule);
 /* User rule: an OpenCL C function body with parameters (uchar self, uint live) returning
  * uchar, e.g. "return (live == 3 || (self && live == 2)) ? 1 : 0;", where live is the number of
  * non-zero neighbours (so a body may keep other values in a cell, such as ages). The engine wraps it as an update (sqz_stencil_step is the general form).
@@ -474,21 +489,23 @@ SQZ_API int sqz_field_save_pbm(sqz_field *field, const char *path);
  * beside the target, fsyncs it and renames it over the target: never a partial file. */
 SQZ_API int sqz_field_load_npy(sqz_field *field, const char *path);
 SQZ_API int sqz_field_save_npy(sqz_field *field, const char *path);
-/* Golly RLE patterns (two states, 2D domains, SQZ_U8 fields; a 3D domain or another cell type is
+/* Golly RLE patterns (2D domains, SQZ_U8 fields; a 3D domain or another cell type is
  * SQZ_ERR_INVALID_ARGUMENT). Format: '#' comment lines ("#CXRLE Pos=X,Y" gives the pattern's
  * offset; #N and the rest are ignored), the header "x = W, y = H[, rule = R]", then runs of b
  * (dead), o (alive) and $ (end of row), each with an optional count, whitespace and newlines
- * anywhere between them, '!' at the end.
+ * anywhere between them, '!' at the end; multi-state cells as Golly writes them for Generations
+ * rules: '.' dead, A..X states 1..24, pA..pX 25..48, qA.. up to yO 255.
  * Loading places the pattern's top-left at (at_x + X, at_y + Y) of the embedding (X, Y from
  * #CXRLE Pos, else 0) and sets every other cell to 0. A malformed file (bad header, live cells
- * beyond W x H, a missing '!', a count that overflows, a multi-state cell, any other byte) is
+ * beyond W x H, a missing '!', a count that overflows, a state above 255, any other byte) is
  * SQZ_ERR_PARSE naming the line and column; a live cell outside the domain or on a hole is
  * SQZ_ERR_OUTSIDE_DOMAIN naming it in pattern and in domain coordinates. The header's rule is not
  * applied (sqz_rle_info reads it). */
 SQZ_API int sqz_field_load_rle(sqz_field *field, const char *path, int64_t at_x, int64_t at_y);
 /* Writes the bounding box of the live (non-zero) cells: "#CXRLE Pos=X,Y" (where the box starts in
- * the embedding), "x = W, y = H, rule = R" with rule (NULL: B3/S23; any form sqz_rule_parse takes
- * for 2D) in Golly's B3/S23 form, and runs in lines of at most 70 characters; an empty state is
+ * the embedding), "x = W, y = H, rule = R" with rule (NULL: B3/S23; any form sqz_rule_parse_states
+ * takes for 2D) in Golly's B3/S23 form (B2/S/C3 for Generations, whose cells are then written with
+ * the multi-state tags), and runs in lines of at most 70 characters; an empty state is
  * "x = 0, y = 0". load(save(f)) at (0, 0) restores f. Written atomically, like the .npy files. */
 SQZ_API int sqz_field_save_rle(sqz_field *field, const char *path, const char *rule);
 /* The header of an RLE file: pattern size W x H and its rule as written ("" when the header has

@@ -188,6 +188,15 @@ expect 0 "rule b3s23" -- "$sqz" life triangle:16 --steps 2 --rule b3s23
 expect 2 "'B27' is ambiguous in 3D" -- "$sqz" life tetrahedron:8 --steps 1 --rule B27/S5
 expect 2 "S/B form .* is for 2D" -- "$sqz" life tetrahedron:8 --steps 1 --rule 5/6
 expect 0 "\"live\":" -- "$sqz" life tetrahedron:8 --steps 1 --rule B6/S5 --json
+# Golly's Generations rules: the generic engine (the two-state word steps decline), bad state counts, not bits
+expect 0 '"rule":"/2/3",.*"engine":"fractal-tiles-generic","skipped":"fractal-boxes-life-u8: the rule has 3 states \(Generations\)' -- \
+  "$sqz" life fractal:sierpinski-carpet:3 --steps 3 --rule /2/3 --json
+expect 0 "skipped  tetrahedron-rows-life-u8: the rule has 5 states" -- "$sqz" life tetrahedron:8 --steps 2 --rule B6/S5,6,7/C5
+expect 2 "rule '/2/1': '1': a Generations rule has 2 to 256 states" -- "$sqz" life triangle:8 --steps 1 --rule /2/1
+expect 2 "--out .*x\.pbm: rule /2/3 has 3 states, and PBM holds two; write \.npy, \.rle or \.h5" -- \
+  "$sqz" life triangle:8 --steps 1 --rule /2/3 --out "$work/x.pbm"
+expect 2 "--rule 345/2/4 has 4 states and --layout bits holds one bit a cell" -- \
+  "$sqz" life fractal:sierpinski-carpet:3 --steps 1 --rule 345/2/4 --layout bits
 
 # edm: packed lower triangle of float32 distances; bad input names the line and writes nothing
 printf '# three points\n0 0\n3 4\n6 8\n' > "$work/pts.txt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# golly.sh — the CLI's Golly patterns (.cells and RLE, --clip) and pictures (--png-size up and down, state colours,
+# golly.sh — the CLI's Golly patterns (.cells and RLE, multi-state RLE of Generations rules, --clip) and pictures (--png-size up and down, state colours,
 # viridis and its range, --frames creating DIR) on the cpu backend; PNGs decoded with Python's zlib and struct.
 # usage: golly.sh path/to/sqz
 set -u
@@ -77,6 +77,32 @@ out=$("$sqz" life $dom --backend cpu --steps 30 --init gun.rle --clip 2>&1 >/dev
 expect 2 "gun.rle: nothing is left after clipping: all 36 live cells land outside triangle:64" -- \
   life triangle:64 --steps 1 --init gun.rle --clip --at 60,0
 expect 2 "--clip places a pattern or image --init" -- life triangle:64 --steps 1 --clip
+
+# ---- multi-state RLE (Generations rules): Golly's tags '.', A..X, pA..yO; the file's rule runs -----------------
+printf '#N Brian test\nx = 4, y = 3, rule = /2/3\n.AB$2A$bB.A!\n' > bb.rle
+life triangle:64 --init bb.rle --at 10,40 --steps 0 --out a.rle >/dev/null
+[ "$(cat a.rle)" = "$(printf '#CXRLE Pos=10,40\nx = 4, y = 3, rule = B2/S/C3\n.AB$2A$.B.A!')" ] &&
+  ok "a Brian's Brain pattern read and written as Golly does" || fail "multi-state RLE: $(cat a.rle)"
+life triangle:64 --init bb.rle --at 10,40 --steps 3 --out b.rle >/dev/null &&
+  life triangle:64 --init bb.rle --at 10,40 --steps 3 --rule B2/S/C3 --out c.rle >/dev/null && cmp -s b.rle c.rle &&
+  grep -qx '.B$ABA!' b.rle && ok "the header's Generations rule runs (3 steps as with --rule B2/S/C3)" ||
+  fail "the file's rule: $(cat b.rle c.rle)"
+printf 'x = 3, y = 1, rule = /2/256\nApAyO!\n' > hi.rle
+life triangle:64 --init hi.rle --at 10,40 --steps 0 --out hi2.rle >/dev/null &&
+  [ "$(sed -n 2,3p hi2.rle)" = "$(printf 'x = 3, y = 1, rule = B2/S/C256\nApAyO!')" ] &&
+  ok "states 1, 25 and 255 as A, pA, yO" || fail "two-letter states: $(cat hi2.rle)"
+for rule in 345/2/4 /2/3; do # write -> read: the same state as .npy
+  life fractal:sierpinski-carpet:4 --rule $rule --init random:0.4:5 --steps 7 --out s.rle >/dev/null &&
+    life fractal:sierpinski-carpet:4 --rule $rule --init random:0.4:5 --steps 7 --out s.npy >/dev/null &&
+    life fractal:sierpinski-carpet:4 --init s.rle --steps 0 --out t.npy >/dev/null && cmp -s s.npy t.npy &&
+    grep -q '[B-C]' s.rle && ok "$rule: a carpet's states round-trip through RLE" || fail "$rule round trip: $(cat s.rle)"
+done
+expect 2 "hi.rle: triangle:64: cell 2571 \(x 11, y 40\) holds 25; the cells of rule '/2/3' are 0 to 2" -- \
+  life triangle:64 --init hi.rle --at 10,40 --rule /2/3 --steps 1
+expect 2 "rule /2/3 of bb.rle has 3 states and --layout bits holds one bit a cell" -- \
+  life triangle:64 --init bb.rle --at 10,40 --layout bits --steps 1
+printf 'x = 1, y = 1\nyP!\n' > big.rle
+expect 2 "big.rle: line 2, column 1: state yP is 256, above 255" -- life triangle:64 --init big.rle --steps 0
 
 # ---- pictures -----------------------------------------------------------------------------------------------
 probe() { python3 "$here/png_probe.py" "$@"; }

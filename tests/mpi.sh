@@ -53,6 +53,12 @@ mpi 2 life fractal:sierpinski-triangle:10 --layout bits --steps 7 --init random:
   fail "bits on 2 ranks: exit $?"
 cmp -s bits1.npy ranks.npy && [ "$(grep '^live' out.txt)" = "$(grep '^live' bits1.txt)" ] ||
   fail "fractal in layout bits on 2 ranks: the state or the live count differs from one process"
+# a Generations rule (Star Wars, 4 states) on 2 ranks against one process, the fractal in 3 parts a rank
+for dom in triangle:50 fractal:sierpinski-carpet:4; do
+  "$sqz" life $dom --rule 345/2/4 --steps 7 --init random:0.4:2 --out gen1.npy >/dev/null || fail "$dom 345/2/4: one process"
+  mpi 2 life $dom --rule 345/2/4 --steps 7 --init random:0.4:2 --parts 3 --out ranks.npy || fail "$dom 345/2/4 on 2 ranks"
+  cmp -s gen1.npy ranks.npy || fail "$dom 345/2/4 on 2 ranks: the state differs from one process"
+done
 # the run changed the state (a test that could not fail otherwise): 7 steps from random:0.4 leave another count
 "$sqz" life fractal:sierpinski-triangle:6 --steps 0 --init random:0.4:3 --out zero.npy >/dev/null && cmp -s zero.npy one.npy &&
   fail "7 steps left the state as it was"

@@ -60,11 +60,16 @@ def carpet_member(level):
     return member
 
 
+def moore_count(alive):
+    """For each cell, how many of its 8 Moore neighbours are alive (a bool array); outside the array reads as 0."""
+    h, w = alive.shape
+    p = np.pad(alive.astype(np.int32), 1)
+    return sum(p[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0))
+
+
 def life_step(a, member):
     """B3/S23 with the 8 Moore neighbours; outside the array and off the domain read as 0."""
-    h, w = a.shape
-    p = np.pad((a != 0).astype(np.int32), 1)
-    n = sum(p[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0))
+    n = moore_count(a != 0)
     alive = a != 0
     return (((n == 3) | (alive & (n == 2))) & member).astype(np.uint8)
 

@@ -12,17 +12,19 @@
 
 /* ---- the parser over memory buffers ------------------------------------------------------ */
 
-/* The live runs a parse reported, as "x,y,n;" text, and the header. */
+/* The live runs a parse reported, as "x,y,n;" text ("x,y,n@s;" for a state s other than 1), and the header. */
 typedef struct {
   char runs[512];
   size_t n;
 } runs_seen;
 
-static int collect(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n) {
+static int collect(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n, unsigned state) {
   (void)h;
   runs_seen *r = user;
-  r->n += (size_t)snprintf(r->runs + r->n, sizeof r->runs - r->n, "%llu,%llu,%llu;", (unsigned long long)x,
-                           (unsigned long long)y, (unsigned long long)n);
+  char at[16] = "";
+  if (state != 1) snprintf(at, sizeof at, "@%u", state);
+  r->n += (size_t)snprintf(r->runs + r->n, sizeof r->runs - r->n, "%llu,%llu,%llu%s;", (unsigned long long)x,
+                           (unsigned long long)y, (unsigned long long)n, at);
   return SQZ_OK;
 }
 
@@ -73,6 +75,10 @@ START_TEST(parser_samples) {
                  7, "0,0,1;1,1,1;");
   expect_pattern("#CXRLE Pos=9223372036854775807,-9223372036854775807\nx = 1, y = 1\no!", 1, 1, "",
                  INT64_MAX, -INT64_MAX, "0,0,1;");
+  /* multi-state (Generations) tags as Golly writes them: '.' dead, A..X 1..24, pA.. 25.., yO 255; b and o too */
+  expect_pattern("x = 5, y = 2, rule = B2/S/C3\n.2AB$o.pAyO!", 5, 2, "B2/S/C3", 0, 0,
+                 "1,0,2;3,0,1@2;0,1,1;2,1,1@25;3,1,1@255;");
+  expect_pattern("x = 30, y = 1, rule = /2/3\n3.2\nB 24X!", 30, 1, "/2/3", 0, 0, "3,0,2@2;5,0,24@24;");
   /* an empty pattern, as Golly writes one */
   expect_pattern("x = 0, y = 0, rule = B3/S23\n!\n", 0, 0, "B3/S23", 0, 0, "");
 }
@@ -108,12 +114,14 @@ START_TEST(parser_refusals) {
       {"x = 3, y = 3\n18446744073709551615b18446744073709551615bo!", "live cells beyond the declared"},
       {"x = 3, y = 3\n0o!", "line 2, column 1: a run count of 0"},
       {"x = 3, y = 3\no3!", "line 2, column 2: a count before '!'"},
-      {"x = 3, y = 3\n2A!", "line 2, column 2: 'A' is a multi-state cell"},
-      {"x = 3, y = 3\nbo.!", "line 2, column 3: '.' is a multi-state cell"},
-      {"x = 3, y = 3\npA!", "line 2, column 1: 'p' is a multi-state cell"},
+      {"x = 3, y = 3\n4A!", "line 2, column 1: live cells beyond the declared x = 3, y = 3"},
+      {"x = 3, y = 3\np!", "line 2, column 1: expected a letter A..X after the state prefix 'p', found '!'"},
+      {"x = 3, y = 3\n2pa!", "line 2, column 2: expected a letter A..X after the state prefix 'p', found 'a'"},
+      {"x = 3, y = 3\nyP!", "line 2, column 1: state yP is 256, above 255 (u8 cells)"},
+      {"x = 3, y = 3\n2Y!", "line 2, column 2: expected a cell (b, o, '.', A..X, pA..yO) or $ after the count, found 'Y'"},
       {"x = 3, y = 3\n\no\x01!", "line 3, column 2: unexpected byte 0x01"},
-      {"x = 3, y = 3\nbo z!", "line 2, column 4: unexpected 'z' (expected b, o, $, ! or a count)"},
-      {"x = 3, y = 3\n2#!", "line 2, column 2: expected b, o or $ after the count, found '#'"},
+      {"x = 3, y = 3\nbo z!", "line 2, column 4: unexpected 'z' (expected b, o, '.', A..X, pA..yO, $, ! or a count)"},
+      {"x = 3, y = 3\n2#!", "line 2, column 2: expected a cell (b, o, '.', A..X, pA..yO) or $ after the count, found '#'"},
       {"#CXRLE Pos=1;2\nx = 1, y = 1\no!", "line 1, column 13: expected ',' in #CXRLE Pos=X,Y, found ';'"},
       {"#CXRLE Pos=a,2\nx = 1, y = 1\no!", "line 1, column 12: expected the x of #CXRLE Pos=X,Y, found 'a'"},
       {"#CXRLE Pos=1,2x\nx = 1, y = 1\no!", "line 1, column 15: unexpected 'x' after #CXRLE Pos=X,Y"},
@@ -142,8 +150,8 @@ START_TEST(parser_refusals) {
 END_TEST
 
 /* A status of the run callback stops the parse and comes back unchanged. */
-static int stop_at_second(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n) {
-  (void)h, (void)x, (void)y, (void)n;
+static int stop_at_second(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n, unsigned state) {
+  (void)h, (void)x, (void)y, (void)n, (void)state;
   return ++*(int *)user == 2 ? SQZ_ERR_OUTSIDE_DOMAIN : SQZ_OK;
 }
 
@@ -514,20 +522,29 @@ END_TEST
 
 /* ---- rule strings: Golly's forms, and 3D lists ---------------------------------------------- */
 
-static void expect_rule(const char *rule, int dims, uint32_t birth, uint32_t survive) {
-  uint32_t b = 0xdead, s = 0xbeef;
+/* sqz_rule_parse_states gives the masks and states; sqz_rule_parse the same masks for 2 states, else refuses. */
+static void expect_rule_states(const char *rule, int dims, uint32_t birth, uint32_t survive, uint32_t states) {
+  uint32_t b = 0xdead, s = 0xbeef, c = 0;
   char err[256];
-  int st = sqz_rule_parse(rule, dims, &b, &s, err, sizeof err);
+  int st = sqz_rule_parse_states(rule, dims, &b, &s, &c, err, sizeof err);
   ck_assert_msg(st == SQZ_OK, "%s (%dD) -> %s: %s", rule, dims, sqz_status_name(st), err);
-  ck_assert_msg(b == birth && s == survive, "%s (%dD): birth %#x survive %#x, expected %#x %#x", rule, dims, b, s,
-                birth, survive);
+  ck_assert_msg(b == birth && s == survive && c == states, "%s (%dD): birth %#x survive %#x states %u, expected %#x %#x %u",
+                rule, dims, b, s, c, birth, survive, states);
+  st = sqz_rule_parse(rule, dims, &b, &s, err, sizeof err);
+  ck_assert_int_eq(st, states == 2 ? SQZ_OK : SQZ_ERR_PARSE);
+  if (states > 2) ck_assert_msg(strstr(err, "a Generations rule of") != NULL, "%s: %s", rule, err);
+}
+
+static void expect_rule(const char *rule, int dims, uint32_t birth, uint32_t survive) {
+  expect_rule_states(rule, dims, birth, survive, 2);
 }
 
 static void expect_bad_rule(const char *rule, int dims, const char *want) {
-  uint32_t b = 0, s = 0;
+  uint32_t b = 0, s = 0, c = 0;
   char err[256];
-  ck_assert_int_eq(sqz_rule_parse(rule, dims, &b, &s, err, sizeof err), SQZ_ERR_PARSE);
+  ck_assert_int_eq(sqz_rule_parse_states(rule, dims, &b, &s, &c, err, sizeof err), SQZ_ERR_PARSE);
   ck_assert_msg(strstr(err, want) != NULL, "%s (%dD): '%s' lacks '%s'", rule, dims, err, want);
+  ck_assert_int_eq(sqz_rule_parse(rule, dims, &b, &s, NULL, 0), SQZ_ERR_PARSE);
 }
 
 #define M(c) (1u << (c))
@@ -549,7 +566,7 @@ START_TEST(rule_forms) {
       {"239/3", 2, "count 9 in '239' exceeds"},
       {"23/3", 3, "the digits-only S/B form (Golly's 23/3) is for 2D rules"},
       {"23", 2, "expected '/' at position 3"},
-      {"23/3/", 2, "unexpected character '/' at position 5"},
+      {"23/3/", 2, "expected the number of states at position 6"}, /* S/B/C: rule_generations */
       {"2x/3", 2, "unexpected character 'x' at position 2"},
       {"B3", 2, "missing the S part"},
       {"S23", 2, "missing the B part"},
@@ -563,6 +580,27 @@ START_TEST(rule_forms) {
   uint32_t b, s;
   ck_assert_int_eq(sqz_rule_parse("B3/S23", 4, &b, &s, NULL, 0), SQZ_ERR_INVALID_ARGUMENT);
   ck_assert_int_eq(sqz_rule_parse("", 2, &b, &s, NULL, 0), SQZ_ERR_PARSE);
+}
+END_TEST
+
+/* Golly's Generations rules: B/S/C (C or G) and the S/B/C digits; 2 to 256 states. */
+START_TEST(rule_generations) {
+  static const char *const brain[] = {"B2/S/C3", "b2/s/c3", "B2SC3", "B2/S/G3", "S/B2/C3", "/2/3", "B2/SC3"};
+  for (size_t i = 0; i < sizeof brain / sizeof brain[0]; i++) expect_rule_states(brain[i], 2, M(2), 0, 3);
+  expect_rule_states("345/2/4", 2, M(2), M(3) | M(4) | M(5), 4); /* Star Wars */
+  expect_rule_states("B2/S345/C4", 2, M(2), M(3) | M(4) | M(5), 4);
+  expect_rule_states("23/3/2", 2, M(3), M(2) | M(3), 2); /* two states: plain Life */
+  expect_rule_states("B3/S23/C2", 2, M(3), M(2) | M(3), 2);
+  expect_rule_states("/2/256", 2, M(2), 0, 256);
+  expect_rule_states("B6/S5,6,7/C4", 3, M(6), M(5) | M(6) | M(7), 4); /* 3D keeps its comma lists */
+  expect_rule_states("B14,/S/C10", 3, M(14), 0, 10);
+  expect_bad_rule("/2/1", 2, "'1': a Generations rule has 2 to 256 states");
+  expect_bad_rule("/2/257", 2, "'257': a Generations rule has 2 to 256 states");
+  expect_bad_rule("B2/S/C", 2, "expected the number of states at position 7");
+  expect_bad_rule("B2/S/C3x", 2, "unexpected character 'x' at position 8");
+  expect_bad_rule("/2/3/4", 2, "unexpected character '/' at position 5");
+  expect_bad_rule("B2/C3", 2, "expected 'S' at position 4");
+  expect_bad_rule("/2/3", 3, "the digits-only S/B form (Golly's 23/3) is for 2D rules");
 }
 END_TEST
 
@@ -754,6 +792,7 @@ int main(void) {
   tcase_add_test(parser, parser_refusals);
   tcase_add_test(parser, parser_callback_status);
   tcase_add_test(parser, rule_forms);
+  tcase_add_test(parser, rule_generations);
   tcase_add_test(parser, rule_3d_lists);
   tcase_add_test(parser, cells_parser);
   suite_add_tcase(s, parser);

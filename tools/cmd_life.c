@@ -19,10 +19,13 @@ static const char *sqz_life_help =
     "  --steps    number of generations (required, at most 2^62)\n"
     "  --rule     B<counts>/S<counts>, any case, '/' optional (b3s23), or Golly's S/B digits 23/3 (2D only);\n"
     "             3D counts comma-separated (B6/S5,6,7; a lone count of 10 or more as B14,); default\n"
-    "             B3/S23 in 2D and B6/S5,6,7 in 3D, or the rule an .rle or .h5 --init records\n"
+    "             B3/S23 in 2D and B6/S5,6,7 in 3D, or the rule an .rle or .h5 --init records;\n"
+    "             Golly's Generations with C states: B2/S/C3 or S/B/C /2/3 (Brian's Brain), 345/2/4 (Star\n"
+    "             Wars): cells 0..C-1, 1 alive, 2.. dying (not layout bits)\n"
     "  --block    launch block side (0 = automatic, at most 1024)\n"
     "  --init     random:DENSITY:SEED (default random:0.5:1), const:V (V 0 or 1), point:Y,X (3D point:Z,Y,X:\n"
-    "             one live cell), or a state of the embedding: FILE.npy (NumPy, dtype uint8, cells 0 and 1,\n"
+    "             one live cell), or a state of the embedding: FILE.npy (NumPy, dtype uint8, cells 0 and 1\n"
+    "             or the rule's states 0..C-1,\n"
     "             shape (side, side) [y][x] or (N, N, N) [z][y][x]), FILE.rle or FILE.cells (Golly patterns,\n"
     "             2D), FILE.h5 (a checkpoint of sqz: its rule, unless --rule, and its step count carry on),\n"
     "             else PBM\n"
@@ -213,7 +216,7 @@ int sqz_cmd_life(int argc, char **argv) {
   if (rc != 0) goto done;
   int st = sqz_domain_parse(ctx, o.domain, &dom);
   if (st == SQZ_OK && random && (rc = sqz_cli_gen_check("life", o.init, &o.gen, sqz_domain_dims(dom))) != 0) goto done;
-  uint32_t b, s;
+  uint32_t b, s, states = 2;
   char err[256], file_rule[SQZ_RLE_RULE_MAX] = "";
   const char *rle_path = pattern_init ? o.init : sqz__life_pattern(o.out) ? o.out : NULL;
   if (st == SQZ_OK && rle_path && sqz_domain_dims(dom) != 2) {
@@ -228,6 +231,14 @@ int sqz_cmd_life(int argc, char **argv) {
       if (fst == SQZ_ERR_IO) rc = 2; /* an unreadable --init file is bad input */
       goto done;
     }
+  }
+  const char *known = o.rule ? o.rule : file_rule; /* before a file's cells of 2.. meet one bit a cell */
+  if (st == SQZ_OK && *known && strcmp(o.layout, "bits") == 0 &&
+      sqz_rule_parse_states(known, sqz_domain_dims(dom), NULL, NULL, &states, NULL, 0) == SQZ_OK && states > 2) {
+    rc = sqz_cli_usage("life", "%s %s%s%s has %u states and --layout bits holds one bit a cell (0 or 1): a "
+                       "Generations rule needs a layout of u8 cells", o.rule ? "--rule" : "rule", known,
+                       o.rule ? "" : " of ", o.rule ? "" : o.init, states);
+    goto done;
   }
   /* on ranks, rank 0's field holds the state for files only: random states are made on the parts */
   int whole = ranks == 1 || (root && (!random || o.out || o.png));
@@ -244,15 +255,26 @@ int sqz_cmd_life(int argc, char **argv) {
     rc = 2;
     goto done;
   }
-  if (st == SQZ_OK && f && !random && (st = sqz_life_check(f)) != SQZ_OK) { /* cells of 2, 255, ...: bad input */
-    rc = sqz_cli_error("life", st, "%s: %s", o.init, sqz_last_error(ctx));
-    goto done;
-  }
   int rule_from_file = !o.rule && *file_rule;
   if (!o.rule) o.rule = rule_from_file ? file_rule : dom && sqz_domain_dims(dom) == 3 ? "B6/S5,6,7" : "B3/S23";
-  if (st == SQZ_OK && sqz_rule_parse(o.rule, sqz_domain_dims(dom), &b, &s, err, sizeof err) != SQZ_OK) {
+  int rule_st = st == SQZ_OK ? sqz_rule_parse_states(o.rule, sqz_domain_dims(dom), &b, &s, &states, err, sizeof err)
+                             : SQZ_OK;
+  /* a file's cells below the rule's states (2, 255, ... in a Life state: bad input, named before an unreadable
+   * rule); bits holds no Generations rule */
+  if (st == SQZ_OK && f && (!random || states > 2) &&
+      (st = sqz_life_check_rule(f, rule_st == SQZ_OK ? o.rule : NULL)) != SQZ_OK) {
+    rc = random ? sqz_cli_fail("life", ctx, st) : sqz_cli_error("life", st, "%s: %s", o.init, sqz_last_error(ctx));
+    goto done;
+  }
+  if (st == SQZ_OK && rule_st != SQZ_OK) {
     rc = rule_from_file ? sqz_cli_usage("life", "--init %s, the rule it records: %s", o.init, err)
                         : sqz_cli_usage("life", "--rule: %s", err);
+    goto done;
+  }
+  if (st == SQZ_OK && states > 2 && o.out && !sqz_cli_has_ext(o.out, ".npy") && !sqz_cli_has_ext(o.out, ".rle") &&
+      !sqz_cli_has_ext(o.out, ".h5")) { /* PBM and .cells hold two states */
+    rc = sqz_cli_usage("life", "--out %s: rule %s has %u states, and %s holds two; write .npy, .rle or .h5", o.out,
+                       o.rule, states, sqz_cli_has_ext(o.out, ".cells") ? ".cells" : "PBM");
     goto done;
   }
   double kernel_s = 0, wall_s = 0;

@@ -11,11 +11,11 @@ The library is found through $SQZ_LIBRARY (a path to libsqz.so), a libsqz.so* ne
 ctypes.util.find_library("sqz"), then the build/ directory of the sqz checkout this package sits in.
 """
 from ._lib import lib as _lib
-from .core import Context, Domain, Field, Timing, devices, edm, heat_alpha_max, rule_parse, version
+from .core import Context, Domain, Field, Timing, devices, edm, heat_alpha_max, rule_parse, rule_parse_states, version
 from .errors import InputError, SqzError
 
 __version__ = "0.1.0"
 library_path = _lib.sqz_path  # the libsqz that was loaded
 
 __all__ = ["Context", "Domain", "Field", "Timing", "SqzError", "InputError", "devices", "edm", "heat_alpha_max",
-           "rule_parse", "version", "library_path"]
+           "rule_parse", "rule_parse_states", "version", "library_path"]

@@ -423,14 +423,16 @@ class Field(_Handle):
         return s.value
 
     def life(self, steps, rule="B3/S23"):
-        """steps generations of a Life-like rule on a u8 field ("B3/S23", "B6/S5,6,7" in 3D)."""
+        """steps generations of a Life-like rule on a u8 field ("B3/S23", "B6/S5,6,7" in 3D), or of Golly's
+        Generations rules ("B2/S/C3", "/2/3", "345/2/4": cells 0..C-1, only 1 counts as a neighbour)."""
         self._check(lib.sqz_life_step(self._handle(), _cstr(rule, "rule"), _u64(steps, "steps")))
         return self
 
-    def life_check(self):
-        """Refuses (InputError) a u8 state holding a cell other than 0 or 1, naming the first in the
-        array's order; life() does not check. One count on the device."""
-        self._check(lib.sqz_life_check(self._handle()))
+    def life_check(self, rule=None):
+        """Refuses (InputError) a u8 state holding a cell other than 0 or 1 (or, for a Generations rule of C
+        states, C or more), naming the first in the array's order; life() does not check. One count on the
+        device."""
+        self._check(lib.sqz_life_check_rule(self._handle(), None if rule is None else _cstr(rule, "rule")))
         return self
 
     def life_custom(self, cell_body, steps):
@@ -613,6 +615,18 @@ def rule_parse(rule, dims=2):
     if status != 0:
         raise error(status, err.value.decode(errors="replace"))
     return b.value, s.value
+
+
+def rule_parse_states(rule, dims=2):
+    """(birth_mask, survive_mask, states) of a Life rule or of Golly's Generations rules ("B2/S/C3", "/2/3"):
+    states is 2 for two-state rules."""
+    b, s, c = ctypes.c_uint32(), ctypes.c_uint32(), ctypes.c_uint32()
+    err = ctypes.create_string_buffer(256)
+    status = lib.sqz_rule_parse_states(_cstr(rule, "rule"), int(dims), ctypes.byref(b), ctypes.byref(s),
+                                       ctypes.byref(c), err, len(err))
+    if status != 0:
+        raise error(status, err.value.decode(errors="replace"))
+    return b.value, s.value, c.value
 
 
 def heat_alpha_max(dims):

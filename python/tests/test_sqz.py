@@ -85,6 +85,32 @@ def test_life_on_carpet_equals_numpy(ctx, layout):
         assert f.count() == int(state.sum())
 
 
+def generations_step(state, mask, birth, survive, states):
+    """One step of a Generations rule: only state 1 counts; 1 survives or starts dying (2); dying states age to 0."""
+    offsets = [(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0)]
+    live = sum(shifted((state == 1).astype(np.int32), o) for o in offsets)
+    new = np.where(state == 0, np.isin(live, birth), np.where(state == 1, np.where(np.isin(live, survive), 1, 2),
+                                                              (state.astype(np.int32) + 1) % states))
+    return np.where(mask, new, 0).astype(np.uint8)
+
+
+def test_star_wars_on_carpet_equals_numpy(ctx):
+    assert sqz.rule_parse_states("345/2/4") == (1 << 2, 1 << 3 | 1 << 4 | 1 << 5, 4)
+    mask = carpet_mask(3)
+    state = np.where(mask, np.random.default_rng(2).integers(0, 4, mask.shape), 0).astype(np.uint8)
+    f = ctx.domain("fractal:sierpinski-carpet:3").field("u8").write(state)
+    assert f.life_check("345/2/4") is f
+    f.life(4, rule="345/2/4")
+    for _ in range(4):
+        state = generations_step(state, mask, (2,), (3, 4, 5), 4)
+    np.testing.assert_array_equal(f.read(), state)
+    assert (state > 1).any()
+    state[0, 0] = 3
+    with pytest.raises(sqz.InputError) as e:
+        f.write(state).life_check("/2/3")
+    assert "cell 0 (x 0, y 0) holds 3; the cells of rule '/2/3' are 0 to 2" in e.value.detail
+
+
 def test_life_check_names_the_first_cell_above_1(ctx):
     dom = ctx.domain("fractal:sierpinski-carpet:3")
     cells = np.flatnonzero(carpet_mask(3))

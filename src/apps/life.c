@@ -85,9 +85,29 @@ static int sqz__rule_list(const sqz_rule_scan *r, const char *part, const char *
   return SQZ_OK;
 }
 
-/* Golly's digits-only form S/B ("23/3": survival on 2 or 3, birth on 3), 2D only. */
-static int sqz__rule_sb(const sqz_rule_scan *r, uint32_t *b, uint32_t *s) {
+/* The number of states of a Generations rule, the digits in [s, end) (part: the text as written, for
+ * messages): 2 to 256, the states a u8 cell holds. */
+static int sqz__rule_states(const sqz_rule_scan *r, const char *part, const char *s, const char *end, uint32_t *c) {
+  long v = 0;
+  if (s == end)
+    return sqz__rule_err(r, "expected the number of states at position %ld (Generations: B2/S/C3 or /2/3)",
+                         sqz__rule_pos(r, s));
+  for (const char *q = s; q < end; q++) {
+    if (!isdigit((unsigned char)*q))
+      return sqz__rule_err(r, "unexpected character '%c' at position %ld", *q, sqz__rule_pos(r, q));
+    if (v <= 1000) v = v * 10 + (*q - '0');
+  }
+  if (v < 2 || v > 256)
+    return sqz__rule_err(r, "'%.*s': a Generations rule has 2 to 256 states (u8 cells)", (int)(end - part), part);
+  *c = (uint32_t)v;
+  return SQZ_OK;
+}
+
+/* Golly's digits-only form S/B ("23/3": survival on 2 or 3, birth on 3) and S/B/C (Generations,
+ * "345/2/4"), 2D only. */
+static int sqz__rule_sb(const sqz_rule_scan *r, uint32_t *b, uint32_t *s, uint32_t *c) {
   const char *rule = r->rule, *end = rule + strlen(rule), *slash = strchr(rule, '/');
+  const char *slash2 = slash ? strchr(slash + 1, '/') : NULL;
   if (r->dims != 2)
     return sqz__rule_err(r, "the digits-only S/B form (Golly's 23/3) is for 2D rules; in 3D write "
                             "B<counts>/S<counts> with comma-separated counts (B6/S5,6,7)");
@@ -95,15 +115,20 @@ static int sqz__rule_sb(const sqz_rule_scan *r, uint32_t *b, uint32_t *s) {
     return sqz__rule_err(r, "expected '/' at position %ld (the S/B form is survival/birth digits, e.g. 23/3)",
                          sqz__rule_pos(r, end));
   for (const char *q = rule; q < end; q++)
-    if (!isdigit((unsigned char)*q) && q != slash)
+    if (!isdigit((unsigned char)*q) && q != slash && q != slash2)
       return sqz__rule_err(r, "unexpected character '%c' at position %ld (the S/B form has digits only, e.g. 23/3)",
                            *q, sqz__rule_pos(r, q));
   int st = sqz__rule_list(r, rule, rule, slash, s);
-  return st != SQZ_OK ? st : sqz__rule_list(r, slash + 1, slash + 1, end, b);
+  if (st == SQZ_OK) st = sqz__rule_list(r, slash + 1, slash + 1, slash2 ? slash2 : end, b);
+  return st != SQZ_OK || !slash2 ? st : sqz__rule_states(r, slash2 + 1, slash2 + 1, end, c);
 }
 
-/* B<counts>/S<counts> in either order, the '/' optional (B3S23), letters in any case. */
-static int sqz__rule_bs(const sqz_rule_scan *r, uint32_t *b, uint32_t *s) {
+/* 1 when c starts the states part of the B/S form: C (Golly's Generations) or G. */
+static int sqz__rule_cpart(char c) { return toupper((unsigned char)c) == 'C' || toupper((unsigned char)c) == 'G'; }
+
+/* B<counts>/S<counts> in either order, the '/' optional (B3S23), letters in any case, then for
+ * Generations the number of states /C<n> (or G<n>): B2/S/C3. */
+static int sqz__rule_bs(const sqz_rule_scan *r, uint32_t *b, uint32_t *s, uint32_t *states) {
   const char *p = r->rule;
   char first = 0;
   for (int part = 0; part < 2; part++) {
@@ -117,18 +142,23 @@ static int sqz__rule_bs(const sqz_rule_scan *r, uint32_t *b, uint32_t *s) {
                                        sqz__rule_pos(r, p))
                        : sqz__rule_err(r, "expected '%c' at position %ld", want, sqz__rule_pos(r, p));
     const char *end = p + 1;
-    while (*end && *end != '/' && toupper((unsigned char)*end) != 'B' && toupper((unsigned char)*end) != 'S') end++;
+    while (*end && *end != '/' && toupper((unsigned char)*end) != 'B' && toupper((unsigned char)*end) != 'S' &&
+           !sqz__rule_cpart(*end))
+      end++;
     int st = sqz__rule_list(r, p, p + 1, end, c == 'B' ? b : s);
     if (st != SQZ_OK) return st;
     first = c;
     p = end;
     if (part == 0 && *p == '/') p++;
   }
+  if (*p == '/' && sqz__rule_cpart(p[1])) p++;
+  if (sqz__rule_cpart(*p)) return sqz__rule_states(r, p, p + 1, p + strlen(p), states);
   if (*p) return sqz__rule_err(r, "unexpected text '%s' at position %ld", p, sqz__rule_pos(r, p));
   return SQZ_OK;
 }
 
-int sqz_rule_parse(const char *rule, int dims, uint32_t *birth, uint32_t *survive, char *err, size_t len) {
+int sqz_rule_parse_states(const char *rule, int dims, uint32_t *birth, uint32_t *survive, uint32_t *states, char *err,
+                          size_t len) {
   if (err && len) err[0] = 0;
   if (dims != 2 && dims != 3) {
     if (err && len) snprintf(err, len, "rules exist for 2 or 3 dimensions, not %d", dims);
@@ -139,12 +169,23 @@ int sqz_rule_parse(const char *rule, int dims, uint32_t *birth, uint32_t *surviv
     return SQZ_ERR_PARSE;
   }
   sqz_rule_scan r = {rule, dims, dims == 2 ? 8 : 26, err, len};
-  uint32_t b = 0, s = 0;
-  int st = isdigit((unsigned char)rule[0]) || rule[0] == '/' ? sqz__rule_sb(&r, &b, &s) : sqz__rule_bs(&r, &b, &s);
+  uint32_t b = 0, s = 0, c = 2;
+  int st = isdigit((unsigned char)rule[0]) || rule[0] == '/' ? sqz__rule_sb(&r, &b, &s, &c) : sqz__rule_bs(&r, &b, &s, &c);
   if (st != SQZ_OK) return st;
   if (birth) *birth = b;
   if (survive) *survive = s;
+  if (states) *states = c;
   return SQZ_OK;
+}
+
+int sqz_rule_parse(const char *rule, int dims, uint32_t *birth, uint32_t *survive, char *err, size_t len) {
+  uint32_t c = 2;
+  int st = sqz_rule_parse_states(rule, dims, birth, survive, &c, err, len);
+  if (st == SQZ_OK && c > 2) {
+    sqz_rule_scan r = {rule, dims, dims == 2 ? 8 : 26, err, len};
+    return sqz__rule_err(&r, "a Generations rule of %u states, which sqz_rule_parse_states reads", c);
+  }
+  return st;
 }
 
 static int sqz__set_map(sqz_field *f, const char *map) {
@@ -209,9 +250,13 @@ int sqz__life_update(sqz_field *f, const char *rule, sqz_update *u) {
   u->kind = SQZ_UPDATE_LIFE;
   char err[256];
   if (!rule) rule = f->dom->dims == 3 ? "B6/S5,6,7" : "B3/S23"; /* the default rule of each dimension */
-  int st = sqz_rule_parse(rule, f->dom->dims, &u->birth, &u->survive, err, sizeof err);
+  int st = sqz_rule_parse_states(rule, f->dom->dims, &u->birth, &u->survive, &u->states, err, sizeof err);
   if (st != SQZ_OK) return sqz__fail(f->ctx, st, "%s", err);
-  return sqz__life_type(f);
+  if ((st = sqz__life_type(f)) != SQZ_OK) return st;
+  if (u->states > 2 && f->layout == SQZ_LAYOUT_BITS)
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "rule '%s' has %u states and layout bits holds one bit a cell "
+                     "(0 or 1): a Generations rule needs a layout of u8 cells", rule, u->states);
+  return SQZ_OK;
 }
 
 int sqz_life_step(sqz_field *f, const char *rule, uint64_t steps) {
@@ -229,18 +274,22 @@ int sqz_life_step_custom(sqz_field *f, const char *cell_body, uint64_t steps) {
 }
 
 /* Checked once (after a load), never in a step: one device reduction counts the cells above 1; only
- * a state that has some is read back, in bands of image rows, to name the first. */
-int sqz_life_check(sqz_field *f) {
+ * a state that has some is read back, in bands of image rows, to name the first above the rule's
+ * last state. */
+int sqz_life_check_rule(sqz_field *f, const char *rule) {
   if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_life_check: the field is NULL");
-  int st = sqz__life_type(f);
+  sqz_update u;
+  int st = sqz__life_update(f, rule, &u);
   if (st != SQZ_OK || f->layout == SQZ_LAYOUT_BITS) return st; /* bits: one bit a cell */
   uint64_t above = 0;
   if ((st = sqz__field_count_op(f, SQZ_RED_ABOVE1, &above)) != SQZ_OK || above == 0) return st;
   sqz_image im;
   uint64_t x = 0, y = 0, z = 0;
-  unsigned value = 0;
+  unsigned value = 0, states = u.states > 2 ? u.states : 2;
   if ((st = sqz__image_open(f, "sqz_life_check", SQZ_IMAGE_SAVE, &im)) != SQZ_OK) return st;
-  int found = sqz__image_find_above(&im, 1u, &x, &y, &z, &value, &st);
+  int found = sqz__image_find_above(&im, states - 1, &x, &y, &z, &value, &st);
   sqz__image_close(&im);
-  return st == SQZ_OK && found ? sqz__two_state_fail(f, NULL, x, y, z, value) : st;
+  return st == SQZ_OK && found ? sqz__states_fail(f, NULL, x, y, z, value, rule, states) : st;
 }
+
+int sqz_life_check(sqz_field *f) { return sqz_life_check_rule(f, NULL); }

@@ -361,15 +361,22 @@ int sqz__outside_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, ui
 }
 
 int sqz__two_state_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uint64_t z, unsigned value) {
+  return sqz__states_fail(f, path, x, y, z, value, NULL, 2);
+}
+
+int sqz__states_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uint64_t z, unsigned value,
+                     const char *rule, unsigned states) {
   uint64_t side = f->dom->side;
+  char range[96] = "Life cells are 0 or 1";
+  if (states > 2) snprintf(range, sizeof range, "the cells of rule '%.40s' are 0 to %u", rule, states - 1);
   char cell[128];
   if (f->dom->dims == 3)
     snprintf(cell, sizeof cell, "%llu (x %llu, y %llu, z %llu)", (unsigned long long)((z * side + y) * side + x),
              (unsigned long long)x, (unsigned long long)y, (unsigned long long)z);
   else snprintf(cell, sizeof cell, "%llu (x %llu, y %llu)", (unsigned long long)(y * side + x), (unsigned long long)x,
                 (unsigned long long)y);
-  return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s%s%s: cell %s holds %u; Life cells are 0 or 1",
-                   path ? path : "", path ? ": " : "", f->dom->spec, cell, value);
+  return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s%s%s: cell %s holds %u; %s", path ? path : "",
+                   path ? ": " : "", f->dom->spec, cell, value, range);
 }
 
 int sqz_field_write(sqz_field *f, const void *embedded, size_t bytes) {

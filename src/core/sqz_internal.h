@@ -257,6 +257,9 @@ SQZ_INTERNAL int sqz__outside_fail(sqz_field *f, const char *path, uint64_t x, u
  * x, the .npy order), its coordinates and the value, after "path: " when path is not NULL. */
 SQZ_INTERNAL int sqz__two_state_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uint64_t z,
                                      unsigned value);
+/* The same for a Generations rule (rule: as written) of states > 2: value is states or more. */
+SQZ_INTERNAL int sqz__states_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uint64_t z, unsigned value,
+                                  const char *rule, unsigned states);
 
 /* ---- host memory (src/core/host_memory.c) --------------------------------------------------- */
 /* malloc, calloc and realloc for every host allocation of the library (free() releases them): the

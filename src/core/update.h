@@ -14,6 +14,7 @@ typedef enum {
 typedef struct {
   sqz_update_kind kind;
   uint32_t birth, survive; /* SQZ_UPDATE_LIFE */
+  uint32_t states;         /* SQZ_UPDATE_LIFE: a Generations rule's number of states when above 2 (else 0 or 2) */
   const char *source;      /* SQZ_UPDATE_CL: the whole file; SQZ_UPDATE_LIFE_BODY: the function body */
   const char *source_name; /* SQZ_UPDATE_CL: the name build logs give the user's lines */
   sqz_update_fn fn;        /* SQZ_UPDATE_FN */

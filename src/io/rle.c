@@ -1,4 +1,4 @@
-/* rle.c — 2D field states as Golly RLE patterns: placed at (at + #CXRLE Pos) on load, bounding box saved atomically. */
+/* rle.c — 2D field states as Golly RLE patterns (multi-state for Generations rules): placed at (at + #CXRLE Pos) on load, bounding box saved atomically. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,7 +174,8 @@ static void sqz__clip_span(uint64_t side, int ok, int64_t bx, int64_t dy, uint64
 
 /* Places a run of live cells; a cell outside the domain or on a hole is refused, or dropped and
  * counted when clipping. */
-static int sqz__rle_place_run(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n) {
+static int sqz__rle_place_run(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n,
+                              unsigned state) {
   sqz_rle_place *p = user;
   uint64_t side = p->f->dom->side, lo = 0, hi = n;
   int64_t bx = 0, by = 0, row = 0;
@@ -189,7 +190,7 @@ static int sqz__rle_place_run(void *user, const sqz_rle_header *h, uint64_t x, u
     int inside = ok && dx >= 0 && dy >= 0 && (uint64_t)dx < side && (uint64_t)dy < side;
     int64_t at = inside ? sqz__layout_index(p->f, (uint64_t)dx, (uint64_t)dy, 0) : -1;
     if (at >= 0) {
-      static const unsigned char live = 1;
+      const unsigned char live = (unsigned char)state;
       int st = sqz__image_put(p->im, (uint64_t)at, &live);
       if (st != SQZ_OK) return st;
       continue;
@@ -286,13 +287,28 @@ int sqz__pattern_bbox(sqz_image *im, uint64_t box[4], int *any) {
 int sqz__pattern_row(sqz_image *im, uint64_t y, unsigned char *row) {
   memset(row, 0, (size_t)im->width);
   int st = sqz__image_row(im, y);
-  for (uint64_t j = 0; st == SQZ_OK && j < im->count; j++) row[im->row_xs[j]] = (unsigned char)sqz__image_set(im, j);
+  for (uint64_t j = 0; st == SQZ_OK && j < im->count; j++) row[im->row_xs[j]] = im->row_vals[j];
   return st;
 }
 
+/* Appends a run of count cells of state v: b and o in a two-state pattern (multi 0, any v other than 0
+ * an o), else Golly's multi-state tags '.', A..X, pA..yO. */
+static int sqz__rle_cells(sqz_rle_out *o, uint64_t count, unsigned v, int multi) {
+  if (!multi || v == 0) return sqz__rle_token(o, count, !v ? (multi ? '.' : 'b') : 'o');
+  if (v <= 24) return sqz__rle_token(o, count, (char)('A' + v - 1));
+  if (o->n + 22 > SQZ_RLE_LINE) { /* the count and both letters on one line */
+    int st = sqz__rle_flush(o);
+    if (st != SQZ_OK) return st;
+  }
+  if (count > 1) o->n += (size_t)snprintf(o->line + o->n, sizeof o->line - o->n, "%llu", (unsigned long long)count);
+  o->line[o->n++] = (char)('p' + (v - 1) / 24 - 1);
+  return sqz__rle_token(o, 1, (char)('A' + (v - 1) % 24));
+}
+
 /* The runs of the box (x0, y0)-(x1, y1): each row's runs without its trailing dead run, rows ended
- * by '$' (consecutive ends counted), '!' at the end. row: room for one image row of 0/1 cells. */
-static int sqz__rle_runs_out(sqz_rle_out *o, sqz_image *im, unsigned char *row, const uint64_t box[4]) {
+ * by '$' (consecutive ends counted), '!' at the end. row: room for one image row of cells; multi:
+ * Golly's multi-state tags (sqz__rle_cells). */
+static int sqz__rle_runs_out(sqz_rle_out *o, sqz_image *im, unsigned char *row, const uint64_t box[4], int multi) {
   uint64_t rows = 0; /* row ends not written yet */
   int st = SQZ_OK;
   for (uint64_t y = box[1]; st == SQZ_OK && y <= box[3]; y++) {
@@ -303,8 +319,8 @@ static int sqz__rle_runs_out(sqz_rle_out *o, sqz_image *im, unsigned char *row, 
     if (rows) st = sqz__rle_token(o, rows, '$');
     for (uint64_t x = box[0]; st == SQZ_OK && x < end;) {
       uint64_t r = x;
-      while (r < end && (row[r] != 0) == (row[x] != 0)) r++;
-      st = sqz__rle_token(o, r - x, row[x] ? 'o' : 'b');
+      while (r < end && (multi ? row[r] == row[x] : (row[r] != 0) == (row[x] != 0))) r++;
+      st = sqz__rle_cells(o, r - x, row[x], multi);
       x = r;
     }
     rows = 1;
@@ -313,16 +329,9 @@ static int sqz__rle_runs_out(sqz_rle_out *o, sqz_image *im, unsigned char *row, 
   return st == SQZ_OK ? sqz__rle_flush(o) : st;
 }
 
-int sqz_field_save_rle(sqz_field *f, const char *path, const char *rule) {
-  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
-  uint64_t box[4] = {0, 0, 0, 0};
-  uint32_t birth, survive;
-  char err[256], golly[32];
-  int st = sqz__pattern_field(f, path, "RLE");
-  if (st != SQZ_OK) return st;
-  if ((st = sqz_rule_parse(rule ? rule : "B3/S23", 2, &birth, &survive, err, sizeof err)) != SQZ_OK)
-    return sqz__fail(f->ctx, st, "%s: %s", path, err);
-  size_t k = 0; /* Golly's form: B<digits>/S<digits> */
+/* Golly's form of a rule into golly (32 bytes): B<digits>/S<digits>, and /C<states> for Generations. */
+static void sqz__rle_golly_rule(uint32_t birth, uint32_t survive, uint32_t states, char *golly) {
+  size_t k = 0;
   golly[k++] = 'B';
   for (int c = 0; c <= 8; c++)
     if (birth >> c & 1) golly[k++] = (char)('0' + c);
@@ -330,7 +339,20 @@ int sqz_field_save_rle(sqz_field *f, const char *path, const char *rule) {
   golly[k++] = 'S';
   for (int c = 0; c <= 8; c++)
     if (survive >> c & 1) golly[k++] = (char)('0' + c);
+  if (states > 2) k += (size_t)snprintf(golly + k, 8, "/C%u", states);
   golly[k] = 0;
+}
+
+int sqz_field_save_rle(sqz_field *f, const char *path, const char *rule) {
+  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  uint64_t box[4] = {0, 0, 0, 0};
+  uint32_t birth, survive, states;
+  char err[256], golly[32];
+  int st = sqz__pattern_field(f, path, "RLE");
+  if (st != SQZ_OK) return st;
+  if ((st = sqz_rule_parse_states(rule ? rule : "B3/S23", 2, &birth, &survive, &states, err, sizeof err)) != SQZ_OK)
+    return sqz__fail(f->ctx, st, "%s: %s", path, err);
+  sqz__rle_golly_rule(birth, survive, states, golly);
   sqz_image im;
   unsigned char *row = NULL;
   if ((st = sqz__image_open(f, path, SQZ_IMAGE_SAVE, &im)) != SQZ_OK) return st;
@@ -354,7 +376,7 @@ int sqz_field_save_rle(sqz_field *f, const char *path, const char *rule) {
   sqz_rle_out o = {f->ctx, &af, {0}, 0};
   st = sqz__atomic_open(f->ctx, path, &af);
   if (st == SQZ_OK) st = sqz__atomic_write(f->ctx, &af, head, (size_t)hn);
-  if (st == SQZ_OK && any) st = sqz__rle_runs_out(&o, &im, row, box);
+  if (st == SQZ_OK && any) st = sqz__rle_runs_out(&o, &im, row, box, states > 2);
   if (st == SQZ_OK && !any) st = sqz__atomic_write(f->ctx, &af, "!\n", 2);
   if (st == SQZ_OK) st = sqz__atomic_commit(f->ctx, &af);
   else sqz__atomic_abort(&af);

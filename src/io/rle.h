@@ -1,4 +1,4 @@
-/* rle.h — Golly patterns, RLE and plaintext .cells (two states): pure parsers over memory buffers, shared by the loaders and fuzzers. */
+/* rle.h — Golly patterns, RLE (multi-state too) and plaintext .cells (two states): pure parsers over memory buffers, shared by the loaders and fuzzers. */
 #ifndef SQZ_RLE_H
 #define SQZ_RLE_H
 
@@ -14,19 +14,22 @@ typedef struct {
   char rule[SQZ_RLE_RULE_MAX]; /* the header's "rule = R" as written; "" when absent */
 } sqz_rle_header;
 
-/* One run of live cells: n cells from (x, y) to (x + n - 1, y) of the pattern, all inside the
- * declared W x H; h is complete (header and #CXRLE offset). A non-zero return stops the parse,
- * which returns that value. */
-typedef int (*sqz_rle_run_fn)(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n);
+/* One run of live cells of state `state` (1..255; 1 in two-state patterns): n cells from (x, y) to
+ * (x + n - 1, y) of the pattern, all inside the declared W x H; h is complete (header and #CXRLE
+ * offset). A non-zero return stops the parse, which returns that value. */
+typedef int (*sqz_rle_run_fn)(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n,
+                              unsigned state);
 
 /* Parses the RLE text buf[0, len) (no terminator needed; never reads outside it): '#' comment
  * lines (the line "#CXRLE ... Pos=X,Y ..." sets pos_x, pos_y), the header line
- * "x = W, y = H[, rule = R]" (spaces optional), then runs "[count]b", "[count]o", "[count]$" with
+ * "x = W, y = H[, rule = R]" (spaces optional), then runs "[count]TAG" and "[count]$" with
  * whitespace and newlines between them (and between a count and its tag), up to '!'; whatever
- * follows '!' is ignored. Dead runs may pass the declared width; live cells may not pass W x H.
+ * follows '!' is ignored. Tags as Golly writes them: b and '.' dead, o state 1, and for multi-state
+ * (Generations) patterns A..X states 1..24, pA..pX 25..48, ... up to yO 255. Dead runs may pass
+ * the declared width; live cells may not pass W x H.
  * Refused with SQZ_ERR_PARSE and err = "line L, column C: <what>": a missing or malformed header,
- * a malformed Pos, a count of 0 or one that overflows 64 bits, a count without a tag, a
- * multi-state cell (A..X, p..y, '.'), any other byte, live cells beyond W x H, a missing '!'.
+ * a malformed Pos, a count of 0 or one that overflows 64 bits, a count without a tag, a state
+ * prefix p..y without its letter or above 255, any other byte, live cells beyond W x H, a missing '!'.
  * run may be NULL (header and syntax only); err may be NULL. */
 SQZ_INTERNAL int sqz__rle_parse(const char *buf, size_t len, sqz_rle_header *h, sqz_rle_run_fn run, void *user,
                                 char *err, size_t errlen);
@@ -61,7 +64,7 @@ SQZ_INTERNAL int sqz__pattern_field(sqz_field *f, const char *path, const char *
 
 /* Writers: the bounding box (x0, y0, x1, y1) of the live cells of the image; *any = 0 when none. */
 SQZ_INTERNAL int sqz__pattern_bbox(sqz_image *im, uint64_t box[4], int *any);
-/* Writers: image row y as cells of 0 and 1 into row (im->width bytes). */
+/* Writers: image row y of a SQZ_U8 field as its cells' values into row (im->width bytes). */
 SQZ_INTERNAL int sqz__pattern_row(sqz_image *im, uint64_t y, unsigned char *row);
 
 #endif /* SQZ_RLE_H */

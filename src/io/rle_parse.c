@@ -195,6 +195,25 @@ static void sqz__rle_space(sqz_rle_in *in) {
   }
 }
 
+/* The state a cell tag stands for, the cursor on it (c): 0 for b and '.', 1 for o, Golly's multi-state
+ * letters A..X for 1..24 and two-letter pA..yO for 25..255 (the cursor then on the second letter);
+ * -1 when c is no cell tag, -2 after a refused two-letter state (the status in *st). */
+static int sqz__rle_state(sqz_rle_in *in, int c, int *st) {
+  if (c == 'b' || c == '.') return 0;
+  if (c == 'o') return 1;
+  if (c >= 'A' && c <= 'X') return c - 'A' + 1;
+  if (c < 'p' || c > 'y') return -1;
+  sqz_rle_pos at = sqz__rle_here(in);
+  int d = in->i + 1 < in->len ? (unsigned char)in->buf[in->i + 1] : -1, v = (c - 'p' + 1) * 24 + (d - 'A' + 1);
+  char b[32];
+  if (d < 'A' || d > 'X')
+    *st = sqz__rle_fail(in, at, "expected a letter A..X after the state prefix '%c', found %s", c,
+                        sqz__rle_what(d, b, sizeof b));
+  else if (v > 255) *st = sqz__rle_fail(in, at, "state %c%c is %d, above 255 (u8 cells)", c, d, v);
+  else sqz__rle_next(in);
+  return *st == SQZ_OK ? v : -2;
+}
+
 /* The runs after the header, up to '!'. */
 static int sqz__rle_runs(sqz_rle_in *in, const sqz_rle_header *h, sqz_rle_run_fn run, void *user) {
   uint64_t x = 0, y = 0;
@@ -202,44 +221,38 @@ static int sqz__rle_runs(sqz_rle_in *in, const sqz_rle_header *h, sqz_rle_run_fn
   for (;;) {
     sqz__rle_space(in);
     sqz_rle_pos at = sqz__rle_here(in);
-    int c = sqz__rle_peek(in), counted = c >= '0' && c <= '9';
+    int c = sqz__rle_peek(in), counted = c >= '0' && c <= '9', st = SQZ_OK;
     uint64_t n = 1;
     if (counted) {
-      int st = sqz__rle_uint(in, UINT64_MAX, &n, "a run count");
+      st = sqz__rle_uint(in, UINT64_MAX, &n, "a run count");
       if (st != SQZ_OK) return st;
       if (n == 0) return sqz__rle_fail(in, at, "a run count of 0");
       sqz__rle_space(in);
       c = sqz__rle_peek(in);
     }
     sqz_rle_pos tag = sqz__rle_here(in);
-    switch (c) {
-    case 'b': x = n > UINT64_MAX - x ? UINT64_MAX : x + n; break; /* dead: may pass the width */
-    case '$':
-      y = n > UINT64_MAX - y ? UINT64_MAX : y + n;
-      x = 0;
-      break;
-    case 'o':
+    int state = sqz__rle_state(in, c, &st);
+    if (state == -2) return st;
+    if (state == 0) {
+      x = n > UINT64_MAX - x ? UINT64_MAX : x + n; /* dead: may pass the width */
+    } else if (state > 0) {
       if (y >= h->height || x >= h->width || n > h->width - x)
         return sqz__rle_fail(in, at,
                              "live cells beyond the declared x = %llu, y = %llu (row %llu, columns from %llu, run of "
                              "%llu)",
                              (unsigned long long)h->width, (unsigned long long)h->height, (unsigned long long)y,
                              (unsigned long long)x, (unsigned long long)n);
-      if (run) {
-        int st = run(user, h, x, y, n);
-        if (st != SQZ_OK) return st;
-      }
+      if (run && (st = run(user, h, x, y, n, (unsigned)state)) != SQZ_OK) return st;
       x += n;
-      break;
-    case '!':
-      if (counted) return sqz__rle_fail(in, at, "a count before '!'");
-      return SQZ_OK;
-    case -1: return sqz__rle_fail(in, tag, "missing '!' at the end of the pattern");
-    default:
-      if ((c >= 'A' && c <= 'X') || (c >= 'p' && c <= 'y') || c == '.')
-        return sqz__rle_fail(in, tag, "'%c' is a multi-state cell: two-state RLE has only b (dead) and o (alive)", c);
-      return sqz__rle_fail(in, tag, counted ? "expected b, o or $ after the count, found %s"
-                                            : "unexpected %s (expected b, o, $, ! or a count)",
+    } else if (c == '$') {
+      y = n > UINT64_MAX - y ? UINT64_MAX : y + n;
+      x = 0;
+    } else if (c == '!') {
+      return counted ? sqz__rle_fail(in, at, "a count before '!'") : SQZ_OK;
+    } else {
+      if (c < 0) return sqz__rle_fail(in, tag, "missing '!' at the end of the pattern");
+      return sqz__rle_fail(in, tag, counted ? "expected a cell (b, o, '.', A..X, pA..yO) or $ after the count, found %s"
+                                            : "unexpected %s (expected b, o, '.', A..X, pA..yO, $, ! or a count)",
                            sqz__rle_what(c, b, sizeof b));
     }
     sqz__rle_next(in);
@@ -318,7 +331,7 @@ static int sqz__cells_row(sqz_rle_in *in, const sqz_rle_header *h, uint64_t y, s
     if (c == '.') continue;
     int next = in->i + 1 < in->len ? in->buf[in->i + 1] : 0;
     if (++live && next != 'O' && next != '*') { /* the run ends at x */
-      int st = run ? run(user, h, x + 1 - live, y, live) : SQZ_OK;
+      int st = run ? run(user, h, x + 1 - live, y, live, 1u) : SQZ_OK;
       if (st != SQZ_OK) return st;
       live = 0;
     }

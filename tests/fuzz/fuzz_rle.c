@@ -13,9 +13,9 @@ typedef struct {
   int any;
 } runs_seen;
 
-static int on_run(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n) {
+static int on_run(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n, unsigned state) {
   runs_seen *r = user;
-  SQZ_FUZZ_CHECK(n >= 1);
+  SQZ_FUZZ_CHECK(n >= 1 && state >= 1 && state <= 255);
   SQZ_FUZZ_CHECK(y < h->height && x < h->width && n <= h->width - x);
   SQZ_FUZZ_CHECK(!r->any || y >= r->last_y);
   r->any = 1;
@@ -24,8 +24,8 @@ static int on_run(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, u
   return 0;
 }
 
-static int stop_at_first(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n) {
-  (void)user, (void)h, (void)x, (void)y, (void)n;
+static int stop_at_first(void *user, const sqz_rle_header *h, uint64_t x, uint64_t y, uint64_t n, unsigned state) {
+  (void)user, (void)h, (void)x, (void)y, (void)n, (void)state;
   return 77;
 }
 

@@ -1,6 +1,6 @@
-/* fuzz_rule.c — Life rules (sqz_rule_parse): the first byte picks 2D or 3D, the rest is the rule text. An
- * accepted rule has counts within the neighbourhood (8 in 2D, 26 in 3D) and nothing else in the masks; a
- * refusal says why. */
+/* fuzz_rule.c — Life rules (sqz_rule_parse, sqz_rule_parse_states): the first byte picks 2D or 3D, the rest is
+ * the rule text. An accepted rule has counts within the neighbourhood (8 in 2D, 26 in 3D) and nothing else in the
+ * masks, 2 to 256 states, and sqz_rule_parse takes exactly the rules of 2 states; a refusal says why. */
 #include "fuzz_util.h"
 #include "sqz.h"
 
@@ -19,6 +19,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   /* a NULL error buffer is allowed */
   SQZ_FUZZ_CHECK(sqz_rule_parse(rule, dims, &birth, &survive, NULL, 0) == st);
+  uint32_t b2 = 0, s2 = 0, states = 0;
+  int gst = sqz_rule_parse_states(rule, dims, &b2, &s2, &states, NULL, 0);
+  SQZ_FUZZ_CHECK(gst == SQZ_OK ? states >= 2 && states <= 256 && (st == SQZ_OK) == (states == 2) : st == gst);
+  SQZ_FUZZ_CHECK(st != SQZ_OK || (b2 == birth && s2 == survive));
   free(rule);
   return 0;
 }

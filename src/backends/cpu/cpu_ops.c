@@ -147,9 +147,15 @@ static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const 
     sqz__simplex_plan_free(&plan);
   }
   int nbn = f->dom->dims == 2 ? 8 : 26;
-  sqz_cpu_life_rule life = {u->birth, u->survive, nbn};
+  sqz_cpu_life_rule life = {u->birth, u->survive, nbn, u->states};
   sqz_cpu_update cu = {sqz_type_size(f->type), u->fn, u->user, NULL, sqz__update_wants_present(u), SQZ_CPU_USER};
-  if (u->kind == SQZ_UPDATE_LIFE) {
+  if (u->kind == SQZ_UPDATE_LIFE && u->states > 2) { /* Generations: cell by cell */
+    sqz__engine_skip(f, "cpu-life-rows", "the rule has %u states (Generations), the row loops hold cells of 0 and 1",
+                     u->states);
+    cu.fn = sqz__cpu_generations;
+    cu.user = &life;
+    cu.rule = SQZ_CPU_BUILTIN;
+  } else if (u->kind == SQZ_UPDATE_LIFE) {
     cu.fn = sqz__cpu_life;
     cu.user = &life;
     cu.rule = SQZ_CPU_LIFE;

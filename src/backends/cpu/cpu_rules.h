@@ -11,6 +11,7 @@
 typedef struct {
   uint32_t birth, survive;
   int nb;
+  uint32_t states; /* a Generations rule's states when above 2 (sqz__cpu_generations) */
 } sqz_cpu_life_rule;
 
 /* Life on u8 cells, user = sqz_cpu_life_rule (inlined where the engine is specialised for it). */
@@ -21,6 +22,16 @@ static inline void sqz__cpu_life(const void *self, const void *nb, uint32_t pres
   uint32_t live = 0;
   for (int i = 0; i < r->nb; i++) live += v[i]; /* Life states are 0 and 1: the sum counts (cl/rule_life.cl) */
   *(unsigned char *)out = (unsigned char)SQZ_APPLY_RULE(*(const unsigned char *)self, live, r->birth, r->survive);
+}
+
+/* A Generations rule on u8 cells, user = sqz_cpu_life_rule: only state 1 counts (cl/rule_life.cl). */
+static inline void sqz__cpu_generations(const void *self, const void *nb, uint32_t present, const void *param,
+                                        void *out, void *user) {
+  const sqz_cpu_life_rule *r = user;
+  const unsigned char *v = nb;
+  uint32_t live = 0, s = *(const unsigned char *)self;
+  for (int i = 0; i < r->nb; i++) live += v[i] == 1;
+  *(unsigned char *)out = (unsigned char)SQZ_APPLY_GENERATIONS(s, live, r->birth, r->survive, r->states);
 }
 
 SQZ_HEAT_DEFINE(sqz__cpu_heat_f32_fn, float)

@@ -74,6 +74,9 @@ static int cuda_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const
   if (u->kind != SQZ_UPDATE_LIFE)
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
                      "the cuda backend runs Life-like B/S rules only; other updates run on the opencl and cpu backends");
+  if (u->states > 2)
+    return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "the cuda backend runs two-state B/S rules only, and the rule has %u "
+                     "states (Generations): run it on the opencl or cpu backend", u->states);
   cuda_bind(f->ctx);
   st = sqz__cuda_life_fractal(f, u->birth, u->survive, steps);
   if (st == SQZ_OK) sqz__engine_ran(f, "cuda-life-block");

@@ -45,7 +45,9 @@ char *sqz__cl_update_prelude(sqz_context *ctx, const sqz_field *f, const sqz_upd
                                (int)sqz_type_size(f->type),
                                cl_cell_name(f->type), f64 ? "double" : "float",
                                sqz__update_wants_present(u) ? "#define SQZ_WANT_PRESENT 1\n" : "");
-  if (u->kind == SQZ_UPDATE_LIFE_BODY)
+  if (u->kind == SQZ_UPDATE_LIFE && u->states > 2) /* Generations (cl/rule_life.cl) */
+    snprintf(p + at, cap - at, "#define SQZ_LIFE_STATES %uu\n", u->states);
+  else if (u->kind == SQZ_UPDATE_LIFE_BODY)
     snprintf(p + at, cap - at,
              "#define SQZ_USER_RULE 1\nstatic inline uchar sqz_user_rule(uchar self, uint live) {\n%s\n}\n", src);
   else if (u->kind == SQZ_UPDATE_CL)

@@ -17,8 +17,13 @@ const char *sqz__cl_swar_why_not(const sqz_field *f, const sqz_update *u) {
   cl_bool little = CL_FALSE;
   clGetDeviceInfo(SQZ_CL(f->ctx)->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL);
   if (!little) return "the device is big-endian (the word steps read bytes of little-endian words)";
+  static _Thread_local char states[96];
   switch (u->kind) {
-  case SQZ_UPDATE_LIFE: return f->type == SQZ_U8 ? NULL : "the word steps hold u8 cells";
+  case SQZ_UPDATE_LIFE:
+    if (u->states <= 2) return f->type == SQZ_U8 ? NULL : "the word steps hold u8 cells";
+    snprintf(states, sizeof states, "the rule has %u states (Generations), the word steps hold cells of 0 and 1",
+             u->states);
+    return states;
   case SQZ_UPDATE_HEAT: return "the update is heat, the word steps run built-in Life rules";
   case SQZ_UPDATE_CL: return "the update is the user's kernel, the word steps run built-in Life rules";
   default: return "the update is a Life body or a C function, the word steps run built-in Life rules";
