@@ -281,8 +281,7 @@ int sqz_cmd_life(int argc, char **argv) {
     ranks_json = job.ranks_json;
   } else
 #endif
-  if (st == SQZ_OK) st = sqz_cli_observe_start(&o.obs, ctx, f, step0, o.every);
-  if (st == SQZ_OK)
+  if (st == SQZ_OK && (st = sqz_cli_observe_start(&o.obs, ctx, f, step0, o.every)) == SQZ_OK)
     st = sqz_cli_steps(ctx, f, o.steps, sqz__life_steps, (void *)o.rule, o.frames, o.every, o.png_size, &kernel_s,
                        &wall_s);
   if (!root) goto done;

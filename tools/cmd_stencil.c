@@ -340,8 +340,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
     sum1 = mjob.sum1;
   } else
 #endif
-  if (st == SQZ_OK) st = sqz_cli_observe_start(&o.obs, ctx, f, step0, o.every);
-  if (st == SQZ_OK)
+  if (st == SQZ_OK && (st = sqz_cli_observe_start(&o.obs, ctx, f, step0, o.every)) == SQZ_OK)
     st = sqz_cli_steps(ctx, f, o.steps, sqz__stencil_steps, &job, o.frames, o.every, o.png_size, &kernel_s, &wall_s);
   if (!root) goto done;
   if (st == SQZ_OK && !mf && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum1);
