@@ -47,6 +47,24 @@ SQZ_FN void sqz_fr_lambda(sqz_u32 s, sqz_u32 k, SQZ_CONST sqz_i32 *hl, sqz_u32 l
   *y = ey;
 }
 
+/* Storage index i of a fractal layout -> embedded (x, y); 1 when i holds a fractal cell (holes and
+ * padding: 0). compact: i is a digit-order index (layout compact). Otherwise tiles of rho x rho
+ * cells, rho = s^j (layout block:RHO; bb and lambda are one tile, rho = side and j = levels), tile
+ * i / rho^2 at λ of level levels - j, its cells row-major. Host layouts and kernels share it. */
+SQZ_FN sqz_u32 sqz_fr_cell(sqz_u32 compact, sqz_u32 s, sqz_u32 k, SQZ_CONST sqz_i32 *hl, SQZ_CONST sqz_i32 *hnu,
+                           sqz_u32 levels, sqz_u32 j, sqz_u64 rho, sqz_u64 i, sqz_u32 *x, sqz_u32 *y) {
+  if (compact) {
+    sqz_fr_lambda(s, k, hl, levels, i, x, y);
+    return 1u;
+  }
+  sqz_u64 area = rho * rho, q = i % area;
+  sqz_u32 tx = (sqz_u32)(q % rho), ty = (sqz_u32)(q / rho), bx = 0u, by = 0u;
+  if (levels > j) sqz_fr_lambda(s, k, hl, levels - j, i / area, &bx, &by);
+  *x = bx * (sqz_u32)rho + tx;
+  *y = by * (sqz_u32)rho + ty;
+  return sqz_fr_contains(s, hnu, j, tx, ty);
+}
+
 /* Term of level i of λ for the group-parallel λ (MAPS.md 4.5, Squeeze's warp-parallel λ: one
  * work-item per level, then a tree sum): s^i H_λ[digit_i(c)] packed as x | y << 32, given
  * sp = s^i and kp = k^i. The sum over levels 0 .. levels-1 of these 64-bit words is λ(c)

@@ -380,6 +380,45 @@ SQZ_API int sqz_count(sqz_context *ctx, sqz_type type, const void *data, uint64_
 SQZ_API int sqz_sum(sqz_context *ctx, sqz_type type, const void *data, uint64_t n,
                     sqz_sum_method method, double *sum);
 
+/* ---- observables: measures of the state along a run (docs/OBSERVABLES.md) -------------------
+ * Reductions on the device over the domain cells only, each cell's position from the layout's map:
+ * no copy of the field to the host. Each item gives one value, SQZ_OBS_COM one per dimension:
+ *   SQZ_OBS_SUM      sum of the cells            SQZ_OBS_NONZERO  cells != 0 (Life: the population)
+ *   SQZ_OBS_MIN/MAX  smallest and largest cell
+ *   SQZ_OBS_M2       sum of u * |p - c|^2 over the cells at p = (x, y[, z]), about the point c = (x, y, z)
+ *                    of the item (real numbers: (-0.5, -0.5) is the corner of cell (0, 0))
+ *   SQZ_OBS_COM      centre of mass sum(u p) / sum(u), in the order y, x[, z] (NaN when the sum is 0)
+ *   SQZ_OBS_PROBE    the value of the cell (x, y, z) of the item (integers; a domain cell)
+ * Sums are accumulated in double (compensated, like SQZ_SUM_NEUMAIER) where the device has fp64,
+ * else in compensated float; partials are combined on the host in long double. At most
+ * SQZ_OBSERVE_MAX_POINTS items of kind SQZ_OBS_M2 per call. Layout bits holds 0/1 cells and gives no
+ * positions on the device: SQZ_OBS_M2 and SQZ_OBS_COM there are SQZ_ERR_UNSUPPORTED naming it. */
+typedef enum {
+  SQZ_OBS_SUM = 0, SQZ_OBS_NONZERO, SQZ_OBS_MIN, SQZ_OBS_MAX, SQZ_OBS_M2, SQZ_OBS_COM, SQZ_OBS_PROBE
+} sqz_observable_kind;
+typedef struct {
+  sqz_observable_kind kind;
+  double x, y, z; /* SQZ_OBS_M2: the centre; SQZ_OBS_PROBE: the cell (2D: z = 0) */
+} sqz_observable;
+#define SQZ_OBSERVE_MAX_POINTS 8
+/* Parses an item as the CLI's --observe writes it: "sum", "nonzero", "min", "max", "com",
+ * "m2@Y,X" / "m2@Z,Y,X" (finite real numbers), "probe@Y,X" / "probe@Z,Y,X" (a domain cell of dom).
+ * SQZ_ERR_PARSE naming the text (unknown item, malformed or missing coordinates, a count other
+ * than dom's dimensions), SQZ_ERR_INVALID_ARGUMENT for a probe outside dom; the detail in
+ * sqz_last_error of dom's context. */
+SQZ_API int sqz_observable_parse(const sqz_domain *dom, const char *text, sqz_observable *out);
+/* Values the item gives on a domain of dims dimensions: dims for SQZ_OBS_COM, else 1. */
+SQZ_API size_t sqz_observable_width(const sqz_observable *item, int dims);
+/* The n items of field's current state into out (the widths of the items in order). */
+SQZ_API int sqz_field_observe(sqz_field *field, const sqz_observable *items, size_t n, double *out);
+/* An observer of the blocking step calls on ctx (life, heat, stencils): fn is called after every
+ * `every` steps of a call (done = the call's steps so far) and after its last step, with the field
+ * holding the state after `done` steps; it returns SQZ_OK to go on, any other status ends the call,
+ * which returns that status. every = 0 or fn NULL removes it. Steps run in chunks between calls,
+ * with the same results as an uninterrupted run. */
+typedef int (*sqz_observer_fn)(sqz_field *field, uint64_t done, void *user_data);
+SQZ_API int sqz_context_set_observer(sqz_context *ctx, uint64_t every, sqz_observer_fn fn, void *user_data);
+
 /* ---- cellular automata ------------------------------------------------------------------ */
 /* B<counts>/S<counts> in any case and either order, the '/' optional: "B3/S23", "b3s23", "B3S23",
  * "S23/B3"; in 2D also Golly's digits-only S/B form "23/3" (survival/birth). Counts are single

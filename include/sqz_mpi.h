@@ -45,6 +45,9 @@ SQZ_API int sqz_mpi_field_gather(sqz_field *field, sqz_field *whole, int root);
 SQZ_API int sqz_mpi_field_count(sqz_field *field, uint64_t *nonzero);
 SQZ_API int sqz_mpi_field_sum(sqz_field *field, sqz_sum_method method, double *sum);
 
+/* sqz_field_observe over the whole field, on every rank (collective): each rank's partial sums
+ * combined in rank order, the probe from the rank that holds its cell. */
+SQZ_API int sqz_mpi_field_observe(sqz_field *field, const sqz_observable *items, size_t n, double *out);
 /* This rank's figures (not collective): its part, its own and halo storage units and elements per
  * unit, bytes of its two buffers, neighbouring ranks, bytes it sends per step, and seconds since
  * creation spent in halo exchanges (packing, messages, waits), of those blocked on messages

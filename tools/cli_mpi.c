@@ -197,6 +197,10 @@ int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char
   if (st == SQZ_OK && job->gen) st = sqz_mpi_agree(ctx, MPI_COMM_WORLD, sqz_cli_gen_apply(f, job->gen));
   else if (st == SQZ_OK) st = sqz_mpi_field_scatter(f, whole, 0);
   if (st == SQZ_OK && job->kind == SQZ_CLI_MPI_HEAT) st = sqz_mpi_field_sum(f, SQZ_SUM_NEUMAIER, &job->sum0);
+  if (st == SQZ_OK && job->obs && job->obs->n) { /* collective rows: every rank observes, rank 0 writes */
+    job->obs->observe = sqz_mpi_field_observe;
+    st = sqz_cli_observe_start(job->obs, ctx, f, 0, job->every);
+  }
   if (st == SQZ_OK) st = sqz__mpi_steps(ctx, f, job, steps);
   if (st == SQZ_OK) sqz_context_timing(ctx, &t[0], &t[1]);
   if (st == SQZ_OK) MPI_Reduce(t, &job->kernel_s, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);

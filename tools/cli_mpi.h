@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "cli_init.h"
+#include "cli_observe.h"
 #include "sqz.h"
 
 /* Starts MPI when a launcher started this process (OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK
@@ -52,6 +53,8 @@ typedef struct {
   const sqz_cli_gen *gen; /* fill the parts (random, uniform, const, point); NULL: scatter rank 0's whole */
   int gather;          /* the state back into rank 0's whole after the steps */
   uint64_t parts;      /* --parts (>= the ranks; 0: a part per rank, or more where one does not fit) */
+  sqz_cli_obs *obs;    /* --observe: rows at step 0 and every `every` steps (sqz_mpi_field_observe); n = 0: none */
+  uint64_t every;
   uint64_t nonzero;    /* out: non-zero cells after the steps */
   double sum0, sum1;   /* out (heat): the sums before and after */
   double kernel_s, wall_s; /* out: the slowest rank's */

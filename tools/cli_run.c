@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli_common.h"
+#include "cli_observe.h"
 
 int sqz_cli_has_ext(const char *path, const char *ext) {
   size_t n = strlen(path), k = strlen(ext);
@@ -113,6 +114,7 @@ int sqz_cli_steps(sqz_context *ctx, sqz_field *f, uint64_t steps, sqz_cli_step_f
     *kernel_s += k;
     *wall_s += w;
     done += n;
+    sqz_cli_observe_chunk(n); /* the observer's rows count the whole run */
     if (st == SQZ_OK && frames) st = sqz_cli_frame(f, frames, done, png_size);
     if (steps == 0) break;
   }

@@ -5,6 +5,7 @@
 #include "cli_common.h"
 #include "cli_init.h"
 #include "cli_mpi.h"
+#include "cli_observe.h"
 #include "cmds.h"
 
 static const char *sqz_life_help =
@@ -13,7 +14,7 @@ static const char *sqz_life_help =
     "                 FILE.rle|FILE.cells [--at X,Y]] [--clip] [--out FILE.pbm|FILE.npy|FILE.rle|FILE.cells|FILE.h5]\n"
     "                [--png FILE.png [--png-size S]]\n"
     "                [--frames DIR --every K] [--backend B] [--device D] [--parts P] [--devices LIST]\n"
-    "                [--quiet] [--json]\n"
+    "                [--observe ITEM ... --every K --observe-out FILE.csv|FILE.jsonl] [--quiet] [--json]\n"
     "\n"
     "  DOMAIN     triangle:N, tetrahedron:N or fractal:NAME:R\n"
     "  --steps    number of generations (required, at most 2^62)\n"
@@ -42,6 +43,7 @@ static const char *sqz_life_help =
     "             above the device's single-allocation limit is split automatically\n"
     "  --devices  LIST: the parts on several devices (comma-separated --device values, 0:0,0:1; SQZ_DEVICE=0,1\n"
     "             too), one context each, halos through the host\n"
+    SQZ_CLI_OBSERVE_HELP
     "  --quiet    no progress bar (shown on a terminal for runs over a second)\n"
     "  --json     print one JSON object instead of the text summary\n"
     "  --layout   storage, default compact:\n";
@@ -62,6 +64,7 @@ typedef struct {
   int have_steps, json, quiet, clip;
   sqz_cli_gen gen; /* a random, const or point --init */
   sqz_cli_parts parts;
+  sqz_cli_obs obs;
 } sqz_life_opts;
 
 /* Parses --at X,Y: two non-negative decimal integers below 2^63, nothing else; 0, or 2 after a
@@ -144,6 +147,10 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
       if (m == 2) return 2;
       continue;
     }
+    if ((m = sqz_cli_observe_opt("life", argc, argv, &i, &o->obs)) != 0) {
+      if (m == 2) return 2;
+      continue;
+    }
     if (sqz__life_flag(argv[i], o)) continue;
     if (argv[i][0] == '-') return sqz_cli_usage("life", "unknown option '%s'", argv[i]);
     if (o->domain) return sqz_cli_usage("life", "unexpected argument '%s' (domain already given: %s)", argv[i], o->domain);
@@ -152,7 +159,7 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
   if (!o->domain) return sqz_cli_usage("life", "missing DOMAIN (e.g. triangle:1024 or fractal:sierpinski-triangle:10)");
   if (!o->have_steps) return sqz_cli_usage("life", "missing --steps K");
   if (o->png_size && !o->png && !o->frames) return sqz_cli_usage("life", "--png-size applies to --png or --frames");
-  return sqz_cli_frames_check("life", o->frames, o->every);
+  return sqz_cli_observe_check("life", &o->obs, o->frames, o->every);
 }
 
 static int sqz__life_steps(sqz_field *f, uint64_t steps, void *rule) { return sqz_life_step(f, rule, steps); }
@@ -201,8 +208,8 @@ int sqz_cmd_life(int argc, char **argv) {
   if (o.at && sqz__parse_at(o.at, &at_x, &at_y)) return 2;
   int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
   if (ranks > 1 && (rc = sqz_cli_mpi_options("life", o.parts.parts, o.map, o.block, o.frames)) != 0) return rc;
-  const sqz_cli_path outs[] = {{"--out", o.out}, {"--png", o.png}}; /* before the steps, not after them */
-  if (root && (rc = sqz_cli_outputs_check("life", outs, 2)) != 0) return rc;
+  const sqz_cli_path outs[] = {{"--out", o.out}, {"--png", o.png}, {"--observe-out", o.obs.out}}; /* before the steps */
+  if (root && (rc = sqz_cli_outputs_check("life", outs, 3)) != 0) return rc;
 
   double t0 = sqz_cli_clock();
   sqz_context *ctx = NULL;
@@ -216,6 +223,7 @@ int sqz_cmd_life(int argc, char **argv) {
   if (rc != 0) goto done;
   int st = sqz_domain_parse(ctx, o.domain, &dom);
   if (st == SQZ_OK && random && (rc = sqz_cli_gen_check("life", o.init, &o.gen, sqz_domain_dims(dom))) != 0) goto done;
+  if (st == SQZ_OK && (rc = sqz_cli_observe_begin("life", ctx, &o.obs, dom, o.layout, root)) != 0) goto done;
   uint32_t b, s, states = 2;
   char err[256], file_rule[SQZ_RLE_RULE_MAX] = "";
   const char *rle_path = pattern_init ? o.init : sqz__life_pattern(o.out) ? o.out : NULL;
@@ -286,7 +294,7 @@ int sqz_cmd_life(int argc, char **argv) {
   }
   sqz_cli_progress_start(ctx, "life", o.quiet || o.json);
   sqz_cli_mpi_job job = {.rule = o.rule, .gen = random ? &o.gen : NULL,
-                         .gather = o.out || o.png, .parts = o.parts.parts};
+                         .gather = o.out || o.png, .parts = o.parts.parts, .obs = &o.obs, .every = o.every};
 #ifdef SQZ_HAVE_MPI
   if (st == SQZ_OK && ranks > 1) {
     st = sqz_cli_mpi_run(ctx, dom, SQZ_U8, o.layout, f, &job, o.steps, &mf);
@@ -295,7 +303,7 @@ int sqz_cmd_life(int argc, char **argv) {
     ranks_json = job.ranks_json;
   } else
 #endif
-  if (st == SQZ_OK)
+  if (st == SQZ_OK && (st = sqz_cli_observe_start(&o.obs, ctx, f, step0, o.every)) == SQZ_OK)
     st = sqz_cli_steps(ctx, f, o.steps, sqz__life_steps, (void *)o.rule, o.frames, o.every, o.png_size, &kernel_s,
                        &wall_s);
   if (!root) goto done;

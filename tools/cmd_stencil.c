@@ -8,6 +8,7 @@
 #include "cli_common.h"
 #include "cli_init.h"
 #include "cli_mpi.h"
+#include "cli_observe.h"
 #include "cmds.h"
 
 static const char *sqz_run_help =
@@ -15,6 +16,7 @@ static const char *sqz_run_help =
     "               [--init random:DENSITY:SEED | const:V | point:Y,X[:V] | FILE.npy|FILE.h5] [--out FILE.npy|FILE.h5]\n"
     "               [--layout L]\n"
     "               [--map M] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
+    "               [--observe ITEM ... --every K --observe-out FILE.csv|FILE.jsonl]\n"
     "               [--block RHO] [--backend B] [--device D] [--parts P] [--devices LIST] [--json]\n"
     "\n"
     "Runs your cell update on every cell of DOMAIN, K times. FILE.cl defines\n"
@@ -30,12 +32,14 @@ static const char *sqz_run_help =
     "  --out      the final state as .npy (shape (side, side) [y][x], tetrahedra (N, N, N) [z][y][x])\n"
     "  --backend  an OpenCL device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)\n"
     "  --parts    P parts (--devices LIST: on several devices), as for sqz life\n"
+    SQZ_CLI_OBSERVE_HELP
     "  --layout   storage, default compact:\n";
 
 static const char *sqz_heat_help =
     "usage: sqz heat DOMAIN --steps K [--alpha A] [--type f32|f64]\n"
     "                [--init random:SEED | const:V | point:Y,X[:V] | FILE.npy|FILE.h5]\n"
     "                [--out FILE.npy|FILE.h5] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
+    "                [--observe ITEM ... --every K --observe-out FILE.csv|FILE.jsonl]\n"
     "                [--layout L] [--map M] [--block RHO] [--backend B]\n"
     "                [--device D] [--parts P] [--devices LIST] [--json]\n"
     "\n"
@@ -48,6 +52,7 @@ static const char *sqz_heat_help =
     "  --frames   DIR: a PNG every --every K steps (frame_<step>.png, step 0 too; DIR made when missing);\n"
     "             --quiet: no progress bar; pictures map the values' range onto viridis\n"
     "  --parts    P parts (--devices LIST: on several devices), as for sqz life\n"
+    SQZ_CLI_OBSERVE_HELP
     "  --json     adds sum_initial and sum_final, with --png the range it maps (png_min, png_max), and\n"
     "             setup_s = total_s - wall_s (all but the steps)\n"
     "  --layout   storage, default compact:\n";
@@ -58,6 +63,7 @@ typedef struct {
   uint64_t steps, block, every, png_size;
   int have_steps, json, quiet;
   sqz_cli_parts parts;
+  sqz_cli_obs obs;
 } sqz_stencil_opts;
 
 /* The option table of both commands: name, where the value goes, which commands take it. */
@@ -122,6 +128,10 @@ static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts 
       if (m == 2) return 2;
       continue;
     }
+    if ((m = sqz_cli_observe_opt(o->cmd, argc, argv, &i, &o->obs)) != 0) {
+      if (m == 2) return 2;
+      continue;
+    }
     if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
     if (strcmp(argv[i], "--quiet") == 0) { o->quiet = 1; continue; }
     if (argv[i][0] == '-') return sqz_cli_usage(o->cmd, "unknown option '%s'", argv[i]);
@@ -135,7 +145,7 @@ static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts 
   if (o->png_size && !o->png && !o->frames) return sqz_cli_usage(o->cmd, "--png-size applies to --png or --frames");
   if (o->out && !sqz_cli_has_ext(o->out, ".npy") && !sqz_cli_has_ext(o->out, ".h5"))
     return sqz_cli_usage(o->cmd, "--out %s: expected a .npy state or an .h5 checkpoint", o->out);
-  return sqz_cli_frames_check(o->cmd, o->frames, o->every);
+  return sqz_cli_observe_check(o->cmd, &o->obs, o->frames, o->every);
 }
 
 static int sqz__parse_type(const char *cmd, const char *text, int floats_only, sqz_type *t) {
@@ -252,8 +262,8 @@ static int sqz__stencil(int argc, char **argv, int which) {
   if (o.alpha && sqz_cli_double(o.cmd, "--alpha", o.alpha, -HUGE_VAL, HUGE_VAL, &alpha)) return 2;
   int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
   if (ranks > 1 && (rc = sqz_cli_mpi_options(o.cmd, o.parts.parts, o.map, o.block, o.frames)) != 0) return rc;
-  const sqz_cli_path outs[] = {{"--out", o.out}, {"--png", o.png}}; /* before the steps, not after them */
-  if (root && (rc = sqz_cli_outputs_check(o.cmd, outs, 2)) != 0) return rc;
+  const sqz_cli_path outs[] = {{"--out", o.out}, {"--png", o.png}, {"--observe-out", o.obs.out}}; /* before the steps */
+  if (root && (rc = sqz_cli_outputs_check(o.cmd, outs, 3)) != 0) return rc;
   if (which == SQZ_RUN) {
     if (o.backend && strcmp(o.backend, "cpu") == 0)
       return sqz_cli_usage(o.cmd, "--backend cpu cannot run --kernel %s: the kernel is OpenCL C, which needs an OpenCL "
@@ -278,6 +288,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
   if (rc != 0) goto done;
   int st = sqz_domain_parse(ctx, o.domain, &dom);
   if (st == SQZ_OK && random && (rc = sqz_cli_gen_check(o.cmd, init, &gen, sqz_domain_dims(dom))) != 0) goto done;
+  if (st == SQZ_OK && (rc = sqz_cli_observe_begin(o.cmd, ctx, &o.obs, dom, o.layout, root)) != 0) goto done;
   if (st == SQZ_OK && which == SQZ_HEAT) {
     double amax = sqz_heat_alpha_max(sqz_domain_dims(dom));
     if (!o.alpha) alpha = sqz_domain_dims(dom) == 2 ? 0.2 : 0.1;
@@ -318,7 +329,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
   sqz_cli_mpi_job mjob = {.kind = which == SQZ_HEAT ? SQZ_CLI_MPI_HEAT : SQZ_CLI_MPI_RUN, .alpha = alpha,
                           .source = source, .source_name = o.kernel, .params = params, .n_params = n_params,
                           .gen = random ? &gen : NULL, .gather = o.out || o.png,
-                          .parts = o.parts.parts};
+                          .parts = o.parts.parts, .obs = &o.obs, .every = o.every};
   if (st == SQZ_OK && ranks > 1) {
     st = sqz_cli_mpi_run(ctx, dom, type, o.layout, f, &mjob, o.steps, &mf);
     kernel_s = mjob.kernel_s;
@@ -329,7 +340,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
     sum1 = mjob.sum1;
   } else
 #endif
-  if (st == SQZ_OK)
+  if (st == SQZ_OK && (st = sqz_cli_observe_start(&o.obs, ctx, f, step0, o.every)) == SQZ_OK)
     st = sqz_cli_steps(ctx, f, o.steps, sqz__stencil_steps, &job, o.frames, o.every, o.png_size, &kernel_s, &wall_s);
   if (!root) goto done;
   if (st == SQZ_OK && !mf && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum1);

@@ -30,6 +30,15 @@ DeviceListP = ctypes.POINTER(_DeviceList)
 UPDATE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p,
                              ctypes.c_void_p, ctypes.c_void_p)
 
+# int (*sqz_observer_fn)(sqz_field *field, uint64_t done, void *user_data)
+OBSERVER_FN = ctypes.CFUNCTYPE(ctypes.c_int, FieldP, ctypes.c_uint64, ctypes.c_void_p)
+
+
+class Observable(ctypes.Structure):
+    """sqz_observable: kind, then the point (x, y, z) of an m2 or probe item."""
+    _fields_ = [("kind", ctypes.c_int), ("x", ctypes.c_double), ("y", ctypes.c_double), ("z", ctypes.c_double)]
+
+
 _i, _u32, _u64, _sz, _d = ctypes.c_int, ctypes.c_uint32, ctypes.c_uint64, ctypes.c_size_t, ctypes.c_double
 _s, _vp, _P = ctypes.c_char_p, ctypes.c_void_p, ctypes.POINTER
 
@@ -80,6 +89,10 @@ PROTOTYPES = {
     "sqz_field_copy": (_i, [FieldP, FieldP]),
     "sqz_field_count": (_i, [FieldP, _P(_u64)]),
     "sqz_field_sum": (_i, [FieldP, _i, _P(_d)]),
+    "sqz_observable_parse": (_i, [DomainP, _s, _P(Observable)]),
+    "sqz_observable_width": (_sz, [_P(Observable), _i]),
+    "sqz_field_observe": (_i, [FieldP, _P(Observable), _sz, _P(_d)]),
+    "sqz_context_set_observer": (_i, [ContextP, _u64, OBSERVER_FN, _vp]),
     "sqz_rule_parse": (_i, [_s, _i, _P(_u32), _P(_u32), _s, _sz]),
     "sqz_rule_parse_states": (_i, [_s, _i, _P(_u32), _P(_u32), _P(_u32), _s, _sz]),
     "sqz_life_step": (_i, [FieldP, _s, _u64]),

@@ -6,7 +6,7 @@ import weakref
 
 import numpy as np
 
-from ._lib import lib, ContextP, DomainP, FieldP, DeviceListP, UPDATE_FN
+from ._lib import lib, ContextP, DomainP, FieldP, DeviceListP, OBSERVER_FN, UPDATE_FN, Observable
 from .errors import check, error, invalid
 
 # sqz_type <-> NumPy dtype; the short names of the CLI's --type
@@ -15,6 +15,7 @@ _TYPES = {"u8": (1, np.dtype(np.uint8)), "i32": (2, np.dtype(np.int32)),
 _BY_DTYPE = {dt: (name, code) for name, (code, dt) in _TYPES.items()}
 _KINDS = {1: "triangle", 2: "tetrahedron", 3: "fractal"}
 _SUMS = {"pairwise": 0, "neumaier": 1}
+_OBS_COM = 5  # SQZ_OBS_COM
 _U64 = 1 << 64
 
 Timing = collections.namedtuple("Timing", "kernel_s wall_s")
@@ -421,6 +422,57 @@ class Field(_Handle):
         s = ctypes.c_double()
         self._check(lib.sqz_field_sum(self._handle(), _SUMS[method], ctypes.byref(s)))
         return s.value
+
+    def _observables(self, items):
+        """items parsed on the domain (InputError naming a bad one), their column names and total width."""
+        if isinstance(items, str):
+            items = [items]
+        arr = (Observable * max(len(items), 1))()
+        names, dims = [], self.domain.dims
+        for i, text in enumerate(items):
+            check(lib.sqz_observable_parse(self.domain._handle(), _cstr(text, "observable"), ctypes.byref(arr[i])),
+                  self.context._h)
+            width = lib.sqz_observable_width(ctypes.byref(arr[i]), dims)
+            names += ["com_y", "com_x", "com_z"][:width] if arr[i].kind == _OBS_COM else [text]
+        return arr, len(items), names
+
+    def observe(self, items):
+        """Observables of the current state, computed on the device over the domain cells (no copy of the
+        field): items such as "sum", "nonzero", "min", "max", "com" (com_y, com_x[, com_z]), "m2@Y,X" (sum of
+        u |p - c|^2 about a real point; 3D "m2@Z,Y,X"), "probe@Y,X". Returns a float64 array, one value per
+        column (docs/OBSERVABLES.md)."""
+        arr, n, names = self._observables(items)
+        out = np.zeros(len(names), np.float64)
+        self._check(lib.sqz_field_observe(self._handle(), arr, n, out.ctypes.data_as(ctypes.POINTER(ctypes.c_double))))
+        return out
+
+    def series(self, items, every, steps, workload="heat", **kwargs):
+        """Runs steps of workload ("heat", "life" or "run", with its keyword arguments) and records items (as
+        observe() takes them) at step 0, every `every` steps and after the last, through the library's
+        observer of the step loop. Returns (steps: uint64 array, values: float64 array (rows, columns),
+        columns: the column names)."""
+        if workload not in ("heat", "life", "run"):
+            raise invalid("series: workload %r is not heat, life or run" % (workload,))
+        arr, n, names = self._observables(items)
+        if _u64(every, "every") < 1:
+            raise invalid("series: every is 0 (a row every K >= 1 steps)")
+        rows, at = [self.observe(items)], [0]
+
+        def observer(field_p, done, _user):
+            out = np.zeros(len(names), np.float64)
+            st = lib.sqz_field_observe(field_p, arr, n, out.ctypes.data_as(ctypes.POINTER(ctypes.c_double)))
+            if st == 0:
+                rows.append(out)
+                at.append(done)
+            return st
+
+        cb = OBSERVER_FN(observer)  # kept alive until the observer is removed below
+        self._check(lib.sqz_context_set_observer(self.context._h, _u64(every, "every"), cb, None))
+        try:
+            getattr(self, workload)(steps=steps, **kwargs)
+        finally:
+            lib.sqz_context_set_observer(self.context._h, 0, OBSERVER_FN(), None)
+        return np.array(at, np.uint64), np.array(rows, np.float64), names
 
     def life(self, steps, rule="B3/S23"):
         """steps generations of a Life-like rule on a u8 field ("B3/S23", "B6/S5,6,7" in 3D), or of Golly's

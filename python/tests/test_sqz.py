@@ -489,3 +489,43 @@ def test_context_devices_and_version(ctx):
     assert f.block == 8
     with pytest.raises(sqz.InputError):
         f.map = "ltm3"  # a 3D map on a 2D domain
+
+
+# ---- observables on the device -------------------------------------------------------------------
+
+def observe_numpy(u, mask, c):
+    """sum, nonzero, min, max, com (y, x[, z]), m2 about c ((z,) y, x) of the domain cells of u."""
+    pos = np.indices(u.shape).astype(np.float64)
+    w = np.where(mask, u.astype(np.float64), 0.0)
+    total = w.sum()
+    com = [(w * p).sum() / total for p in pos]
+    com = com[-2:] + com[:-2]  # (z,) y, x -> y, x[, z]
+    m2 = (w * sum((p - v) ** 2 for p, v in zip(pos, c))).sum()
+    cells = u[mask].astype(np.float64)
+    return [total, np.count_nonzero(cells), cells.min(), cells.max(), *com, m2]
+
+
+@pytest.mark.parametrize("spec,mask,c,items", [
+    ("fractal:sierpinski-carpet:3", carpet_mask(3), (8.5, -0.5), ["m2@8.5,-0.5", "probe@26,0"]),
+    ("tetrahedron:7", tetra_mask(7), (1, 2.5, 0), ["m2@1,2.5,0", "probe@0,6,0"])])
+@pytest.mark.parametrize("layout", ["bb", "compact"])
+def test_observe_equals_numpy(ctx, spec, mask, c, items, layout):
+    f = ctx.domain(spec).field("f64", layout).fill_uniform(3)
+    got = f.observe(["sum", "nonzero", "min", "max", "com"] + items)
+    u = f.read()
+    want = observe_numpy(u, mask, c) + [u[tuple(int(v) for v in items[1][6:].split(","))]]
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_series_rows_every_k_and_last(ctx):
+    f = ctx.domain("fractal:sierpinski-carpet:3").field("f64")
+    f[8, 0] = 2.0
+    steps, values, names = f.series(["sum", "com", "m2@8,0"], every=3, steps=7, workload="heat", alpha=0.2)
+    assert steps.tolist() == [0, 3, 6, 7] and names == ["sum", "com_y", "com_x", "m2@8,0"]
+    assert values.shape == (4, 4) and values[0].tolist() == [2.0, 8.0, 0.0, 0.0]
+    np.testing.assert_allclose(values[-1], f.observe(["sum", "com", "m2@8,0"]), rtol=0, atol=0)
+    assert values[-1, 3] > values[1, 3] > 0  # the heat spreads
+    with pytest.raises(sqz.InputError, match="unknown observable 'mass'"):
+        f.observe(["mass"])
+    with pytest.raises(sqz.InputError, match="not a cell"):
+        f.observe(["probe@13,13"])

@@ -29,20 +29,36 @@ static int sqz__stencil_steps(sqz_field *f, const sqz_update *u, uint64_t steps,
   return sqz__field_parts_step(f, u, steps);
 }
 
+/* The observer after `done` steps, outside the step call's timing: the kernel time it adds is not
+ * the steps' (its wall time is). */
+static int sqz__stencil_observe(sqz_field *f, uint64_t done) {
+  sqz_context *ctx = f->ctx;
+  const double kernel_s = ctx->kernel_s, op_start = ctx->op_start;
+  int st = ctx->observer(f, done, ctx->observer_user);
+  ctx->kernel_s = kernel_s;
+  ctx->op_start = op_start;
+  return st;
+}
+
 /* With a progress callback: chunks of steps sized from the time of the previous chunk, so that
- * one chunk lasts about the callback's interval, the callback between chunks. */
+ * one chunk lasts about the callback's interval, the callback between chunks. With an observer:
+ * chunks that end at every multiple of its interval, the observer there and after the last step. */
 static int sqz__stencil_chunks(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_context *ctx = f->ctx;
-  uint64_t done = 0, chunk = 1;
+  const uint64_t every = ctx->observer ? ctx->observer_every : 0;
+  uint64_t done = 0, chunk = ctx->progress ? 1 : steps;
   double t0 = sqz__now();
   int st = SQZ_OK;
   while (st == SQZ_OK && done < steps) {
     uint64_t n = steps - done < chunk ? steps - done : chunk;
+    if (every && n > every - done % every) n = every - done % every;
     double c0 = sqz__now();
     st = sqz__stencil_steps(f, u, n, NULL);
     if (st == SQZ_OK) st = sqz__store_finish(f);
     if (st != SQZ_OK) break;
     done += n;
+    if (every && (done % every == 0 || done == steps) && (st = sqz__stencil_observe(f, done)) != SQZ_OK) break;
+    if (!ctx->progress) continue;
     double now = sqz__now(), dt = now - c0;
     double rate = now > t0 ? (double)f->dom->cells * (double)done / (now - t0) : 0.0;
     if (ctx->progress(done, steps, rate, ctx->progress_user) != 0 && done < steps)
@@ -58,7 +74,7 @@ int sqz__stencil_run(sqz_field *f, const sqz_update *u, uint64_t steps, const sq
   sqz__op_begin(f->ctx);
   int st = SQZ_OK;
   if (steps) sqz__engine_reset(f);
-  if (steps && f->ctx->progress && !enq) st = sqz__stencil_chunks(f, u, steps); /* blocking calls report progress */
+  if (steps && (f->ctx->progress || f->ctx->observer) && !enq) st = sqz__stencil_chunks(f, u, steps); /* blocking calls */
   else if (steps || enq) st = sqz__stencil_steps(f, u, steps, enq); /* enq: `done` even for 0 steps */
   if (st == SQZ_OK && (!enq || f->parts)) st = sqz__store_finish(f);
   if (steps) sqz__engine_debug(f);

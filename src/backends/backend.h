@@ -2,6 +2,7 @@
 #ifndef SQZ_BACKEND_H
 #define SQZ_BACKEND_H
 #include "core/sqz_internal.h"
+#include "core/observe.h"
 #include "core/reduce_acc.h"
 #include "core/update.h"
 
@@ -92,16 +93,19 @@ typedef struct sqz_backend_ops {
    * units only. `fill` and the engines take such views too. */
   int (*copy)(sqz_context *ctx, sqz_mem dst, uint64_t dst_off, sqz_mem src, uint64_t src_off, uint64_t bytes);
   int (*stencil_part)(sqz_field *view, const sqz_update *u);
+  /* The observables' moments (core/observe.h) of the domain cells of f's own storage elements (a
+   * field, or a part's view: sqz__own_elems, held from the buffer's start), folded into acc. */
+  int (*observe)(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc);
 } sqz_backend_ops;
 
 /* Defines `const sqz_backend_ops var` with every entry, in the order of the struct. */
 #define SQZ_BACKEND_TABLE(var, name_, fallback_, host_memory_, open_, close_, list_, accepts_, alloc_, free_, upload_, \
                           download_, zero_, finish_, gather_, scatter_, stencil_, fill_, reduce_, edm_,       \
-                          copy_rate_, touch_, tile_maps_, copy_, stencil_part_)                                      \
+                          copy_rate_, touch_, tile_maps_, copy_, stencil_part_, observe_)                                      \
   const sqz_backend_ops var = {name_,   fallback_, host_memory_, open_,    close_,   list_,        accepts_,      \
                                alloc_,  free_,     upload_,      download_, zero_,   finish_,      gather_,       \
                                scatter_, stencil_, fill_, reduce_,  edm_,     copy_rate_,   touch_,        \
-                               tile_maps_, copy_,  stencil_part_}
+                               tile_maps_, copy_,  stencil_part_, observe_}
 
 /* The backends compiled into the library, the default first; NULL-terminated (src/backends/backends.c). */
 SQZ_INTERNAL extern const sqz_backend_ops *const sqz__backends[];

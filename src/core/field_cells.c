@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/field_parts.h"
+#include "core/observe.h"
 
 
 /* The storage index of domain cell (x, y, z) of f, or a named SQZ_ERR_INVALID_ARGUMENT. */
@@ -76,4 +77,13 @@ int sqz_field_get_cell(sqz_field *f, uint64_t x, uint64_t y, uint64_t z, double 
   default: memcpy(value, cell, 8); break;
   }
   return SQZ_OK;
+}
+
+int sqz__field_probe(sqz_field *f, const sqz_observable *o, double *value, int *here) {
+  int64_t i = 0;
+  uint64_t x = (uint64_t)o->x, y = (uint64_t)o->y, z = (uint64_t)o->z;
+  int st = sqz__cell_index(f, x, y, z, &i);
+  *value = 0.0;
+  *here = st == SQZ_OK && !sqz__cell_elsewhere(f, i);
+  return st != SQZ_OK || !*here ? st : sqz_field_get_cell(f, x, y, z, value);
 }

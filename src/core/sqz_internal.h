@@ -55,6 +55,10 @@ struct sqz_context {
   sqz_progress_fn progress;
   void *progress_user;
   double progress_interval;
+  /* the observer of blocking step calls (sqz_context_set_observer): every `observer_every` steps */
+  sqz_observer_fn observer;
+  void *observer_user;
+  uint64_t observer_every;
   /* the operation in flight (under lock): kernel time so far and its start */
   double kernel_s, wall_s, op_start;
   pthread_mutex_t lock;        /* recursive: serialises every device operation on ctx */

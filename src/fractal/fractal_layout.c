@@ -69,30 +69,16 @@ int sqz__fractal_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t 
 
 int sqz__fractal_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y, uint64_t *z) {
   const sqz_fractal *fr = &f->dom->fr;
-  sqz_u32 s = (sqz_u32)fr->s, k = (sqz_u32)fr->k, ex = 0, ey = 0;
+  sqz_u32 r = (sqz_u32)fr->r, ex = 0, ey = 0, in = 0;
   *x = *y = *z = 0;
   if (index >= f->elems) return 0;
-  switch (f->layout) {
-  case SQZ_LAYOUT_BB:
-  case SQZ_LAYOUT_LAMBDA:
-    *x = index % f->dom->side;
-    *y = index / f->dom->side;
-    return sqz_fr_contains(s, fr->hnu, (sqz_u32)fr->r, (sqz_u32)*x, (sqz_u32)*y) != 0;
-  case SQZ_LAYOUT_COMPACT:
-    sqz_fr_lambda(s, k, fr->hl, (sqz_u32)fr->r, index, &ex, &ey);
-    *x = ex;
-    *y = ey;
-    return 1;
-  case SQZ_LAYOUT_BLOCK: {
-    uint64_t rho = f->layout_rho, q = index % (rho * rho);
-    sqz_u32 j = (sqz_u32)sqz__fractal_rho_level(fr->s, f->layout_rho), tx = (sqz_u32)(q % rho), ty = (sqz_u32)(q / rho);
-    sqz_fr_lambda(s, k, fr->hl, (sqz_u32)fr->r - j, index / (rho * rho), &ex, &ey);
-    *x = (uint64_t)ex * rho + tx;
-    *y = (uint64_t)ey * rho + ty;
-    return sqz_fr_contains(s, fr->hnu, j, tx, ty) != 0;
-  }
-  }
-  return 0;
+  int block = f->layout == SQZ_LAYOUT_BLOCK; /* bb, lambda: one tile of the whole side */
+  sqz_u32 j = block ? (sqz_u32)sqz__fractal_rho_level(fr->s, f->layout_rho) : r;
+  in = sqz_fr_cell(f->layout == SQZ_LAYOUT_COMPACT, (sqz_u32)fr->s, (sqz_u32)fr->k, fr->hl, fr->hnu, r, j,
+                   block ? f->layout_rho : f->dom->side, index, &ex, &ey);
+  *x = ex;
+  *y = ey;
+  return in != 0;
 }
 
 int64_t sqz__fractal_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z) {

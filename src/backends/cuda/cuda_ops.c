@@ -109,6 +109,17 @@ static int cuda_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem m
   return st;
 }
 
+/* The observables on a host copy too (the cuda backend holds one buffer, no parts). */
+static int cuda_observe(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc) {
+  size_t bytes = (size_t)(f->elems * sqz_type_size(f->type));
+  void *copy = sqz__malloc(bytes ? bytes : 1);
+  if (!copy) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory for a %zu-byte copy of the field", bytes);
+  int st = cuda_download(f->ctx, copy, f->mem[f->cur], 0, bytes);
+  if (st == SQZ_OK) sqz__obs_host_range(f, copy, 0, f->elems, req, acc);
+  free(copy);
+  return st;
+}
+
 static int cuda_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out) {
   return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "sqz_edm runs on the opencl and cpu backends, not on cuda");
 }
@@ -134,4 +145,5 @@ static int cuda_stencil_part(sqz_field *view, const sqz_update *u) { return cuda
 /* The copy floor of the cuda rows is the host's memcpy, as it was before the table. */
 SQZ_BACKEND_TABLE(sqz__cuda_ops, "cuda", 0, 0, sqz__cuda_open, sqz__cuda_close, cuda_list, cuda_accepts, cuda_alloc,
                   cuda_free, cuda_upload, cuda_download, cuda_zero, cuda_finish, cuda_gather, cuda_scatter, cuda_stencil, cuda_fill,
-                  cuda_reduce, cuda_edm, sqz__cpu_copy_rate, cuda_touch, cuda_tile_maps, cuda_copy, cuda_stencil_part);
+                  cuda_reduce, cuda_edm, sqz__cpu_copy_rate, cuda_touch, cuda_tile_maps, cuda_copy, cuda_stencil_part,
+                  cuda_observe);

@@ -74,6 +74,8 @@ SQZ_INTERNAL int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t ste
 /* Fills (random 0/1, uniform floats, a constant) of every type and layout by kernel; a fractal
  * bb/lambda part (a band of embedded rows) by the host fill, uploaded. */
 SQZ_INTERNAL int sqz__cl_fill(sqz_field *f, const sqz_fill *fill);
+/* The observables' moments of f's own storage (cl/observe.cl, observe_cl.c): the backend's observe. */
+SQZ_INTERNAL int sqz__cl_observe(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc);
 SQZ_INTERNAL int sqz__cl_fill_fractal(sqz_field *f, const sqz_fill *fill);
 SQZ_INTERNAL int sqz__cl_fill_simplex(sqz_field *f, const sqz_fill *fill);
 

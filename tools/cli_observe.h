@@ -1,0 +1,42 @@
+/* cli_observe.h — --observe ITEM ... --every K --observe-out FILE.csv|FILE.jsonl: observables along a run of life, heat and run, a row at step 0, every K steps and at the last. */
+#ifndef SQZ_CLI_OBSERVE_H
+#define SQZ_CLI_OBSERVE_H
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sqz.h"
+
+/* The commands' help on --observe. */
+#define SQZ_CLI_OBSERVE_HELP                                                                                  \
+  "  --observe  ITEM (repeatable): sum, nonzero, min, max, com, m2@Y,X (sum of u |p - c|^2 about a real\n"    \
+  "             point; 3D m2@Z,Y,X), probe@Y,X (one cell): computed on the device at step 0, every --every K\n" \
+  "             steps and at the last, a row each into --observe-out FILE.csv or FILE.jsonl (docs/OBSERVABLES.md)\n"
+
+#define SQZ_CLI_MAX_OBSERVE 32
+typedef struct {
+  const char *text[SQZ_CLI_MAX_OBSERVE]; /* the items as written (the columns' names) */
+  size_t n;
+  const char *out; /* --observe-out */
+  sqz_observable items[SQZ_CLI_MAX_OBSERVE];
+  int dims, jsonl;
+  FILE *fp;      /* the output's temporary (rank 0), else NULL */
+  uint64_t base; /* the run's steps before the current step call (a checkpoint's, --frames chunks) */
+  /* sqz_field_observe, or sqz_mpi_field_observe on ranks (collective) */
+  int (*observe)(sqz_field *f, const sqz_observable *items, size_t n, double *out);
+} sqz_cli_obs;
+
+/* Matches --observe ITEM / --observe-out FILE at argv[*i]: 1 when matched, 0 when not, 2 after a usage error. */
+int sqz_cli_observe_opt(const char *cmd, int argc, char **argv, int *i, sqz_cli_obs *o);
+/* After the options: --observe, --observe-out and --every K come together (FILE .csv or .jsonl), then
+ * sqz_cli_frames_check for --frames; 0 or the exit status 2. */
+int sqz_cli_observe_check(const char *cmd, const sqz_cli_obs *o, const char *frames, uint64_t every);
+/* Parses the items on dom (exit status 2 naming a bad one, a probe off the domain, a moment on layout
+ * bits) and, when write (rank 0), opens the output's temporary and writes the header. 0 or the exit status. */
+int sqz_cli_observe_begin(const char *cmd, sqz_context *ctx, sqz_cli_obs *o, sqz_domain *dom, const char *layout,
+                          int write);
+/* The row of step `base` of f, then the observer of ctx's step calls: a row every `every` steps and at
+ * the last (sqz_context_set_observer). A library status. */
+int sqz_cli_observe_start(sqz_cli_obs *o, sqz_context *ctx, sqz_field *f, uint64_t base, uint64_t every);
+/* The run's steps before the next step call (sqz_cli_steps chunks the run for --frames). */
+void sqz_cli_observe_chunk(uint64_t done);
+#endif
