@@ -110,7 +110,7 @@ printf 'sqz_cell_t sqz_update(sqz_cell_t s, const sqz_cell_t nb[SQZ_NB], uint p,
 expect 0 '"engine":"fractal-tiles-generic","skipped":"fractal-boxes-life-u8: the update is the user.s kernel' -- \
   "$sqz" run fractal:sierpinski-carpet:3 --kernel "$work/same.cl" --type u8 --steps 2 --json
 expect 0 "^engine +cpu-life-rows" -- "$sqz" life triangle:20 --steps 2 --backend cpu
-expect 0 "sqz: triangle:20: engine simplex-map-generic \(skipped: triangle-words-life-u8: the update is heat" -- \
+expect 0 "sqz: triangle:20: engine triangle-rows-generic \(skipped: triangle-words-life-u8: the update is heat" -- \
   env SQZ_DEBUG=1 "$sqz" heat triangle:20 --steps 2
 expect 2 "fill value 300: u8 cells hold the integers 0 \.\. 255" -- "$sqz" run triangle:5 --kernel "$work/same.cl" --type u8 --steps 1 --init const:300
 expect 0 '"nonzero":15,' -- "$sqz" run triangle:5 --kernel "$work/same.cl" --type i32 --steps 1 --init const:-7 --json
