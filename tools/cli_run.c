@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli_common.h"
+#include "sqz_hdf5.h"
 
 int sqz_cli_has_ext(const char *path, const char *ext) {
   size_t n = strlen(path), k = strlen(ext);

@@ -6,6 +6,7 @@
 #include "cli_init.h"
 #include "cli_mpi.h"
 #include "cmds.h"
+#include "sqz_hdf5.h"
 
 static const char *sqz_life_help =
     "usage: sqz life DOMAIN --steps K [--rule R] [--layout L] [--map M] [--block RHO]\n"
