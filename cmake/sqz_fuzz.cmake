@@ -28,12 +28,16 @@ if(NOT SQZ_HAVE_LIBFUZZER)
 endif()
 
 # The library, instrumented: the same sources, definitions and include directories as sqz_objects.
-add_library(sqz_fuzz_lib STATIC ${SQZ_SOURCES} ${SQZ_EMBED_C} ${SQZ_PTX_C})
+add_library(sqz_fuzz_lib STATIC ${SQZ_SOURCES} ${SQZ_HDF5_SOURCES} ${SQZ_EMBED_C} ${SQZ_PTX_C})
 target_compile_definitions(sqz_fuzz_lib PRIVATE $<TARGET_PROPERTY:sqz_objects,COMPILE_DEFINITIONS>)
 target_include_directories(sqz_fuzz_lib PUBLIC ${PROJECT_SOURCE_DIR}/include
   PRIVATE $<TARGET_PROPERTY:sqz_objects,INCLUDE_DIRECTORIES>)
 target_compile_options(sqz_fuzz_lib PRIVATE -fsanitize=fuzzer-no-link ${SQZ_FUZZ_SAN})
 target_link_libraries(sqz_fuzz_lib PUBLIC ${SQZ_PRIVATE_LIBS})
+if(SQZ_HAVE_HDF5) # the checkpoints of libsqz-hdf5, in the one instrumented library
+  target_include_directories(sqz_fuzz_lib PRIVATE ${HDF5_INCLUDE_DIRS})
+  target_link_libraries(sqz_fuzz_lib PUBLIC ${HDF5_C_LIBRARIES})
+endif()
 add_dependencies(sqz_fuzz_lib sqz_objects) # generates the embedded kernel sources
 
 # The CLI without its main (tools/sqz.c), for harnesses that include a tools/cmd_*.c file to reach its static

@@ -571,17 +571,7 @@ SQZ_API int sqz_field_save_cells(sqz_field *field, const char *path, const char 
  * Other errors as the format's own load; an .h5 checkpoint is SQZ_ERR_INVALID_ARGUMENT. */
 SQZ_API int sqz_field_load_clipped(sqz_field *field, const char *path, int64_t at_x, int64_t at_y,
                                    uint64_t *clipped);
-/* HDF5 checkpoints (needs libhdf5 at build time, else SQZ_ERR_UNSUPPORTED): dataset "state" with the
- * compact state (sqz_field_read_compact's order; chunked, shuffled and deflated, Fletcher-32
- * checksummed) and attributes domain, cell_type ("u8", "i32", "f32", "f64"), workload (the rule
- * or kernel, free text), step, sqz_version and order. Loading checks domain, type and size
- * (SQZ_ERR_PARSE naming both sides) and the checksum; workload (may be NULL) and step (may be
- * NULL) get the file's. A run of K steps equals J steps, a checkpoint and K - J more, bit for bit.
- * The state moves one chunk (2^20 cells) at a time: host memory is a chunk, whatever the level. A
- * load fills the field's second buffer and makes it current only when every chunk was read and
- * passed its checksum, so a damaged file leaves the field as it was. */
-SQZ_API int sqz_field_save_h5(sqz_field *field, const char *path, const char *workload, uint64_t step);
-SQZ_API int sqz_field_load_h5(sqz_field *field, const char *path, char *workload, size_t workload_len, uint64_t *step);
+/* HDF5 checkpoints: include/sqz_hdf5.h (the library libsqz-hdf5, CMake component hdf5). */
 /* PNG picture (needs libpng), a pixel a cell; cells outside the domain and holes in their own colour.
  * SQZ_U8 fields: a colour per state, 0 dead (light), 1 live (dark), 2 and up eight distinct colours,
  * cycled. SQZ_I32, SQZ_F32, SQZ_F64: the viridis colour map from the smallest to the largest finite

@@ -1,4 +1,4 @@
-/* sqz_mpi.h — fields in parts on MPI ranks (libsqz built with -DSQZ_WITH_MPI): contiguous blocks of parts per rank, halos by MPI messages. */
+/* sqz_mpi.h — fields in parts on MPI ranks (the library libsqz-mpi: find_package(sqz COMPONENTS mpi), sqz::mpi; pkg-config sqz-mpi): contiguous blocks of parts per rank, halos by MPI messages. */
 #ifndef SQZ_MPI_H
 #define SQZ_MPI_H
 #include <mpi.h>

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sqz_hdf5.h"
 #include "sqz_test.h"
 
 static const char *const specs[] = {"fractal:sierpinski-carpet:3", "fractal:#./##:4", "triangle:23", "tetrahedron:9"};

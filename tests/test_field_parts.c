@@ -10,6 +10,7 @@
 #include "sqz_common.h"
 #include "sqz_parts.h"
 #include "sqz_bits.h"
+#include "sqz_hdf5.h"
 #include "sqz_test.h"
 
 /* A cyclic automaton on i32 cells, once in OpenCL C and once in C (the same arithmetic). */

@@ -2,6 +2,7 @@
 /* labels: host */
 #include <string.h>
 
+#include "sqz_hdf5.h"
 #include "sqz_test.h"
 
 #define INVALID SQZ_ERR_INVALID_ARGUMENT

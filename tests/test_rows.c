@@ -18,6 +18,7 @@
 #include "core/sqz_internal.h"
 #include "io/image_rows.h"
 #include "io/npy.h"
+#include "sqz_hdf5.h"
 #include "sqz_test.h"
 
 static unsigned char *slurp(const char *path, size_t *len) {

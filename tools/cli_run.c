@@ -7,6 +7,7 @@
 
 #include "cli_common.h"
 #include "cli_observe.h"
+#include "sqz_hdf5.h"
 
 int sqz_cli_has_ext(const char *path, const char *ext) {
   size_t n = strlen(path), k = strlen(ext);

@@ -7,6 +7,7 @@
 #include "cli_mpi.h"
 #include "cli_observe.h"
 #include "cmds.h"
+#include "sqz_hdf5.h"
 
 static const char *sqz_life_help =
     "usage: sqz life DOMAIN --steps K [--rule R] [--layout L] [--map M] [--block RHO]\n"

@@ -7,8 +7,16 @@ fractals in compact space, with NumPy arrays in and out.
         f.fill_random(0.4, seed=7).life(10, rule="B3/S23")
         state = f.read()          # (81, 81) uint8, holes 0
 
-The library is found through $SQZ_LIBRARY (a path to libsqz.so), a libsqz.so* next to this package,
-ctypes.util.find_library("sqz"), then the build/ directory of the sqz checkout this package sits in.
+The library is found through $SQZ_LIBRARY (a path to libsqz.so), the libsqz.so that pip installed inside
+this package, ctypes.util.find_library("sqz"), then the build/ directory of the sqz checkout this package
+sits in.
+
+Threads (the contract of the C library, include/sqz.h): any call may come from any thread. Calls on one
+context, its domains and fields run one at a time, so fields of one context may be used from several
+threads, their device work one after another; for work in parallel give each thread its own Context. Do
+not close() an object while another thread still uses it, nor read Field.map while another thread sets
+it. Ctrl-C cancels a long step call made in the main thread (KeyboardInterrupt; the field holds the state
+of the steps done).
 """
 from ._lib import lib as _lib
 from .core import Context, Domain, Field, Timing, devices, edm, heat_alpha_max, rule_parse, rule_parse_states, version

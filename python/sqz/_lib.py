@@ -3,6 +3,7 @@ import ctypes
 import ctypes.util
 import glob
 import os
+import threading
 
 # Opaque handles: distinct pointer types, so ctypes refuses a field where a context is expected.
 class _Context(ctypes.Structure):
@@ -29,6 +30,8 @@ DeviceListP = ctypes.POINTER(_DeviceList)
 # void (*sqz_update_fn)(const void *self, const void *nb, uint32_t present, const void *param, void *out, void *user)
 UPDATE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p,
                              ctypes.c_void_p, ctypes.c_void_p)
+# int (*sqz_progress_fn)(uint64_t done, uint64_t total, double cells_per_s, void *user_data)
+PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_double, ctypes.c_void_p)
 
 # int (*sqz_observer_fn)(sqz_field *field, uint64_t done, void *user_data)
 OBSERVER_FN = ctypes.CFUNCTYPE(ctypes.c_int, FieldP, ctypes.c_uint64, ctypes.c_void_p)
@@ -56,6 +59,7 @@ PROTOTYPES = {
     "sqz_context_global_mem": (_u64, [ContextP]),
     "sqz_context_max_alloc": (_u64, [ContextP]),
     "sqz_context_timing": (_i, [ContextP, _P(_d), _P(_d)]),
+    "sqz_context_set_progress": (_i, [ContextP, PROGRESS_FN, _vp, _d]),
     "sqz_device_list_create": (_i, [_P(DeviceListP)]),
     "sqz_device_list_release": (None, [DeviceListP]),
     "sqz_device_list_count": (_sz, [DeviceListP]),
@@ -111,15 +115,26 @@ PROTOTYPES = {
     "sqz_field_save_png_sized": (_i, [FieldP, _s, _u64]),
     "sqz_field_read_compact": (_i, [FieldP, _vp, _u64]),
     "sqz_field_write_compact": (_i, [FieldP, _vp, _u64]),
-    "sqz_field_save_h5": (_i, [FieldP, _s, _s, _u64]),
-    "sqz_field_load_h5": (_i, [FieldP, _s, _vp, _sz, _P(_u64)]),
     "sqz_field_save_rle": (_i, [FieldP, _s, _s]),
     "sqz_field_load_rle": (_i, [FieldP, _s, ctypes.c_int64, ctypes.c_int64]),
+    "sqz_field_save_cells": (_i, [FieldP, _s, _s]),
+    "sqz_field_load_cells": (_i, [FieldP, _s, ctypes.c_int64, ctypes.c_int64]),
+    "sqz_field_load_clipped": (_i, [FieldP, _s, ctypes.c_int64, ctypes.c_int64, _P(_u64)]),
     "sqz_edm": (_i, [ContextP, _P(ctypes.c_float), _u64, _s, _P(ctypes.c_float)]),
+}
+# libsqz-hdf5 (include/sqz_hdf5.h): the HDF5 checkpoints, a library of their own over libsqz
+HDF5_PROTOTYPES = {
+    "sqz_field_save_h5": (_i, [FieldP, _s, _s, _u64]),
+    "sqz_field_load_h5": (_i, [FieldP, _s, _vp, _sz, _P(_u64)]),
 }
 
 
 ABI_MAJOR = 0  # SQZ_VERSION_MAJOR of the library this package was written for
+
+
+def _shortest(d, pattern):
+    """The shortest name matching pattern in folder d (libsqz.so before libsqz.so.0.1.0), or None."""
+    return next(iter(sorted(glob.glob(os.path.join(d, pattern)), key=len)), None)
 
 
 def _candidates():
@@ -130,21 +145,29 @@ def _candidates():
         return  # an explicit choice is never silently replaced by another library
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(os.path.dirname(here))  # python/sqz -> the repository root
-    places = [("next to the package (%s)" % here, here), ('ctypes.util.find_library("sqz")', None)]
+    places = [("inside the package (%s)" % here, here), ('ctypes.util.find_library("sqz")', None)]
     if os.path.exists(os.path.join(repo, "include", "sqz.h")):  # running from a checkout of sqz
         places += [("repository build directory %s" % os.path.join(repo, b), os.path.join(repo, b))
                    for b in ("build", "build-release", "build-debug")]
     for where, d in places:
-        found = ctypes.util.find_library("sqz") if d is None else \
-            next(iter(sorted(glob.glob(os.path.join(d, "libsqz.so*")), key=len)), None)
-        yield where, found
+        yield where, ctypes.util.find_library("sqz") if d is None else _shortest(d, "libsqz.so*")
+
+
+def _bind(lib, prototypes):
+    """Declare the prototypes on lib; the names lib lacks (nothing is declared then)."""
+    missing = [name for name in prototypes if not hasattr(lib, name)]
+    if not missing:
+        for name, (restype, argtypes) in prototypes.items():
+            fn = getattr(lib, name)
+            fn.restype, fn.argtypes = restype, argtypes
+    return missing
 
 
 def load():
-    """Load libsqz from, in order: $SQZ_LIBRARY (a file path; when set, nothing else is tried), a
-    libsqz.so* next to this package, ctypes.util.find_library("sqz"), then build/ (and a few common
-    build directory names) of the repository this package sits in. Raises ImportError naming every
-    place it looked."""
+    """Load libsqz from, in order: $SQZ_LIBRARY (a file path; when set, nothing else is tried), the
+    libsqz.so that pip installed inside this package, ctypes.util.find_library("sqz"), then build/ (and
+    a few common build directory names) of the repository this package sits in. Raises ImportError
+    naming every place it looked."""
     tried = []
     for what, path in _candidates():
         if not path:
@@ -162,18 +185,34 @@ def load():
         if major != ABI_MAJOR:
             tried.append("%s: %s has major version %s, this package needs %d" % (what, path, major, ABI_MAJOR))
             continue
-        missing = [name for name in PROTOTYPES if not hasattr(lib, name)]
+        missing = _bind(lib, PROTOTYPES)
         if missing:
             tried.append("%s: %s lacks %s (an older libsqz?)" % (what, path, ", ".join(missing[:3])))
             continue
-        for name, (restype, argtypes) in PROTOTYPES.items():
-            fn = getattr(lib, name)
-            fn.restype, fn.argtypes = restype, argtypes
         lib.sqz_path = path
         return lib
-    raise ImportError("sqz: cannot load the C library libsqz. Build it (cmake -S . -B build && cmake --build build) "
-                      "and set SQZ_LIBRARY=/path/to/libsqz.so, or install it where the dynamic linker finds it. "
+    raise ImportError("sqz: cannot load the C library libsqz. `pip install ./python` builds it into the package; "
+                      "else build it (cmake -S . -B build && cmake --build build) and set SQZ_LIBRARY=/path/to/libsqz.so. "
                       "Looked at:\n  " + "\n  ".join(tried))
 
 
 lib = load()
+_hdf5 = []  # [(library or None, why not)] once looked for
+_hdf5_lock = threading.Lock()
+
+
+def hdf5():
+    """libsqz-hdf5 (the HDF5 checkpoints), loaded at the first checkpoint, not at import: from beside
+    the libsqz in use, else where the dynamic linker finds it: (library, "") or (None, why not)."""
+    with _hdf5_lock:
+        if not _hdf5:
+            path = _shortest(os.path.dirname(os.path.abspath(lib.sqz_path)), "libsqz-hdf5.so*") or \
+                ctypes.util.find_library("sqz-hdf5")
+            try:
+                h5 = ctypes.CDLL(path) if path else None
+            except OSError as e:
+                h5, path = None, "%s (%s)" % (path, e)
+            if h5 is not None and _bind(h5, HDF5_PROTOTYPES):
+                h5, path = None, "%s lacks the checkpoint functions" % path
+            _hdf5.append((h5, "" if h5 else "no libsqz-hdf5 beside %s: %s" % (lib.sqz_path, path or "none found")))
+        return _hdf5[0]

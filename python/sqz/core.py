@@ -1,13 +1,17 @@
 """core.py — Context, Domain and Field: thin Python objects over sqz's handles, NumPy arrays in and out."""
 import collections
+import contextlib
 import ctypes
 import os
+import signal
+import threading
 import weakref
 
 import numpy as np
 
-from ._lib import lib, ContextP, DomainP, FieldP, DeviceListP, OBSERVER_FN, UPDATE_FN, Observable
-from .errors import check, error, invalid
+from ._lib import (lib, hdf5 as _load_hdf5, ContextP, DomainP, FieldP, DeviceListP, OBSERVER_FN, PROGRESS_FN,
+                   UPDATE_FN, Observable)
+from .errors import SQZ_ERR_UNSUPPORTED, check, error, invalid
 
 # sqz_type <-> NumPy dtype; the short names of the CLI's --type
 _TYPES = {"u8": (1, np.dtype(np.uint8)), "i32": (2, np.dtype(np.int32)),
@@ -19,7 +23,8 @@ _OBS_COM = 5  # SQZ_OBS_COM
 _U64 = 1 << 64
 
 Timing = collections.namedtuple("Timing", "kernel_s wall_s")
-
+SQZ_ERR_CANCELLED = -2013
+_HANDLES = threading.RLock()  # the parent/child bookkeeping of _Handle, from any thread
 
 def _cstr(s, what):
     """str -> bytes for a const char * argument (None stays NULL)."""
@@ -60,6 +65,48 @@ def _i64(v, what):
     return int(v)
 
 
+_check_signals = ctypes.pythonapi.PyErr_CheckSignals  # runs Python's pending signal handlers (main thread only)
+_check_signals.restype, _check_signals.argtypes = ctypes.c_int, []
+
+
+class _Interrupt:
+    """Ctrl-C for long calls, through the progress callback every Context installs. While a step call
+    (life, heat, run, run_fn, life_custom) runs in the main thread, SIGINT only sets a flag; the
+    callback (every 0.25 s of steps) runs the pending handler and returns non-zero once the flag is
+    set, which cancels the call within a chunk of steps (the field holds the state of the steps
+    done); then the handler that was there before is called, by default raising KeyboardInterrupt.
+    Signals reach the main thread only: calls from other threads run to their end, as in Python."""
+
+    def __init__(self):
+        self._local = threading.local()
+        self.fn = PROGRESS_FN(self._progress)
+
+    def _progress(self, _done, _total, _rate, _user):
+        _check_signals()
+        return 1 if getattr(self._local, "hit", False) else 0
+
+    @contextlib.contextmanager
+    def armed(self):
+        """Around one step call: SIGINT flags it (main thread, where a Python handler is installed)."""
+        main = threading.current_thread() is threading.main_thread()
+        prev = signal.getsignal(signal.SIGINT) if main else None
+        if not callable(prev):  # another thread, or SIGINT ignored or left to the system
+            yield
+            return
+        self._local.hit = False
+        signal.signal(signal.SIGINT, self._flag)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, prev)
+            if self._local.hit:
+                self._local.hit = False
+                prev(signal.SIGINT, None)  # KeyboardInterrupt, or what your handler does
+
+    def _flag(self, _signum, _frame):
+        self._local.hit = True
+
+
 class _Handle:
     """A C handle owned by a Python object, released once and only after its children.
 
@@ -77,25 +124,28 @@ class _Handle:
         self._open = 0  # children not yet released
         self._children = weakref.WeakSet()
         if parent is not None:
-            parent._open += 1
-            parent._children.add(self)
+            with _HANDLES:
+                parent._open += 1
+                parent._children.add(self)
 
     def close(self):
         """Release the C object (and first those of every live child). Idempotent."""
-        if getattr(self, "_closing", True):
-            return
-        self._closing = True
-        for child in list(self._children):
-            child.close()
-        self._maybe_release()
+        with _HANDLES:
+            if getattr(self, "_closing", True):
+                return
+            self._closing = True
+            for child in list(self._children):
+                child.close()
+            self._maybe_release()
 
     def _maybe_release(self):
-        if self._closing and self._open == 0 and self._h is not None:
-            handle, self._h = self._h, None
-            type(self)._release(handle)
-            if self._parent is not None:
-                self._parent._open -= 1
-                self._parent._maybe_release()
+        with _HANDLES:
+            if self._closing and self._open == 0 and self._h is not None:
+                handle, self._h = self._h, None
+                type(self)._release(handle)
+                if self._parent is not None:
+                    self._parent._open -= 1
+                    self._parent._maybe_release()
 
     def __del__(self):
         try:
@@ -126,7 +176,8 @@ class Context(_Handle):
     backend: "opencl", "cpu", "cuda" or None ($SQZ_BACKEND, else "opencl", falling back to "cpu" when
     no OpenCL platform exists). device: "P:D", a case-insensitive substring of the device name, or None
     ($SQZ_DEVICE, else the first GPU, else the first device). A context manager; close() releases it
-    (after closing its domains and fields). Not thread-safe: use one context per thread."""
+    (after closing its domains and fields). Threads: see the package docstring (any thread; one
+    operation at a time per context). Ctrl-C cancels a long step call (see _Interrupt)."""
 
     _release = lib.sqz_context_release
 
@@ -135,6 +186,8 @@ class Context(_Handle):
         out = ContextP()
         check(lib.sqz_context_create(_cstr(backend, "backend"), _cstr(device, "device"), ctypes.byref(out)))
         self._init_handle(out, None)
+        self._interrupt = _Interrupt()
+        self._check(lib.sqz_context_set_progress(out, self._interrupt.fn, None, 0.0))
 
     def _check(self, status):
         check(status, self._h)
@@ -294,7 +347,14 @@ class Field(_Handle):
         self._init_handle(out, domain)
 
     def _check(self, status):
-        check(status, self.context._h)
+        self.context._check(status)
+
+    def _step(self, fn, *args):
+        """A step call that Ctrl-C cancels (see _Interrupt); returns the field."""
+        with self.context._interrupt.armed():
+            status = fn(self._handle(), *args)
+        self._check(status)
+        return self
 
     @property
     def shape(self):
@@ -474,11 +534,11 @@ class Field(_Handle):
             lib.sqz_context_set_observer(self.context._h, 0, OBSERVER_FN(), None)
         return np.array(at, np.uint64), np.array(rows, np.float64), names
 
-    def life(self, steps, rule="B3/S23"):
-        """steps generations of a Life-like rule on a u8 field ("B3/S23", "B6/S5,6,7" in 3D), or of Golly's
-        Generations rules ("B2/S/C3", "/2/3", "345/2/4": cells 0..C-1, only 1 counts as a neighbour)."""
-        self._check(lib.sqz_life_step(self._handle(), _cstr(rule, "rule"), _u64(steps, "steps")))
-        return self
+    def life(self, steps, rule=None):
+        """steps generations of a Life-like rule on a u8 field; rule None is the default of the domain's
+        dimension: "B3/S23" in 2D, "B6/S5,6,7" in 3D. Golly's Generations rules too ("B2/S/C3", "/2/3",
+        "345/2/4": cells 0..C-1, only 1 counts as a neighbour)."""
+        return self._step(lib.sqz_life_step, _cstr(rule, "rule"), _u64(steps, "steps"))
 
     def life_check(self, rule=None):
         """Refuses (InputError) a u8 state holding a cell other than 0 or 1 (or, for a Generations rule of C
@@ -491,16 +551,14 @@ class Field(_Handle):
         """Life with an OpenCL C body over (uchar self, uint live) returning uchar (OpenCL only)."""
         if not cell_body:
             raise invalid("life_custom: the cell body is empty")
-        self._check(lib.sqz_life_step_custom(self._handle(), _cstr(cell_body, "cell_body"), _u64(steps, "steps")))
-        return self
+        return self._step(lib.sqz_life_step_custom, _cstr(cell_body, "cell_body"), _u64(steps, "steps"))
 
     def heat(self, steps, alpha=None):
         """Explicit insulated heat diffusion on an f32/f64 field; alpha None means 0.2 in 2D, 0.1 in 3D
         (stability limit: heat_alpha_max(dims), 1/4 in 2D and 1/6 in 3D)."""
         if alpha is None:
             alpha = 0.2 if self.domain.dims == 2 else 0.1
-        self._check(lib.sqz_heat_step(self._handle(), float(alpha), _u64(steps, "steps")))
-        return self
+        return self._step(lib.sqz_heat_step, float(alpha), _u64(steps, "steps"))
 
     def run(self, source, steps, params=(), name="update.cl"):
         """steps steps of a user stencil: OpenCL C source defining
@@ -512,9 +570,7 @@ class Field(_Handle):
         source's lines in the build log (a failed build raises SqzError SQZ_ERR_BUILD_FAILED with the
         log as detail). Needs an OpenCL context."""
         p, n = _params(params)
-        self._check(lib.sqz_stencil_step(self._handle(), _cstr(source, "source"), _cstr(name, "name"), p, n,
-                                         _u64(steps, "steps")))
-        return self
+        return self._step(lib.sqz_stencil_step, _cstr(source, "source"), _cstr(name, "name"), p, n, _u64(steps, "steps"))
 
     def run_fn(self, fn, steps, params=()):
         """steps steps of a Python update on the cpu backend (sqz_stencil_step_fn): for testing and
@@ -544,7 +600,8 @@ class Field(_Handle):
                 failed.append(e)
 
         cb = UPDATE_FN(update)  # kept alive by this frame until the C call returns
-        status = lib.sqz_stencil_step_fn(self._handle(), cb, None, p, n, _u64(steps, "steps"))
+        with self.context._interrupt.armed():
+            status = lib.sqz_stencil_step_fn(self._handle(), cb, None, p, n, _u64(steps, "steps"))
         if failed:
             raise failed[0]
         self._check(status)
@@ -595,15 +652,16 @@ class Field(_Handle):
     def save_h5(self, path, workload=None, step=0):
         """Write an HDF5 checkpoint: the compact state (chunked, deflated, Fletcher-32) and the
         attributes domain, cell_type, workload (free text: the rule or kernel), step, sqz_version,
-        order (needs a libsqz built with libhdf5, else SqzError SQZ_ERR_UNSUPPORTED)."""
-        self._check(lib.sqz_field_save_h5(self._handle(), _fspath(path), _cstr(workload, "workload"),
-                                          _u64(step, "step")))
+        order. Needs libsqz-hdf5 built with libhdf5 (pip installs it beside libsqz; loaded at the first
+        checkpoint), else SqzError SQZ_ERR_UNSUPPORTED."""
+        self._check(_h5().sqz_field_save_h5(self._handle(), _fspath(path), _cstr(workload, "workload"),
+                                            _u64(step, "step")))
         return self
 
     def load_h5(self, path):
         """Read an HDF5 checkpoint of this domain and dtype; returns (workload, step) from the file."""
         buf, step = ctypes.create_string_buffer(4096), ctypes.c_uint64()
-        self._check(lib.sqz_field_load_h5(self._handle(), _fspath(path), buf, len(buf), ctypes.byref(step)))
+        self._check(_h5().sqz_field_load_h5(self._handle(), _fspath(path), buf, len(buf), ctypes.byref(step)))
         return buf.value.decode(), step.value
 
     def save_rle(self, path, rule=None):
@@ -619,10 +677,39 @@ class Field(_Handle):
         self._check(lib.sqz_field_load_rle(self._handle(), _fspath(path), _i64(x, "at x"), _i64(y, "at y")))
         return self
 
+    def save_cells(self, path, name=None):
+        """Write the live cells' bounding box as a Golly plaintext (.cells) file (2D u8 fields), with a
+        "!Name:" line when name is given and sqz's "!Pos: X,Y" comment."""
+        self._check(lib.sqz_field_save_cells(self._handle(), _fspath(path), _cstr(name, "name")))
+        return self
+
+    def load_cells(self, path, at=(0, 0)):
+        """Read a Golly plaintext (.cells) pattern like load_rle (offset: the file's "!Pos:" plus at)."""
+        x, y = at
+        self._check(lib.sqz_field_load_cells(self._handle(), _fspath(path), _i64(x, "at x"), _i64(y, "at y")))
+        return self
+
+    def load_clipped(self, path, at=(0, 0)):
+        """The CLI's --clip: load a .rle or .cells pattern (placed as above), an .npy or a PBM file,
+        dropping the live cells that land outside the domain or on its holes; returns how many were
+        dropped. InputError when every live cell would be dropped."""
+        x, y, n = at[0], at[1], ctypes.c_uint64()
+        self._check(lib.sqz_field_load_clipped(self._handle(), _fspath(path), _i64(x, "at x"), _i64(y, "at y"),
+                                               ctypes.byref(n)))
+        return n.value
+
     def __repr__(self):
         if self._closing:
             return "<sqz.Field closed>"
         return "<sqz.Field %s %s layout=%s>" % (self.domain.spec, self.type_name, self.layout)
+
+
+def _h5():
+    """libsqz-hdf5, or SqzError SQZ_ERR_UNSUPPORTED saying where it was looked for."""
+    h5, why = _load_hdf5()
+    if h5 is None:
+        raise error(SQZ_ERR_UNSUPPORTED, why)
+    return h5
 
 
 def devices():

@@ -138,7 +138,7 @@ SQZ_INTERNAL int sqz__parts_sizes(sqz_field *f, uint64_t parts, uint32_t depth, 
 SQZ_INTERNAL int sqz__parts_auto(sqz_field *f, uint64_t max_alloc, uint64_t *parts, uint64_t *halo_bytes);
 /* The fewest parts of a field of (dom, type, layout) whose buffers each fit ctx's allocation limit
  * (1 when one buffer does or the layout does not part), wherever the parts live (MPI ranks). */
-SQZ_INTERNAL int sqz__parts_fit(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout, uint64_t *parts);
+SQZ_COMPONENT int sqz__parts_fit(sqz_domain *dom, sqz_context *ctx, sqz_type type, const char *layout, uint64_t *parts);
 /* Builds f->parts: the unit ranges, halos and runs of `parts` parts (f's geometry set, f->mem
  * empty), part p on ctxs[p * n_ctx / parts] (n_ctx 0: every part on f->ctx; a NULL entry: held
  * by another rank), buffers allocated for the parts with a context, with exchange xchg (NULL:
@@ -149,7 +149,7 @@ SQZ_INTERNAL int sqz__field_parts_build(sqz_field *f, uint64_t parts, sqz_contex
 SQZ_INTERNAL void sqz__field_parts_free(sqz_field *f);
 /* A new field of dom in `parts` parts, part p on ctxs[p] or, where that is NULL, held by another
  * process (MPI ranks), halos refreshed by xchg (its state set by the caller after creation). */
-SQZ_INTERNAL int sqz__field_create_held(sqz_domain *dom, sqz_context *const *ctxs, uint64_t parts, sqz_type type,
+SQZ_COMPONENT int sqz__field_create_held(sqz_domain *dom, sqz_context *const *ctxs, uint64_t parts, sqz_type type,
                                         const char *layout, const sqz_exchange_ops *xchg, sqz_field **out);
 /* f as its part p (sqz_field.part): the part's context and buffers, the rest f's. */
 SQZ_INTERNAL void sqz__part_view(sqz_field *f, uint64_t p, sqz_field *view);
@@ -180,8 +180,8 @@ SQZ_INTERNAL int sqz__field_parts_step(sqz_field *f, const sqz_update *u, uint64
 
 /* ---- storage access of any field (field_store.c) ------------------------------------------- */
 /* Elements [e0, e0 + n) of buffer `which` between the device(s) and a host array. */
-SQZ_INTERNAL int sqz__store_read(sqz_field *f, int which, uint64_t e0, uint64_t n, void *host);
-SQZ_INTERNAL int sqz__store_write(sqz_field *f, int which, uint64_t e0, uint64_t n, const void *host);
+SQZ_COMPONENT int sqz__store_read(sqz_field *f, int which, uint64_t e0, uint64_t n, void *host);
+SQZ_COMPONENT int sqz__store_write(sqz_field *f, int which, uint64_t e0, uint64_t n, const void *host);
 /* Zeroes buffer `which` (halos included). */
 SQZ_INTERNAL int sqz__store_zero(sqz_field *f, int which);
 
@@ -190,5 +190,5 @@ SQZ_INTERNAL int sqz__store_zero(sqz_field *f, int which);
 SQZ_INTERNAL int sqz__store_gather(sqz_field *f, int which, const int64_t *idx, uint64_t n, void *out);
 SQZ_INTERNAL int sqz__store_scatter(sqz_field *f, int which, const int64_t *idx, uint64_t n, const void *in);
 /* Waits for every context of f. */
-SQZ_INTERNAL int sqz__store_finish(sqz_field *f);
+SQZ_COMPONENT int sqz__store_finish(sqz_field *f);
 #endif

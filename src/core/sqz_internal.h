@@ -18,6 +18,9 @@ typedef unsigned sqz_refs; /* C++ units (tests/cuda_emu) read these structures b
 #include "core/embedded.h"
 
 #define SQZ_INTERNAL __attribute__((visibility("hidden")))
+/* The internals that libsqz's components (libsqz-mpi: src/mpi; libsqz-hdf5: src/io/hdf5.c) call: exported by
+ * libsqz.so under the sqz__ prefix for them alone, in no installed header; they match only the libsqz of the same build. */
+#define SQZ_COMPONENT __attribute__((visibility("default")))
 
 struct sqz_backend_ops; /* src/backends/backend.h */
 
@@ -72,25 +75,25 @@ struct sqz_context {
 SQZ_INTERNAL sqz_context *sqz__context_new(const struct sqz_backend_ops *ops);
 SQZ_INTERNAL void sqz__context_free(sqz_context *ctx);
 /* Takes and gives back ctx's operation lock (recursive; NULL is a no-op). */
-SQZ_INTERNAL void sqz__lock(sqz_context *ctx);
-SQZ_INTERNAL void sqz__unlock(sqz_context *ctx);
+SQZ_COMPONENT void sqz__lock(sqz_context *ctx);
+SQZ_COMPONENT void sqz__unlock(sqz_context *ctx);
 
 /* Records a failure: stores the formatted detail in ctx (or the thread's slot when ctx is
  * NULL) and returns status, so call sites read `return sqz__fail(ctx, SQZ_ERR_PARSE, ...)`.
  * With SQZ_DEBUG=1 in the environment the detail is also written to stderr. */
-SQZ_INTERNAL int sqz__fail(sqz_context *ctx, int status, const char *fmt, ...)
+SQZ_COMPONENT int sqz__fail(sqz_context *ctx, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 SQZ_INTERNAL void sqz__clear_error(sqz_context *ctx);
 /* Appends text to the current detail (for build logs). */
 SQZ_INTERNAL void sqz__append_detail(sqz_context *ctx, const char *text);
 
 /* Wall clock in seconds (monotonic). */
-SQZ_INTERNAL double sqz__now(void);
+SQZ_COMPONENT double sqz__now(void);
 /* Starts an operation: takes ctx's lock and clears the timing; sqz__op_end records kernel and
  * wall time for the calling thread (sqz_context_timing) and gives the lock back. Every
  * sqz__op_begin is paired with one sqz__op_end on every path. */
-SQZ_INTERNAL void sqz__op_begin(sqz_context *ctx);
-SQZ_INTERNAL void sqz__op_end(sqz_context *ctx);
+SQZ_COMPONENT void sqz__op_begin(sqz_context *ctx);
+SQZ_COMPONENT void sqz__op_end(sqz_context *ctx);
 
 /* ---- domains ------------------------------------------------------------------------------ */
 #define SQZ_MAX_SCALE 16 /* largest pattern side s */
@@ -225,7 +228,7 @@ SQZ_INTERNAL const char *sqz__type_value_check(sqz_type t, double v);
  * domain cell, 0 elsewhere (a part's own units, or the whole storage with e0 = 0, n = f->elems). */
 SQZ_INTERNAL void sqz__host_fill_range(const sqz_field *f, void *store, uint64_t e0, uint64_t n, const sqz_fill *fill);
 /* Waits for the context's enqueued work (ctx->ops->finish). */
-SQZ_INTERNAL int sqz__finish(sqz_context *ctx);
+SQZ_COMPONENT int sqz__finish(sqz_context *ctx);
 /* Compact order in bands (src/core/field_compact.c): READ gathers from the current buffer, WRITE
  * scatters into it, LOAD scatters into the second buffer, which sqz__compact_commit makes current
  * (a failed load leaves the field as it was). Layouts other than compact zero the target first
@@ -244,13 +247,13 @@ typedef struct {
   uint64_t bad_e, bad_x, bad_y, bad_z; /* embedded array's order: its index and coordinates */
   unsigned bad_value;
 } sqz_compact_io;
-SQZ_INTERNAL int sqz__compact_open(sqz_field *f, int mode, const char *what, sqz_compact_io *io);
+SQZ_COMPONENT int sqz__compact_open(sqz_field *f, int mode, const char *what, sqz_compact_io *io);
 /* Compact cells c0 .. c0 + n - 1 between the buffer and values (n values of the field's type). Into
  * layout bits, a value other than 0 or 1 is left out and remembered for sqz__compact_commit, which
  * then fails with SQZ_ERR_INVALID_ARGUMENT naming the first such cell of the embedded array. */
-SQZ_INTERNAL int sqz__compact_band(sqz_compact_io *io, uint64_t c0, uint64_t n, void *values);
-SQZ_INTERNAL int sqz__compact_commit(sqz_compact_io *io);
-SQZ_INTERNAL void sqz__compact_close(sqz_compact_io *io);
+SQZ_COMPONENT int sqz__compact_band(sqz_compact_io *io, uint64_t c0, uint64_t n, void *values);
+SQZ_COMPONENT int sqz__compact_commit(sqz_compact_io *io);
+SQZ_COMPONENT void sqz__compact_close(sqz_compact_io *io);
 /* 1 when any of the size bytes at p is non-zero: a set cell of any type. */
 SQZ_INTERNAL int sqz__is_nonzero(const unsigned char *p, size_t size);
 /* Fails with SQZ_ERR_OUTSIDE_DOMAIN: embedded cell (x, y, z) is set but is no domain cell (a hole or
@@ -268,9 +271,9 @@ SQZ_INTERNAL int sqz__states_fail(sqz_field *f, const char *path, uint64_t x, ui
 /* ---- host memory (src/core/host_memory.c) --------------------------------------------------- */
 /* malloc, calloc and realloc for every host allocation of the library (free() releases them): the
  * test hook SQZ_FAULT_ALLOC=N makes the Nth of these calls in the process return NULL. */
-SQZ_INTERNAL void *sqz__malloc(size_t bytes);
-SQZ_INTERNAL void *sqz__calloc(size_t count, size_t size);
-SQZ_INTERNAL void *sqz__realloc(void *p, size_t bytes);
+SQZ_COMPONENT void *sqz__malloc(size_t bytes);
+SQZ_COMPONENT void *sqz__calloc(size_t count, size_t size);
+SQZ_COMPONENT void *sqz__realloc(void *p, size_t bytes);
 /* Requests below this many bytes go to malloc unchecked. */
 #define SQZ_HOST_CHECK_MIN ((uint64_t)1 << 20)
 /* Bytes of host memory this process may still take: MemAvailable of /proc/meminfo, bounded by its
@@ -293,7 +296,7 @@ SQZ_INTERNAL int sqz__host_check(sqz_context *ctx, uint64_t bytes, const char *f
     __attribute__((format(printf, 3, 4)));
 /* sqz__host_check, then malloc (zero: calloc) into *out; a refused allocation gives the same
  * status and detail. *out is NULL on failure. */
-SQZ_INTERNAL int sqz__host_alloc(sqz_context *ctx, uint64_t bytes, int zero, void **out, const char *fmt, ...)
+SQZ_COMPONENT int sqz__host_alloc(sqz_context *ctx, uint64_t bytes, int zero, void **out, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
 SQZ_INTERNAL int sqz__parse_layout(sqz_context *ctx, const sqz_domain *dom, const char *layout,

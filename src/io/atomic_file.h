@@ -24,16 +24,16 @@ typedef struct {
  * for binary writing, with the permissions the target would get from fopen (an existing regular
  * target's mode, else 0666 less the umask). On failure returns SQZ_ERR_IO with strerror(errno)
  * in the detail, creates nothing and leaves *af empty. */
-SQZ_INTERNAL int sqz__atomic_open(sqz_context *ctx, const char *path, sqz_atomic_file *af);
+SQZ_COMPONENT int sqz__atomic_open(sqz_context *ctx, const char *path, sqz_atomic_file *af);
 /* Writes n bytes to the temporary; SQZ_ERR_IO with strerror(errno) on a short write (the handle
  * stays open: the caller aborts it). */
-SQZ_INTERNAL int sqz__atomic_write(sqz_context *ctx, sqz_atomic_file *af, const void *data, size_t n);
+SQZ_COMPONENT int sqz__atomic_write(sqz_context *ctx, sqz_atomic_file *af, const void *data, size_t n);
 /* fflush, fsync (of a regular file), fclose, then rename over the target (not for a direct handle). On any failure the temporary is removed,
  * an existing target is left untouched, and SQZ_ERR_IO carries strerror(errno). The handle is
  * empty afterwards either way. */
-SQZ_INTERNAL int sqz__atomic_commit(sqz_context *ctx, sqz_atomic_file *af);
+SQZ_COMPONENT int sqz__atomic_commit(sqz_context *ctx, sqz_atomic_file *af);
 /* Closes and removes the temporary; a no-op on an empty handle. */
-SQZ_INTERNAL void sqz__atomic_abort(sqz_atomic_file *af);
+SQZ_COMPONENT void sqz__atomic_abort(sqz_atomic_file *af);
 
 /* The table of live temporaries behind sqz_remove_temporaries (include/sqz.h): creates the temporary
  * "<path>.XXXXXX" with mkstemp in a live slot (a signal at any moment removes it), *name its

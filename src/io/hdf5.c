@@ -5,6 +5,7 @@
 
 #include "core/sqz_internal.h"
 #include "io/atomic_file.h"
+#include "sqz_hdf5.h"
 
 #ifdef SQZ_HAVE_HDF5
 #include <hdf5.h>

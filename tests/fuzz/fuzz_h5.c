@@ -14,6 +14,7 @@
 
 #include "fuzz_util.h"
 #include "sqz.h"
+#include "sqz_hdf5.h"
 
 #define FIELDS 4
 static sqz_context *ctx;
