@@ -21,9 +21,9 @@ typedef struct {
   double min, max;
 } sqz_obs_acc;
 
-SQZ_INTERNAL void sqz__obs_acc_init(sqz_obs_acc *acc);
+SQZ_COMPONENT void sqz__obs_acc_init(sqz_obs_acc *acc);
 /* Folds one partial (sums[SQZ_OBS_SM2 + n_points], its count, min and max) into acc. */
-SQZ_INTERNAL void sqz__obs_acc_add(sqz_obs_acc *acc, uint32_t n_points, const double *sums, uint64_t count,
+SQZ_COMPONENT void sqz__obs_acc_add(sqz_obs_acc *acc, uint32_t n_points, const double *sums, uint64_t count,
                                    double min, double max);
 /* The host pass over storage elements [e0, e0 + n) of f held at store (store[0] is element e0): the
  * cpu backend's observe, and the cuda backend's on a host copy. */
@@ -31,12 +31,12 @@ SQZ_INTERNAL void sqz__obs_host_range(const sqz_field *f, const void *store, uin
                                       const sqz_obs_req *req, sqz_obs_acc *acc);
 /* The moments of every part of f held here (or of f), probes aside: a field's, or this rank's share of
  * a field on MPI ranks. */
-SQZ_INTERNAL int sqz__field_obs_acc(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc);
+SQZ_COMPONENT int sqz__field_obs_acc(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc);
 /* The request of items (their m2 centres) and, once acc holds the moments and probe[] the probes'
  * values (in item order, one per SQZ_OBS_PROBE item), the values of the items into out. */
-SQZ_INTERNAL int sqz__obs_request(sqz_field *f, const sqz_observable *items, size_t n, sqz_obs_req *req);
-SQZ_INTERNAL void sqz__obs_values(const sqz_field *f, const sqz_observable *items, size_t n, const sqz_obs_acc *acc,
+SQZ_COMPONENT int sqz__obs_request(sqz_field *f, const sqz_observable *items, size_t n, sqz_obs_req *req);
+SQZ_COMPONENT void sqz__obs_values(const sqz_field *f, const sqz_observable *items, size_t n, const sqz_obs_acc *acc,
                                   const double *probe, double *out);
 /* The value of probe cell (x, y, z) when its part is held here (*here = 1), else *here = 0. */
-SQZ_INTERNAL int sqz__field_probe(sqz_field *f, const sqz_observable *item, double *value, int *here);
+SQZ_COMPONENT int sqz__field_probe(sqz_field *f, const sqz_observable *item, double *value, int *here);
 #endif
