@@ -47,21 +47,6 @@ static inline int sr_regular(uint n, uint wrow, uint hrows, uint u, uint v) {
 #endif
 }
 
-/* The 8 neighbours of storage cell i from rows up, i and dn (storage indices of the cell above and
- * below), read straight (turned = 0) or point-reflected. */
-#define SR_GATHER(nb, turned, up, i, dn)                                                                     \
-  do {                                                                                                   \
-    if (turned) {                                                                                        \
-      nb[0] = SR_READ((dn) + 1u); nb[1] = SR_READ(dn); nb[2] = SR_READ((dn) - 1u);                       \
-      nb[3] = SR_READ((i) + 1u); nb[4] = SR_READ((i) - 1u);                                              \
-      nb[5] = SR_READ((up) + 1u); nb[6] = SR_READ(up); nb[7] = SR_READ((up) - 1u);                       \
-    } else {                                                                                             \
-      nb[0] = SR_READ((up) - 1u); nb[1] = SR_READ(up); nb[2] = SR_READ((up) + 1u);                       \
-      nb[3] = SR_READ((i) - 1u); nb[4] = SR_READ((i) + 1u);                                              \
-      nb[5] = SR_READ((dn) - 1u); nb[6] = SR_READ(dn); nb[7] = SR_READ((dn) + 1u);                       \
-    }                                                                                                    \
-  } while (0)
-
 /* Storage cell (u, v) at i through sqz_tri_nbrs: any cell, the regular ones too. */
 static inline void sr_cell(__global const sqz_cell_t *src, __global sqz_cell_t *dst, __constant const sqz_param_t *param,
                            uint2 ip, uint n, uint u, uint v, sqz_sidx i SR_PART_ARGS) {
@@ -86,29 +71,51 @@ static inline void sr_cell(__global const sqz_cell_t *src, __global sqz_cell_t *
 #endif
 
 #ifdef SQZ_KERNEL_sqz_rows2
-/* GPUs: a work-item per storage cell, rows v0 .. of the launch along the grid's second dimension. */
+#define SR_SEG 8u /* storage rows a work-item walks down its column */
+/* Storage cell (u, v), 0 outside the rectangle (u or v wrapped below 0 too). */
+#define SR_AT(u, v) ((u) < wrow && (v) < hrows ? SR_READ((sqz_sidx)(v) * wrow + (u)) : (sqz_cell_t)0)
+
+/* GPUs: a work-item per storage column u and segment of SR_SEG rows from v0 + SR_SEG * global id 1,
+ * walking down it with the 3 x 3 storage window in registers: three loads a cell (the row below),
+ * several in flight per work-item, and the row above and its own from the window. */
 __kernel void sqz_rows2(__global const sqz_cell_t *restrict src, __global sqz_cell_t *restrict dst,
                         __constant const sqz_param_t *param, uint2 ip, uint n, uint wrow, uint hrows,
                         uint v0 SR_PART_ARGS) {
-  uint u = (uint)get_global_id(0), v = v0 + (uint)get_global_id(1);
-  if (u >= wrow || v >= hrows) return;
-  sqz_sidx i = (sqz_sidx)v * wrow + u;
+  uint u = (uint)get_global_id(0), vs = v0 + SR_SEG * (uint)get_global_id(1);
+  if (u >= wrow || vs >= hrows) return;
+  uint ve = min(hrows, vs + SR_SEG);
 #if SQZ_SLAYOUT == SQZ_SL_BB
-  if (u > v) return; /* right of the diagonal: not a cell */
+  if (u >= ve) return; /* right of the diagonal in every row of the segment: no cell */
 #endif
-  if (!SR_OWN(i)) return;
-  if (!sr_regular(n, wrow, hrows, u, v)) {
-    sr_cell(src, dst, param, ip, n, u, v, i SR_PART_PASS);
-    return;
-  }
-  sqz_cell_t nb[8];
-#if SQZ_SLAYOUT == SQZ_SL_COMPACT
-  int turned = !sqz_fold_straight(n, u, v);
+  sqz_cell_t a0 = SR_AT(u - 1u, vs - 1u), a1 = SR_AT(u, vs - 1u), a2 = SR_AT(u + 1u, vs - 1u);
+  sqz_cell_t b0 = SR_AT(u - 1u, vs), b1 = SR_AT(u, vs), b2 = SR_AT(u + 1u, vs);
+  for (uint v = vs; v < ve; v++) {
+    sqz_cell_t c0 = SR_AT(u - 1u, v + 1u), c1 = SR_AT(u, v + 1u), c2 = SR_AT(u + 1u, v + 1u);
+    sqz_sidx i = (sqz_sidx)v * wrow + u;
+#if SQZ_SLAYOUT == SQZ_SL_BB
+    int cell = u <= v && SR_OWN(i);
 #else
-  const int turned = 0;
+    int cell = SR_OWN(i);
 #endif
-  SR_GATHER(nb, turned, i - wrow, i, i + wrow);
-  dst[SR_DST(i)] = SQZ_APPLY(SR_READ(i), nb, SR_ALL);
+    if (cell && sr_regular(n, wrow, hrows, u, v)) {
+      sqz_cell_t nb[8];
+#if SQZ_SLAYOUT == SQZ_SL_COMPACT
+      int turned = !sqz_fold_straight(n, u, v);
+#else
+      const int turned = 0;
+#endif
+      if (turned) { /* the point reflection: neighbour d at window 8 - w(d) */
+        nb[0] = c2; nb[1] = c1; nb[2] = c0; nb[3] = b2; nb[4] = b0; nb[5] = a2; nb[6] = a1; nb[7] = a0;
+      } else {
+        nb[0] = a0; nb[1] = a1; nb[2] = a2; nb[3] = b0; nb[4] = b2; nb[5] = c0; nb[6] = c1; nb[7] = c2;
+      }
+      dst[SR_DST(i)] = SQZ_APPLY(b1, nb, SR_ALL);
+    } else if (cell) {
+      sr_cell(src, dst, param, ip, n, u, v, i SR_PART_PASS);
+    }
+    a0 = b0; a1 = b1; a2 = b2;
+    b0 = c0; b1 = c1; b2 = c2;
+  }
 }
 #endif
 

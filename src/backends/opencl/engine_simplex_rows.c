@@ -8,7 +8,8 @@
 #include "core/field_parts.h"
 #include "sqz_simplex.h"
 
-#define SQZ__ROWS_LOCAL 64u          /* work-items per group along a storage row */
+#define SQZ__ROWS_LOCAL 128u         /* work-items per group along a storage row (GPUs) */
+#define SQZ__ROWS_SEG 8u             /* storage rows a work-item walks (GPUs; SR_SEG of the kernel) */
 #define SQZ__ROWS_WALK_LOCAL 16u     /* work-items (rows) per group on CPU devices */
 #define SQZ__ROWS_SPAN ((uint64_t)32768) /* storage rows per launch (a grid dimension's limit on some devices) */
 
@@ -100,7 +101,8 @@ int sqz__cl_simplex_rows(sqz_field *f, const sqz_update *u, uint64_t steps) {
     for (uint64_t r0 = v0; st == SQZ_OK && r0 < v1; r0 += SQZ__ROWS_SPAN) {
       cl_uint row0 = (cl_uint)r0;
       size_t rows = (size_t)(v1 - r0 < SQZ__ROWS_SPAN ? v1 - r0 : SQZ__ROWS_SPAN);
-      size_t global[2] = {walk ? (rows + local[0] - 1) / local[0] * local[0] : gx, rows};
+      size_t global[2] = {walk ? (rows + local[0] - 1) / local[0] * local[0] : gx,
+                          walk ? rows : (rows + SQZ__ROWS_SEG - 1) / SQZ__ROWS_SEG};
       st = clSetKernelArg(k, RA_V0, sizeof row0, &row0) == CL_SUCCESS
                ? sqz__run(ctx, k, walk ? 1 : 2, global, local)
                : sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the rows of a row step failed");
