@@ -56,6 +56,8 @@ void sqz_cli_mpi_init(int *argc, char ***argv) {
   if ((sqz_mpi_err = tmpfile()) != NULL) dup2(fileno(sqz_mpi_err), STDERR_FILENO);
 }
 
+int sqz_cli_mpi_started(void) { return sqz_mpi_on; }
+
 int sqz_cli_mpi_finalize(int rc) {
   rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_END, rc, NULL, 0); /* a command that ended before its agreements */
   if (sqz_mpi_on) MPI_Finalize();
@@ -209,6 +211,7 @@ int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char
 }
 #else /* one process: nothing to start, to agree with or to spread over */
 void sqz_cli_mpi_init(int *argc, char ***argv) {}
+int sqz_cli_mpi_started(void) { return 0; }
 int sqz_cli_mpi_finalize(int rc) { return rc; }
 int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len) { return rc; }
 int sqz_cli_mpi_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx) {

@@ -15,6 +15,8 @@ void sqz_cli_mpi_init(int *argc, char ***argv);
 /* Passes sqz_cli_mpi_agree's points a command did not reach (it ended early), ends MPI and returns the
  * agreed exit status. */
 int sqz_cli_mpi_finalize(int rc);
+/* 1 when this process started MPI (a launcher started it, even with one rank), else 0. */
+int sqz_cli_mpi_started(void);
 /* Ranks of the run (1: no MPI), this process's rank and its rank among the ranks of its node. */
 int sqz_cli_mpi_ranks(void);
 int sqz_cli_mpi_rank(void);

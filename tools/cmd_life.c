@@ -13,7 +13,7 @@ static const char *sqz_life_help =
     "                 FILE.rle|FILE.cells [--at X,Y]] [--clip] [--out FILE.pbm|FILE.npy|FILE.rle|FILE.cells|FILE.h5]\n"
     "                [--png FILE.png [--png-size S]]\n"
     "                [--frames DIR --every K] [--backend B] [--device D] [--parts P] [--devices LIST]\n"
-    "                [--quiet] [--json]\n"
+    "                [--timeout S] [--quiet] [--json]\n"
     "\n"
     "  DOMAIN     triangle:N, tetrahedron:N or fractal:NAME:R\n"
     "  --steps    number of generations (required, at most 2^62)\n"
@@ -39,6 +39,7 @@ static const char *sqz_life_help =
     "             above the device's single-allocation limit is split automatically\n"
     "  --devices  LIST: the parts on several devices (comma-separated --device values, 0:0,0:1; SQZ_DEVICE=0,1\n"
     "             too), one context each, halos through the host\n"
+    "  --timeout  S seconds: then the run stops, exit 1, no output written or replaced\n"
     "  --quiet    no progress bar (shown on a terminal for runs over a second)\n"
     "  --json     print one JSON object instead of the text summary\n"
     "  --layout   storage, default compact:\n";
@@ -54,7 +55,7 @@ static void sqz__life_usage(void) {
 }
 
 typedef struct {
-  const char *domain, *rule, *layout, *map, *init, *out, *png, *backend, *device, *at, *frames;
+  const char *domain, *rule, *layout, *map, *init, *out, *png, *backend, *device, *at, *frames, *timeout;
   uint64_t steps, block, every, png_size;
   int have_steps, json, quiet, clip;
   sqz_cli_gen gen; /* a random, const or point --init */
@@ -115,6 +116,7 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
     SQZ_OPT("--backend", o->backend)
     SQZ_OPT("--device", o->device)
     SQZ_OPT("--frames", o->frames)
+    SQZ_OPT("--timeout", o->timeout)
 #undef SQZ_OPT
     if ((m = sqz_cli_opt(argc, argv, &i, "--steps", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage("life", "--steps needs a value");
@@ -183,6 +185,7 @@ int sqz_cmd_life(int argc, char **argv) {
   sqz_life_opts o = {.layout = "compact", .init = "random:0.5:1", .gen = {.density = 0.5, .seed = 1}};
   int rc = sqz__life_args(argc, argv, &o);
   if (rc) return rc < 0 ? 0 : rc;
+  if ((rc = sqz_cli_timeout("life", o.timeout)) != 0) return rc;
   int random = sqz_cli_gen_parse("life", o.init, 0, &o.gen); /* 1: a state sqz makes, 0: a file */
   if (random == 2) return 2;
   if (random && (o.gen.kind == SQZ_CLI_GEN_CONST || o.gen.kind == SQZ_CLI_GEN_POINT) && o.gen.value != 0.0 &&

@@ -15,7 +15,7 @@ static const char *sqz_run_help =
     "               [--init random:DENSITY:SEED | const:V | point:Y,X[:V] | FILE.npy|FILE.h5] [--out FILE.npy|FILE.h5]\n"
     "               [--layout L]\n"
     "               [--map M] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
-    "               [--block RHO] [--backend B] [--device D] [--parts P] [--devices LIST] [--json]\n"
+    "               [--block RHO] [--backend B] [--device D] [--parts P] [--devices LIST] [--timeout S] [--json]\n"
     "\n"
     "Runs your cell update on every cell of DOMAIN, K times. FILE.cl defines\n"
     "  sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present,\n"
@@ -29,6 +29,8 @@ static const char *sqz_run_help =
     "             an .h5 checkpoint of sqz (--out FILE.h5 writes one: resume a long run bit for bit)\n"
     "  --out      the final state as .npy (shape (side, side) [y][x], tetrahedra (N, N, N) [z][y][x])\n"
     "  --backend  an OpenCL device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)\n"
+    "  --timeout  S seconds (a kernel that never ends): then the run stops, exit 1, no output written. A trial\n"
+    "             step in a child process first: a kernel that crashes the OpenCL compiler or the device is exit 1\n"
     "  --parts    P parts (--devices LIST: on several devices), as for sqz life\n"
     "  --layout   storage, default compact:\n";
 
@@ -37,7 +39,7 @@ static const char *sqz_heat_help =
     "                [--init random:SEED | const:V | point:Y,X[:V] | FILE.npy|FILE.h5]\n"
     "                [--out FILE.npy|FILE.h5] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
     "                [--layout L] [--map M] [--block RHO] [--backend B]\n"
-    "                [--device D] [--parts P] [--devices LIST] [--json]\n"
+    "                [--device D] [--parts P] [--devices LIST] [--timeout S] [--json]\n"
     "\n"
     "Explicit heat diffusion with insulated holes and borders: u' = u + A * sum over the face neighbours\n"
     "that are domain cells (2D: N, W, E, S; 3D: the 6 faces) of (u_n - u). The total heat is conserved.\n"
@@ -48,13 +50,14 @@ static const char *sqz_heat_help =
     "  --frames   DIR: a PNG every --every K steps (frame_<step>.png, step 0 too; DIR made when missing);\n"
     "             --quiet: no progress bar; pictures map the values' range onto viridis\n"
     "  --parts    P parts (--devices LIST: on several devices), as for sqz life\n"
+    "  --timeout  S seconds: then the run stops, exit 1, no output written\n"
     "  --json     adds sum_initial and sum_final, with --png the range it maps (png_min, png_max), and\n"
     "             setup_s = total_s - wall_s (all but the steps)\n"
     "  --layout   storage, default compact:\n";
 
 typedef struct {
   const char *cmd, *domain, *kernel, *type, *params, *init, *out, *png, *layout, *map, *backend, *device, *alpha,
-      *frames;
+      *frames, *timeout;
   uint64_t steps, block, every, png_size;
   int have_steps, json, quiet;
   sqz_cli_parts parts;
@@ -74,7 +77,7 @@ static const sqz_stencil_opt sqz_stencil_table[] = {
     SQZ_SOPT("--init", init, SQZ_RUN | SQZ_HEAT),  SQZ_SOPT("--out", out, SQZ_RUN | SQZ_HEAT),
     SQZ_SOPT("--png", png, SQZ_RUN | SQZ_HEAT),   SQZ_SOPT("--frames", frames, SQZ_RUN | SQZ_HEAT),              SQZ_SOPT("--layout", layout, SQZ_RUN | SQZ_HEAT),
     SQZ_SOPT("--map", map, SQZ_RUN | SQZ_HEAT),    SQZ_SOPT("--backend", backend, SQZ_RUN | SQZ_HEAT),
-    SQZ_SOPT("--device", device, SQZ_RUN | SQZ_HEAT),
+    SQZ_SOPT("--device", device, SQZ_RUN | SQZ_HEAT),      SQZ_SOPT("--timeout", timeout, SQZ_RUN | SQZ_HEAT),
 };
 
 static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts *o) {
@@ -236,6 +239,22 @@ static int sqz__stencil_steps(sqz_field *f, uint64_t steps, void *user) {
                               : sqz_stencil_step(f, j->source, j->name, j->params, j->n_params, steps);
 }
 
+/* The trial of the user's kernel (sqz_cli_trial): in the child, the command becomes one step of a made state
+ * with no output; 0 there and where the trial passed, else the exit status. */
+static int sqz__stencil_trial(sqz_stencil_opts *o, const char **init, int *random, sqz_cli_gen *gen) {
+  if (sqz_cli_mpi_started()) return 0; /* no fork() beside MPI */
+  int rc = sqz_cli_trial(o->cmd, o->kernel);
+  if (rc >= 0) return rc;
+  o->steps = 1;
+  o->out = o->png = o->frames = NULL;
+  o->every = o->png_size = 0;
+  o->json = 0;
+  o->quiet = 1;
+  *init = "random:0.5:1";
+  *random = sqz_cli_gen_parse(o->cmd, *init, 0, gen);
+  return 0;
+}
+
 static int sqz__stencil(int argc, char **argv, int which) {
   sqz_stencil_opts o = {.cmd = which == SQZ_RUN ? "run" : "heat", .layout = "compact"};
   int rc = sqz__stencil_args(argc, argv, which, &o);
@@ -250,6 +269,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
   int random = sqz_cli_gen_parse(o.cmd, init, which == SQZ_HEAT, &gen); /* 1: a state sqz makes, 0: a file */
   if (random == 2) return 2;
   if (o.alpha && sqz_cli_double(o.cmd, "--alpha", o.alpha, -HUGE_VAL, HUGE_VAL, &alpha)) return 2;
+  if ((rc = sqz_cli_timeout(o.cmd, o.timeout)) != 0) return rc;
   int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
   if (ranks > 1 && (rc = sqz_cli_mpi_options(o.cmd, o.parts.parts, o.map, o.block, o.frames)) != 0) return rc;
   const sqz_cli_path outs[] = {{"--out", o.out}, {"--png", o.png}}; /* before the steps, not after them */
@@ -259,8 +279,10 @@ static int sqz__stencil(int argc, char **argv, int which) {
       return sqz_cli_usage(o.cmd, "--backend cpu cannot run --kernel %s: the kernel is OpenCL C, which needs an OpenCL "
                                   "device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)", o.kernel);
     if (sqz__parse_params(o.cmd, o.params, &params, &n_params)) return 2;
-    if ((rc = sqz__read_text(o.cmd, o.kernel, &source)) != 0) {
+    if ((rc = sqz__read_text(o.cmd, o.kernel, &source)) != 0 ||
+        (rc = sqz__stencil_trial(&o, &init, &random, &gen)) != 0) {
       free(params);
+      free(source);
       return rc;
     }
   }
