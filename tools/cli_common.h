@@ -127,6 +127,12 @@ int sqz_cli_load_state(sqz_field *f, const char *path, char *workload, size_t wo
 /* Writes f into tmp in the format of target's extension (workload: the rule or kernel; step: the
  * step count a checkpoint records). */
 int sqz_cli_save_state(sqz_field *f, const char *target, const char *tmp, const char *workload, uint64_t step);
+/* The step count the output checkpoint will record, step0 (an .h5 --init's) + steps, must fit 64 bits: 0, else exit
+ * status 2 after a message naming both (before the first step, not wrapped after the last). */
+int sqz_cli_step_count(const char *cmd, const char *init, uint64_t step0, uint64_t steps);
+/* A heat sum's status (sqz_field_sum): finite values whose sum passes the type's range (SQZ_ERR_TOO_LARGE) are
+ * no failure of the run, the sum NaN (null in --json); any other status as it is. */
+int sqz_cli_sum_ok(int status, double *sum);
 /* The progress bar on stderr for the steps of ctx (on a terminal, unless quiet, once a second has passed). */
 void sqz_cli_progress_start(sqz_context *ctx, const char *label, int quiet);
 /* --frames DIR --every K: both or neither, DIR a writable directory, made (one level) when missing, that takes

@@ -198,12 +198,16 @@ int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char
   sqz_field *f = *mf;
   if (st == SQZ_OK && job->gen) st = sqz_mpi_agree(ctx, MPI_COMM_WORLD, sqz_cli_gen_apply(f, job->gen));
   else if (st == SQZ_OK) st = sqz_mpi_field_scatter(f, whole, 0);
-  if (st == SQZ_OK && job->kind == SQZ_CLI_MPI_HEAT) st = sqz_mpi_field_sum(f, SQZ_SUM_NEUMAIER, &job->sum0);
+  if (st == SQZ_OK && job->kind == SQZ_CLI_MPI_HEAT) st = sqz_cli_sum_ok(sqz_mpi_field_sum(f, SQZ_SUM_NEUMAIER, &job->sum0), &job->sum0);
   if (st == SQZ_OK) st = sqz__mpi_steps(ctx, f, job, steps);
   if (st == SQZ_OK) sqz_context_timing(ctx, &t[0], &t[1]);
   if (st == SQZ_OK) MPI_Reduce(t, &job->kernel_s, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (st == SQZ_OK) MPI_Reduce(t + 1, &job->wall_s, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  if (st == SQZ_OK && job->kind == SQZ_CLI_MPI_HEAT) st = sqz_mpi_field_sum(f, SQZ_SUM_NEUMAIER, &job->sum1);
+  if (st == SQZ_OK && job->kind == SQZ_CLI_MPI_HEAT) {
+    st = sqz_cli_sum_ok(sqz_mpi_field_sum(f, SQZ_SUM_NEUMAIER, &job->sum1), &job->sum1);
+    job->overflowed = st == SQZ_ERR_NON_FINITE; /* from a finite start (sum0 passed): every rank reports it alike */
+    if (job->overflowed) st = SQZ_OK;
+  }
   if (st == SQZ_OK) st = sqz_mpi_field_count(f, &job->nonzero);
   if (st == SQZ_OK && job->gather) st = sqz_mpi_field_gather(f, whole, 0);
   if (st == SQZ_OK) job->ranks_json = sqz__mpi_ranks_json(f);

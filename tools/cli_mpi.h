@@ -55,7 +55,8 @@ typedef struct {
   int gather;          /* the state back into rank 0's whole after the steps */
   uint64_t parts;      /* --parts (>= the ranks; 0: a part per rank, or more where one does not fit) */
   uint64_t nonzero;    /* out: non-zero cells after the steps */
-  double sum0, sum1;   /* out (heat): the sums before and after */
+  double sum0, sum1;   /* out (heat): the sums before and after (NaN where finite values sum past the range) */
+  int overflowed;      /* out (heat): the state became non-finite from a finite start (sum1 then unset) */
   double kernel_s, wall_s; /* out: the slowest rank's */
   char *ranks_json;    /* out (rank 0): per-rank figures as a JSON array; the caller frees it */
 } sqz_cli_mpi_job;

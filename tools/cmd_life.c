@@ -247,6 +247,7 @@ int sqz_cmd_life(int argc, char **argv) {
     rc = 2;
     goto done;
   }
+  if (st == SQZ_OK && (rc = sqz_cli_step_count("life", o.init, step0, o.steps)) != 0) goto done;
   if (st == SQZ_OK && f && !random && (st = sqz_life_check(f)) != SQZ_OK) { /* cells of 2, 255, ...: bad input */
     rc = sqz_cli_error("life", st, "%s: %s", o.init, sqz_last_error(ctx));
     goto done;

@@ -1,5 +1,6 @@
 /* cmd_stencil.c — `sqz run` (a user stencil from an OpenCL C file) and `sqz heat` (built-in diffusion): one option table and one pipeline. */
 #include <errno.h>
+#include <float.h>
 #include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
@@ -255,6 +256,33 @@ static int sqz__stencil_trial(sqz_stencil_opts *o, const char **init, int *rando
   return 0;
 }
 
+/* Heat from a finite state overflowed (the final state holds an infinity or a NaN): the first step after which it
+ * did, replayed from the initial state (gen, else the file init) a step at a time; 0 when not found. */
+static uint64_t sqz__heat_overflow_step(sqz_field *f, const char *init, const sqz_cli_gen *gen, double alpha,
+                                        uint64_t steps) {
+  int st = gen ? sqz_cli_gen_apply(f, gen) : sqz_cli_load_state(f, init, NULL, 0, NULL);
+  double sum = 0;
+  for (uint64_t k = 1; st == SQZ_OK && k <= steps; k++) {
+    st = sqz_heat_step(f, alpha, 1);
+    if (st == SQZ_OK && (st = sqz_cli_sum_ok(sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum), &sum)) == SQZ_ERR_NON_FINITE)
+      return k;
+  }
+  return 0;
+}
+
+/* The message of heat that overflowed at step (0: within the run, on MPI ranks); exit status 1. */
+static int sqz__heat_overflow(const sqz_stencil_opts *o, uint64_t step, sqz_type type) {
+  char at[64];
+  if (step) snprintf(at, sizeof at, "at step %llu", (unsigned long long)step);
+  else snprintf(at, sizeof at, "within steps 1 .. %llu", (unsigned long long)o->steps);
+  fprintf(stderr,
+          "sqz heat: overflow %s of %llu: a value became infinite or NaN from a finite state (--init %s; %s holds "
+          "magnitudes up to %g); nothing written\n",
+          at, (unsigned long long)o->steps, o->init ? o->init : "random:1", type == SQZ_F32 ? "f32" : "f64",
+          type == SQZ_F32 ? FLT_MAX : DBL_MAX);
+  return 1;
+}
+
 static int sqz__stencil(int argc, char **argv, int which) {
   sqz_stencil_opts o = {.cmd = which == SQZ_RUN ? "run" : "heat", .layout = "compact"};
   int rc = sqz__stencil_args(argc, argv, which, &o);
@@ -329,7 +357,8 @@ static int sqz__stencil(int argc, char **argv, int which) {
       goto done;
     }
   }
-  if (st == SQZ_OK && ranks == 1 && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum0);
+  if (st == SQZ_OK && (rc = sqz_cli_step_count(o.cmd, init, step0, o.steps)) != 0) goto done;
+  if (st == SQZ_OK && ranks == 1 && which == SQZ_HEAT) st = sqz_cli_sum_ok(sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum0), &sum0);
   if (ranks > 1) { /* every rank learns rank 0's outcome so far */
     if (st != SQZ_OK) rc = sqz_cli_fail(o.cmd, ctx, st);
     if ((rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_BEGIN, rc, NULL, 0)) != 0) goto done;
@@ -349,12 +378,20 @@ static int sqz__stencil(int argc, char **argv, int which) {
     nonzero = mjob.nonzero;
     sum0 = mjob.sum0;
     sum1 = mjob.sum1;
+    if (root && mjob.overflowed) {
+      rc = sqz__heat_overflow(&o, 0, type);
+      goto done;
+    }
   } else
 #endif
   if (st == SQZ_OK)
     st = sqz_cli_steps(ctx, f, o.steps, sqz__stencil_steps, &job, o.frames, o.every, o.png_size, &kernel_s, &wall_s);
   if (!root) goto done;
-  if (st == SQZ_OK && !mf && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum1);
+  if (st == SQZ_OK && !mf && which == SQZ_HEAT) st = sqz_cli_sum_ok(sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum1), &sum1);
+  if (st == SQZ_ERR_NON_FINITE && !mf && which == SQZ_HEAT) { /* the initial sum was finite: the steps overflowed */
+    rc = sqz__heat_overflow(&o, sqz__heat_overflow_step(f, init, random ? &gen : NULL, alpha, o.steps), type);
+    goto done;
+  }
   if (st == SQZ_OK && !mf) st = sqz_field_count(f, &nonzero);
   sqz_field *shown = mf ? mf : f; /* layout, map and bytes (on ranks: rank 0's part) */
   const char *out_tmp = NULL, *png_tmp = NULL; /* every output to a temporary, renamed together at the end */
