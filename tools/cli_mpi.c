@@ -80,8 +80,43 @@ static void sqz__mpi_relay(int from) {
   }
 }
 
+static char sqz_mpi_cfg[8192], sqz_mpi_cmd[16]; /* this rank's run as "key\tvalue\n" lines (sqz_cli_mpi_config) */
+
+void sqz_cli_mpi_config(const char *cmd, const sqz_cli_kv *kv, size_t n) {
+  static const char *const tuning[] = {"SQZ_EXCHANGE_STEPS", "SQZ_OVERLAP"}; /* they shape the messages */
+  size_t at = 0;
+  snprintf(sqz_mpi_cmd, sizeof sqz_mpi_cmd, "%s", cmd);
+  at += (size_t)snprintf(sqz_mpi_cfg, sizeof sqz_mpi_cfg, "command\t%s\n", cmd);
+  for (size_t i = 0; i < n + 2 && at < sizeof sqz_mpi_cfg; i++) {
+    const char *key = i < n ? kv[i].key : tuning[i - n], *value = i < n ? kv[i].value : getenv(tuning[i - n]);
+    at += (size_t)snprintf(sqz_mpi_cfg + at, sizeof sqz_mpi_cfg - at, "%s\t%.1000s\n", key, value ? value : "(not set)");
+  }
+}
+
+/* Rank 0's configuration against this rank's: the first line that differs, as "KEY is X here but Y on rank 0" on
+ * stderr, and 1; 0 when they agree or either rank gave up before it had one. */
+static int sqz__mpi_config_check(void) {
+  static char root[sizeof sqz_mpi_cfg];
+  memcpy(root, sqz_mpi_cfg, sizeof root);
+  MPI_Bcast(root, (int)sizeof root, MPI_CHAR, 0, MPI_COMM_WORLD);
+  const char *a = sqz_mpi_cfg, *b = root;
+  while (*a && *b) {
+    size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n"), ka = strcspn(a, "\t"), kb = strcspn(b, "\t");
+    if (la != lb || memcmp(a, b, la) != 0) {
+      fprintf(stderr, "sqz %s: rank %d: %.*s is %.*s here but %.*s on rank 0 (the ranks of a run take the same command, "
+              "files and SQZ_EXCHANGE_STEPS / SQZ_OVERLAP)\n", sqz_mpi_cmd, sqz_mpi_rank, (int)ka, a,
+              (int)(la - ka - 1), a + ka + 1, (int)(lb - kb - 1), b + kb + 1);
+      return 1;
+    }
+    a += la + (a[la] != 0);
+    b += lb + (b[lb] != 0);
+  }
+  return 0;
+}
+
 int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len) {
   while (sqz_mpi_on && sqz_mpi_size > 1 && sqz_mpi_passed < point) {
+    if (sqz_mpi_passed + 1 == SQZ_CLI_MPI_BEGIN && sqz__mpi_config_check() && !rc) rc = 1; /* before any exchange */
     int worst = rc, first = rc ? sqz_mpi_rank : sqz_mpi_size;
     MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     int lowest = first;
@@ -216,6 +251,7 @@ int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char
 #else /* one process: nothing to start, to agree with or to spread over */
 void sqz_cli_mpi_init(int *argc, char ***argv) {}
 int sqz_cli_mpi_started(void) { return 0; }
+void sqz_cli_mpi_config(const char *cmd, const sqz_cli_kv *kv, size_t n) { (void)cmd, (void)kv, (void)n; }
 int sqz_cli_mpi_finalize(int rc) { return rc; }
 int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len) { return rc; }
 int sqz_cli_mpi_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx) {

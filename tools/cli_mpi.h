@@ -26,6 +26,14 @@ int sqz_cli_mpi_rank(void);
  * to END, so no rank waits in a collective that another skipped. */
 enum { SQZ_CLI_MPI_BEGIN = 1, SQZ_CLI_MPI_END = 2 };
 int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len);
+/* What every rank of a run must agree on (the command, its options and files as given: value NULL = not given;
+ * SQZ_EXCHANGE_STEPS and SQZ_OVERLAP are added): set before BEGIN, where each rank compares it with rank 0's and
+ * one that differs fails (exit 1) with "rank R: KEY is X here but Y on rank 0", which rank 0 prints, so no rank
+ * waits for a halo another never sends. Device selections and kernel tuning variables may differ per rank. */
+typedef struct {
+  const char *key, *value;
+} sqz_cli_kv;
+void sqz_cli_mpi_config(const char *cmd, const sqz_cli_kv *kv, size_t n);
 /* Opens this rank's context (sqz_cli_open) on its device: of a comma-separated --device/--devices (else
  * $SQZ_DEVICE) list the entry of its node-local rank (list[local % n]; an entry of digits only is the Nth
  * device of the backend, as in --devices, and one past them exit status 2); one device as given; none:

@@ -55,7 +55,7 @@ static void sqz__life_usage(void) {
 }
 
 typedef struct {
-  const char *domain, *rule, *layout, *map, *init, *out, *png, *backend, *device, *at, *frames, *timeout;
+  const char *domain, *rule, *given_rule, *layout, *map, *init, *out, *png, *backend, *device, *at, *frames, *timeout;
   uint64_t steps, block, every, png_size;
   int have_steps, json, quiet, clip;
   sqz_cli_gen gen; /* a random, const or point --init */
@@ -181,11 +181,24 @@ static int sqz__life_load(sqz_field *f, const sqz_life_opts *o, int64_t at_x, in
   return sqz_cli_load_state(f, o->init, NULL, 0, NULL);
 }
 
+/* What the ranks of a run must agree on (sqz_cli_mpi_config): the options as given, --rule before a file's. */
+static void sqz__life_config(const sqz_life_opts *o) {
+  char steps[24], size[24], parts[24];
+  snprintf(steps, sizeof steps, "%llu", (unsigned long long)o->steps);
+  snprintf(size, sizeof size, "%llu", (unsigned long long)o->png_size);
+  snprintf(parts, sizeof parts, "%llu", (unsigned long long)o->parts.parts);
+  const sqz_cli_kv kv[] = {{"DOMAIN", o->domain}, {"--layout", o->layout}, {"--steps", steps}, {"--rule", o->given_rule},
+                           {"--init", o->init},   {"--at", o->at},         {"--clip", o->clip ? "on" : NULL},
+                           {"--out", o->out},     {"--png", o->png},       {"--png-size", size}, {"--parts", parts}};
+  sqz_cli_mpi_config("life", kv, sizeof kv / sizeof kv[0]);
+}
+
 int sqz_cmd_life(int argc, char **argv) {
   sqz_life_opts o = {.layout = "compact", .init = "random:0.5:1", .gen = {.density = 0.5, .seed = 1}};
   int rc = sqz__life_args(argc, argv, &o);
   if (rc) return rc < 0 ? 0 : rc;
   if ((rc = sqz_cli_timeout("life", o.timeout)) != 0) return rc;
+  o.given_rule = o.rule;
   int random = sqz_cli_gen_parse("life", o.init, 0, &o.gen); /* 1: a state sqz makes, 0: a file */
   if (random == 2) return 2;
   if (random && (o.gen.kind == SQZ_CLI_GEN_CONST || o.gen.kind == SQZ_CLI_GEN_POINT) && o.gen.value != 0.0 &&
@@ -260,6 +273,7 @@ int sqz_cmd_life(int argc, char **argv) {
     goto done;
   }
   double kernel_s = 0, wall_s = 0;
+  if (ranks > 1) sqz__life_config(&o);
   if (ranks > 1) { /* every rank learns rank 0's outcome so far and the rule (a file's, read there) */
     if (st != SQZ_OK) rc = sqz_cli_fail("life", ctx, st);
     snprintf(rule_buf, sizeof rule_buf, "%s", o.rule);

@@ -283,6 +283,24 @@ static int sqz__heat_overflow(const sqz_stencil_opts *o, uint64_t step, sqz_type
   return 1;
 }
 
+/* What the ranks of a run must agree on (sqz_cli_mpi_config): the options as given and the kernel's text (its
+ * 64-bit FNV-1a hash: one path may hold another file on another node). */
+static void sqz__stencil_config(const sqz_stencil_opts *o, const char *source) {
+  char steps[24], size[24], parts[24], hash[24];
+  uint64_t h = 14695981039346656037ull;
+  for (const char *p = source ? source : ""; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+  snprintf(steps, sizeof steps, "%llu", (unsigned long long)o->steps);
+  snprintf(size, sizeof size, "%llu", (unsigned long long)o->png_size);
+  snprintf(parts, sizeof parts, "%llu", (unsigned long long)o->parts.parts);
+  snprintf(hash, sizeof hash, "%016llx", (unsigned long long)h);
+  const sqz_cli_kv kv[] = {{"DOMAIN", o->domain}, {"--layout", o->layout}, {"--type", o->type},
+                           {"--steps", steps},    {"--init", o->init},     {"--alpha", o->alpha},
+                           {"--kernel", o->kernel}, {"the --kernel text (hash)", source ? hash : NULL},
+                           {"--param", o->params}, {"--out", o->out},     {"--png", o->png},
+                           {"--png-size", size},  {"--parts", parts}};
+  sqz_cli_mpi_config(o->cmd, kv, sizeof kv / sizeof kv[0]);
+}
+
 static int sqz__stencil(int argc, char **argv, int which) {
   sqz_stencil_opts o = {.cmd = which == SQZ_RUN ? "run" : "heat", .layout = "compact"};
   int rc = sqz__stencil_args(argc, argv, which, &o);
@@ -359,6 +377,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
   }
   if (st == SQZ_OK && (rc = sqz_cli_step_count(o.cmd, init, step0, o.steps)) != 0) goto done;
   if (st == SQZ_OK && ranks == 1 && which == SQZ_HEAT) st = sqz_cli_sum_ok(sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum0), &sum0);
+  if (ranks > 1) sqz__stencil_config(&o, source);
   if (ranks > 1) { /* every rank learns rank 0's outcome so far */
     if (st != SQZ_OK) rc = sqz_cli_fail(o.cmd, ctx, st);
     if ((rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_BEGIN, rc, NULL, 0)) != 0) goto done;
