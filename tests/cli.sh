@@ -370,6 +370,14 @@ expect 2 "--type 'u8': expected f32 or f64" -- "$sqz" heat triangle:8 --steps 1 
 [ -e "$work/heat.npy" ] && { echo "FAIL: sqz heat wrote a file after a usage error"; fails=$((fails + 1)); }
 expect 0 "\"sum_initial\":[0-9.e+-]+,\"sum_final\":[0-9.e+-]+" -- "$sqz" heat fractal:sierpinski-carpet:2 --steps 5 --json
 expect 0 "heat +[0-9.]+ -> [0-9.]+" -- "$sqz" heat triangle:8 --steps 5 --type f32
+# heat that overflows from a finite state is an overflow naming the step, not "non-finite input" (exit 2 before);
+# finite values whose sum passes the range are no failure (the sums null; exit 2 before)
+expect 1 "overflow at step 1 of 5: a value became infinite or NaN from a finite state \(--init point:3,1:1.7e308; f64" -- \
+  "$sqz" heat triangle:8 --steps 5 --init point:3,1:1.7e308 --out "$work/heat.npy"
+expect 1 "overflow at step 1 of 3: .*f32 holds magnitudes up to 3.40282e\+38" -- \
+  "$sqz" heat triangle:8 --steps 3 --type f32 --init point:3,1:3e38 --backend cpu --out "$work/heat.npy"
+[ -e "$work/heat.npy" ] && { echo "FAIL: sqz heat wrote a file after an overflow"; fails=$((fails + 1)); }
+expect 0 '"sum_initial":null,"sum_final":null' -- "$sqz" heat triangle:8 --steps 5 --init const:1e308 --json
 
 # JSON fields of the contract
 expect 0 "\"domain\":\"triangle:64\".*\"cells\":2080.*\"steps\":3.*\"live\":[0-9]+.*\"kernel_s\".*\"wall_s\".*\"cells_per_s\".*\"bytes\".*\"device\"" \

@@ -87,12 +87,37 @@ def hostile(at):
     refused(at, "f32.h5", ["'state'", "4-byte floats", "f64"])
 
 
+def step_counts(at):
+    """The step attribute is read exactly: a negative, fractional or non-integer one is refused (HDF5 clamped -1 to 0
+    and converted 2.5 to 2, silently), and one that --steps would carry past 2^64 - 1 is refused before the steps
+    (it wrapped)."""
+    for name, value, want in (("neg", np.int64(-1), ["'step'", "is -1"]),
+                              ("half", np.float64(2.5), ["'step'", "not one integer"]),
+                              ("text", "7", ["'step'", "not one integer"])):
+        shutil.copy(at("ck.h5"), at(name + ".h5"))
+        with h5py.File(at(name + ".h5"), "r+") as f:
+            del f["state"].attrs["step"]
+            f["state"].attrs["step"] = value
+        refused(at, name + ".h5", want)
+    shutil.copy(at("ck.h5"), at("top.h5"))
+    with h5py.File(at("top.h5"), "r+") as f:
+        f["state"].attrs["step"] = np.uint64(2**64 - 3)
+    rc, out = sqz("heat", DOMAIN, "--steps", "5", "--init", at("top.h5"), "--out", at("next.h5"))
+    ok = rc == 2 and "step 18446744073709551613" in out and not os.path.exists(at("next.h5"))
+    check(ok, "a step count past 2^64 - 1: exit 2 (%d) naming it, nothing written: %s" % (rc, out.strip()))
+    rc, out = sqz("heat", DOMAIN, "--steps", "2", "--init", at("top.h5"), "--out", at("next.h5"))
+    with h5py.File(at("next.h5"), "r") as f:
+        step = int(f["state"].attrs["step"]) if rc == 0 else None
+    check(step == 2**64 - 1, "up to 2^64 - 1 the count carries on: %s" % step)
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="sqz_h5_h5py_") as work:
         def at(name):
             return os.path.join(work, name)
         string_forms(at)
         hostile(at)
+        step_counts(at)
     print("%d passed, %d failed" % (len(passes), len(failures)))
     return 1 if failures else 0
 

@@ -3,7 +3,8 @@
 # final states bit for bit for every family on PoCL and the cpu backend, P dividing the domain or not, layouts compact,
 # block:RHO and bits (fractals), bb, lambda and bits on a tetrahedron (bands of rows), several parts per rank (--parts N >= ranks, and the automatic count when a rank's device allocates too
 # little), an --init file and an .h5 checkpoint resumed on another rank count, the per-rank --json figures, and the bad
-# input: more ranks than cells, options refused, a lone rank's failure, one rank short of memory, a rank killed.
+# input: more ranks than cells, options refused, ranks that disagree, a lone rank's failure, one rank short of memory,
+# a rank killed.
 # usage: mpi.sh path/to/sqz [h5]   (h5: the build has HDF5 checkpoints)
 set -u
 sqz="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
@@ -174,6 +175,39 @@ timeout 120 mpirun --oversubscribe -np 1 "$sqz" life triangle:37 --steps 1 : \
 rc=$?
 [ "$rc" -eq 2 ] || fail "rank 1 alone fails: exit $rc, expected 2"
 grep -q "rank 1 of 2 failed: sqz life: --steps" err.txt || { fail "rank 1 alone fails: message"; cat err.txt; }
+
+# ranks that disagree on the run (MPMD: rank 1 started with another option or SQZ_EXCHANGE_STEPS) hung for ever or
+# died in MPI_ERR_TRUNCATE (exit 15): every rank exits 1 before the first exchange, rank 0 printing rank 1's one
+# message naming what differs; a device selection may differ
+differ() { # differ WANT RANK0-ARGS -- RANK1-COMMAND...
+  local want="$1" a=() start rc
+  shift
+  while [ "$1" != "--" ]; do a+=("$1"); shift; done
+  shift
+  start=$(date +%s)
+  timeout 120 mpirun --oversubscribe -np 1 "$sqz" "${a[@]}" : -np 1 "$@" >out.txt 2>err.txt
+  rc=$?
+  [ "$rc" -eq 1 ] && [ "$(grep -c "rank 1 of 2 failed: .*rank 1: $want" err.txt)" -eq 1 ] &&
+    [ "$(grep -c "^sqz" err.txt)" -eq 1 ] && [ $(($(date +%s) - start)) -lt 60 ] ||
+    { fail "rank 1 with $*: exit $rc (want 1, one message naming '$want')"; cat err.txt; }
+}
+differ "SQZ_EXCHANGE_STEPS is 4 here but (not set) on rank 0" life fractal:sierpinski-triangle:7 --steps 13 --parts 4 -- \
+  env SQZ_EXCHANGE_STEPS=4 "$sqz" life fractal:sierpinski-triangle:7 --steps 13 --parts 4
+differ "--steps is 6 here but 5 on rank 0" life triangle:37 --steps 5 -- "$sqz" life triangle:37 --steps 6
+differ "--init is random:0.3:2 here but random:0.5:1" life triangle:37 --steps 5 -- "$sqz" life triangle:37 --steps 5 --init random:0.3:2
+differ "--out is b.npy here but a.npy" life triangle:37 --steps 5 --out a.npy -- "$sqz" life triangle:37 --steps 5 --out b.npy
+differ "DOMAIN is triangle:38 here but triangle:37" life triangle:37 --steps 5 -- "$sqz" life triangle:38 --steps 5
+differ "--layout is bb here but compact" life triangle:37 --steps 5 -- "$sqz" life triangle:37 --steps 5 --layout bb
+differ "--type is f32 here but (not set)" heat triangle:37 --steps 5 -- "$sqz" heat triangle:37 --steps 5 --type f32
+differ "--parts is 3 here but 2" life triangle:37 --steps 5 --parts 2 -- "$sqz" life triangle:37 --steps 5 --parts 3
+differ "command is heat here but life" life triangle:37 --steps 5 -- "$sqz" heat triangle:37 --steps 5
+timeout 120 mpirun --oversubscribe -np 1 "$sqz" life triangle:37 --steps 5 : -np 1 "$sqz" life triangle:37 --steps 5 \
+  --device 0 >out.txt 2>err.txt || { fail "rank 1 with its own --device: refused"; cat err.txt; }
+# heat that overflows on the ranks: exit 1 on every rank, the overflow named once (exit 2 'non-finite input' before)
+mpi 2 heat triangle:8 --steps 5 --init point:3,1:1.7e308 --out over.npy
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "overflow within steps 1 .. 5 of 5" err.txt && [ ! -e over.npy ] ||
+  { fail "heat overflowing on 2 ranks: exit $rc"; cat err.txt; }
 
 # a kernel that does not build fails on every rank alike: one agreed message from rank 0, no abort
 printf 'sqz_cell_t sqz_update(sqz_cell_t s, const sqz_cell_t nb[SQZ_NB], uint p, __constant const sqz_param_t *q) { return s + oops; }\n' >broken.cl

@@ -1,5 +1,6 @@
 /* test_null.c — every public getter and handle call of include/sqz.h given NULL: no crash, the neutral value or SQZ_ERR_INVALID_ARGUMENT. */
 /* labels: host */
+#include <stdio.h>
 #include <string.h>
 
 #include "sqz_hdf5.h"
@@ -87,11 +88,74 @@ START_TEST(status_calls) {
 }
 END_TEST
 
+/* A failing call with good handles sets the detail of its own failure: sqz_last_error never still shows an older
+ * one (issue 28: NULL paths, a NULL cell body and NULL out-pointers returned SQZ_ERR_INVALID_ARGUMENT and left it). */
+#define FRESH(call)                                                                                              \
+  do {                                                                                                           \
+    sqz_domain *none = NULL;                                                                                     \
+    ck_assert_int_ne(sqz_domain_parse(ctx, "nosuch:1", &none), SQZ_OK);                                         \
+    char old[512];                                                                                               \
+    snprintf(old, sizeof old, "%s", sqz_last_error(ctx));                                                       \
+    int st_ = (call);                                                                                            \
+    if (st_ == SQZ_OK || strcmp(sqz_last_error(ctx), old) == 0 || !*sqz_last_error(ctx)) {                     \
+      fprintf(stderr, "stale: %s: status %d, detail '%s'\n", #call, st_, sqz_last_error(ctx));                  \
+      stale++;                                                                                                   \
+    }                                                                                                            \
+  } while (0)
+
+START_TEST(fresh_detail) {
+  sqz_context *ctx;
+  sqz_domain *dom;
+  sqz_field *f;
+  ck_assert_int_eq(sqz_context_create("cpu", NULL, &ctx), SQZ_OK);
+  ck_assert_int_eq(sqz_domain_parse(ctx, "triangle:8", &dom), SQZ_OK);
+  ck_assert_int_eq(sqz_field_create(dom, SQZ_U8, "compact", &f), SQZ_OK);
+  uint64_t u = 0;
+  char text[64];
+  int stale = 0; /* the calls that kept the older detail (each named on stderr) */
+  FRESH(sqz_field_load_pbm(f, NULL));
+  FRESH(sqz_field_save_pbm(f, NULL));
+  FRESH(sqz_field_load_npy(f, NULL));
+  FRESH(sqz_field_save_npy(f, NULL));
+  FRESH(sqz_field_load_rle(f, NULL, 0, 0));
+  FRESH(sqz_field_save_rle(f, NULL, NULL));
+  FRESH(sqz_field_load_cells(f, NULL, 0, 0));
+  FRESH(sqz_field_save_cells(f, NULL, NULL));
+  FRESH(sqz_field_load_clipped(f, NULL, 0, 0, &u));
+  FRESH(sqz_field_load_h5(f, NULL, text, sizeof text, &u));
+  FRESH(sqz_field_save_h5(f, NULL, NULL, 0));
+  FRESH(sqz_field_save_png(f, NULL));
+  FRESH(sqz_field_save_png_sized(f, NULL, 0));
+  FRESH(sqz_rle_info(ctx, NULL, &u, &u, text, sizeof text));
+  FRESH(sqz_life_step_custom(f, NULL, 1));
+  FRESH(sqz_life_step_custom(f, "", 1));
+  FRESH(sqz_stencil_step(f, NULL, "x.cl", NULL, 0, 1));
+  FRESH(sqz_field_index(f, 0, 0, 0, NULL));
+  FRESH(sqz_field_read(f, NULL, 1));
+  FRESH(sqz_field_write(f, NULL, 1));
+  FRESH(sqz_field_read_compact(f, NULL, 1));
+  FRESH(sqz_field_write_compact(f, NULL, 1));
+  FRESH(sqz_field_count(f, NULL));
+  FRESH(sqz_field_sum(f, SQZ_SUM_PAIRWISE, NULL));
+  FRESH(sqz_field_get_cell(f, 0, 0, 0, NULL));
+  FRESH(sqz_field_copy(f, NULL));
+  FRESH(sqz_field_fill_random(f, 2.0, 1));
+  FRESH(sqz_count(ctx, SQZ_U8, NULL, 1, &u));
+  FRESH(sqz_parts_info(dom, 1, NULL, 1));
+  FRESH(sqz_domain_layout_bytes(dom, "compact", NULL));
+  ck_assert_int_eq(stale, 0);
+  sqz_field_release(f);
+  sqz_domain_release(dom);
+  sqz_context_release(ctx);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("null");
   TCase *tc = tcase_create("null");
   tcase_add_test(tc, getters);
   tcase_add_test(tc, status_calls);
+  tcase_add_test(tc, fresh_detail);
   suite_add_tcase(s, tc);
   return sqz_test_run(s);
 }

@@ -68,6 +68,8 @@ int sqz_cli_output(const char *cmd, const char *target, const char **tmp, FILE *
 int sqz_cli_outputs_commit(const char *cmd);
 /* Removes every temporary not committed (a no-op when there is none). */
 void sqz_cli_outputs_abort(void);
+/* Removes the temporaries of the CLI and the library (async-signal-safe: unlink only). */
+void sqz_cli_outputs_remove(void);
 /* Before the first step (the outputs are written after the last): each output path given (path NULL:
  * none) must take a temporary in its folder, made and removed again by sqz_cli_output (a missing or
  * unwritable folder: exit status 1 naming the path and the system's reason, as at the end), and no
@@ -77,6 +79,23 @@ typedef struct {
   const char *opt, *path;
 } sqz_cli_path;
 int sqz_cli_outputs_check(const char *cmd, const sqz_cli_path *outs, size_t n);
+
+/* ---- guards of a run (cli_guard.c) ---- */
+/* --timeout SECONDS (text NULL: none): a timer from now after which the run stops, whatever it is doing (a launch
+ * that never returns included), with exit status 1 and a message; its temporaries are removed, no target
+ * changes. sqz_cli_outputs_commit turns it off (sqz_cli_timeout_stop) before the first rename. Returns 0, or the
+ * exit status after a message (2: not a number of seconds). */
+int sqz_cli_timeout(const char *cmd, const char *text);
+void sqz_cli_timeout_stop(void);
+/* The trial of a user kernel, before the run opens a device: fork()s a child that runs in a fresh directory
+ * of its own (removed afterwards, with whatever a dying compiler wrote there), stdout and stderr discarded;
+ * returns -1 in the child, which runs one step of the command on a made state and writes nothing. The
+ * parent waits: 0 when the child ended by itself (the run goes on and reports any failure itself), else the
+ * exit status 1 after a message naming the kernel file: the child died of a signal (the OpenCL compiler or
+ * the kernel crashed), or --timeout passed. SQZ_NO_TRIAL=1 skips it (0). */
+int sqz_cli_trial(const char *cmd, const char *kernel);
+/* Kills a running trial (async-signal-safe; the signal handler of the outputs calls it). */
+void sqz_cli_guard_kill(void);
 
 /* ---- from the library's registries (cli_registry.c) ---- */
 /* Help lines, one per layout / per map that applies to family and dims (0: all): name, scope, help. */
@@ -108,6 +127,12 @@ int sqz_cli_load_state(sqz_field *f, const char *path, char *workload, size_t wo
 /* Writes f into tmp in the format of target's extension (workload: the rule or kernel; step: the
  * step count a checkpoint records). */
 int sqz_cli_save_state(sqz_field *f, const char *target, const char *tmp, const char *workload, uint64_t step);
+/* The step count the output checkpoint will record, step0 (an .h5 --init's) + steps, must fit 64 bits: 0, else exit
+ * status 2 after a message naming both (before the first step, not wrapped after the last). */
+int sqz_cli_step_count(const char *cmd, const char *init, uint64_t step0, uint64_t steps);
+/* A heat sum's status (sqz_field_sum): finite values whose sum passes the type's range (SQZ_ERR_TOO_LARGE) are
+ * no failure of the run, the sum NaN (null in --json); any other status as it is. */
+int sqz_cli_sum_ok(int status, double *sum);
 /* The progress bar on stderr for the steps of ctx (on a terminal, unless quiet, once a second has passed). */
 void sqz_cli_progress_start(sqz_context *ctx, const char *label, int quiet);
 /* --frames DIR --every K: both or neither, DIR a writable directory, made (one level) when missing, that takes

@@ -56,6 +56,8 @@ void sqz_cli_mpi_init(int *argc, char ***argv) {
   if ((sqz_mpi_err = tmpfile()) != NULL) dup2(fileno(sqz_mpi_err), STDERR_FILENO);
 }
 
+int sqz_cli_mpi_started(void) { return sqz_mpi_on; }
+
 int sqz_cli_mpi_finalize(int rc) {
   rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_END, rc, NULL, 0); /* a command that ended before its agreements */
   if (sqz_mpi_on) MPI_Finalize();
@@ -78,8 +80,43 @@ static void sqz__mpi_relay(int from) {
   }
 }
 
+static char sqz_mpi_cfg[8192], sqz_mpi_cmd[16]; /* this rank's run as "key\tvalue\n" lines (sqz_cli_mpi_config) */
+
+void sqz_cli_mpi_config(const char *cmd, const sqz_cli_kv *kv, size_t n) {
+  static const char *const tuning[] = {"SQZ_EXCHANGE_STEPS", "SQZ_OVERLAP"}; /* they shape the messages */
+  size_t at = 0;
+  snprintf(sqz_mpi_cmd, sizeof sqz_mpi_cmd, "%s", cmd);
+  at += (size_t)snprintf(sqz_mpi_cfg, sizeof sqz_mpi_cfg, "command\t%s\n", cmd);
+  for (size_t i = 0; i < n + 2 && at < sizeof sqz_mpi_cfg; i++) {
+    const char *key = i < n ? kv[i].key : tuning[i - n], *value = i < n ? kv[i].value : getenv(tuning[i - n]);
+    at += (size_t)snprintf(sqz_mpi_cfg + at, sizeof sqz_mpi_cfg - at, "%s\t%.1000s\n", key, value ? value : "(not set)");
+  }
+}
+
+/* Rank 0's configuration against this rank's: the first line that differs, as "KEY is X here but Y on rank 0" on
+ * stderr, and 1; 0 when they agree or either rank gave up before it had one. */
+static int sqz__mpi_config_check(void) {
+  static char root[sizeof sqz_mpi_cfg];
+  memcpy(root, sqz_mpi_cfg, sizeof root);
+  MPI_Bcast(root, (int)sizeof root, MPI_CHAR, 0, MPI_COMM_WORLD);
+  const char *a = sqz_mpi_cfg, *b = root;
+  while (*a && *b) {
+    size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n"), ka = strcspn(a, "\t"), kb = strcspn(b, "\t");
+    if (la != lb || memcmp(a, b, la) != 0) {
+      fprintf(stderr, "sqz %s: rank %d: %.*s is %.*s here but %.*s on rank 0 (the ranks of a run take the same command, "
+              "files and SQZ_EXCHANGE_STEPS / SQZ_OVERLAP)\n", sqz_mpi_cmd, sqz_mpi_rank, (int)ka, a,
+              (int)(la - ka - 1), a + ka + 1, (int)(lb - kb - 1), b + kb + 1);
+      return 1;
+    }
+    a += la + (a[la] != 0);
+    b += lb + (b[lb] != 0);
+  }
+  return 0;
+}
+
 int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len) {
   while (sqz_mpi_on && sqz_mpi_size > 1 && sqz_mpi_passed < point) {
+    if (sqz_mpi_passed + 1 == SQZ_CLI_MPI_BEGIN && sqz__mpi_config_check() && !rc) rc = 1; /* before any exchange */
     int worst = rc, first = rc ? sqz_mpi_rank : sqz_mpi_size;
     MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     int lowest = first;
@@ -196,7 +233,7 @@ int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char
   sqz_field *f = *mf;
   if (st == SQZ_OK && job->gen) st = sqz_mpi_agree(ctx, MPI_COMM_WORLD, sqz_cli_gen_apply(f, job->gen));
   else if (st == SQZ_OK) st = sqz_mpi_field_scatter(f, whole, 0);
-  if (st == SQZ_OK && job->kind == SQZ_CLI_MPI_HEAT) st = sqz_mpi_field_sum(f, SQZ_SUM_NEUMAIER, &job->sum0);
+  if (st == SQZ_OK && job->kind == SQZ_CLI_MPI_HEAT) st = sqz_cli_sum_ok(sqz_mpi_field_sum(f, SQZ_SUM_NEUMAIER, &job->sum0), &job->sum0);
   if (st == SQZ_OK && job->obs && job->obs->n) { /* collective rows: every rank observes, rank 0 writes */
     job->obs->observe = sqz_mpi_field_observe;
     st = sqz_cli_observe_start(job->obs, ctx, f, 0, job->every);
@@ -205,7 +242,11 @@ int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char
   if (st == SQZ_OK) sqz_context_timing(ctx, &t[0], &t[1]);
   if (st == SQZ_OK) MPI_Reduce(t, &job->kernel_s, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (st == SQZ_OK) MPI_Reduce(t + 1, &job->wall_s, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  if (st == SQZ_OK && job->kind == SQZ_CLI_MPI_HEAT) st = sqz_mpi_field_sum(f, SQZ_SUM_NEUMAIER, &job->sum1);
+  if (st == SQZ_OK && job->kind == SQZ_CLI_MPI_HEAT) {
+    st = sqz_cli_sum_ok(sqz_mpi_field_sum(f, SQZ_SUM_NEUMAIER, &job->sum1), &job->sum1);
+    job->overflowed = st == SQZ_ERR_NON_FINITE; /* from a finite start (sum0 passed): every rank reports it alike */
+    if (job->overflowed) st = SQZ_OK;
+  }
   if (st == SQZ_OK) st = sqz_mpi_field_count(f, &job->nonzero);
   if (st == SQZ_OK && job->gather) st = sqz_mpi_field_gather(f, whole, 0);
   if (st == SQZ_OK) job->ranks_json = sqz__mpi_ranks_json(f);
@@ -213,6 +254,8 @@ int sqz_cli_mpi_run(sqz_context *ctx, sqz_domain *dom, sqz_type type, const char
 }
 #else /* one process: nothing to start, to agree with or to spread over */
 void sqz_cli_mpi_init(int *argc, char ***argv) {}
+int sqz_cli_mpi_started(void) { return 0; }
+void sqz_cli_mpi_config(const char *cmd, const sqz_cli_kv *kv, size_t n) { (void)cmd, (void)kv, (void)n; }
 int sqz_cli_mpi_finalize(int rc) { return rc; }
 int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len) { return rc; }
 int sqz_cli_mpi_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx) {

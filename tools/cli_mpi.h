@@ -16,6 +16,8 @@ void sqz_cli_mpi_init(int *argc, char ***argv);
 /* Passes sqz_cli_mpi_agree's points a command did not reach (it ended early), ends MPI and returns the
  * agreed exit status. */
 int sqz_cli_mpi_finalize(int rc);
+/* 1 when this process started MPI (a launcher started it, even with one rank), else 0. */
+int sqz_cli_mpi_started(void);
 /* Ranks of the run (1: no MPI), this process's rank and its rank among the ranks of its node. */
 int sqz_cli_mpi_ranks(void);
 int sqz_cli_mpi_rank(void);
@@ -25,6 +27,14 @@ int sqz_cli_mpi_rank(void);
  * to END, so no rank waits in a collective that another skipped. */
 enum { SQZ_CLI_MPI_BEGIN = 1, SQZ_CLI_MPI_END = 2 };
 int sqz_cli_mpi_agree(int point, int rc, char *text, size_t len);
+/* What every rank of a run must agree on (the command, its options and files as given: value NULL = not given;
+ * SQZ_EXCHANGE_STEPS and SQZ_OVERLAP are added): set before BEGIN, where each rank compares it with rank 0's and
+ * one that differs fails (exit 1) with "rank R: KEY is X here but Y on rank 0", which rank 0 prints, so no rank
+ * waits for a halo another never sends. Device selections and kernel tuning variables may differ per rank. */
+typedef struct {
+  const char *key, *value;
+} sqz_cli_kv;
+void sqz_cli_mpi_config(const char *cmd, const sqz_cli_kv *kv, size_t n);
 /* Opens this rank's context (sqz_cli_open) on its device: of a comma-separated --device/--devices (else
  * $SQZ_DEVICE) list the entry of its node-local rank (list[local % n]; an entry of digits only is the Nth
  * device of the backend, as in --devices, and one past them exit status 2); one device as given; none:
@@ -56,7 +66,8 @@ typedef struct {
   sqz_cli_obs *obs;    /* --observe: rows at step 0 and every `every` steps (sqz_mpi_field_observe); n = 0: none */
   uint64_t every;
   uint64_t nonzero;    /* out: non-zero cells after the steps */
-  double sum0, sum1;   /* out (heat): the sums before and after */
+  double sum0, sum1;   /* out (heat): the sums before and after (NaN where finite values sum past the range) */
+  int overflowed;      /* out (heat): the state became non-finite from a finite start (sum1 then unset) */
   double kernel_s, wall_s; /* out: the slowest rank's */
   char *ranks_json;    /* out (rank 0): per-rank figures as a JSON array; the caller frees it */
 } sqz_cli_mpi_job;

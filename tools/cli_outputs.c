@@ -28,11 +28,16 @@ static mode_t sqz_cli_umask = 022;
 /* Removes every temporary still registered, the library's too, then dies of the
  * signal (the default action, so the parent sees how the command ended). Async-signal-safe:
  * unlink, sqz_remove_temporaries, signal and raise only. */
-static void sqz__cli_on_signal(int sig) {
+void sqz_cli_outputs_remove(void) {
   for (int i = 0; i < sqz_cli_nouts; i++) {
     if (sqz_cli_outs[i].live) unlink(sqz_cli_outs[i].tmp);
   }
   sqz_remove_temporaries();
+}
+
+static void sqz__cli_on_signal(int sig) {
+  sqz_cli_guard_kill(); /* a trial of the user's kernel (cli_guard.c) ends with the run */
+  sqz_cli_outputs_remove();
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -137,6 +142,7 @@ int sqz_cli_outputs_commit(const char *cmd) {
     sqz_cli_outputs_abort();
     return sqz_cli_error(cmd, SQZ_ERR_IO, "%s: write failed: %s; no output was written", bad, strerror(e));
   }
+  sqz_cli_timeout_stop(); /* the outputs are complete: --timeout no longer stops the run half-way through them */
   /* Every output is complete and on disk: the renames follow back to back. sqz_cli_output refused
    * targets that are folders, the one case where rename fails in a folder we could create files in. */
   for (i = 0; i < n && !e; i++)

@@ -1,5 +1,6 @@
 /* cli_run.c — what sqz life, run and heat share around their steps: state files by extension, the progress bar, animation frames. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,6 +43,18 @@ int sqz_cli_save_state(sqz_field *f, const char *target, const char *tmp, const 
   if (sqz_cli_has_ext(target, ".rle")) return sqz_field_save_rle(f, tmp, workload);
   if (sqz_cli_has_ext(target, ".cells")) return sqz__save_cells(f, target, tmp);
   return sqz_field_save_pbm(f, tmp);
+}
+
+int sqz_cli_step_count(const char *cmd, const char *init, uint64_t step0, uint64_t steps) {
+  if (step0 <= UINT64_MAX - steps) return 0;
+  return sqz_cli_usage(cmd, "--init %s records step %llu: %llu more steps pass 2^64 - 1, the largest step count a "
+                            "checkpoint holds", init, (unsigned long long)step0, (unsigned long long)steps);
+}
+
+int sqz_cli_sum_ok(int status, double *sum) {
+  if (status != SQZ_ERR_TOO_LARGE) return status;
+  *sum = NAN;
+  return SQZ_OK;
 }
 
 /* ---- progress bar: stderr, on a terminal, once a run has lasted a second ------------------- */

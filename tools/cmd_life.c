@@ -15,7 +15,8 @@ static const char *sqz_life_help =
     "                 FILE.rle|FILE.cells [--at X,Y]] [--clip] [--out FILE.pbm|FILE.npy|FILE.rle|FILE.cells|FILE.h5]\n"
     "                [--png FILE.png [--png-size S]]\n"
     "                [--frames DIR --every K] [--backend B] [--device D] [--parts P] [--devices LIST]\n"
-    "                [--observe ITEM ... --every K --observe-out FILE.csv|FILE.jsonl] [--quiet] [--json]\n"
+    "                [--observe ITEM ... --every K --observe-out FILE.csv|FILE.jsonl]\n"
+    "                [--timeout S] [--quiet] [--json]\n"
     "\n"
     "  DOMAIN     triangle:N, tetrahedron:N or fractal:NAME:R\n"
     "  --steps    number of generations (required, at most 2^62)\n"
@@ -45,6 +46,7 @@ static const char *sqz_life_help =
     "  --devices  LIST: the parts on several devices (comma-separated --device values, 0:0,0:1; SQZ_DEVICE=0,1\n"
     "             too), one context each, halos through the host\n"
     SQZ_CLI_OBSERVE_HELP
+    "  --timeout  S seconds: then the run stops, exit 1, no output written or replaced\n"
     "  --quiet    no progress bar (shown on a terminal for runs over a second)\n"
     "  --json     print one JSON object instead of the text summary\n"
     "  --layout   storage, default compact:\n";
@@ -60,7 +62,7 @@ static void sqz__life_usage(void) {
 }
 
 typedef struct {
-  const char *domain, *rule, *layout, *map, *init, *out, *png, *backend, *device, *at, *frames;
+  const char *domain, *rule, *given_rule, *layout, *map, *init, *out, *png, *backend, *device, *at, *frames, *timeout;
   uint64_t steps, block, every, png_size;
   int have_steps, json, quiet, clip;
   sqz_cli_gen gen; /* a random, const or point --init */
@@ -122,6 +124,7 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
     SQZ_OPT("--backend", o->backend)
     SQZ_OPT("--device", o->device)
     SQZ_OPT("--frames", o->frames)
+    SQZ_OPT("--timeout", o->timeout)
 #undef SQZ_OPT
     if ((m = sqz_cli_opt(argc, argv, &i, "--steps", 1, &v)) != 0) {
       if (m < 0) return sqz_cli_usage("life", "--steps needs a value");
@@ -190,10 +193,24 @@ static int sqz__life_load(sqz_field *f, const sqz_life_opts *o, int64_t at_x, in
   return sqz_cli_load_state(f, o->init, NULL, 0, NULL);
 }
 
+/* What the ranks of a run must agree on (sqz_cli_mpi_config): the options as given, --rule before a file's. */
+static void sqz__life_config(const sqz_life_opts *o) {
+  char steps[24], size[24], parts[24];
+  snprintf(steps, sizeof steps, "%llu", (unsigned long long)o->steps);
+  snprintf(size, sizeof size, "%llu", (unsigned long long)o->png_size);
+  snprintf(parts, sizeof parts, "%llu", (unsigned long long)o->parts.parts);
+  const sqz_cli_kv kv[] = {{"DOMAIN", o->domain}, {"--layout", o->layout}, {"--steps", steps}, {"--rule", o->given_rule},
+                           {"--init", o->init},   {"--at", o->at},         {"--clip", o->clip ? "on" : NULL},
+                           {"--out", o->out},     {"--png", o->png},       {"--png-size", size}, {"--parts", parts}};
+  sqz_cli_mpi_config("life", kv, sizeof kv / sizeof kv[0]);
+}
+
 int sqz_cmd_life(int argc, char **argv) {
   sqz_life_opts o = {.layout = "compact", .init = "random:0.5:1", .gen = {.density = 0.5, .seed = 1}};
   int rc = sqz__life_args(argc, argv, &o);
   if (rc) return rc < 0 ? 0 : rc;
+  if ((rc = sqz_cli_timeout("life", o.timeout)) != 0) return rc;
+  o.given_rule = o.rule;
   int random = sqz_cli_gen_parse("life", o.init, 0, &o.gen); /* 1: a state sqz makes, 0: a file */
   if (random == 2) return 2;
   if (random && (o.gen.kind == SQZ_CLI_GEN_CONST || o.gen.kind == SQZ_CLI_GEN_POINT) && o.gen.value != 0.0 &&
@@ -264,6 +281,7 @@ int sqz_cmd_life(int argc, char **argv) {
     rc = 2;
     goto done;
   }
+  if (st == SQZ_OK && (rc = sqz_cli_step_count("life", o.init, step0, o.steps)) != 0) goto done;
   int rule_from_file = !o.rule && *file_rule;
   if (!o.rule) o.rule = rule_from_file ? file_rule : dom && sqz_domain_dims(dom) == 3 ? "B6/S5,6,7" : "B3/S23";
   int rule_st = st == SQZ_OK ? sqz_rule_parse_states(o.rule, sqz_domain_dims(dom), &b, &s, &states, err, sizeof err)
@@ -287,6 +305,7 @@ int sqz_cmd_life(int argc, char **argv) {
     goto done;
   }
   double kernel_s = 0, wall_s = 0;
+  if (ranks > 1) sqz__life_config(&o);
   if (ranks > 1) { /* every rank learns rank 0's outcome so far and the rule (a file's, read there) */
     if (st != SQZ_OK) rc = sqz_cli_fail("life", ctx, st);
     snprintf(rule_buf, sizeof rule_buf, "%s", o.rule);

@@ -1,5 +1,6 @@
 /* cmd_stencil.c — `sqz run` (a user stencil from an OpenCL C file) and `sqz heat` (built-in diffusion): one option table and one pipeline. */
 #include <errno.h>
+#include <float.h>
 #include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@ static const char *sqz_run_help =
     "               [--layout L]\n"
     "               [--map M] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
     "               [--observe ITEM ... --every K --observe-out FILE.csv|FILE.jsonl]\n"
-    "               [--block RHO] [--backend B] [--device D] [--parts P] [--devices LIST] [--json]\n"
+    "               [--block RHO] [--backend B] [--device D] [--parts P] [--devices LIST] [--timeout S] [--json]\n"
     "\n"
     "Runs your cell update on every cell of DOMAIN, K times. FILE.cl defines\n"
     "  sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present,\n"
@@ -31,6 +32,8 @@ static const char *sqz_run_help =
     "             an .h5 checkpoint of sqz (--out FILE.h5 writes one: resume a long run bit for bit)\n"
     "  --out      the final state as .npy (shape (side, side) [y][x], tetrahedra (N, N, N) [z][y][x])\n"
     "  --backend  an OpenCL device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)\n"
+    "  --timeout  S seconds (a kernel that never ends): then the run stops, exit 1, no output written. A trial\n"
+    "             step in a child process first: a kernel that crashes the OpenCL compiler or the device is exit 1\n"
     "  --parts    P parts (--devices LIST: on several devices), as for sqz life\n"
     SQZ_CLI_OBSERVE_HELP
     "  --layout   storage, default compact:\n";
@@ -41,7 +44,7 @@ static const char *sqz_heat_help =
     "                [--out FILE.npy|FILE.h5] [--png FILE.png [--png-size S]] [--frames DIR --every K] [--quiet]\n"
     "                [--observe ITEM ... --every K --observe-out FILE.csv|FILE.jsonl]\n"
     "                [--layout L] [--map M] [--block RHO] [--backend B]\n"
-    "                [--device D] [--parts P] [--devices LIST] [--json]\n"
+    "                [--device D] [--parts P] [--devices LIST] [--timeout S] [--json]\n"
     "\n"
     "Explicit heat diffusion with insulated holes and borders: u' = u + A * sum over the face neighbours\n"
     "that are domain cells (2D: N, W, E, S; 3D: the 6 faces) of (u_n - u). The total heat is conserved.\n"
@@ -53,13 +56,14 @@ static const char *sqz_heat_help =
     "             --quiet: no progress bar; pictures map the values' range onto viridis\n"
     "  --parts    P parts (--devices LIST: on several devices), as for sqz life\n"
     SQZ_CLI_OBSERVE_HELP
+    "  --timeout  S seconds: then the run stops, exit 1, no output written\n"
     "  --json     adds sum_initial and sum_final, with --png the range it maps (png_min, png_max), and\n"
     "             setup_s = total_s - wall_s (all but the steps)\n"
     "  --layout   storage, default compact:\n";
 
 typedef struct {
   const char *cmd, *domain, *kernel, *type, *params, *init, *out, *png, *layout, *map, *backend, *device, *alpha,
-      *frames;
+      *frames, *timeout;
   uint64_t steps, block, every, png_size;
   int have_steps, json, quiet;
   sqz_cli_parts parts;
@@ -80,7 +84,7 @@ static const sqz_stencil_opt sqz_stencil_table[] = {
     SQZ_SOPT("--init", init, SQZ_RUN | SQZ_HEAT),  SQZ_SOPT("--out", out, SQZ_RUN | SQZ_HEAT),
     SQZ_SOPT("--png", png, SQZ_RUN | SQZ_HEAT),   SQZ_SOPT("--frames", frames, SQZ_RUN | SQZ_HEAT),              SQZ_SOPT("--layout", layout, SQZ_RUN | SQZ_HEAT),
     SQZ_SOPT("--map", map, SQZ_RUN | SQZ_HEAT),    SQZ_SOPT("--backend", backend, SQZ_RUN | SQZ_HEAT),
-    SQZ_SOPT("--device", device, SQZ_RUN | SQZ_HEAT),
+    SQZ_SOPT("--device", device, SQZ_RUN | SQZ_HEAT),      SQZ_SOPT("--timeout", timeout, SQZ_RUN | SQZ_HEAT),
 };
 
 static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts *o) {
@@ -246,6 +250,67 @@ static int sqz__stencil_steps(sqz_field *f, uint64_t steps, void *user) {
                               : sqz_stencil_step(f, j->source, j->name, j->params, j->n_params, steps);
 }
 
+/* The trial of the user's kernel (sqz_cli_trial): in the child, the command becomes one step of a made state
+ * with no output; 0 there and where the trial passed, else the exit status. */
+static int sqz__stencil_trial(sqz_stencil_opts *o, const char **init, int *random, sqz_cli_gen *gen) {
+  if (sqz_cli_mpi_started()) return 0; /* no fork() beside MPI */
+  int rc = sqz_cli_trial(o->cmd, o->kernel);
+  if (rc >= 0) return rc;
+  o->steps = 1;
+  o->out = o->png = o->frames = NULL;
+  o->every = o->png_size = 0;
+  o->json = 0;
+  o->quiet = 1;
+  *init = "random:0.5:1";
+  *random = sqz_cli_gen_parse(o->cmd, *init, 0, gen);
+  return 0;
+}
+
+/* Heat from a finite state overflowed (the final state holds an infinity or a NaN): the first step after which it
+ * did, replayed from the initial state (gen, else the file init) a step at a time; 0 when not found. */
+static uint64_t sqz__heat_overflow_step(sqz_field *f, const char *init, const sqz_cli_gen *gen, double alpha,
+                                        uint64_t steps) {
+  int st = gen ? sqz_cli_gen_apply(f, gen) : sqz_cli_load_state(f, init, NULL, 0, NULL);
+  double sum = 0;
+  for (uint64_t k = 1; st == SQZ_OK && k <= steps; k++) {
+    st = sqz_heat_step(f, alpha, 1);
+    if (st == SQZ_OK && (st = sqz_cli_sum_ok(sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum), &sum)) == SQZ_ERR_NON_FINITE)
+      return k;
+  }
+  return 0;
+}
+
+/* The message of heat that overflowed at step (0: within the run, on MPI ranks); exit status 1. */
+static int sqz__heat_overflow(const sqz_stencil_opts *o, uint64_t step, sqz_type type) {
+  char at[64];
+  if (step) snprintf(at, sizeof at, "at step %llu", (unsigned long long)step);
+  else snprintf(at, sizeof at, "within steps 1 .. %llu", (unsigned long long)o->steps);
+  fprintf(stderr,
+          "sqz heat: overflow %s of %llu: a value became infinite or NaN from a finite state (--init %s; %s holds "
+          "magnitudes up to %g); nothing written\n",
+          at, (unsigned long long)o->steps, o->init ? o->init : "random:1", type == SQZ_F32 ? "f32" : "f64",
+          type == SQZ_F32 ? FLT_MAX : DBL_MAX);
+  return 1;
+}
+
+/* What the ranks of a run must agree on (sqz_cli_mpi_config): the options as given and the kernel's text (its
+ * 64-bit FNV-1a hash: one path may hold another file on another node). */
+static void sqz__stencil_config(const sqz_stencil_opts *o, const char *source) {
+  char steps[24], size[24], parts[24], hash[24];
+  uint64_t h = 14695981039346656037ull;
+  for (const char *p = source ? source : ""; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+  snprintf(steps, sizeof steps, "%llu", (unsigned long long)o->steps);
+  snprintf(size, sizeof size, "%llu", (unsigned long long)o->png_size);
+  snprintf(parts, sizeof parts, "%llu", (unsigned long long)o->parts.parts);
+  snprintf(hash, sizeof hash, "%016llx", (unsigned long long)h);
+  const sqz_cli_kv kv[] = {{"DOMAIN", o->domain}, {"--layout", o->layout}, {"--type", o->type},
+                           {"--steps", steps},    {"--init", o->init},     {"--alpha", o->alpha},
+                           {"--kernel", o->kernel}, {"the --kernel text (hash)", source ? hash : NULL},
+                           {"--param", o->params}, {"--out", o->out},     {"--png", o->png},
+                           {"--png-size", size},  {"--parts", parts}};
+  sqz_cli_mpi_config(o->cmd, kv, sizeof kv / sizeof kv[0]);
+}
+
 static int sqz__stencil(int argc, char **argv, int which) {
   sqz_stencil_opts o = {.cmd = which == SQZ_RUN ? "run" : "heat", .layout = "compact"};
   int rc = sqz__stencil_args(argc, argv, which, &o);
@@ -260,6 +325,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
   int random = sqz_cli_gen_parse(o.cmd, init, which == SQZ_HEAT, &gen); /* 1: a state sqz makes, 0: a file */
   if (random == 2) return 2;
   if (o.alpha && sqz_cli_double(o.cmd, "--alpha", o.alpha, -HUGE_VAL, HUGE_VAL, &alpha)) return 2;
+  if ((rc = sqz_cli_timeout(o.cmd, o.timeout)) != 0) return rc;
   int ranks = sqz_cli_mpi_ranks(), root = sqz_cli_mpi_rank() == 0; /* mpirun: parts on the ranks, files on rank 0 */
   if (ranks > 1 && (rc = sqz_cli_mpi_options(o.cmd, o.parts.parts, o.map, o.block, o.frames)) != 0) return rc;
   const sqz_cli_path outs[] = {{"--out", o.out}, {"--png", o.png}, {"--observe-out", o.obs.out}}; /* before the steps */
@@ -269,8 +335,10 @@ static int sqz__stencil(int argc, char **argv, int which) {
       return sqz_cli_usage(o.cmd, "--backend cpu cannot run --kernel %s: the kernel is OpenCL C, which needs an OpenCL "
                                   "device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)", o.kernel);
     if (sqz__parse_params(o.cmd, o.params, &params, &n_params)) return 2;
-    if ((rc = sqz__read_text(o.cmd, o.kernel, &source)) != 0) {
+    if ((rc = sqz__read_text(o.cmd, o.kernel, &source)) != 0 ||
+        (rc = sqz__stencil_trial(&o, &init, &random, &gen)) != 0) {
       free(params);
+      free(source);
       return rc;
     }
   }
@@ -318,7 +386,9 @@ static int sqz__stencil(int argc, char **argv, int which) {
       goto done;
     }
   }
-  if (st == SQZ_OK && ranks == 1 && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum0);
+  if (st == SQZ_OK && (rc = sqz_cli_step_count(o.cmd, init, step0, o.steps)) != 0) goto done;
+  if (st == SQZ_OK && ranks == 1 && which == SQZ_HEAT) st = sqz_cli_sum_ok(sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum0), &sum0);
+  if (ranks > 1) sqz__stencil_config(&o, source);
   if (ranks > 1) { /* every rank learns rank 0's outcome so far */
     if (st != SQZ_OK) rc = sqz_cli_fail(o.cmd, ctx, st);
     if ((rc = sqz_cli_mpi_agree(SQZ_CLI_MPI_BEGIN, rc, NULL, 0)) != 0) goto done;
@@ -338,12 +408,20 @@ static int sqz__stencil(int argc, char **argv, int which) {
     nonzero = mjob.nonzero;
     sum0 = mjob.sum0;
     sum1 = mjob.sum1;
+    if (root && mjob.overflowed) {
+      rc = sqz__heat_overflow(&o, 0, type);
+      goto done;
+    }
   } else
 #endif
   if (st == SQZ_OK && (st = sqz_cli_observe_start(&o.obs, ctx, f, step0, o.every)) == SQZ_OK)
     st = sqz_cli_steps(ctx, f, o.steps, sqz__stencil_steps, &job, o.frames, o.every, o.png_size, &kernel_s, &wall_s);
   if (!root) goto done;
-  if (st == SQZ_OK && !mf && which == SQZ_HEAT) st = sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum1);
+  if (st == SQZ_OK && !mf && which == SQZ_HEAT) st = sqz_cli_sum_ok(sqz_field_sum(f, SQZ_SUM_NEUMAIER, &sum1), &sum1);
+  if (st == SQZ_ERR_NON_FINITE && !mf && which == SQZ_HEAT) { /* the initial sum was finite: the steps overflowed */
+    rc = sqz__heat_overflow(&o, sqz__heat_overflow_step(f, init, random ? &gen : NULL, alpha, o.steps), type);
+    goto done;
+  }
   if (st == SQZ_OK && !mf) st = sqz_field_count(f, &nonzero);
   sqz_field *shown = mf ? mf : f; /* layout, map and bytes (on ranks: rank 0's part) */
   const char *out_tmp = NULL, *png_tmp = NULL; /* every output to a temporary, renamed together at the end */

@@ -8,7 +8,7 @@
 #include "sqz_bench.h"
 
 int sqz_bench_copy_bandwidth(sqz_context *ctx, uint64_t max_bytes, double *bytes_per_s, uint64_t *bytes_used) {
-  if (!ctx || !bytes_per_s) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!ctx || !bytes_per_s) return sqz__null_arg(ctx, "sqz_bench_copy_bandwidth");
   uint64_t n = max_bytes ? max_bytes : (uint64_t)1 << (ctx->ops->host_memory ? 28 : 30);
   while (n > 1 && (n > ctx->max_alloc || n > ctx->global_mem / 4)) n >>= 1;
   *bytes_per_s = 0.0;
@@ -20,7 +20,7 @@ int sqz_bench_copy_bandwidth(sqz_context *ctx, uint64_t max_bytes, double *bytes
 }
 
 int sqz_bench_simplex_touch(sqz_field *field, int accumulate, uint64_t steps) {
-  if (!field) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!field) return sqz__null_arg(NULL, "sqz_bench_simplex_touch");
   if (field->dom->kind == SQZ_DOMAIN_FRACTAL || field->type != SQZ_U8)
     return sqz__fail(field->ctx, SQZ_ERR_INVALID_ARGUMENT, "the map and accumulate workloads need a SQZ_U8 simplex field");
   if (field->parts)
@@ -34,7 +34,7 @@ int sqz_bench_simplex_touch(sqz_field *field, int accumulate, uint64_t steps) {
 
 int sqz_bench_fractal_maps(sqz_context *ctx, const sqz_domain *dom, uint32_t level, const char *map, uint64_t tile0,
                            uint64_t count, uint64_t *checksum, double *kernel_s) {
-  if (!ctx || !dom || !map) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!ctx || !dom || !map) return sqz__null_arg(ctx, "sqz_bench_fractal_maps");
   const sqz_map_info *m = sqz__map_find(map);
   /* the tile maps of the backend that has them alone (the registry's cuda maps); another backend
    * refuses them from its own table entry */
@@ -57,7 +57,7 @@ int sqz_bench_fractal_maps(sqz_context *ctx, const sqz_domain *dom, uint32_t lev
 }
 
 int sqz_bench_random_points(uint64_t n, uint64_t seed, float *xy) {
-  if (!xy && n) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!xy && n) return sqz__null_arg(NULL, "sqz_bench_random_points");
   for (uint64_t i = 0; i < 2 * n; i++) xy[i] = (float)(sqz_mix64(seed + i) >> 40) / 16777216.0f * 1000.0f;
   return SQZ_OK;
 }

@@ -216,7 +216,7 @@ static int sqz__set_map(sqz_field *f, const char *map) {
 }
 
 int sqz_field_set_map(sqz_field *f, const char *map) {
-  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f) return sqz__null_arg(f ? f->ctx : NULL, "sqz_field_set_map");
   sqz__lock(f->ctx); /* a step on another thread reads the map */
   int st = sqz__set_map(f, map);
   sqz__unlock(f->ctx);
@@ -245,7 +245,7 @@ static int sqz__life_type(sqz_field *f) {
 }
 
 int sqz__life_update(sqz_field *f, const char *rule, sqz_update *u) {
-  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f) return sqz__null_arg(f ? f->ctx : NULL, "sqz_life_step");
   memset(u, 0, sizeof *u);
   u->kind = SQZ_UPDATE_LIFE;
   char err[256];
@@ -266,7 +266,7 @@ int sqz_life_step(sqz_field *f, const char *rule, uint64_t steps) {
 }
 
 int sqz_life_step_custom(sqz_field *f, const char *cell_body, uint64_t steps) {
-  if (!f || !cell_body || !*cell_body) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !cell_body || !*cell_body) return sqz__null_arg(f ? f->ctx : NULL, "sqz_life_step_custom");
   sqz_update u = {.kind = SQZ_UPDATE_LIFE_BODY};
   u.source = cell_body;
   int st = sqz__life_type(f);

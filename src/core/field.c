@@ -255,7 +255,7 @@ uint64_t sqz_field_bytes(const sqz_field *f) {
 }
 
 int sqz_field_set_block(sqz_field *f, uint32_t rho) {
-  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f) return sqz__null_arg(NULL, "sqz_field_set_block");
   if (rho > 1024) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "block side %u is larger than 1024", rho);
   if (f->parts && f->dom->kind == SQZ_DOMAIN_FRACTAL && rho != f->block)
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "%s in %llu parts: the tile side is %u, fixed by the parts", f->dom->spec,
@@ -380,7 +380,7 @@ int sqz__states_fail(sqz_field *f, const char *path, uint64_t x, uint64_t y, uin
 }
 
 int sqz_field_write(sqz_field *f, const void *embedded, size_t bytes) {
-  if (!f || !embedded) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !embedded) return sqz__null_arg(f ? f->ctx : NULL, "sqz_field_write");
   uint64_t cells;
   int st = sqz__embedded_check(f, bytes, &cells);
   if (st != SQZ_OK) return st;
@@ -404,7 +404,7 @@ int sqz_field_write(sqz_field *f, const void *embedded, size_t bytes) {
 }
 
 int sqz_field_read(sqz_field *f, void *embedded, size_t bytes) {
-  if (!f || !embedded) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !embedded) return sqz__null_arg(f ? f->ctx : NULL, "sqz_field_read");
   uint64_t cells;
   int st = sqz__embedded_check(f, bytes, &cells);
   if (st != SQZ_OK) return st;
@@ -424,7 +424,7 @@ int sqz_field_read(sqz_field *f, void *embedded, size_t bytes) {
 }
 
 int sqz_field_copy(sqz_field *dst, const sqz_field *src) {
-  if (!dst || !src) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!dst || !src) return sqz__null_arg(dst ? dst->ctx : NULL, "sqz_field_copy");
   if (strcmp(dst->dom->spec, src->dom->spec) != 0 || dst->type != src->type)
     return sqz__fail(dst->ctx, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_copy: %s and %s differ in domain or type",
                      dst->dom->spec, src->dom->spec);

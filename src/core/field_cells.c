@@ -33,7 +33,7 @@ static int sqz__cell_elsewhere(const sqz_field *f, int64_t i) {
 }
 
 int sqz_field_set_cell(sqz_field *f, uint64_t x, uint64_t y, uint64_t z, double value) {
-  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f) return sqz__null_arg(NULL, "sqz_field_set_cell");
   const char *why = sqz__type_value_check(f->type, value);
   if (why) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "cell value %g: %s", value, why);
   if (f->layout == SQZ_LAYOUT_BITS && value != 0.0 && value != 1.0)
@@ -57,7 +57,7 @@ int sqz_field_set_cell(sqz_field *f, uint64_t x, uint64_t y, uint64_t z, double 
 }
 
 int sqz_field_get_cell(sqz_field *f, uint64_t x, uint64_t y, uint64_t z, double *value) {
-  if (!f || !value) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !value) return sqz__null_arg(f ? f->ctx : NULL, "sqz_field_get_cell");
   int64_t i = 0;
   int st = sqz__cell_index(f, x, y, z, &i);
   if (st == SQZ_OK && sqz__cell_elsewhere(f, i))

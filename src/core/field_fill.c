@@ -76,7 +76,7 @@ static int sqz__field_fill(sqz_field *f, const sqz_fill *fill) {
 }
 
 int sqz_field_fill_random(sqz_field *f, double density, uint64_t seed) {
-  if (!f) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f) return sqz__null_arg(NULL, "sqz_field_fill_random");
   if (!(density >= 0.0 && density <= 1.0))
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "density %g is not in [0, 1]", density);
   sqz_fill fill = {SQZ_FILL_RANDOM, seed, (uint64_t)ldexp(density, 32), sqz__type_bits(f->type, 1.0)};

@@ -78,7 +78,7 @@ const char *sqz__layout_rule(const sqz_field *f) {
 }
 
 int sqz_field_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z, int64_t *index) {
-  if (!f || !index) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !index) return sqz__null_arg(f ? f->ctx : NULL, "sqz_field_index");
   *index = sqz__layout_index(f, x, y, f->dom->dims == 2 ? 0 : z); /* z is ignored in 2D */
   return SQZ_OK;
 }
@@ -86,7 +86,7 @@ int sqz_field_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z, int6
 const char *sqz_field_layout_rule(const sqz_field *f) { return f ? sqz__layout_rule(f) : ""; }
 
 int sqz_domain_layout_cells(const sqz_domain *dom, const char *layout, uint64_t *cells) {
-  if (!dom || !cells) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!dom || !cells) return sqz__null_arg(dom ? dom->ctx : NULL, "sqz_domain_layout_cells");
   sqz_layout_id id = SQZ_LAYOUT_BB;
   uint32_t rho = 0;
   int st = sqz__parse_layout(dom->ctx, dom, layout, &id, &rho);

@@ -333,7 +333,8 @@ int sqz__parts_halo_wide(const sqz_parts_plan *plan, uint64_t p, unsigned width,
 
 /* ---- public summary ---------------------------------------------------------------------------- */
 int sqz_parts_info(const sqz_domain *dom, uint64_t parts, uint64_t *values, size_t n_values) {
-  if (!dom || !values) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_parts_info: NULL domain or values");
+  if (!dom || !values)
+    return sqz__fail(dom ? dom->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_parts_info: NULL domain or values");
   sqz_parts_plan *plan = NULL;
   int st = sqz__parts_plan(dom, parts, &plan);
   if (st != SQZ_OK) return st;

@@ -84,6 +84,9 @@ SQZ_COMPONENT void sqz__unlock(sqz_context *ctx);
 SQZ_COMPONENT int sqz__fail(sqz_context *ctx, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 SQZ_INTERNAL void sqz__clear_error(sqz_context *ctx);
+/* A public call given a NULL handle or pointer (or an empty text where one is needed): SQZ_ERR_INVALID_ARGUMENT with
+ * the detail "fn: NULL or empty argument" in ctx (NULL: the thread's slot), so no older detail stays readable. */
+SQZ_INTERNAL int sqz__null_arg(sqz_context *ctx, const char *fn);
 /* Appends text to the current detail (for build logs). */
 SQZ_INTERNAL void sqz__append_detail(sqz_context *ctx, const char *text);
 

@@ -71,6 +71,10 @@ void sqz__append_detail(sqz_context *ctx, const char *text) {
   free(joined);
 }
 
+int sqz__null_arg(sqz_context *ctx, const char *fn) {
+  return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: NULL or empty argument", fn);
+}
+
 void sqz__clear_error(sqz_context *ctx) {
   if (!ctx) {
     sqz_thread_detail[0] = 0;

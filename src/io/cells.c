@@ -6,7 +6,7 @@
 #include "io/rle.h"
 
 int sqz_field_load_cells(sqz_field *f, const char *path, int64_t at_x, int64_t at_y) {
-  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !path) return sqz__null_arg(f ? f->ctx : NULL, "sqz_field_load_cells");
   return sqz__pattern_load(f, path, ".cells", sqz__cells_parse, at_x, at_y, 0, NULL);
 }
 
@@ -21,7 +21,7 @@ static int sqz__ends_with(const char *path, const char *ext) {
 
 int sqz_field_load_clipped(sqz_field *f, const char *path, int64_t at_x, int64_t at_y, uint64_t *clipped) {
   if (clipped) *clipped = 0;
-  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !path) return sqz__null_arg(f ? f->ctx : NULL, "sqz_field_load_clipped");
   int pattern = sqz__ends_with(path, ".rle") || sqz__ends_with(path, ".cells");
   if (sqz__ends_with(path, ".h5"))
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "%s: a checkpoint is a whole state of its domain: no clipping",
@@ -67,7 +67,7 @@ static int sqz__cells_head(sqz_context *ctx, sqz_atomic_file *af, const char *na
 }
 
 int sqz_field_save_cells(sqz_field *f, const char *path, const char *name) {
-  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !path) return sqz__null_arg(f ? f->ctx : NULL, "sqz_field_save_cells");
   int st = sqz__pattern_field(f, path, ".cells");
   if (st != SQZ_OK) return st;
   for (const char *c = name; c && *c; c++)

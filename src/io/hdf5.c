@@ -114,11 +114,27 @@ static int sqz__h5_get_str(hid_t obj, const char *name, char *buf, size_t len) {
   if (a >= 0) H5Aclose(a);
   return ok;
 }
-static int sqz__h5_get_u64(hid_t obj, const char *name, uint64_t *value) {
-  hid_t a = sqz__h5_attr_one(obj, name);
-  int ok = a >= 0 && H5Aread(a, H5T_NATIVE_UINT64, value) >= 0;
+/* The attribute 'step' of ds, exactly: an integer of at most 64 bits, not negative (HDF5 would clamp -1 to 0 and a
+ * float or a larger integer to the nearest uint64, silently); absent, 0 (a checkpoint of an older sqz). SQZ_OK,
+ * else SQZ_ERR_PARSE naming what the attribute holds. */
+static int sqz__h5_step(sqz_context *ctx, const char *path, hid_t ds, uint64_t *step) {
+  *step = 0;
+  if (H5Aexists(ds, "step") <= 0) return SQZ_OK;
+  hid_t a = sqz__h5_attr_one(ds, "step"), t = a >= 0 ? H5Aget_type(a) : -1;
+  int integer = t >= 0 && H5Tget_class(t) == H5T_INTEGER && H5Tget_size(t) <= 8, sign = t >= 0 ? H5Tget_sign(t) : 0;
+  int64_t v = 0;
+  int ok = integer && (sign == H5T_SGN_2 ? H5Aread(a, H5T_NATIVE_INT64, &v) >= 0 && v >= 0
+                                         : H5Aread(a, H5T_NATIVE_UINT64, step) >= 0);
+  if (ok && sign == H5T_SGN_2) *step = (uint64_t)v;
+  if (t >= 0) H5Tclose(t);
   if (a >= 0) H5Aclose(a);
-  return ok;
+  if (ok) return SQZ_OK;
+  *step = 0;
+  if (integer && v < 0)
+    return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: attribute 'step' of dataset 'state' is %lld: a step count is not "
+                                         "negative", path, (long long)v);
+  return sqz__fail(ctx, SQZ_ERR_PARSE, "%s: attribute 'step' of dataset 'state' is not one integer of at most 64 bits "
+                                       "(a step count; refused, not converted)", path);
 }
 
 /* The dataset 'state' of file, opened into *ds, when it is a dataset object of the file itself: the name a
@@ -318,6 +334,9 @@ static int sqz__h5_fits(sqz_field *f, const char *path, hid_t ds, hid_t space) {
 static int sqz__h5_load_values(sqz_field *f, const char *path, hid_t ds, hid_t space, char *workload,
                                size_t workload_len, uint64_t *step) {
   sqz_context *ctx = f->ctx;
+  uint64_t count = 0; /* the step count, checked before any value is read */
+  int st0 = sqz__h5_step(ctx, path, ds, &count);
+  if (st0 != SQZ_OK) return st0;
   uint64_t cells = f->dom->cells, band = cells < SQZ_H5_CHUNK ? (cells ? cells : 1) : SQZ_H5_CHUNK;
   void *values = NULL;
   sqz_compact_io io = {0};
@@ -335,7 +354,7 @@ static int sqz__h5_load_values(sqz_field *f, const char *path, hid_t ds, hid_t s
     st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "%s: no host memory to read the attribute 'workload'", path);
   if (st == SQZ_OK) st = sqz__compact_commit(&io); /* the whole file was good: its state becomes current */
   if (st == SQZ_OK && !has_work) workload[0] = 0;
-  if (st == SQZ_OK && step && !sqz__h5_get_u64(ds, "step", step)) *step = 0;
+  if (st == SQZ_OK && step) *step = count;
   sqz__compact_close(&io);
   free(values);
   return st;

@@ -18,7 +18,7 @@ typedef struct {
 
 /* Checks the arguments and sizes the field's embedded array, with overflow checks. */
 static int sqz__npy_array(sqz_field *f, const char *path, sqz_npy_array *a) {
-  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !path) return sqz__null_arg(f ? f->ctx : NULL, "the .npy calls");
   uint64_t side = sqz_domain_side(f->dom), cells = 1, b = 0;
   int d = sqz_domain_dims(f->dom), ok = 1;
   size_t ts = sqz_type_size(f->type);

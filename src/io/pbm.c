@@ -93,7 +93,7 @@ static int sqz__pbm_read(sqz_field *f, FILE *fp, const char *path, sqz_image *im
 /* Reads the image row by row into bands of the state; cells outside the domain are checked as they
  * come, and the first set one is reported once the whole file was read. */
 int sqz_field_load_pbm(sqz_field *f, const char *path) {
-  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !path) return sqz__null_arg(f ? f->ctx : NULL, "sqz_field_load_pbm");
   return sqz__field_load_pbm(f, path, 0, NULL);
 }
 
@@ -119,7 +119,7 @@ int sqz__field_load_pbm(sqz_field *f, const char *path, int clip, uint64_t *clip
 
 /* P4, produced row by row from bands of domain cells gathered through the layout's index map. */
 int sqz_field_save_pbm(sqz_field *f, const char *path) {
-  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !path) return sqz__null_arg(f ? f->ctx : NULL, "sqz_field_save_pbm");
   sqz_image im;
   int st = sqz__image_open(f, path, SQZ_IMAGE_SAVE, &im);
   if (st != SQZ_OK) return st;

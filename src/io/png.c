@@ -223,7 +223,7 @@ static int sqz__png_buffers(sqz_field *f, const char *path, sqz_png_pic *p, void
 int sqz_field_save_png_range(sqz_field *f, const char *path, uint64_t size, double *min, double *max) {
   if (min) *min = 0;
   if (max) *max = 0;
-  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !path) return sqz__null_arg(f ? f->ctx : NULL, "sqz_field_save_png");
   sqz_png_pic p;
   memset(&p, 0, sizeof p);
   int st = sqz__png_plan(f, path, size, &p);

@@ -119,7 +119,7 @@ static int sqz__rle_load(sqz_context *ctx, const char *path, const sqz_field *f,
 }
 
 int sqz_rle_info(sqz_context *ctx, const char *path, uint64_t *width, uint64_t *height, char *rule, size_t rule_len) {
-  if (!path || (rule && !rule_len)) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!path || (rule && !rule_len)) return sqz__null_arg(ctx, "sqz_rle_info");
   sqz_rle_header h;
   int st = sqz__rle_load(ctx, path, NULL, sqz__rle_parse, &h, NULL, NULL);
   if (st != SQZ_OK) return st;
@@ -232,7 +232,7 @@ int sqz__pattern_load(sqz_field *f, const char *path, const char *what, sqz_patt
 }
 
 int sqz_field_load_rle(sqz_field *f, const char *path, int64_t at_x, int64_t at_y) {
-  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !path) return sqz__null_arg(f ? f->ctx : NULL, "sqz_field_load_rle");
   return sqz__pattern_load(f, path, "RLE", sqz__rle_parse, at_x, at_y, 0, NULL);
 }
 
@@ -344,7 +344,7 @@ static void sqz__rle_golly_rule(uint32_t birth, uint32_t survive, uint32_t state
 }
 
 int sqz_field_save_rle(sqz_field *f, const char *path, const char *rule) {
-  if (!f || !path) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!f || !path) return sqz__null_arg(f ? f->ctx : NULL, "sqz_field_save_rle");
   uint64_t box[4] = {0, 0, 0, 0};
   uint32_t birth, survive, states;
   char err[256], golly[32];

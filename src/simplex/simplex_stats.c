@@ -9,7 +9,7 @@ const char *sqz_simplex_default_map(int dims, uint64_t n) {
 
 int sqz_domain_map_stats(const sqz_domain *dom, const char *map, uint32_t rho, uint32_t *rho_used,
                          uint64_t *launches, uint64_t *launched, uint64_t *useful) {
-  if (!dom) return SQZ_ERR_INVALID_ARGUMENT;
+  if (!dom) return sqz__null_arg(NULL, "sqz_domain_map_stats");
   if (dom->kind == SQZ_DOMAIN_FRACTAL)
     return sqz__fail(dom->ctx, SQZ_ERR_INVALID_ARGUMENT, "map statistics exist for simplices, not for %s "
                      "(for fractals the layout is the method)", dom->spec);

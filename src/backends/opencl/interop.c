@@ -42,7 +42,8 @@ int sqz_context_opencl(const sqz_context *ctx, cl_context *context, cl_device_id
 
 int sqz_field_cl_mem(const sqz_field *f, cl_mem *current) {
   if (current) *current = NULL;
-  if (!f || !current) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_cl_mem: the field or current is NULL");
+  if (!f || !current)
+    return sqz__fail(f ? f->ctx : NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_field_cl_mem: the field or current is NULL");
   if (f->ctx->ops != &sqz__opencl_ops)
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "a field of the %s backend has no cl_mem (its memory is %s)",
                      f->ctx->ops->name, f->ctx->ops->host_memory ? "host memory" : "the backend's own");
