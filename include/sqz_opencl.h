@@ -82,7 +82,8 @@ SQZ_API int sqz_field_create_opencl(sqz_domain *dom, sqz_type type, const char *
  * does not wait for *done (sqz's own calls on the same context do: they share its in-order queue).
  * The parameter and tile buffers of the steps live until the steps complete. Program builds,
  * argument checks and the second buffer's allocation happen in the call, as in the blocking
- * form; sqz_field_cl_mem gives the buffer the last enqueued step will write. Device times of
+ * form, unless a prepare (below) did them; sqz_field_cl_mem gives the buffer the last enqueued
+ * step will write (a field over your buffer: that buffer). Device times of
  * enqueued steps are not collected (sqz_context_timing: host time of the call; profile *done on a
  * profiling queue). The cpu and cuda backends run an enqueue with n_wait = 0 and done = NULL
  * synchronously and refuse a wait list or a done event (SQZ_ERR_UNSUPPORTED, nothing runs). */
