@@ -1,9 +1,10 @@
-/* interop.c — sqz on your own OpenCL context and queue: your kernels and sqz's Life steps on one queue, ordered by events. */
+/* interop.c — sqz on your own OpenCL context, queue and buffer: your kernels and sqz's Life steps on one queue, ordered by events. */
 /* Build: part of the sqz build (SQZ_BUILD_EXAMPLES); run: build/examples/sqz_example_interop.
- * 1. create a cl_context and an in-order queue yourself and hand them to sqz;
- * 2. your kernel writes a glider into the field's cl_mem at the storage indices of sqz_field_index;
- * 3. sqz steps Life without blocking (sqz_life_enqueue), your kernel counts the live cells, sqz
- *    steps again, your kernel counts again: each command waits for the previous one's event;
+ * 1. create a cl_context, an in-order queue and the state's buffer yourself and hand them to sqz;
+ * 2. your kernel writes a glider into your buffer at the storage indices of sqz_field_index;
+ * 3. sqz builds its Life program ahead of time (sqz_life_prepare), then steps without blocking
+ *    (sqz_life_enqueue), your kernel counts the live cells, sqz steps again, your kernel counts
+ *    again: each command waits for the previous one's event, and the state stays in your buffer;
  * 4. read the counts back and compare with sqz_field_count. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,15 +61,20 @@ int main(void) {
   cl_kernel count = clCreateKernel(program, "count", &err);
   CHECK_CL(err);
 
-  /* ---- sqz on them: a triangle of side 64 in compact storage ---- */
+  /* ---- sqz on them: a triangle of side 64 in compact storage, in your buffer ---- */
   sqz_context *ctx = NULL;
   sqz_domain *dom = NULL;
   sqz_field *f = NULL;
   CHECK_SQZ(NULL, sqz_context_create_opencl(context, device, queue, &ctx));
   CHECK_SQZ(ctx, sqz_domain_parse(ctx, "triangle:64", &dom));
-  CHECK_SQZ(ctx, sqz_field_create(dom, SQZ_U8, "compact", &f));
   uint64_t elems = 0;
   CHECK_SQZ(ctx, sqz_domain_layout_cells(dom, "compact", &elems));
+  cl_uchar dead = 0;
+  cl_mem state = clCreateBuffer(context, CL_MEM_READ_WRITE, (size_t)elems, NULL, &err); /* one byte a cell */
+  CHECK_CL(err);
+  CHECK_CL(clEnqueueFillBuffer(queue, state, &dead, 1, 0, (size_t)elems, 0, NULL, NULL));
+  CHECK_SQZ(ctx, sqz_field_create_opencl(dom, SQZ_U8, "compact", state, 0, &f));
+  CHECK_SQZ(ctx, sqz_life_prepare(f, "B3/S23")); /* the build now: the enqueues below return at once */
   printf("layout: %s\n", sqz_field_layout_rule(f));
 
   /* the glider .#. / ..# / ### at x = 10, y = 20, travelling down the triangle's diagonal */
@@ -90,16 +96,13 @@ int main(void) {
 
   /* ---- one queue, ordered by events: seed, 20 steps, count, 20 steps, count ---- */
   cl_event seeded, stepped[2], counted[2];
-  cl_mem state = NULL;
   size_t five = 5, all = (size_t)elems;
-  CHECK_SQZ(ctx, sqz_field_cl_mem(f, &state));
   CHECK_CL(clSetKernelArg(seed, 0, sizeof state, &state));
   CHECK_CL(clSetKernelArg(seed, 1, sizeof idx_buf, &idx_buf));
+  CHECK_CL(clSetKernelArg(count, 0, sizeof state, &state)); /* the state never leaves your buffer */
   CHECK_CL(clEnqueueNDRangeKernel(queue, seed, 1, NULL, &five, NULL, 0, NULL, &seeded));
   for (int i = 0; i < 2; i++) {
     CHECK_SQZ(ctx, sqz_life_enqueue(f, "B3/S23", 20, 1, i ? &counted[0] : &seeded, &stepped[i]));
-    CHECK_SQZ(ctx, sqz_field_cl_mem(f, &state)); /* a step swaps the pair: ask after each one */
-    CHECK_CL(clSetKernelArg(count, 0, sizeof state, &state));
     CHECK_CL(clSetKernelArg(count, 1, sizeof live_at[i], &live_at[i]));
     CHECK_CL(clEnqueueNDRangeKernel(queue, count, 1, NULL, &all, NULL, 1, &stepped[i], &counted[i]));
   }
@@ -121,6 +124,7 @@ int main(void) {
     clReleaseMemObject(live_at[i]);
   }
   clReleaseMemObject(idx_buf);
+  clReleaseMemObject(state);
   clReleaseKernel(seed);
   clReleaseKernel(count);
   clReleaseProgram(program);

@@ -332,8 +332,10 @@ SQZ_API const char *sqz_field_engine(const sqz_field *field, const char **skippe
 /* Block side rho of the launch (work-group edge); 0 = automatic. */
 SQZ_API int sqz_field_set_block(sqz_field *field, uint32_t rho);
 /* Storage order: *index = the storage index of the embedded cell (x, y, z) (z ignored in 2D), the
- * element that holds it in the field's buffer (sqz_field_cl_mem, include/sqz_opencl.h), or -1 when
- * the cell is not a domain cell. SQZ_ERR_INVALID_ARGUMENT for NULL pointers. */
+ * element that holds it in the field's buffer, or -1 when the cell is not a domain cell. An element
+ * of the field's type (byte index * sqz_type_size) in every layout but bits, where it is a bit index
+ * (bit index mod 32 of 32-bit word index / 32); per layout: sqz_field_cl_mem, include/sqz_opencl.h.
+ * SQZ_ERR_INVALID_ARGUMENT for NULL pointers. */
 SQZ_API int sqz_field_index(const sqz_field *field, uint64_t x, uint64_t y, uint64_t z, int64_t *index);
 /* The same rule in words, e.g. "compact triangle: rectangle fold, ... index v*W + u": a static
  * string, valid for the life of the process. */

@@ -1,9 +1,11 @@
-/* test_null.c — every public getter and handle call of include/sqz.h given NULL: no crash, the neutral value or SQZ_ERR_INVALID_ARGUMENT. */
+/* test_null.c — every public getter and handle call of the installed headers given NULL: no crash, the neutral value or SQZ_ERR_INVALID_ARGUMENT. */
 /* labels: host */
 #include <stdio.h>
 #include <string.h>
 
+#include "sqz_bench.h"
 #include "sqz_hdf5.h"
+#include "sqz_opencl.h"
 #include "sqz_test.h"
 
 #define INVALID SQZ_ERR_INVALID_ARGUMENT
@@ -32,6 +34,12 @@ START_TEST(getters) {
   ck_assert_str_eq(sqz_field_map(NULL), "");
   ck_assert_str_eq(sqz_field_map_resolved(NULL), "");
   ck_assert_str_eq(sqz_field_layout_rule(NULL), "");
+  const char *skipped = NULL;
+  ck_assert_str_eq(sqz_field_engine(NULL, &skipped), "");
+  ck_assert_str_eq(skipped, "");
+  ck_assert_uint_eq(sqz_observable_width(NULL, 2), 0);
+  ck_assert_int_eq(sqz_path_in_place(NULL), 0);
+  ck_assert_uint_eq(sqz_type_size((sqz_type)0), 0);
   ck_assert_ptr_nonnull(sqz_last_error(NULL)); /* the thread's detail without a context: a string */
 }
 END_TEST
@@ -150,12 +158,80 @@ START_TEST(fresh_detail) {
 }
 END_TEST
 
+/* The rest of the handle calls of include/sqz.h, sqz_opencl.h and sqz_bench.h; retains are no-ops. */
+START_TEST(more_status_calls) {
+  double d = 0;
+  uint64_t u = 0;
+  uint32_t b = 0;
+  float xy[2] = {0, 0};
+  char text[64];
+  sqz_field *f = (sqz_field *)&d; /* must come back NULL */
+  sqz_domain *dom = (sqz_domain *)&d;
+  sqz_observable item;
+  cl_mem m = (cl_mem)&d;
+  cl_event done = (cl_event)&d;
+  sqz_context_retain(NULL);
+  sqz_domain_retain(NULL);
+  sqz_field_retain(NULL);
+  ck_assert_int_eq(sqz_context_create(NULL, NULL, NULL), INVALID);
+  ck_assert_int_eq(sqz_device_list_create(NULL), INVALID);
+  ck_assert_int_eq(sqz_domain_parse(NULL, "triangle:4", NULL), INVALID);
+  ck_assert_int_eq(sqz_domain_parse(NULL, NULL, &dom) != SQZ_OK, 1);
+  ck_assert_ptr_null(dom);
+  ck_assert_int_eq(sqz_context_set_observer(NULL, 1, NULL, NULL), INVALID);
+  ck_assert_int_eq(sqz_field_create(NULL, SQZ_U8, NULL, &f), INVALID);
+  ck_assert_ptr_null(f);
+  ck_assert_int_eq(sqz_field_create_parts(NULL, SQZ_U8, NULL, 2, &f), INVALID);
+  ck_assert_int_eq(sqz_field_create_devices(NULL, NULL, 0, SQZ_U8, NULL, 0, &f), INVALID);
+  ck_assert_int_eq(sqz_field_parts_auto(NULL, NULL, SQZ_U8, NULL, &u, &u), INVALID);
+  ck_assert_int_eq(sqz_field_parts_bytes(NULL, SQZ_U8, NULL, 2, &u, &u), INVALID);
+  ck_assert_int_eq(sqz_field_fill_const(NULL, 0), INVALID);
+  ck_assert_int_eq(sqz_field_set_cell(NULL, 0, 0, 0, 1), INVALID);
+  ck_assert_int_eq(sqz_field_get_cell(NULL, 0, 0, 0, &d), INVALID);
+  ck_assert_int_eq(sqz_field_observe(NULL, NULL, 0, NULL), INVALID);
+  ck_assert_int_eq(sqz_observable_parse(NULL, "sum", &item), INVALID);
+  ck_assert_int_eq(sqz_life_check_rule(NULL, NULL), INVALID);
+  ck_assert_int_eq(sqz_life_step_custom(NULL, "return 0;", 1), INVALID);
+  ck_assert_int_eq(sqz_stencil_step(NULL, "x", "x.cl", NULL, 0, 1), INVALID);
+  ck_assert_int_eq(sqz_stencil_step_fn(NULL, NULL, NULL, NULL, 0, 1), INVALID);
+  ck_assert_int_eq(sqz_field_load_npy(NULL, "x.npy"), INVALID);
+  ck_assert_int_eq(sqz_field_save_pbm(NULL, "x.pbm"), INVALID);
+  ck_assert_int_eq(sqz_field_save_png(NULL, "x.png") != SQZ_OK, 1);
+  ck_assert_int_eq(sqz_field_save_h5(NULL, "x.h5", "life", 0) != SQZ_OK, 1);
+  ck_assert_int_eq(sqz_rle_info(NULL, NULL, &u, &u, text, sizeof text), INVALID);
+  ck_assert_int_eq(sqz_rule_parse(NULL, 2, &b, &b, text, sizeof text), SQZ_ERR_PARSE); /* an empty rule */
+  ck_assert_int_eq(sqz_simplex_max_side(2, NULL, 1, 2, 1024, 4096, &u), INVALID);
+  ck_assert_int_eq(sqz_count(NULL, SQZ_U8, NULL, 0, &u), INVALID);
+  ck_assert_int_eq(sqz_sum(NULL, SQZ_F32, NULL, 0, SQZ_SUM_PAIRWISE, &d), INVALID);
+  ck_assert_int_eq(sqz_edm(NULL, xy, 1, NULL, xy), INVALID);
+  ck_assert_int_eq(sqz_bench_copy_bandwidth(NULL, 0, &d, &u), INVALID);
+  ck_assert_int_eq(sqz_bench_simplex_touch(NULL, 0, 1), INVALID);
+  ck_assert_int_eq(sqz_bench_fractal_maps(NULL, NULL, 0, "mma", 0, 1, &u, &d), INVALID);
+  ck_assert_int_eq(sqz_bench_random_points(1, 0, NULL), INVALID);
+  ck_assert_int_eq(sqz_bench_msimplex(2, 1, 1, 4, NULL), INVALID);
+  /* sqz_opencl.h */
+  ck_assert_int_eq(sqz_context_create_opencl(NULL, NULL, NULL, NULL), INVALID);
+  ck_assert_int_eq(sqz_context_opencl(NULL, NULL, NULL, NULL), INVALID);
+  ck_assert_int_eq(sqz_field_cl_mem(NULL, &m), INVALID);
+  ck_assert_ptr_null(m);
+  ck_assert_int_eq(sqz_field_create_opencl(NULL, SQZ_U8, NULL, NULL, 0, &f), INVALID);
+  ck_assert_ptr_null(f);
+  ck_assert_int_eq(sqz_life_enqueue(NULL, NULL, 1, 0, NULL, &done), INVALID);
+  ck_assert_ptr_null(done);
+  ck_assert_int_eq(sqz_stencil_enqueue(NULL, "x", "x.cl", NULL, 0, 1, 0, NULL, NULL), INVALID);
+  ck_assert_int_eq(sqz_life_prepare(NULL, NULL), INVALID);
+  ck_assert_int_eq(sqz_stencil_prepare(NULL, "x", "x.cl", NULL, 0), INVALID);
+  ck_assert_int_eq(sqz_heat_prepare(NULL, 0.1), INVALID);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("null");
   TCase *tc = tcase_create("null");
   tcase_add_test(tc, getters);
   tcase_add_test(tc, status_calls);
   tcase_add_test(tc, fresh_detail);
+  tcase_add_test(tc, more_status_calls);
   suite_add_tcase(s, tc);
   return sqz_test_run(s);
 }

@@ -1,4 +1,4 @@
-/* enqueue.c — the non-blocking forms of the Life and stencil steps (include/sqz_opencl.h): the blocking forms' checks, then the engine without the wait. */
+/* enqueue.c — the non-blocking forms of the Life and stencil steps (include/sqz_opencl.h): the blocking forms' checks, then the engine without the wait; and their builds ahead of time. */
 #include "apps/stencil.h"
 #include "sqz_opencl.h"
 
@@ -26,4 +26,23 @@ int sqz_stencil_enqueue(sqz_field *f, const char *source, const char *source_nam
   if (done) *done = NULL;
   int st = sqz__stencil_update(f, source, source_name, param, n_param, &u);
   return st == SQZ_OK ? sqz__enqueue(f, &u, steps, n_wait, wait, done) : st;
+}
+
+int sqz_life_prepare(sqz_field *f, const char *rule) {
+  sqz_update u;
+  int st = sqz__life_update(f, rule, &u);
+  return st == SQZ_OK ? sqz__stencil_prepare(f, &u) : st;
+}
+
+int sqz_stencil_prepare(sqz_field *f, const char *source, const char *source_name, const double *param,
+                        size_t n_param) {
+  sqz_update u;
+  int st = sqz__stencil_update(f, source, source_name, param, n_param, &u);
+  return st == SQZ_OK ? sqz__stencil_prepare(f, &u) : st;
+}
+
+int sqz_heat_prepare(sqz_field *f, double alpha) {
+  sqz_update u;
+  int st = sqz__heat_update(f, &alpha, &u);
+  return st == SQZ_OK ? sqz__stencil_prepare(f, &u) : st;
 }

@@ -69,5 +69,5 @@ int sqz_observable_parse(const sqz_domain *dom, const char *text, sqz_observable
 }
 
 size_t sqz_observable_width(const sqz_observable *item, int dims) {
-  return item && item->kind == SQZ_OBS_COM ? (size_t)dims : 1u;
+  return !item ? 0u : item->kind == SQZ_OBS_COM ? (size_t)dims : 1u; /* NULL: the getters' neutral 0 */
 }

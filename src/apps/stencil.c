@@ -133,17 +133,39 @@ int sqz_stencil_step_fn(sqz_field *f, sqz_update_fn fn, void *user_data, const d
 
 double sqz_heat_alpha_max(int dims) { return dims == 3 ? 1.0 / 6.0 : 0.25; }
 
-int sqz_heat_step(sqz_field *f, double alpha, uint64_t steps) {
+int sqz__heat_update(sqz_field *f, const double *alpha, sqz_update *u) {
   if (!f) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_heat_step: the field is NULL");
   if (f->type != SQZ_F32 && f->type != SQZ_F64)
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "heat needs an f32 or f64 field (this one has %zu-byte %s cells)",
                      sqz_type_size(f->type), f->type == SQZ_U8 ? "u8" : "i32");
   double amax = sqz_heat_alpha_max(f->dom->dims);
-  if (!(alpha > 0.0 && alpha <= amax))
-    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "alpha %g is outside (0, %g], the stability limit in %dD", alpha,
+  if (!(*alpha > 0.0 && *alpha <= amax))
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "alpha %g is outside (0, %g], the stability limit in %dD", *alpha,
                      amax, f->dom->dims);
-  sqz_update u = {.kind = SQZ_UPDATE_HEAT};
-  u.param = &alpha;
-  u.n_param = 1;
-  return sqz__stencil_run(f, &u, steps, NULL);
+  memset(u, 0, sizeof *u);
+  u->kind = SQZ_UPDATE_HEAT;
+  u->param = alpha;
+  u->n_param = 1;
+  return SQZ_OK;
+}
+
+int sqz_heat_step(sqz_field *f, double alpha, uint64_t steps) {
+  sqz_update u;
+  int st = sqz__heat_update(f, &alpha, &u);
+  return st == SQZ_OK ? sqz__stencil_run(f, &u, steps, NULL) : st;
+}
+
+int sqz__stencil_prepare(sqz_field *f, const sqz_update *u) {
+  if (f->parts)
+    return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
+                     "%s is stored in %llu parts, whose steps build their programs at the first step: a prepare takes "
+                     "a field in one buffer", f->dom->spec, (unsigned long long)f->parts->parts);
+  sqz__op_begin(f->ctx);
+  struct sqz_engine_report report = f->report; /* the last step call's path stays the one reported */
+  sqz__engine_reset(f);
+  int st = f->ctx->ops->prepare(f, u);
+  if (st == SQZ_OK) st = sqz__finish(f->ctx);
+  f->report = report;
+  sqz__op_end(f->ctx);
+  return st;
 }

@@ -14,4 +14,10 @@ SQZ_INTERNAL int sqz__stencil_run(sqz_field *f, const sqz_update *u, uint64_t st
 SQZ_INTERNAL int sqz__life_update(sqz_field *f, const char *rule, sqz_update *u);
 SQZ_INTERNAL int sqz__stencil_update(sqz_field *f, const char *source, const char *source_name, const double *param,
                                      size_t n_param, sqz_update *u);
+/* The same for sqz_heat_step (u->param points at *alpha). */
+SQZ_INTERNAL int sqz__heat_update(sqz_field *f, const double *alpha, sqz_update *u);
+/* What a step of u on f needs before its first launch (the backend's prepare), under the context's
+ * lock and timed; f's state, current buffer and engine report unchanged. A field in parts is
+ * SQZ_ERR_UNSUPPORTED. */
+SQZ_INTERNAL int sqz__stencil_prepare(sqz_field *f, const sqz_update *u);
 #endif

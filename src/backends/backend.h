@@ -96,16 +96,20 @@ typedef struct sqz_backend_ops {
   /* The observables' moments (core/observe.h) of the domain cells of f's own storage elements (a
    * field, or a part's view: sqz__own_elems, held from the buffer's start), folded into acc. */
   int (*observe)(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc);
+  /* What a step of u on f (a field in one buffer) needs before its first launch, without launching:
+   * the stencil's checks, its programs (built, or fetched from the caches) and f's second buffer;
+   * f's state and current buffer stay as they were (sqz_life_prepare, include/sqz_opencl.h). */
+  int (*prepare)(sqz_field *f, const sqz_update *u);
 } sqz_backend_ops;
 
 /* Defines `const sqz_backend_ops var` with every entry, in the order of the struct. */
 #define SQZ_BACKEND_TABLE(var, name_, fallback_, host_memory_, open_, close_, list_, accepts_, alloc_, free_, upload_, \
                           download_, zero_, finish_, gather_, scatter_, stencil_, fill_, reduce_, edm_,       \
-                          copy_rate_, touch_, tile_maps_, copy_, stencil_part_, observe_)                                      \
+                          copy_rate_, touch_, tile_maps_, copy_, stencil_part_, observe_, prepare_)                            \
   const sqz_backend_ops var = {name_,   fallback_, host_memory_, open_,    close_,   list_,        accepts_,      \
                                alloc_,  free_,     upload_,      download_, zero_,   finish_,      gather_,       \
                                scatter_, stencil_, fill_, reduce_,  edm_,     copy_rate_,   touch_,        \
-                               tile_maps_, copy_,  stencil_part_, observe_}
+                               tile_maps_, copy_,  stencil_part_, observe_, prepare_}
 
 /* The backends compiled into the library, the default first; NULL-terminated (src/backends/backends.c). */
 SQZ_INTERNAL extern const sqz_backend_ops *const sqz__backends[];

@@ -89,9 +89,7 @@ static int sqz__field_storage(sqz_field *f, uint64_t parts, sqz_context *const *
   return st;
 }
 
-/* xchg NULL: every part here (ctxs all set); else parts whose ctxs entry is NULL are held elsewhere. */
-static int sqz__field_new(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, sqz_type type, const char *layout,
-                          uint64_t parts, const sqz_exchange_ops *xchg, sqz_field **out) {
+int sqz__field_shell(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out) {
   if (!out) return SQZ_ERR_INVALID_ARGUMENT;
   *out = NULL;
   if (!dom) return SQZ_ERR_INVALID_ARGUMENT;
@@ -108,7 +106,23 @@ static int sqz__field_new(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ct
   sqz_domain_retain(dom); /* the field keeps its domain and its context alive */
   sqz_context_retain(ctx);
   int st = sqz__field_shape(f, layout);
+  if (st != SQZ_OK) {
+    sqz_field_release(f);
+    return st;
+  }
+  *out = f;
+  return SQZ_OK;
+}
+
+/* xchg NULL: every part here (ctxs all set); else parts whose ctxs entry is NULL are held elsewhere. */
+static int sqz__field_new(sqz_domain *dom, sqz_context *const *ctxs, size_t n_ctx, sqz_type type, const char *layout,
+                          uint64_t parts, const sqz_exchange_ops *xchg, sqz_field **out) {
+  if (!out) return SQZ_ERR_INVALID_ARGUMENT;
+  *out = NULL;
+  sqz_field *f = NULL;
+  int st = sqz__field_shell(dom, type, layout, &f);
   if (st == SQZ_OK) {
+    sqz_context *ctx = f->ctx;
     for (size_t i = 0; st == SQZ_OK && i < n_ctx; i++)
       if ((!ctxs[i] && !xchg) || (ctxs[i] && ctxs[i]->ops != ctx->ops))
         st = sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "device %zu of a field in parts is %s (the domain's backend is %s)",
@@ -231,6 +245,7 @@ void sqz_field_release(sqz_field *f) {
   sqz__lock(ctx);
   for (int i = 0; i < 2; i++)
     if (f->mem[i]) ctx->ops->free(ctx, f->mem[i]);
+  if (f->user_mem) ctx->ops->free(ctx, f->user_mem); /* the reference taken on the caller's buffer */
   sqz__field_parts_free(f);
   sqz__unlock(ctx);
   free(f);
@@ -270,6 +285,13 @@ int sqz__field_ensure_pair(sqz_field *f) {
   if (f->parts) return sqz__field_parts_pairs(f);
   if (f->mem[1] || f->part) return SQZ_OK; /* a part's view: its pair is made before its steps */
   return sqz__alloc_storage(f, 1);
+}
+
+int sqz__field_settle(sqz_field *f, int wait) {
+  if (!f->user_mem || f->cur == 0) return SQZ_OK;
+  int st = f->ctx->ops->copy(f->ctx, f->mem[0], 0, f->mem[1], 0, sqz__field_storage_bytes(f));
+  if (st == SQZ_OK) f->cur = 0;
+  return st == SQZ_OK && wait ? sqz__finish(f->ctx) : st;
 }
 
 int sqz__field_gather(sqz_field *f, int which, const int64_t *idx, uint64_t n, void *out) {

@@ -75,7 +75,10 @@ int sqz__compact_band(sqz_compact_io *io, uint64_t c0, uint64_t n, void *values)
 int sqz__compact_commit(sqz_compact_io *io) {
   if (io->two_state) return sqz__two_state_fail(io->f, io->what, io->bad_x, io->bad_y, io->bad_z, io->bad_value);
   int st = sqz__store_finish(io->f);
-  if (st == SQZ_OK && io->mode == SQZ_COMPACT_LOAD) io->f->cur ^= 1;
+  if (st == SQZ_OK && io->mode == SQZ_COMPACT_LOAD) {
+    io->f->cur ^= 1;
+    st = sqz__field_settle(io->f, 1); /* over the caller's buffer: the state back in it */
+  }
   return st;
 }
 

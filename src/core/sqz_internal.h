@@ -142,6 +142,9 @@ struct sqz_field {
   uint64_t width, height; /* storage as a 2D array (width * height == elems) */
   sqz_mem mem[2];      /* ping-pong buffers of the backend (mem[1] created on first step) */
   int cur;             /* index of the current state */
+  /* The caller's buffer (sqz_field_create_opencl), retained: mem[0] is it or a sub-buffer of it, mem[1]
+   * sqz's own, and every call leaves the state in mem[0] (sqz__field_settle); NULL for sqz's own storage. */
+  sqz_mem user_mem;
   struct sqz_field_split *parts; /* NULL: one buffer (mem[]); else the parts (src/core/field_parts.h), mem[] empty */
   /* A view of one part (sqz__part_view), what a backend's engine and fill get for a part: ctx and
    * mem[] are the part's, every other member the whole field's; NULL in a field itself. */
@@ -205,6 +208,12 @@ SQZ_INTERNAL int sqz__fractal_member(const sqz_fractal *fr, uint64_t x, uint64_t
 SQZ_INTERNAL int sqz__field_download(sqz_field *f, void *host);
 SQZ_INTERNAL int sqz__field_upload(sqz_field *f, const void *host);
 SQZ_INTERNAL int sqz__field_ensure_pair(sqz_field *f);
+/* A new field of (dom, type, layout) on dom's context with its shape and no storage (mem[] NULL): one
+ * reference, and references to dom and its context; sqz_field_release frees it. */
+SQZ_INTERNAL int sqz__field_shell(sqz_domain *dom, sqz_type type, const char *layout, sqz_field **out);
+/* A field over the caller's buffer whose state a step or load left in mem[1]: copies it back into
+ * mem[0] (enqueued; wait 1 also waits for it) and makes mem[0] current. SQZ_OK at once for other fields. */
+SQZ_INTERNAL int sqz__field_settle(sqz_field *f, int wait);
 /* Bytes of one state buffer of f (layout bits: a bit per storage cell). */
 SQZ_INTERNAL uint64_t sqz__field_storage_bytes(const sqz_field *f);
 /* The backend's gather/scatter of n cells of f's type through storage indices (-1: none) of

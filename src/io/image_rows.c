@@ -154,6 +154,7 @@ int sqz__image_commit(sqz_image *im) {
   int st = sqz__image_flush(im);
   if (st == SQZ_OK) st = sqz__store_finish(im->f);
   if (st == SQZ_OK) im->f->cur ^= 1;
+  if (st == SQZ_OK) st = sqz__field_settle(im->f, 1); /* over the caller's buffer: the state back in it */
   return st;
 }
 

@@ -201,6 +201,9 @@ static int cpu_copy(sqz_context *ctx, sqz_mem dst, uint64_t dst_off, sqz_mem src
 
 static int cpu_stencil_part(sqz_field *view, const sqz_update *u) { return cpu_stencil(view, u, 1, NULL); }
 
+/* Nothing to build: the stencil's checks and the second buffer (zero steps). */
+static int cpu_prepare(sqz_field *f, const sqz_update *u) { return cpu_stencil(f, u, 0, NULL); }
+
 static int cpu_observe(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc) {
   uint64_t e0, n; /* a part's own units, or the whole storage */
   sqz__own_elems(f, &e0, &n);
@@ -211,4 +214,4 @@ static int cpu_observe(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc) {
 SQZ_BACKEND_TABLE(sqz__cpu_ops, "cpu", 1, 1, cpu_open, cpu_close, cpu_list, cpu_accepts, cpu_alloc, cpu_free,
                   cpu_upload, cpu_download, cpu_zero, cpu_finish, cpu_gather, cpu_scatter, cpu_stencil, cpu_fill, sqz__cpu_reduce,
                   sqz__cpu_edm, sqz__cpu_copy_rate, cpu_touch,
-                  cpu_tile_maps, cpu_copy, cpu_stencil_part, cpu_observe);
+                  cpu_tile_maps, cpu_copy, cpu_stencil_part, cpu_observe, cpu_prepare);

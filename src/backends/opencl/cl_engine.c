@@ -68,8 +68,27 @@ int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz
   int st = f->layout == SQZ_LAYOUT_BITS           ? sqz__cl_stencil_bits(f, u, steps) /* engine_bits.c */
            : f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__cl_stencil_fractal(f, u, steps)
                                                 : sqz__cl_stencil_simplex(f, u, steps);
+  if (!cl->dry) { /* over the caller's buffer: the state back in it, before `done` */
+    int settled = sqz__field_settle(f, 0);
+    if (st == SQZ_OK) st = settled;
+  }
   if (enq) st = sqz__cl_enqueue_end(f->ctx, st);
   cl->enq = NULL;
+  return st;
+}
+
+/* Steps of the second dry call of a prepare: as many as any engine steps in one launch (temporal
+ * blocking on GPUs, SQZ_TEMPORAL: up to 4), whose kernels differ from the one-step ones. */
+#define SQZ_PREPARE_STEPS 8u
+
+int sqz__cl_prepare(sqz_field *f, const sqz_update *u) {
+  sqz_cl_state *cl = SQZ_CL(f->ctx);
+  const int cur = f->cur;
+  cl->dry = 1; /* the whole path of one step, then of several, every launch left out */
+  int st = sqz__cl_stencil(f, u, 1, NULL);
+  if (st == SQZ_OK) st = sqz__cl_stencil(f, u, SQZ_PREPARE_STEPS, NULL);
+  cl->dry = 0;
+  f->cur = cur; /* the engines flipped it for the step that did not run */
   return st;
 }
 

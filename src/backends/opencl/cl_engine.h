@@ -70,6 +70,8 @@ SQZ_INTERNAL int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kern
  * memory), 1 engine_fractal_swar; SQZ_TEMPORAL=1..4 in the environment overrides the default. */
 SQZ_INTERNAL unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps);
 SQZ_INTERNAL int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq);
+/* The table's prepare: sqz__cl_stencil of one step with every launch left out (sqz_cl_state.dry). */
+SQZ_INTERNAL int sqz__cl_prepare(sqz_field *f, const sqz_update *u);
 
 /* Fills (random 0/1, uniform floats, a constant) of every type and layout by kernel; a fractal
  * bb/lambda part (a band of embedded rows) by the host fill, uploaded. */

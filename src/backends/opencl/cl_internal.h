@@ -36,6 +36,8 @@ typedef struct {
   int gated;                  /* its wait list is enqueued */
   cl_mem keep[SQZ_CL_KEEP];   /* buffers its launches read, released when they complete */
   int n_keep;
+  int dry;         /* a prepare in progress (sqz__cl_prepare): sqz__run launches nothing */
+  uint64_t builds; /* programs built in this context (from source or a cached binary): memory-cache misses */
 } sqz_cl_state;
 
 #define SQZ_CL(ctx) ((sqz_cl_state *)(ctx)->backend)
@@ -58,7 +60,8 @@ SQZ_INTERNAL int sqz__kernel(sqz_context *ctx, cl_program program, const char *n
 SQZ_INTERNAL int sqz__program_kernel(sqz_context *ctx, const char *prelude, const char *const *files,
                                      const char *options, const char *name, cl_kernel *out);
 /* Enqueues an NDRange (global must be a multiple of local; local may be NULL) without
- * waiting; its event time is added to ctx->kernel_s by sqz__cl_finish. */
+ * waiting; its event time is added to ctx->kernel_s by sqz__cl_finish. During a prepare (dry) it
+ * enqueues nothing and returns SQZ_OK. */
 SQZ_INTERNAL int sqz__run(sqz_context *ctx, cl_kernel k, cl_uint dims, const size_t *global,
                           const size_t *local);
 /* Waits for every enqueued command and adds the pending kernels' event times to kernel_s

@@ -386,6 +386,7 @@ int sqz__program_source(sqz_context *ctx, const char *src, const char *options, 
     }
     if (use_disk) sqz__save_binary(p, dir, path, k, parts);
   }
+  SQZ_CL(ctx)->builds++;
   sqz_program_entry *e = sqz__malloc(sizeof *e);
   if (!e) { clReleaseProgram(p); st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory"); goto done; }
   e->key = k[0];

@@ -79,6 +79,7 @@ int sqz__run(sqz_context *ctx, cl_kernel k, cl_uint dims, const size_t *global, 
   for (cl_uint d = 0; d < dims; d++)
     if (global[d] == 0) return SQZ_OK; /* nothing to launch */
   sqz_cl_state *cl = SQZ_CL(ctx);
+  if (cl->dry) return SQZ_OK; /* a prepare: the kernel is built, nothing runs */
   int timed = cl->profiling && !cl->enq; /* enqueued steps report no device time (include/sqz_opencl.h) */
   int st = sqz__cl_gate(ctx);
   if (st != SQZ_OK) return st;
