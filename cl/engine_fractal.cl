@@ -63,6 +63,38 @@ static inline ulong fr_group_lambda(uint levels, ulong b0, uint t, uint lane, ui
 #endif
 }
 
+/* Tile b's neighbour in direction d (0 .. 8 over (dy, dx) in {-1, 0, 1}^2, raster order; 4: b
+ * itself) at `levels` levels, without λ and ν over all levels: the neighbour has the tile's
+ * coordinates plus (d % 3 - 1, d / 3 - 1), which change its digits (from the lowest: λ of one digit
+ * by sqz_fr_hl, the ±1 added, ν of it by sqz_fr_hnu) only up to the level where the ±1 stops
+ * carrying, on average about s / (s - 1) of them; the higher digits stay. -1 on a hole or a carry
+ * past the top level (outside the embedding). FR_CARRY(T): that walk in type T (uint when
+ * k^levels < 2^32, else ulong). */
+#define FR_CARRY(T)                                                                                          \
+  {                                                                                                          \
+    T rest = (T)b, n = (T)b, kp = 1u;                                                                        \
+    for (uint lev = 0u; lev < levels && (cx | cy) && !hole; lev++, kp *= SQZ_FR_K) {                        \
+      uint digit = (uint)(rest % SQZ_FR_K);                                                                  \
+      rest /= SQZ_FR_K;                                                                                      \
+      int x = sqz_fr_hl[2u * digit] + cx, y = sqz_fr_hl[2u * digit + 1u] + cy;                               \
+      cx = x < 0 ? -1 : x >= (int)SQZ_FR_S ? 1 : 0;                                                          \
+      cy = y < 0 ? -1 : y >= (int)SQZ_FR_S ? 1 : 0;                                                          \
+      int nd = sqz_fr_hnu[(uint)(y - cy * (int)SQZ_FR_S) * SQZ_FR_S + (uint)(x - cx * (int)SQZ_FR_S)];        \
+      hole = nd < 0;                                                                                         \
+      n += kp * (T)nd - kp * (T)digit;                                                                       \
+    }                                                                                                        \
+    nb = n;                                                                                                  \
+  }
+static inline long fr_tile_carry(uint levels, ulong b, uint d) {
+  int narrow = levels < sizeof sqz_fr_kpow / sizeof sqz_fr_kpow[0] && sqz_fr_kpow[levels] <= 0xffffffffu;
+  int cx = (int)(d % 3u) - 1, cy = (int)(d / 3u) - 1, hole = 0;
+  ulong nb;
+  if (narrow) FR_CARRY(uint)
+  else FR_CARRY(ulong)
+  return hole || (cx | cy) ? -1 : (long)nb;
+}
+#undef FR_CARRY
+
 /* Neighbour d (raster order, centre skipped: d = 0..7 <-> (dy, dx) = (-1,-1) .. (1,1)) as an
  * offset of the 3x3 window index 0..8. */
 #define FR_WIN(d) ((d) < 4u ? (d) : (d) + 1u)
@@ -219,10 +251,10 @@ FR_LAMBDA_KERNEL(engine_fractal_lambda_group, 1u)
 #define FR_PART_ARGS , ulong pu0, ulong pu1, ulong pnh, __global const ulong *phalo, ulong prn, __global const ulong *pruns
 #define FR_PART_PASS , pu0, pu1, pnh, phalo, prn, pruns
 
-/* The buffer slots of tile b (at launch position b0 + t) and its 8 neighbours (ν_b, -1 outside
- * the fractal or in no slot of the part) into nb, from tile b's corner λ_b: group-parallel (its
- * barriers reached by the whole group) or by the digit loops of lanes 0..8. Every work-item of
- * the group calls it. */
+/* The buffer slots of tile b (at launch position b0 + t) and its 8 neighbours (-1 outside the
+ * fractal or in no slot of the part) into nb: ν_b from tile b's corner λ_b computed group-parallel
+ * (its barriers reached by the whole group), or the carry walk of lanes 0..8 (fr_tile_carry). Every
+ * work-item of the group calls it. */
 static inline void fr_tile_neighbours(const uint group, uint levels, ulong b0, ulong b, uint t, uint lane,
                                       uint lanes, uint tiles_per_group, int active, __local long *nb,
                                       __local ulong *terms FR_PART_ARGS) {
@@ -233,9 +265,9 @@ static inline void fr_tile_neighbours(const uint group, uint levels, ulong b0, u
     by = (uint)(e >> 32);
   }
   if (active && lane < 9u) {
-    if (!group) FR_LAMBDA(levels, b, &bx, &by);
-    for (uint d = lane; d < 9u; d += lanes) {
-      long g = d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d);
+    for (uint d = lane; d < 9u; d += lanes) { /* seq: the carry walk, no λ (group: ν from the group's λ) */
+      long g = group ? (d == 4u ? (long)b : sqz_fr_tile_neighbour(SQZ_FR_S, SQZ_FR_K, sqz_fr_hnu, levels, bx, by, d))
+                     : fr_tile_carry(levels, b, d);
       nb[d] = g < 0 ? g : sqz_part_slot((ulong)g, pu0, pu1, pnh, phalo);
     }
   }

@@ -112,40 +112,14 @@ static inline void fr_swar_neighbours(__local long *nbr, uint levels, ulong p0, 
 }
 
 #if SQZ_SWAR_WORD != 8
-/* fr_swar_neighbours for GPUs, without the λ and ν loops over all levels: the neighbour in
- * direction d has the tile's coordinates plus (d % 3 - 1, d / 3 - 1), which change the tile's
- * digits (from the lowest: λ of one digit by sqz_fr_hl, the ±1 added, ν of it by sqz_fr_hnu)
- * only up to the level where the ±1 stops carrying, on average about s / (s - 1) of them; the
- * higher digits stay. -1 on a hole or a carry past the top level (outside the embedding).
- * FR_SWAR_CARRY(T): that walk in type T (uint when k^levels < 2^32, else ulong) from b, (cx, cy)
- * into nb, hole. */
-#define FR_SWAR_CARRY(T)                                                                                     \
-  {                                                                                                          \
-    T rest = (T)b, n = (T)b, kp = 1u;                                                                        \
-    for (uint lev = 0u; lev < levels && (cx | cy) && !hole; lev++, kp *= SQZ_FR_K) {                        \
-      uint digit = (uint)(rest % SQZ_FR_K);                                                                  \
-      rest /= SQZ_FR_K;                                                                                      \
-      int x = sqz_fr_hl[2u * digit] + cx, y = sqz_fr_hl[2u * digit + 1u] + cy;                               \
-      cx = x < 0 ? -1 : x >= (int)SQZ_FR_S ? 1 : 0;                                                          \
-      cy = y < 0 ? -1 : y >= (int)SQZ_FR_S ? 1 : 0;                                                          \
-      int nd = sqz_fr_hnu[(uint)(y - cy * (int)SQZ_FR_S) * SQZ_FR_S + (uint)(x - cx * (int)SQZ_FR_S)];        \
-      hole = nd < 0;                                                                                         \
-      n += kp * (T)nd - kp * (T)digit;                                                                       \
-    }                                                                                                        \
-    nb = n;                                                                                                  \
-  }
+/* fr_swar_neighbours for GPUs, without the λ and ν loops over all levels (fr_tile_carry). */
 static inline void fr_swar_neighbours_carry(__local long *nbr, uint levels, ulong p0, uint nt FR_SWAR_PART_ARGS) {
-  int narrow = levels < sizeof sqz_fr_kpow / sizeof sqz_fr_kpow[0] && sqz_fr_kpow[levels] <= 0xffffffffu;
   for (uint i = (uint)get_local_id(0); i < 9u * nt; i += (uint)get_local_size(0)) {
     uint t = i / 9u, d = i - 9u * t;
-    ulong b = sqz_units_at(p0 + t, prn, pruns), nb;
-    int cx = (int)(d % 3u) - 1, cy = (int)(d / 3u) - 1, hole = 0;
-    if (narrow) FR_SWAR_CARRY(uint)
-    else FR_SWAR_CARRY(ulong)
-    nbr[i] = hole || (cx | cy) ? -1 : sqz_part_slot(nb, pu0, pu1, pnh, phalo);
+    long nb = fr_tile_carry(levels, sqz_units_at(p0 + t, prn, pruns), d);
+    nbr[i] = nb < 0 ? nb : sqz_part_slot((ulong)nb, pu0, pu1, pnh, phalo);
   }
 }
-#undef FR_SWAR_CARRY
 
 /* Steps 2 and 5 for the nt tiles at launch positions p0 ..: each stretch of them that is
  * consecutive tiles (all of them unless a unit set splits them) moves as one storage byte range
