@@ -75,7 +75,9 @@ def walk(ctx, fractal, level, steps, dtype, alpha, per_decade):
         wall = time.perf_counter() - t1
         engine = f.engine[0]
     r = np.array(rows)
-    return {"fractal": fractal, "domain": dom.spec, "level": level, "side": L, "cells": dom.cells, "source": [y, x],
+    size = 4 if dtype == "f32" else 8
+    return {"sqz_bytes": 2 * dom.cells * size, "dense_bytes": 2 * L * L * size,  # old and new state, no mask
+            "fractal": fractal, "domain": dom.spec, "level": level, "side": L, "cells": dom.cells, "source": [y, x],
             "reach": fr["reach"](L), "type": dtype, "alpha": alpha, "steps": int(steps), "items": items,
             "t": r[:, 0], "sum": r[:, 1], "msd": r[:, 2] / r[:, 1], "p0": r[:, 3] / r[:, 1],
             "setup_s": setup, "wall_s": wall, "engine": engine, "device": ctx.device_name, "backend": ctx.backend}
@@ -303,7 +305,9 @@ def report(run, est):
     print("%-28s %-4s %6d steps  %7.2f s (+%.2f s set-up, %.3g cell-steps/s, %s)"
           % (run["domain"], run["type"], run["steps"], run["wall_s"], run["setup_s"],
              run["cells"] * run["steps"] / run["wall_s"], run["engine"]))
-    print("  period ln(s^d_w) = %.3f in ln t; sum - 1 = %.1e at the end" % (est["lam"], run["sum"][-1] - 1))
+    print("  memory (two states): sqz compact %.3g GB, a dense %d x %d bounding box %.3g GB; period ln(s^d_w) = %.3f"
+          " in ln t; sum - 1 = %.1e at the end" % (run["sqz_bytes"] / 1e9, run["side"], run["side"],
+                                                  run["dense_bytes"] / 1e9, est["lam"], run["sum"][-1] - 1))
     for key in ("d_w", "d_s"):
         e = est[key]
         print("  %s = %.4f ± %.4f  (t = %.0f..%.0f, %.2f periods, %d windows; plain fit over whole periods %s ± %s,"
