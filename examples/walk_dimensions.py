@@ -249,7 +249,7 @@ def plot(run, est, folder):
         a.legend(fontsize=8)
     ax[2].axhline(dw, color="C0", lw=0.8)
     ax[2].axhline(ds, color="C1", lw=0.8)
-    fig.suptitle("%s, %s: d_w = %.3f ± %.3f, d_s = %.3f ± %.3f (fit between the dashed lines)"
+    fig.suptitle("%s, %s: d_w = %.3f ± %.3f, d_s = %.3f ± %.3f (MSD fit between the dashed lines)"
                  % (run["domain"], run["type"], dw, est["d_w"]["err"], ds, est["d_s"]["err"]))
     fig.tight_layout()
     path = "%s/walk_%s_%d.png" % (folder, run["fractal"], run["level"])
