@@ -274,8 +274,10 @@ static inline void fr_tile_neighbours(const uint group, uint levels, ulong b0, u
 }
 
 /* block / compact: tile b (rho x rho embedded cells) is gathered with its halo into a
- * (rho + 2)^2 local cache, the halo read through ν_b of the 8 neighbour tiles, then stepped
- * from the cache. Compact tiles store only their n_cells fractal cells (digit order), so the
+ * (rho + 2)^2 local cache, the halo read through the 8 neighbour tiles, then stepped from the
+ * cache. Groups of the sequential map are persistent: each steps the tiles at group, group +
+ * groups, ... (times tiles_per_group), so the cache is zeroed once per group, not once per tile
+ * (the host launches fewer groups); the group map's kernels step one set of tiles a group. Compact tiles store only their n_cells fractal cells (digit order), so the
  * cache starts at 0; block tiles store all rho^2 cells (holes are 0). */
 static inline void fr_tile_step(const uint compact, const uint group, __global const sqz_cell_t *src,
                                 __global sqz_cell_t *dst, __constant const sqz_param_t *param, uint2 ip,
@@ -287,39 +289,44 @@ static inline void fr_tile_step(const uint compact, const uint group, __global c
   uint lid = (uint)get_local_id(0), lane = lid % lanes, t = lid / lanes, w = rho + 2u;
   uint stride = (w * w + 3u) & ~3u; /* per-tile cache cells, a multiple of 4 (so of 4 bytes) */
   uint words = stride * (uint)sizeof(sqz_cell_t) / (uint)sizeof(sqz_cache_word);
-  ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group, b = b0 + t; /* launch positions */
-  int active = t < tiles_per_group && b < tiles;
-  if (active) b = sqz_units_at(b, prn, pruns); /* the tile */
   __local sqz_cell_t *c = cache + t * stride;
   __local long *nb = nbr + t * 9u;
-  fr_tile_neighbours(group, levels - j, b0, b, t, lane, lanes, tiles_per_group, active, nb, terms FR_PART_PASS);
-  if (active && compact)
-    for (uint p = lane; p < words; p += lanes) cache_words[t * words + p] = (sqz_cache_word)0;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (active) {
-    __global const sqz_cell_t *own = src + (ulong)nb[4] * tile_elems;
-    if (compact) {
-      for (uint l = lane; l < n_cells; l += lanes) {
-        uint e = table[l];
-        c[((e >> 16) + 1u) * w + (e & 0xffffu) + 1u] = own[l];
-      }
-    } else {
-      for (uint q = lane; q < tile_elems; q += lanes) c[(q / rho + 1u) * w + q % rho + 1u] = own[q];
-    }
-    for (uint h = lane; h < n_halo; h += lanes) {
-      uint e = table[n_cells + 2u * h];
-      long tb = nb[e >> 24];
-      c[e & 0xffffffu] = tb < 0 ? (sqz_cell_t)0 : src[(ulong)tb * tile_elems + table[n_cells + 2u * h + 1u]];
-    }
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (!active) return;
   __global const uint *pm = table + n_cells + 2u * n_halo; /* the present masks */
-  for (uint l = lane; l < n_cells; l += lanes) {
-    uint e = table[l], tx = e & 0xffffu, ty = e >> 16, i = (ty + 1u) * w + tx + 1u;
-    sqz_cell_t nbv[8];
-    fr_cache_gather(c, i, w, nbv);
-    dst[(ulong)nb[4] * tile_elems + (compact ? l : ty * rho + tx)] = SQZ_APPLY(c[i], nbv, fr_tile_present(nb, pm, l));
+  if (compact) /* once: holes and the corners are never written, every tile writes the same positions */
+    for (uint p = lid; p < tiles_per_group * words; p += (uint)get_local_size(0)) cache_words[p] = (sqz_cache_word)0;
+  /* persistent groups: launch positions tile0 + (group + m groups) * tiles_per_group + t (uniform loop) */
+  for (ulong b0 = tile0 + (ulong)get_group_id(0) * tiles_per_group; b0 < tiles;
+       b0 += (ulong)get_num_groups(0) * tiles_per_group) {
+    ulong b = b0 + t; /* launch positions */
+    int active = t < tiles_per_group && b < tiles;
+    if (active) b = sqz_units_at(b, prn, pruns); /* the tile */
+    barrier(CLK_LOCAL_MEM_FENCE); /* the previous tiles' steps have read the cache and nb */
+    fr_tile_neighbours(group, levels - j, b0, b, t, lane, lanes, tiles_per_group, active, nb, terms FR_PART_PASS);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (active) {
+      __global const sqz_cell_t *own = src + (ulong)nb[4] * tile_elems;
+      if (compact) {
+        for (uint l = lane; l < n_cells; l += lanes) {
+          uint e = table[l];
+          c[((e >> 16) + 1u) * w + (e & 0xffffu) + 1u] = own[l];
+        }
+      } else {
+        for (uint q = lane; q < tile_elems; q += lanes) c[(q / rho + 1u) * w + q % rho + 1u] = own[q];
+      }
+      for (uint h = lane; h < n_halo; h += lanes) {
+        uint e = table[n_cells + 2u * h];
+        long tb = nb[e >> 24];
+        c[e & 0xffffffu] = tb < 0 ? (sqz_cell_t)0 : src[(ulong)tb * tile_elems + table[n_cells + 2u * h + 1u]];
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint l = lane; active && l < n_cells; l += lanes) {
+      uint e = table[l], tx = e & 0xffffu, ty = e >> 16, i = (ty + 1u) * w + tx + 1u;
+      sqz_cell_t nbv[8];
+      fr_cache_gather(c, i, w, nbv);
+      dst[(ulong)nb[4] * tile_elems + (compact ? l : ty * rho + tx)] = SQZ_APPLY(c[i], nbv, fr_tile_present(nb, pm, l));
+    }
+    if (group) break; /* one set of tiles a group: PoCL 5 miscompiled the group λ's barrier loop inside this one */
   }
 }
 

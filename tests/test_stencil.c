@@ -1,5 +1,5 @@
 /* labels: opencl */
-/* ctest cases: cyclic_simplex cyclic_fractal_i32 cyclic_fractal_u8 average_f64_simplex average_f64_fractal average_f32 heat bad_input life rows */
+/* ctest cases: cyclic_simplex cyclic_fractal_i32 cyclic_fractal_u8 average_f64_simplex average_f64_fractal average_f32 heat bad_input life rows persistent */
 /* test_stencil.c — the stencil engine: user updates written once in OpenCL C and once as a C function, on every
  * layout and map of the opencl backend against the cpu backend, the cpu backend against a plain embedded-array
  * oracle; heat diffusion (conservation, backends agree, bad alpha); bad kernels and parameters; Life on the engine. */
@@ -773,6 +773,42 @@ START_TEST(test_rows_small) {
 }
 END_TEST
 
+/* The persistent tile steps (cl/engine_fractal.cl, fr_tile_step): with one compute unit the launch has 32 groups,
+ * so each group steps many sets of tiles one after another, its cache zeroed once; heat and the average against the
+ * cpu backend on compact tiles of side s and automatic ones. */
+START_TEST(test_persistent_tiles) {
+  sqz_context *cpu = sqz_test_context("cpu"), *cl = sqz_test_context("opencl");
+  const char *specs[] = {"fractal:sierpinski-triangle:9", "fractal:sierpinski-carpet:4"};
+  for (int d = 0; d < 2; d++) {
+    sqz_domain *dcpu = NULL, *dcl = NULL;
+    SQZ_OK_OR_FAIL(cpu, sqz_domain_parse(cpu, specs[d], &dcpu));
+    SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, specs[d], &dcl));
+    size_t bytes = embedded_cells(dcpu) * 8;
+    unsigned char *init = initial_state(dcpu, SQZ_F64, 0, 99 + (uint64_t)d), *want = malloc(bytes), *got = malloc(bytes);
+    ck_assert(want && got);
+    run_cfg c = {.layout = "compact", .map = NULL, .block = 0};
+    run_on(cpu, dcpu, SQZ_F64, &c, &AVERAGE64, 6, init, want);
+    int units = cl->compute_units;
+    cl->compute_units = 1;
+    for (int b = 0; b < 2; b++) {
+      c.block = b ? 0u : (uint32_t)dcl->fr.s;
+      run_on(cl, dcl, SQZ_F64, &c, &AVERAGE64, 6, init, got);
+      char what[128];
+      snprintf(what, sizeof what, "average, persistent tile steps (block %u) vs cpu", c.block);
+      expect_same(dcl, SQZ_F64, want, got, 1, what);
+    }
+    cl->compute_units = units;
+    free(init);
+    free(want);
+    free(got);
+    sqz_domain_release(dcpu);
+    sqz_domain_release(dcl);
+  }
+  sqz_context_release(cpu);
+  sqz_context_release(cl);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("stencil");
   for (int p = 0; p < (int)(sizeof PARTS / sizeof PARTS[0]); p++)
@@ -790,5 +826,7 @@ int main(void) {
   tcase_add_test(tc, test_life_backends_agree);
   tc = sqz_test_tcase(s, "rows", 900);
   tcase_add_test(tc, test_rows_small);
+  tc = sqz_test_tcase(s, "persistent", 900);
+  tcase_add_test(tc, test_persistent_tiles);
   return sqz_test_run(s);
 }

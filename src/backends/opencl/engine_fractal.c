@@ -12,6 +12,7 @@
 #define SQZ__GROUP 256u                        /* work-items per group: explicit local sizes  */
 #define SQZ__MAX_GROUPS ((uint64_t)1 << 20)   /* groups per launch: NDRanges of at most 2^28 items */
 #define SQZ__NBR_BYTES (9u * sizeof(cl_long)) /* neighbour tile indices per tile (local memory) */
+#define SQZ__PERSISTENT_PER_CU 32u            /* groups per compute unit of the cached tile steps */
 
 /* 1 if the device's extension list holds `name` as a whole word. */
 static int sqz__device_extension(sqz_context *ctx, const char *name) {
@@ -150,9 +151,13 @@ static int sqz__plan_tiles(sqz_field *f, cl_kernel k, int cached, int group, sqz
 }
 
 /* Enqueues a tile kernel over tiles [first, end) of the tiling (all, or a part's own), in launches
- * of at most SQZ__MAX_GROUPS groups; the first tile of each launch goes to argument tile0_arg. */
-static int sqz__run_tiles(sqz_context *ctx, cl_kernel k, cl_uint tile0_arg, const sqz__tile_launch *p) {
+ * of at most SQZ__MAX_GROUPS groups; the first tile of each launch goes to argument tile0_arg.
+ * persistent: the kernel's groups loop over the tiles (fr_tile_step), so one launch of at most
+ * SQZ__PERSISTENT_PER_CU groups per compute unit covers them all. */
+static int sqz__run_tiles(sqz_context *ctx, cl_kernel k, cl_uint tile0_arg, const sqz__tile_launch *p, int persistent) {
   uint64_t groups = (p->t.end - p->t.first + p->per_group - 1) / p->per_group;
+  uint64_t cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__PERSISTENT_PER_CU;
+  if (persistent && groups > cap) groups = cap;
   for (uint64_t g0 = 0; g0 < groups; g0 += SQZ__MAX_GROUPS) {
     cl_ulong tile0 = p->t.first + g0 * p->per_group;
     SQZ_CL_CHECK(ctx, clSetKernelArg(k, tile0_arg, sizeof tile0, &tile0));
@@ -350,7 +355,8 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
         st = sqz__band_args(f, k, f->layout == SQZ_LAYOUT_BB ? FA_BB_ROW0 + 1 : FA_LA_TERMS + 1, y0, y1);
       }
       if (st == SQZ_OK)
-        st = tiled ? sqz__run_tiles(ctx, k, f->layout == SQZ_LAYOUT_LAMBDA ? FA_LA_TILE0 : FA_TI_TILE0, &plan)
+        st = tiled ? sqz__run_tiles(ctx, k, f->layout == SQZ_LAYOUT_LAMBDA ? FA_LA_TILE0 : FA_TI_TILE0, &plan,
+                                    f->layout != SQZ_LAYOUT_LAMBDA && !plan.direct && !group)
                    : sqz__run_rows(ctx, k, FA_BB_ROW0, (uint32_t)f->dom->side, y0, y1);
     }
     if (st == SQZ_OK) f->cur = 1 - f->cur;
@@ -414,7 +420,7 @@ int sqz__cl_fill_fractal(sqz_field *f, const sqz_fill *fill) {
                      &r, sizeof j, &j, sizeof rho, &rho, sizeof te, &te, sizeof p.lanes, &p.lanes, sizeof p.per_group,
                      &p.per_group, sizeof compact, &compact, sizeof mode, &mode, sizeof cseed, &cseed, sizeof thr, &thr,
                      sizeof val, &val, sizeof zero, &zero, sizeof tiles, &tiles, sizeof first, &first, (size_t)0);
-    if (st == SQZ_OK) st = sqz__run_tiles(ctx, k, FF_TILES_TILE0, &p);
+    if (st == SQZ_OK) st = sqz__run_tiles(ctx, k, FF_TILES_TILE0, &p, 0);
   }
   int fin = sqz__cl_done_with(ctx, fr, NULL); /* the pattern must outlive the launches that read it */
   if (st == SQZ_OK) st = fin;
