@@ -5,7 +5,7 @@ Usage: doc_links.py REPO_ROOT
 
 Checked in the repository's text files (git ls-files when REPO_ROOT is a checkout, else a walk that skips
 build folders):
-  - a name of a Markdown file: `docs/X.md`, `python/README.md`, or a bare `MAPS.md` (then looked up beside
+  - a name of a Markdown file: `docs/NAME.md`, `python/README.md`, or a bare `MAPS.md` (then looked up beside
     the file, at the root and in docs/); a section cited after it ("docs/MAPS.md 4.5", "4.2/4.6", "4.2–4.4",
     "1 and 2") must be a numbered heading of that file when the file numbers its headings;
   - in Markdown files, every relative link [text](path) and [text](path#anchor) (the anchor a heading of the
