@@ -19,7 +19,7 @@
 
 
 /* Group-parallel λ at `levels` levels of the group's tiles b0 .. b0 + tiles_per_group - 1
- * (MAPS.md 4.5: one work-item per level, then an O(log r) tree sum of the packed terms of
+ * (docs/MAPS.md 4.5: one work-item per level, then an O(log r) tree sum of the packed terms of
  * sqz_fr_lambda_term, exact in 64-bit integers). Returns λ(b0 + t) packed as x | y << 32.
  * Every work-item of the group must call it: it contains barriers.
  * Local-memory path: the first w = min(lanes, levels) lanes of tile t take the levels
@@ -29,8 +29,8 @@
  * Sub-group path (SQZ_FR_SUBGROUPS, defined by the host when the device reports
  * cl_khr_subgroups or cl_intel_subgroups): sub-group g takes tiles g, g + G, ... of the
  * group (G sub-groups), its lanes split the levels and sub_group_reduce_add sums them.
- * No device available to the project offers sub-groups (PoCL 3.1, NVIDIA's OpenCL 1.2),
- * so only the local-memory path is tested. */
+ * PoCL 5 on a CPU reports cl_intel_subgroups, and test_fractal_group passed there (docs/BENCHMARKS.md);
+ * PoCL 3.1 (CI) and NVIDIA's OpenCL 1.2 report neither, so CI tests the local-memory path. */
 static inline ulong fr_group_lambda(uint levels, ulong b0, uint t, uint lane, uint lanes, uint tiles_per_group,
                                     __local ulong *terms, ulong nrun, __global const ulong *runs) {
 #ifdef SQZ_FR_SUBGROUPS

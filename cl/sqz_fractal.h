@@ -4,7 +4,7 @@
 /* Needs sqz_common.h first (kernels are built by concatenation, so no #include here).
  *
  * A fractal is given at run time by its scale s, its replica count k and two tables built
- * from the pattern (MAPS.md 4.1): hl[2*beta], hl[2*beta+1] = (tau_x, tau_y) of replica beta
+ * from the pattern (docs/MAPS.md 4.1): hl[2*beta], hl[2*beta+1] = (tau_x, tau_y) of replica beta
  * (row-major order), and hnu[tau_y*s + tau_x] = beta, or -1 on a hole. Kernels receive them
  * as __constant arrays defined by the generated prelude; the host passes the arrays of its
  * sqz_fractal. Levels are counted from i = 0 (finest digit) upwards.
@@ -13,7 +13,7 @@
  * the wrap-around of x - 1 never alias a cell. Compact indices are 64-bit.
  *
  * Compact linear index ("digit order"): c = sum_i beta_i k^i, the base-k digit i of c is the
- * replica chosen at level i. MAPS.md 4.2 writes the same compact space as a 2D array
+ * replica chosen at level i. docs/MAPS.md 4.2 writes the same compact space as a 2D array
  * (cx, cy) of k^ceil(r/2) x k^floor(r/2) whose digits are the even (cx) and odd (cy) levels;
  * sqz_fr_interleave / sqz_fr_deinterleave convert. In digit order every run of k^j indices
  * starting at a multiple of k^j is one level-j sub-fractal ("tile"): c = b k^j + l, with b
@@ -65,7 +65,7 @@ SQZ_FN sqz_u32 sqz_fr_cell(sqz_u32 compact, sqz_u32 s, sqz_u32 k, SQZ_CONST sqz_
   return sqz_fr_contains(s, hnu, j, tx, ty);
 }
 
-/* Term of level i of λ for the group-parallel λ (MAPS.md 4.5, Squeeze's warp-parallel λ: one
+/* Term of level i of λ for the group-parallel λ (docs/MAPS.md 4.5, Squeeze's warp-parallel λ: one
  * work-item per level, then a tree sum): s^i H_λ[digit_i(c)] packed as x | y << 32, given
  * sp = s^i and kp = k^i. The sum over levels 0 .. levels-1 of these 64-bit words is λ(c)
  * packed the same way, exactly and in any order: each coordinate's total is below
@@ -87,7 +87,7 @@ SQZ_FN sqz_i64 sqz_fr_nu(sqz_u32 s, sqz_u32 k, SQZ_CONST sqz_i32 *hnu, sqz_u32 l
   return (x | y) == 0u ? (sqz_i64)c : -1;
 }
 
-/* MAPS.md 4.2 compact coordinates (cx, cy) -> digit-order index: level i takes digit i/2 of
+/* docs/MAPS.md 4.2 compact coordinates (cx, cy) -> digit-order index: level i takes digit i/2 of
  * cx when i is even and of cy when i is odd. */
 SQZ_FN sqz_u64 sqz_fr_interleave(sqz_u32 k, sqz_u32 levels, sqz_u64 cx, sqz_u64 cy) {
   sqz_u64 c = 0u, kp = 1u;
@@ -103,7 +103,7 @@ SQZ_FN sqz_u64 sqz_fr_interleave(sqz_u32 k, sqz_u32 levels, sqz_u64 cx, sqz_u64 
   return c;
 }
 
-/* Digit-order index -> MAPS.md 4.2 compact coordinates (cx, cy). */
+/* Digit-order index -> docs/MAPS.md 4.2 compact coordinates (cx, cy). */
 SQZ_FN void sqz_fr_deinterleave(sqz_u32 k, sqz_u32 levels, sqz_u64 c, sqz_u64 *cx, sqz_u64 *cy) {
   sqz_u64 px = 1u, py = 1u, ox = 0u, oy = 0u;
   for (sqz_u32 i = 0; i < levels; i++, c /= k) {
@@ -119,7 +119,7 @@ SQZ_FN void sqz_fr_deinterleave(sqz_u32 k, sqz_u32 levels, sqz_u64 c, sqz_u64 *c
   *cy = oy;
 }
 
-/* ---- tiles (block level, MAPS.md 4.6/4.8) -----------------------------------------------
+/* ---- tiles (block level, docs/MAPS.md 4.6/4.8) -----------------------------------------------
  * A tile is a rho x rho embedded square, rho = s^j, at tile coordinates (bx, by) of the
  * level-(r - j) fractal; its tile index is b = ν_b(bx, by) and (bx, by) = λ_b(b). A step
  * gathers the tile into a (rho + 2)^2 cache: its own cells at (1, 1) and a one-cell halo

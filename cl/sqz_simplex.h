@@ -1,8 +1,8 @@
 /* sqz_simplex.h — every triangle/tetrahedron thread map and the compact storage index, shared by host C and OpenCL C. */
 #ifndef SQZ_SIMPLEX_H
 #define SQZ_SIMPLEX_H
-/* Needs sqz_common.h first. Domains (DESIGN.md §2): triangle:n is 0 <= x <= y < n and
- * tetrahedron:n is x + y + z <= n - 1. Maps follow MAPS.md §1-2; a launch is a block grid
+/* Needs sqz_common.h first. Domains (docs/MAPS.md 1.1, 2.1): triangle:n is 0 <= x <= y < n and
+ * tetrahedron:n is x + y + z <= n - 1. Maps follow docs/MAPS.md 1 and 2; a launch is a block grid
  * plus the parameters of one launch kind, so every map (and every launch of a plan) is one
  * call of sqz_smap2 / sqz_smap3 with the kernel's group and local ids. */
 
@@ -52,14 +52,14 @@ SQZ_FN sqz_u64 sqz_tet_root(sqz_u64 v) {
 }
 
 /* ---- 2D building blocks ----------------------------------------------------------------- */
-/* LTM (MAPS 1.3): linear block index bc = T(Y) + X -> (X, Y), 0 <= X <= Y */
+/* LTM (docs/MAPS.md 1.3): linear block index bc = T(Y) + X -> (X, Y), 0 <= X <= Y */
 SQZ_FN void sqz_ltm2(sqz_u64 bc, sqz_u32 *bx, sqz_u32 *by) {
   sqz_u64 y = sqz_tri_root(bc);
   *by = (sqz_u32)y;
   *bx = (sqz_u32)(bc - sqz_tri(y));
 }
 
-/* HAD (MAPS 1.5/1.6), branch-free form: UPPER(N) uses (last, hw, shift) = (N-1, N/2, 1),
+/* HAD (docs/MAPS.md 1.5/1.6), branch-free form: UPPER(N) uses (last, hw, shift) = (N-1, N/2, 1),
  * LOWER(Lb, Mb) uses (Mb-1, Lb/2, Mb-Lb+1). Rows above `last` are the tower rows. */
 SQZ_FN void sqz_had2(sqz_u32 last, sqz_u32 hw, sqz_u32 shift, sqz_u32 wx, sqz_u32 wy,
                      sqz_u32 *bx, sqz_u32 *by) {
@@ -69,7 +69,7 @@ SQZ_FN void sqz_had2(sqz_u32 last, sqz_u32 hw, sqz_u32 shift, sqz_u32 wx, sqz_u3
   *bx = wx + qb + (k & hw);
   *by = wy + 2u * qb - (k & shift);
 }
-/* Inverse of UPPER(N): block (X <= Y < N) -> omega (MAPS 1.5). */
+/* Inverse of UPPER(N): block (X <= Y < N) -> omega (docs/MAPS.md 1.5). */
 SQZ_FN void sqz_had2_inverse(sqz_u32 nb, sqz_u32 bx, sqz_u32 by, sqz_u32 *wx, sqz_u32 *wy) {
   if (nb >= 2u && by == nb - 1u && bx >= nb / 2u) {
     *wx = bx - nb / 2u;
@@ -82,7 +82,7 @@ SQZ_FN void sqz_had2_inverse(sqz_u32 nb, sqz_u32 bx, sqz_u32 by, sqz_u32 *wx, sq
   *wy = by - 2u * qb;
 }
 
-/* RB rectangle fold (MAPS 1.4): W x H = T(n), W = floor((n+1)/2), H = n + 1 - (n & 1). */
+/* RB rectangle fold (docs/MAPS.md 1.4): W x H = T(n), W = floor((n+1)/2), H = n + 1 - (n & 1). */
 SQZ_FN sqz_u32 sqz_fold_w(sqz_u64 n) { return (sqz_u32)((n + 1u) >> 1); }
 SQZ_FN sqz_u64 sqz_fold_h(sqz_u64 n) { return n + 1u - (n & 1u); }
 /* 1 when rectangle cell (u, v) is folded straight, (x, y) = (u, v - e); 0 when it is turned
@@ -159,7 +159,7 @@ SQZ_FN int sqz_smap2(sqz_u32 kind, sqz_u32 p0, sqz_u32 p1, sqz_u32 p2, sqz_u32 o
 }
 
 /* ---- 3D building blocks ----------------------------------------------------------------- */
-/* LTM3 (MAPS 2.3): w = Te(c) + T(b) + a with a <= b <= c < nb, turned into the regular
+/* LTM3 (docs/MAPS.md 2.3): w = Te(c) + T(b) + a with a <= b <= c < nb, turned into the regular
  * simplex block (a, b - a, nb - 1 - c), so that X + Y + Z <= nb - 1. */
 SQZ_FN void sqz_ltm3(sqz_u32 nb, sqz_u64 w, sqz_u32 *bx, sqz_u32 *by, sqz_u32 *bz) {
   sqz_u64 c = sqz_tet_root(w);
@@ -170,7 +170,7 @@ SQZ_FN void sqz_ltm3(sqz_u32 nb, sqz_u64 w, sqz_u32 *bx, sqz_u32 *by, sqz_u32 *b
   *bz = nb - 1u - (sqz_u32)c;
 }
 
-/* HAD3 main orthotope (MAPS 2.4): (N/2) x (N/2) x (3N/4) blocks (1 layer when N = 2). */
+/* HAD3 main orthotope (docs/MAPS.md 2.4): (N/2) x (N/2) x (3N/4) blocks (1 layer when N = 2). */
 SQZ_FN int sqz_had3_main(sqz_u32 nb, sqz_u32 gx, sqz_u32 gy, sqz_u32 gz, sqz_u32 *bx, sqz_u32 *by,
                          sqz_u32 *bz) {
   sqz_i32 hw = (sqz_i32)(nb / 2u), m = (sqz_i32)nb - 1;

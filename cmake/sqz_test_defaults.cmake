@@ -4,9 +4,9 @@
 # read, every test added in it, wherever in the file, gets:
 #  - ENVIRONMENT: SQZ_TEST_ENV first, then the test's own entries (which win on the same variable). PoCL's pthread
 #    device (PoCL 3.x: POCL_MAX_PTHREAD_COUNT; PoCL 4+: POCL_CPU_MAX_CU_COUNT) and OpenMP start one thread per core
-#    by default: two tests at once on 2 cores then ran 4 busy threads, and a 26 s test went past 300 s (DESIGN.md
-#    §9). With SQZ_TEST_THREADS (1) per test process and one test per core (ctest -jN), the suite keeps N threads
-#    busy. Also Check's default timeout and the kernel cache shared by all tests, off unless
+#    by default: two tests at once on 2 cores then ran 4 busy threads, and a 26 s test went past 300 s. With
+#    SQZ_TEST_THREADS (1) per test process and one test per core (ctest -jN), the suite keeps N threads busy (the rule
+#    of docs/ARCHITECTURE.md, "The test suite on a small machine"). Also Check's default timeout and the kernel cache shared by all tests, off unless
 #    SQZ_TEST_DISK_CACHE=ON (SQZ_NO_CACHE=1): storing a program's binary makes PoCL compile every kernel once more
 #    for a generic group size (336 of 878 kernel compiles of a cold run), while PoCL's own cache (POCL_CACHE_DIR,
 #    keyed by source and options) already spares the tests a second build. test_cache and test_runtime turn the

@@ -6,7 +6,7 @@
  * Cells hold 0 or 1.
  *
  * A warp takes `tpw` consecutive tiles: it maps them (λ_b once, ν_b of the 8 neighbour
- * tiles, MAPS.md 4.8) and then steps them. Lane columns: each lane owns `unit` adjacent
+ * tiles, docs/MAPS.md 4.8) and then steps them. Lane columns: each lane owns `unit` adjacent
  * cells (a 32-bit word when rho % 4 == 0, else one byte) of one tile column and walks down
  * the rows -1 .. rho, keeping the horizontal 3-sums of the last rows in registers, so each
  * cell is read once. Left and right neighbours come from the adjacent lanes by shuffle; the

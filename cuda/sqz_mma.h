@@ -7,10 +7,10 @@
  * One mma.sync.aligned.m8n8k16.row.col.s32.u8.u8.s32 (sm_75 and newer) computes
  * D (8 x 8, int32) = A (8 x 16, u8) · B (16 x 8, u8) + C. λ and ν are weighted digit sums
  * Σ_i w^i d_i over the L levels of a tile grid (λ: w = s, d = τ_x or τ_y of the replica
- * digit; ν: w = k, d = β = H_ν of the base-s digit pair, MAPS.md 4.3/4.4). The encoding:
+ * digit; ν: w = k, d = β = H_ν of the base-s digit pair, docs/MAPS.md 4.3/4.4). The encoding:
  *   K (the 16 columns of A / rows of B): level i, two chained MMAs (C = D of the first)
  *     when L > 16; L <= 31 because s^L < 2^31;
- *   row m of A (a weight group, MAPS.md 5.3 weight splitting): w^(i - g m) for the levels
+ *   row m of A (a weight group, docs/MAPS.md 5.3 weight splitting): w^(i - g m) for the levels
  *     g m <= i < g (m + 1), 0 everywhere else (padding included, so no NaN-like garbage);
  *   column c of B: the digits of point c (λ: 4 tiles × (x, y); ν: the 8 neighbours);
  *   D[m][c]: the exact partial sum of group m, combined on the ALU as Σ_m w^(g m) D[m][c].

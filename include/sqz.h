@@ -348,7 +348,7 @@ SQZ_API int sqz_field_write(sqz_field *field, const void *embedded, size_t bytes
 SQZ_API int sqz_field_read(sqz_field *field, void *embedded, size_t bytes);
 /* The state in compact order, count = sqz_domain_cells values of the field's type, whatever the
  * layout and without a bounding-box array: fractals in the digit order of λ (value c belongs to
- * embedded cell λ(c), MAPS.md 4.2), triangles and tetrahedra in the storage order of layout
+ * embedded cell λ(c), docs/MAPS.md 4.2), triangles and tetrahedra in the storage order of layout
  * compact (the rectangle fold; layers, rows). A field in layout compact transfers directly; other
  * layouts move bands of 2^17 cells through their storage indices (host memory: the caller's array
  * and 1 MiB of indices, never a copy of the storage). */

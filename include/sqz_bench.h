@@ -32,7 +32,7 @@ SQZ_API int sqz_bench_fractal_maps(sqz_context *ctx, const sqz_domain *dom, uint
  * (seed + index): the same points on every machine. */
 SQZ_API int sqz_bench_random_points(uint64_t n, uint64_t seed, float *xy);
 
-/* The m-simplex volume analysis (MAPS.md §3) of the recursive orthotope set S_n^m of scale r
+/* The m-simplex volume analysis (docs/MAPS.md 3) of the recursive orthotope set S_n^m of scale r
  * (side ratio, 0 < r < 1) and arity beta against the simplex Delta_n^m = C(n + m - 1, m). */
 typedef struct {
   int32_t m;

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# tests/readme.sh — the README's command examples, run as written: every `sqz ...` command of its ```sh blocks (also
-# `$ sqz ...`, `$ mpirun ... sqz ...`, `VAR=... sqz ...` and the `./build/sqz ...` part of an `a && b` line) runs in
-# one scratch folder, in README order, under a time limit, and must exit 0; the output a `$` line shows below it must
-# be what the command prints, and a JSON key its comment names ("parts":4) must be in its output. Lines that need a
-# GPU, CUDA, two devices, MPI, HDF5 or libpng are skipped by the rules below, each skip printed with its reason.
+# tests/readme.sh — the command examples of the README and of the guides in docs/*.md beside it, run as written:
+# every `sqz ...` command of their ```sh blocks (also `$ sqz ...`, `$ mpirun ... sqz ...`, `VAR=... sqz ...` and the
+# `./build/sqz ...` part of an `a && b` line) runs in one scratch folder, README first, then docs/*.md in name order,
+# each in its own order, under a time limit, and must exit 0; the output a `$` line shows below it must be what the
+# command prints, and a JSON key its comment names ("parts":4) must be in its output. Lines that need a GPU, CUDA,
+# two devices, MPI, HDF5 or libpng are skipped by the rules below, each skip printed with its reason.
 # usage: readme.sh path/to/sqz path/to/README.md [mpi]   (mpi: sqz was built with MPI)
 set -u
 sqz="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 readme="$2"
+# The files whose commands run: the README, then the guides of its docs/ folder (names relative to the README).
+top="$(cd "$(dirname "$readme")" && pwd)"
+docs=("$top/$(basename "$readme")")
+for doc in "$top"/docs/*.md; do [ -e "$doc" ] && docs+=("$doc"); done
 have_mpi="${3:-}"
 limit="${SQZ_README_TIMEOUT:-120}"
 work="$(mktemp -d)"
@@ -21,18 +26,18 @@ ln -s "$sqz" "$work/bin/sqz" && ln -s "$sqz" "$work/run/build/sqz" || exit 1
 export PATH="$work/bin:$PATH"
 cd "$work/run" || exit 1
 
-# Fixtures: the input files the examples read. A kernel the README shows in a ```c block that starts with
+# Fixtures: the input files the examples read. A kernel a doc shows in a ```c block that starts with
 # "/* NAME.cl" is taken from there; any other --kernel file is Life on cells of any type (cell != 0 is alive).
 awk '/^```c$/ { c = 1; next } /^```/ { c = 0; f = ""; next }
      c && !f && match($0, /^\/\* [A-Za-z0-9_]+\.cl/) { f = substr($0, 4, RLENGTH - 3) }
-     c && f { print > f }' "$readme"
+     c && f { print > f }' "${docs[@]}"
 life_kernel='sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present,
                       __constant const sqz_param_t *param) {
   int live = 0;
   for (int i = 0; i < SQZ_NB; i++) live += nb[i] != 0;
   return (live == 3 || (self != 0 && live == 2)) ? 1 : 0;
 }'
-for k in $(grep -o -- '--kernel [^ ]*\.cl' "$readme" | sort -u | cut -d' ' -f2); do
+for k in $(cat "${docs[@]}" | grep -o -- '--kernel [^ ]*\.cl' | sort -u | cut -d' ' -f2); do
   [ -e "$k" ] || printf '/* %s: Life on any cell type (readme.sh) */\n%s\n' "$k" "$life_kernel" >"$k"
 done
 printf '#N Glider\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n' >glider.rle
@@ -77,13 +82,13 @@ skip_reason() {
   case "$cmd" in *.png*) [ -n "$have_png" ] || { echo "needs --png (sqz built without libpng)"; return; } ;; esac
 }
 
-# check LINE CMD COMMENT EXPECTED: runs CMD and checks its status, its output against EXPECTED (the lines the README
-# shows below a `$` command; empty: not checked) and the JSON keys named in COMMENT.
+# check LINE CMD COMMENT EXPECTED: runs CMD and checks its status, its output against EXPECTED (the lines the doc
+# shows below a `$` command; empty: not checked) and the JSON keys named in COMMENT. LINE is FILE:NUMBER.
 check() {
   local line="$1" cmd="$2" comment="$3" expected="$4" why rc t0 t1
   why="$(skip_reason "$cmd")"
   if [ -n "$why" ]; then
-    echo "skip: README.md:$line: $cmd  ($why)"
+    echo "skip: $line: $cmd  ($why)"
     skips=$((skips + 1))
     return
   fi
@@ -97,13 +102,13 @@ check() {
   local took
   took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
   if [ "$rc" -ne 0 ]; then
-    echo "FAIL: README.md:$line: $cmd -> exit $rc$([ "$rc" -eq 124 ] && echo " (over ${limit} s)"), output:"
+    echo "FAIL: $line: $cmd -> exit $rc$([ "$rc" -eq 124 ] && echo " (over ${limit} s)"), output:"
     head -20 out.txt err.txt
     fails=$((fails + 1))
     return
   fi
   if [ -n "$expected" ] && [ "$(cat out.txt)" != "$expected" ]; then
-    echo "FAIL: README.md:$line: $cmd prints other lines than the README shows:"
+    echo "FAIL: $line: $cmd prints other lines than the doc shows:"
     diff <(printf '%s\n' "$expected") out.txt | head -20
     fails=$((fails + 1))
     return
@@ -114,17 +119,17 @@ check() {
     local want="$key"
     [ "${key%:}" = "$key" ] && want="$key([^0-9.]|\$)"
     if ! grep -Eq -- "$want" out.txt; then
-      echo "FAIL: README.md:$line: $cmd: the comment names $key, not in the output:"
+      echo "FAIL: $line: $cmd: the comment names $key, not in the output:"
       head -c 600 out.txt
       echo
       fails=$((fails + 1))
       return
     fi
   done
-  echo "ok: README.md:$line: $cmd  ($took s)"
+  echo "ok: $line: $cmd  ($took s)"
 }
 
-# The commands of the ```sh blocks, one record each: line number, command, comment, then the lines shown below a
+# The commands of the ```sh blocks, one record each: file:line, command, comment, then the lines shown below a
 # `$` command (its output). A comment starts at a '#' after a blank, outside the command's words.
 start=$(date +%s)
 pending=()
@@ -134,6 +139,8 @@ flush() {
   fi
   pending=()
 }
+for doc in "${docs[@]}"; do
+name="${doc#"$top"/}"
 lineno=0 block=0 dollar=0 joined="" at=0
 while IFS= read -r text || [ -n "$text" ]; do
   lineno=$((lineno + 1))
@@ -143,7 +150,7 @@ while IFS= read -r text || [ -n "$text" ]; do
   esac
   [ "$block" = 1 ] || continue
   # a command continued on the next line (a trailing backslash) is one command, named by its first line
-  [ -n "$joined" ] || at=$lineno
+  [ -n "$joined" ] || at="$name:$lineno"
   if [ "${text%\\}" != "$text" ]; then
     joined="$joined${text%\\}"
     continue
@@ -171,9 +178,10 @@ while IFS= read -r text || [ -n "$text" ]; do
       pending=("$at" "$seg" "$comment" "")
     fi
   done
-done <"$readme"
+done <"$doc"
 flush
+done
 
-echo "readme: $runs commands ran, $skips skipped, $fails failed, $(($(date +%s) - start)) s"
-[ "$runs" -gt 0 ] || { echo "FAIL: no sqz command found in $readme"; fails=$((fails + 1)); }
+echo "readme: $runs commands ran, $skips skipped, $fails failed (${docs[*]#"$top"/}), $(($(date +%s) - start)) s"
+[ "$runs" -gt 0 ] || { echo "FAIL: no sqz command found in $readme or docs/*.md"; fails=$((fails + 1)); }
 [ "$fails" -eq 0 ]

@@ -1,10 +1,12 @@
-/* test_core.c — status table, rule, domain and layout parsing, the cpu context and the PBM reader (no OpenCL). */
+/* test_core.c — status table, rule, domain and layout parsing, the cpu context, the PBM reader and the backend tables (no OpenCL). */
 /* labels: host */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "backends/backend.h"
 #include "backends/opencl/cl_internal.h"
 #include "sqz_test.h"
 
@@ -142,6 +144,34 @@ START_TEST(pbm_reader) {
 }
 END_TEST
 
+/* Every backend compiled in has every entry of its operations table (backend.h): a name, and no
+ * NULL function. `observe` must be the table's last member, so an entry added after it fails here
+ * until the list below names it too. */
+_Static_assert(sizeof(sqz_backend_ops) == offsetof(sqz_backend_ops, prepare) + sizeof(void (*)(void)),
+               "a new entry of sqz_backend_ops: add it to backend_tables_complete");
+START_TEST(backend_tables_complete) {
+  int n = 0;
+  for (const sqz_backend_ops *const *b = sqz__backends; *b; b++, n++) {
+    const sqz_backend_ops *o = *b;
+    ck_assert_msg(o->name && *o->name, "backend %d has no name", n);
+    const struct {
+      const char *entry;
+      int set;
+    } e[] = {{"open", !!o->open},           {"close", !!o->close},         {"list", !!o->list},
+             {"accepts", !!o->accepts},     {"alloc", !!o->alloc},         {"free", !!o->free},
+             {"upload", !!o->upload},       {"download", !!o->download},   {"zero", !!o->zero},
+             {"finish", !!o->finish},       {"gather", !!o->gather},       {"scatter", !!o->scatter},
+             {"stencil", !!o->stencil},     {"fill", !!o->fill},           {"reduce", !!o->reduce},
+             {"edm", !!o->edm},             {"copy_rate", !!o->copy_rate}, {"touch", !!o->touch},
+             {"tile_maps", !!o->tile_maps}, {"copy", !!o->copy},           {"stencil_part", !!o->stencil_part},
+             {"observe", !!o->observe},     {"prepare", !!o->prepare}};
+    for (size_t i = 0; i < sizeof e / sizeof e[0]; i++)
+      ck_assert_msg(e[i].set, "backend %s: entry %s is NULL", o->name, e[i].entry);
+  }
+  ck_assert_int_ge(n, 2); /* opencl and cpu at least; cuda when compiled in */
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("core");
   TCase *host = tcase_create("host");
@@ -151,6 +181,7 @@ int main(void) {
   tcase_add_test(host, cpu_context);
   tcase_add_test(host, block_layout_limits);
   tcase_add_test(host, pbm_reader);
+  tcase_add_test(host, backend_tables_complete);
   suite_add_tcase(s, host);
   return sqz_test_run(s);
 }

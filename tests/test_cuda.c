@@ -274,7 +274,7 @@ static const sqz_t_case sqz_t_cases[] = {
     {"vicsek-cross", 7, 9, "B3/S23", 4, 1},          {"vicsek-saltire", 8, 3, "B36/S23", 4, 1},
     {"##./#.#/.##", 6, 3, "B3/S23", 4, 1},           {"#..#/.##./.##./#..#", 5, 4, "B2/S23", 4, 1},
     {"#..#/.##./.##./#..#", 5, 16, "B1/S012345678", 3, 1}, {"#./..", 4, 2, "B0/S0", 2, 1},
-    /* GPU only: larger grids, past the fp16 limits of MAPS.md 5.3 and past 16 levels (two
+    /* GPU only: larger grids, past the fp16 limits of docs/MAPS.md 5.3 and past 16 levels (two
      * chained MMAs per map) */
     {"sierpinski-triangle", 17, 1, "B2/S23", 2, 0},  {"sierpinski-triangle", 18, 2, "B3/S23", 2, 0},
     {"sierpinski-triangle", 18, 4, "B2/S23", 2, 0},  {"vicsek-cross", 11, 1, "B3/S23", 2, 0},

@@ -113,7 +113,7 @@ static sqz_domain *parse_domain(const char *pattern, unsigned r) {
   return dom;
 }
 
-/* block record: MAPS.md 4.6 storage cell (cx, cy) = (bx rho + tx, by rho + ty) holds embedded
+/* block record: docs/MAPS.md 4.6 storage cell (cx, cy) = (bx rho + tx, by rho + ty) holds embedded
  * (x, y); the library stores it at tile index b = interleave(bx, by), offset ty rho + tx. */
 /* The block:s^j field of vector fractal id at level r; *rho gets s^j. */
 static sqz_field block_field(unsigned id, unsigned r, unsigned j, uint64_t *rho, char *layout, size_t len) {
@@ -258,7 +258,7 @@ START_TEST(test_tiles_in_digit_order) {
 }
 END_TEST
 
-/* Sizes of MAPS.md 4.7: Sierpinski r = 16 bb / compact / block:16 and the MRF values. */
+/* Sizes of docs/MAPS.md 4.7: Sierpinski r = 16 bb / compact / block:16 and the MRF values. */
 START_TEST(test_sizes_and_mrf) {
   sqz_domain *dom = parse_domain("sierpinski-triangle", 16);
   uint64_t bb, compact, block16, block1;

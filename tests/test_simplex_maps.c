@@ -422,9 +422,9 @@ START_TEST(test_map_stats) {
   sqz_simplex_map_stats s;
   for (uint32_t n = 64; n <= 4096; n *= 4) {
     ck_assert_int_eq(sqz__simplex_map_stats(NULL, 2, n, "bb", 16, &s), SQZ_OK);
-    ck_assert_double_eq_tol(s.waste, (double)(n - 1) / (n + 1), 1e-12); /* MAPS 1.2 */
+    ck_assert_double_eq_tol(s.waste, (double)(n - 1) / (n + 1), 1e-12); /* docs/MAPS.md 1.2 */
     ck_assert_int_eq(sqz__simplex_map_stats(NULL, 2, n, "had", 16, &s), SQZ_OK);
-    ck_assert_double_eq_tol(s.waste, 15.0 / (n + 1), 1e-12); /* MAPS 1.5: (rho-1)/(n+1) */
+    ck_assert_double_eq_tol(s.waste, 15.0 / (n + 1), 1e-12); /* docs/MAPS.md 1.5: (rho-1)/(n+1) */
     ck_assert_uint_eq(s.launches, 1);
   }
   ck_assert_int_eq(sqz__simplex_map_stats(NULL, 2, 1000, "had-below", 16, &s), SQZ_OK);

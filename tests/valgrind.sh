@@ -2,7 +2,7 @@
 # tests/valgrind.sh BUILD_DIR — the cpu backend under valgrind (memcheck): host tests of the cpu backend and the
 # file formats (through `ctest -T memcheck`; Check without forking) and CLI runs with --backend cpu over every command,
 # file format and a few error paths. Only definite leaks and memory errors count (`sqz info` loads PoCL and LLVM,
-# which keep memory reachable; glibc's loader false positive is suppressed: valgrind.supp, DESIGN.md §9). Exits 1
+# which keep memory reachable; glibc's loader false positive is suppressed: tests/valgrind.supp says which). Exits 1
 # on any finding, printing the valgrind report.
 set -uo pipefail
 if [ $# -ne 1 ]; then

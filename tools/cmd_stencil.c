@@ -198,7 +198,7 @@ static int sqz__parse_params(const char *cmd, const char *text, double **out, si
   return 0;
 }
 
-/* A kernel source is at most SQZ_KERNEL_MAX bytes (README, "Files"): a link to /dev/zero or a huge file is refused
+/* A kernel source is at most SQZ_KERNEL_MAX bytes (docs/CONTRACTS.md): a link to /dev/zero or a huge file is refused
  * after reading that much, not read until the host runs out of memory. */
 #define SQZ_KERNEL_MAX ((size_t)16 << 20)
 

@@ -566,7 +566,7 @@ class Field(_Handle):
             sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB], uint present,
                                   __constant const sqz_param_t *param);
 
-        (see README "the kernel contract"); params become param[0], param[1], ...; name labels the
+        (see docs/CONTRACTS.md, the cell update contract); params become param[0], param[1], ...; name labels the
         source's lines in the build log (a failed build raises SqzError SQZ_ERR_BUILD_FAILED with the
         log as detail). Needs an OpenCL context."""
         p, n = _params(params)

@@ -8,8 +8,8 @@
 
 /* A backend is one table of operations. The front end (src/core, src/apps, src/io) calls only
  * through ctx->ops and never names a backend; a backend never calls the front end. Every entry
- * must be filled (the tables are written with designated initialisers, and test_core checks that
- * no entry is NULL): an operation a backend cannot do returns a named status from its own entry,
+ * must be filled (SQZ_BACKEND_TABLE below writes the tables with designated initialisers, and
+ * test_core's backend_tables_complete checks that no entry is NULL): an operation a backend cannot do returns a named status from its own entry,
  * e.g. SQZ_ERR_UNSUPPORTED with the reason in the detail.
  *
  * A backend defines its table with SQZ_BACKEND_TABLE (below), which takes every entry as a
@@ -102,14 +102,21 @@ typedef struct sqz_backend_ops {
   int (*prepare)(sqz_field *f, const sqz_update *u);
 } sqz_backend_ops;
 
-/* Defines `const sqz_backend_ops var` with every entry, in the order of the struct. */
+/* Defines `const sqz_backend_ops var` with every entry, each by its designated initialiser (a
+ * missing argument does not compile; test_core's backend_tables_complete checks that no entry of
+ * any compiled table is NULL). */
 #define SQZ_BACKEND_TABLE(var, name_, fallback_, host_memory_, open_, close_, list_, accepts_, alloc_, free_, upload_, \
                           download_, zero_, finish_, gather_, scatter_, stencil_, fill_, reduce_, edm_,       \
-                          copy_rate_, touch_, tile_maps_, copy_, stencil_part_, observe_, prepare_)                            \
-  const sqz_backend_ops var = {name_,   fallback_, host_memory_, open_,    close_,   list_,        accepts_,      \
-                               alloc_,  free_,     upload_,      download_, zero_,   finish_,      gather_,       \
-                               scatter_, stencil_, fill_, reduce_,  edm_,     copy_rate_,   touch_,        \
-                               tile_maps_, copy_,  stencil_part_, observe_, prepare_}
+                          copy_rate_, touch_, tile_maps_, copy_, stencil_part_, observe_, prepare_)             \
+  const sqz_backend_ops var = {.name = name_,           .fallback = fallback_, .host_memory = host_memory_,    \
+                               .open = open_,           .close = close_,       .list = list_,                \
+                               .accepts = accepts_,     .alloc = alloc_,       .free = free_,                \
+                               .upload = upload_,       .download = download_, .zero = zero_,                \
+                               .finish = finish_,       .gather = gather_,     .scatter = scatter_,          \
+                               .stencil = stencil_,     .fill = fill_,         .reduce = reduce_,            \
+                               .edm = edm_,             .copy_rate = copy_rate_, .touch = touch_,            \
+                               .tile_maps = tile_maps_, .copy = copy_,         .stencil_part = stencil_part_, \
+                               .observe = observe_,       .prepare = prepare_}
 
 /* The backends compiled into the library, the default first; NULL-terminated (src/backends/backends.c). */
 SQZ_INTERNAL extern const sqz_backend_ops *const sqz__backends[];

@@ -7,7 +7,7 @@ typedef enum {
   SQZ_UPDATE_LIFE = 0,  /* Life-like rule: birth/survive masks over the count of non-zero neighbours */
   SQZ_UPDATE_LIFE_BODY, /* Life-like user body `uchar f(uchar self, uint live)` (sqz_life_step_custom) */
   SQZ_UPDATE_HEAT,      /* explicit diffusion over the face neighbours that are domain cells, param[0] = alpha */
-  SQZ_UPDATE_CL,        /* the user's OpenCL C file defining sqz_update (DESIGN.md §4) */
+  SQZ_UPDATE_CL,        /* the user's OpenCL C file defining sqz_update (docs/CONTRACTS.md, the cell update) */
   SQZ_UPDATE_FN         /* the user's C function (cpu backend) */
 } sqz_update_kind;
 

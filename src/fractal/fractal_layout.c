@@ -10,10 +10,10 @@
  *   compact     exactly k^R cells in digit order (cl/sqz_fractal.h): index c, cell λ(c).
  *               Every aligned run of k^j indices is a level-j sub-fractal, so kernels pick
  *               any tile level at run time without changing the storage.
- *   block:RHO   RHO = s^j: k^(R-j) tiles of RHO x RHO embedded cells (MAPS.md 4.6), tile b
+ *   block:RHO   RHO = s^j: k^(R-j) tiles of RHO x RHO embedded cells (docs/MAPS.md 4.6), tile b
  *               (digit order at level R - j) stored contiguously at b * RHO^2, its cells
  *               row-major inside; holes of the micro-fractal are stored as 0.
- * width x height is the MAPS.md 4.2/4.6 compact array shape (k^ceil x k^floor, times RHO). */
+ * width x height is the docs/MAPS.md 4.2/4.6 compact array shape (k^ceil x k^floor, times RHO). */
 
 int sqz__fractal_rho_level(int s, uint32_t rho) {
   int j = 0;

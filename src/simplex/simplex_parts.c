@@ -4,7 +4,7 @@
 
 /* A band [a, b) of the compact order meets each domain row in at most two x intervals: a
  * tetrahedron row (y, z) is stored contiguously, a triangle row y in two pieces (x < W in
- * rectangle row y + e, increasing; x >= W in rectangle row n - 1 - y, decreasing; MAPS.md 1.4).
+ * rectangle row y + e, increasing; x >= W in rectangle row n - 1 - y, decreasing; docs/MAPS.md 1.4).
  * The halo of the band in row r is the union, over the rows r' next to r (3 in 2D, 9 in 3D, r
  * included), of the band's intervals of r' widened by one and clipped to r, less the band's own
  * intervals of r. Only rows near the band's rows are visited, so a count costs O(rows of the band). */

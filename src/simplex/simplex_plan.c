@@ -63,7 +63,7 @@ static void sqz__had_upper(sqz_plan_builder *b, uint32_t nbp, uint32_t off) {
   sqz__add(b, SQZ_SK_HAD, p, o, nbp == 1 ? 1 : nbp / 2u, nbp == 1 ? 1 : nbp + 1u, 1);
 }
 
-/* HAD for any n (MAPS 1.6): tol < 0 is approach A (one UPPER launch from above); otherwise
+/* HAD for any n (docs/MAPS.md 1.6): tol < 0 is approach A (one UPPER launch from above); otherwise
  * approach B, finishing from above once pow2ceil(m) - m < tol. Needs rho = 2^j. */
 static void sqz__had2(sqz_plan_builder *b, uint32_t n, uint32_t rho, int64_t tol) {
   uint64_t off = 0, m = n;
@@ -82,7 +82,7 @@ static void sqz__had2(sqz_plan_builder *b, uint32_t n, uint32_t rho, int64_t tol
   }
 }
 
-/* REC (MAPS 1.7) in block units: top triangle floor(nb/2), bottom-right triangle floor(nb/2),
+/* REC (docs/MAPS.md 1.7) in block units: top triangle floor(nb/2), bottom-right triangle floor(nb/2),
  * and the square of side ceil(nb/2) below the top one; leaves are filtered squares. */
 static void sqz__rec2(sqz_plan_builder *b, uint32_t n, uint32_t rho, uint32_t nb, uint32_t x0, uint32_t y0,
                       uint32_t minb) {
@@ -161,7 +161,7 @@ static void sqz__box3(sqz_plan_builder *b, uint32_t n, uint32_t rho, const uint6
   sqz__add(b, SQZ_SK_BOX3, p, oo, g[0], g[1], g[2]);
 }
 
-/* REC3 (MAPS 2.5, arity 3) in block units for any nb: the filtered cube of side h = ceil(nb/2)
+/* REC3 (docs/MAPS.md 2.5, arity 3) in block units for any nb: the filtered cube of side h = ceil(nb/2)
  * at the corner, then the corner sub-simplices of side nb - h at (h,0,0), (0,h,0), (0,0,h). */
 static void sqz__rec3(sqz_plan_builder *b, uint32_t n, uint32_t rho, uint32_t nb, const uint32_t c[3],
                       uint32_t minb) {
@@ -196,7 +196,7 @@ static int sqz__plan3(sqz_plan_builder *b, const char *map, uint32_t n, uint32_t
     uint32_t c = sqz__icbrt_ceil(sqz_tet(nb));
     uint32_t p[3] = {nb, c, 0};
     sqz__add(b, SQZ_SK_LTM3, p, zero, c, c, c);
-  } else if (strcmp(map, "had3") == 0) { /* next power of two from above (MAPS 2.4) */
+  } else if (strcmp(map, "had3") == 0) { /* next power of two from above (docs/MAPS.md 2.4) */
     uint32_t nbp = sqz_pow2ceil(nb);
     uint32_t p[3] = {nbp, 0, 0};
     if (nbp >= 2) sqz__add(b, SQZ_SK_HAD3, p, zero, nbp / 2u, nbp / 2u, nbp == 2 ? 1 : 3u * nbp / 4u);

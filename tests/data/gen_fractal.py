@@ -9,9 +9,9 @@ need the oracle. Files written (one record per line, first word = record kind):
 fractal_maps.txt
   fractal ID PATTERN          fractal ID is the s x s pattern (rows joined by '/')
   member ID R HEX             membership of the s^R x s^R embedding, row-major bits, MSB first
-  lambda ID R CX CY X Y       λ of MAPS.md 4.2/4.3 (compact coordinates -> embedded)
-  nu ID R X Y CX CY           ν of MAPS.md 4.4; CX CY = "none" when (X, Y) is not in F
-  block ID R J CX CY X Y OK   block-level storage cell (MAPS.md 4.6) -> embedded, OK = fractal
+  lambda ID R CX CY X Y       λ of docs/MAPS.md 4.2/4.3 (compact coordinates -> embedded)
+  nu ID R X Y CX CY           ν of docs/MAPS.md 4.4; CX CY = "none" when (X, Y) is not in F
+  block ID R J CX CY X Y OK   block-level storage cell (docs/MAPS.md 4.6) -> embedded, OK = fractal
   blocknu ID R J X Y CX CY    embedded fractal cell -> block-level storage cell
 
 fractal_life.txt

@@ -104,7 +104,7 @@ def maps_vectors(out):
             plan = M.rec3_plan(nb, mins)
             parts = ["%d %d %d %d" % (x0, y0, z0, s) for _k, x0, y0, z0, s in plan]
             out.append("rec3plan %d %d %d %s" % (nb, mins, len(plan), " ".join(parts)))
-    # volume analysis (MAPS.md section 3 and 2.4)
+    # volume analysis (docs/MAPS.md 3 and 2.4)
     for nb in (2, 4, 8, 16, 64, 1024):
         fr = M.had3_extra_fraction(nb)
         out.append("had3extra %d %.12f" % (nb, float(fr)))
