@@ -81,7 +81,7 @@ SQZ_COMPONENT void sqz__unlock(sqz_context *ctx);
 
 /* Records a failure: stores the formatted detail in ctx (or the thread's slot when ctx is
  * NULL) and returns status, so call sites read `return sqz__fail(ctx, SQZ_ERR_PARSE, ...)`.
- * With SQZ_DEBUG=1 in the environment the detail is also written to stderr. */
+ * With the option debug=1 of ctx (without ctx: SQZ_DEBUG=1 in the environment) the detail also goes to stderr. */
 SQZ_COMPONENT int sqz__fail(sqz_context *ctx, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 SQZ_INTERNAL void sqz__clear_error(sqz_context *ctx);
