@@ -133,6 +133,42 @@ SQZ_API int sqz_context_timing(const sqz_context *ctx, double *kernel_s, double 
 typedef int (*sqz_progress_fn)(uint64_t done, uint64_t total, double cells_per_s, void *user_data);
 SQZ_API int sqz_context_set_progress(sqz_context *ctx, sqz_progress_fn fn, void *user_data, double interval_s);
 
+/* ---- options (docs/OPTIONS.md) ------------------------------------------------------------
+ * The tuning of the library is one table of options: each is read from the environment variable
+ * SQZ_<NAME> (the name in capitals) when a context is created, and may be set per context (and,
+ * for those of scope "field", per field) by these calls. A bad value or an unknown name from any
+ * source is SQZ_ERR_INVALID_ARGUMENT, the detail naming the option and its range. */
+typedef struct {
+  const char *name;  /* "temporal" (environment: SQZ_TEMPORAL) */
+  const char *type;  /* "count", "choice", "flag", "bytes" or "text" */
+  const char *range; /* "1..8", "fast|generic", "0|1", ... */
+  const char *def;   /* the default, in words where it depends on the device or the field */
+  const char *help;  /* one line */
+  const char *layer; /* which part of sqz reads it: "core", "opencl", "cli" */
+  const char *scope; /* "field": also sqz_field_set_option; "context": any time; "creation": read when the
+                        context is created (the environment or sqz_context_create_opts); "process": read from
+                        the environment once per process (test hooks) */
+} sqz_option_info;
+SQZ_API size_t sqz_option_count(void);
+SQZ_API const sqz_option_info *sqz_option_at(size_t i); /* NULL past the last */
+/* SQZ_OK when value is one of option name's values (sqz_last_error(NULL) says why not). */
+SQZ_API int sqz_option_check(const char *name, const char *value);
+/* The environment's text of option name (SQZ_<NAME>), NULL when unset or empty: where a program
+ * (the CLI) needs an option before it has a context. */
+SQZ_API const char *sqz_option_env(const char *name);
+/* sqz_context_create with options: NULL or a NULL-terminated list of "name=value", applied over the
+ * environment's before the backend and device are chosen (backend and device given here win). */
+SQZ_API int sqz_context_create_opts(const char *backend, const char *device, const char *const *options,
+                                    sqz_context **out);
+/* Sets option name of ctx to value (NULL or "": the default); options of scope "creation" or
+ * "process" are refused here. Fields take the new value at their next call. */
+SQZ_API int sqz_context_set_option(sqz_context *ctx, const char *name, const char *value);
+/* The value of option name set on ctx (environment, creation or sqz_context_set_option) into buf,
+ * "" where the default applies; SQZ_ERR_INVALID_ARGUMENT for an unknown name or a buf too small. */
+SQZ_API int sqz_context_get_option(const sqz_context *ctx, const char *name, char *buf, size_t len);
+/* Overrides an option of scope "field" for field's calls alone (NULL or "": its context's again). */
+SQZ_API int sqz_field_set_option(sqz_field *field, const char *name, const char *value);
+
 /* ---- device list --------------------------------------------------------------------------- */
 typedef enum {
   SQZ_DEVICE_BACKEND = 0, /* "opencl" / "cpu" / "cuda"              */

@@ -112,6 +112,19 @@ expect 0 '"engine":"fractal-tiles-generic","skipped":"fractal-boxes-life-u8: the
 expect 0 "^engine +cpu-life-rows" -- "$sqz" life triangle:20 --steps 2 --backend cpu
 expect 0 "sqz: triangle:20: engine triangle-rows-generic \(skipped: triangle-words-life-u8: the update is heat" -- \
   env SQZ_DEBUG=1 "$sqz" heat triangle:20 --steps 2
+# the tuning options (docs/OPTIONS.md): --option NAME=VALUE and SQZ_<NAME>, checked against the table, listed in --json
+expect 0 "^temporal +count +1\.\.8" -- "$sqz" help options
+expect 0 '"options":\{.*"engine":"generic".*"temporal":"3".*"engine":"fractal-tiles-generic"' -- \
+  "$sqz" life fractal:sierpinski-carpet:3 --steps 2 --option engine=generic --option=temporal=3 --json
+expect 0 "\"options\":\\{.*\"debug\":\"1\"" -- env SQZ_DEBUG=1 "$sqz" life triangle:9 --steps 1 --backend cpu --json
+expect 2 "sqz heat: --option temporal=9: option temporal='9': expected a whole number in 1\.\.8" -- \
+  "$sqz" heat triangle:9 --steps 1 --option temporal=9
+expect 2 "sqz life: --option nope=1: unknown option 'nope' \(the options: backend, device," -- \
+  "$sqz" life triangle:9 --steps 1 --option nope=1
+expect 2 "sqz run: --option needs NAME=VALUE" -- "$sqz" run triangle:9 --steps 1 --option
+expect 2 "SQZ_SWAR_WORD='16': expected one of 8\|32\|64 \(option swar_word" -- env SQZ_SWAR_WORD=16 "$sqz" life triangle:9 --steps 1
+expect 2 "unknown option '--option'" -- "$sqz" devices --option debug=1
+expect 0 "--option NAME=VALUE" -- "$sqz" help heat
 expect 2 "fill value 300: u8 cells hold the integers 0 \.\. 255" -- "$sqz" run triangle:5 --kernel "$work/same.cl" --type u8 --steps 1 --init const:300
 expect 0 '"nonzero":15,' -- "$sqz" run triangle:5 --kernel "$work/same.cl" --type i32 --steps 1 --init const:-7 --json
 expect 2 "RHO = 8192 is larger than 4096, .* the largest on fractal:sierpinski-triangle:14 is 4096" -- "$sqz" info fractal:sierpinski-triangle:14 --layout block:8192 --backend cpu

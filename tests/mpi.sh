@@ -191,7 +191,7 @@ differ() { # differ WANT RANK0-ARGS -- RANK1-COMMAND...
     [ "$(grep -c "^sqz" err.txt)" -eq 1 ] && [ $(($(date +%s) - start)) -lt 60 ] ||
     { fail "rank 1 with $*: exit $rc (want 1, one message naming '$want')"; cat err.txt; }
 }
-differ "SQZ_EXCHANGE_STEPS is 4 here but (not set) on rank 0" life fractal:sierpinski-triangle:7 --steps 13 --parts 4 -- \
+differ "exchange_steps is 4 here but (not set) on rank 0" life fractal:sierpinski-triangle:7 --steps 13 --parts 4 -- \
   env SQZ_EXCHANGE_STEPS=4 "$sqz" life fractal:sierpinski-triangle:7 --steps 13 --parts 4
 differ "--steps is 6 here but 5 on rank 0" life triangle:37 --steps 5 -- "$sqz" life triangle:37 --steps 6
 differ "--init is random:0.3:2 here but random:0.5:1" life triangle:37 --steps 5 -- "$sqz" life triangle:37 --steps 5 --init random:0.3:2

@@ -17,6 +17,11 @@ sqz_context *sqz_test_context(const char *backend) {
   return ctx;
 }
 
+void sqz_test_option(sqz_context *ctx, const char *name, const char *value) {
+  int st = sqz_context_set_option(ctx, name, value);
+  ck_assert_msg(st == SQZ_OK, "option %s=%s: %s", name, value ? value : "(default)", sqz_last_error(ctx));
+}
+
 TCase *sqz_test_tcase(Suite *s, const char *name, int timeout_s) {
   TCase *tc = tcase_create(name);
   tcase_set_timeout(tc, timeout_s);

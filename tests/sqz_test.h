@@ -10,6 +10,8 @@
 /* Opens a context on the backend ("opencl" or "cpu"), failing the test (never skipping) when it
  * cannot: OpenCL tests must really run on a device. */
 sqz_context *sqz_test_context(const char *backend);
+/* Sets option name of ctx (value NULL: back to its default; sqz_context_set_option), failing the test when refused. */
+void sqz_test_option(sqz_context *ctx, const char *name, const char *value);
 /* A new case of s with a timeout in seconds: with a "ctest cases" line naming it, its own ctest
  * entry (CK_RUN_CASE=name runs it alone). */
 TCase *sqz_test_tcase(Suite *s, const char *name, int timeout_s);

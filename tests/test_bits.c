@@ -332,45 +332,45 @@ START_TEST(test_temporal) {
     int all = bk == 0;
     for (int t = 1; t <= 4; t++) {
       char v[2] = {(char)('0' + t), 0};
-      setenv("SQZ_TEMPORAL", v, 1);
+      sqz_test_option(ctx, "temporal", v);
       for (size_t d = 0; d < sizeof box_domains / sizeof *box_domains; d++)
         for (int r = 0; r < 4; r++) /* opencl: a program per rule and box; B0 on the user pattern */
           if (r == 0 || (r == 3 && (all || d == 3)) || (all && t % 2 == 0))
             check_runs(ctx, box_domains[d], rules2[r], r == 1 ? 0.2 : 0.5, 1);
       for (int q = 0; q < (all ? 3 : 1) && (all || t % 2 == 0); q++) {
         char qv[2] = {(char)('0' + q), 0};
-        setenv("SQZ_BITS_Q", qv, 1);
+        sqz_test_option(ctx, "bits_q", qv);
         check_runs(ctx, "fractal:sierpinski-triangle:7", rules2[0], 0.5, 1);
         if (q == 0) check_runs(ctx, "fractal:sierpinski-carpet:3", rules2[3], 0.5, 1);
-        unsetenv("SQZ_BITS_Q");
+        sqz_test_option(ctx, "bits_q", NULL);
       }
     }
     for (int t = 1; t <= 8; t = t == 1 ? 4 : 2 * t) { /* the plan the default does not take: the list on every box, the window on side 8 */
       char v[2] = {(char)('0' + t), 0};
-      setenv("SQZ_TEMPORAL", v, 1);
-      setenv("SQZ_BITS_STEP", "list", 1);
+      sqz_test_option(ctx, "temporal", v);
+      sqz_test_option(ctx, "bits_step", "list");
       for (size_t d = 0; d < sizeof box_domains / sizeof *box_domains; d++)
         for (int r = 0; r < 4; r++)
           if (r == 0 || (all && (r == 3 || t == 4))) check_runs(ctx, box_domains[d], rules2[r], r == 1 ? 0.2 : 0.5, 1);
-      setenv("SQZ_BITS_STEP", "window", 1);
+      sqz_test_option(ctx, "bits_step", "window");
       check_runs(ctx, box_domains[0], rules2[0], 0.5, 1);
-      unsetenv("SQZ_BITS_STEP");
-      setenv("SQZ_BITS_HOIST", "1", 1); /* the GPUs' list step: entries in registers, 1, 2 or 4 a work-item, */
+      sqz_test_option(ctx, "bits_step", NULL);
+      sqz_test_option(ctx, "bits_hoist", "1"); /* the GPUs' list step: entries in registers, 1, 2 or 4 a work-item, */
       for (const char *const *l = (const char *const[]){"", "128", "64", "32", NULL}; *l; l++) { /* or 8: not held */
-        if (**l) setenv("SQZ_BITS_LANES", *l, 1);
+        if (**l) sqz_test_option(ctx, "bits_lanes", *l);
         check_runs(ctx, box_domains[0], rules2[0], 0.5, 1);
         if (!**l || t == 4) check_runs(ctx, box_domains[0], rules2[3], 0.5, 1);
       }
-      unsetenv("SQZ_BITS_LANES");
-      unsetenv("SQZ_BITS_HOIST");
+      sqz_test_option(ctx, "bits_lanes", NULL);
+      sqz_test_option(ctx, "bits_hoist", NULL);
     }
-    unsetenv("SQZ_TEMPORAL");
+    sqz_test_option(ctx, "temporal", NULL);
     if (!all) { /* a local memory that holds only the one-step window of the triangle: T = 8 falls back to 1 */
       uint64_t saved = ctx->local_mem;
       ctx->local_mem = 30000;
-      setenv("SQZ_BITS_STEP", "window", 1);
+      sqz_test_option(ctx, "bits_step", "window");
       check_runs(ctx, "fractal:sierpinski-triangle:9", rules2[0], 0.5, 1);
-      unsetenv("SQZ_BITS_STEP");
+      sqz_test_option(ctx, "bits_step", NULL);
       ctx->local_mem = saved;
     }
     sqz_context_release(ctx);
@@ -400,14 +400,14 @@ START_TEST(test_window8) {
     SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(b, vb, n));
     ck_assert_msg(memcmp(vc, vb, n) == 0, "%s: bits (8 steps a launch) and compact differ", backends[bk]);
     if (bk == 1) { /* compact by the window on bytes */
-      setenv("SQZ_FRACTAL_STEP", "boxes", 1);
+      sqz_test_option(ctx, "fractal_step", "boxes");
       sqz_field *x = sqz_test_field(ctx, spec, SQZ_U8, "compact");
       SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(x, 0.4, 11));
       SQZ_OK_OR_FAIL(ctx, sqz_life_step(x, "B3/S23", 8));
       SQZ_OK_OR_FAIL(ctx, sqz_field_read_compact(x, vb, n));
       ck_assert_msg(memcmp(vc, vb, n) == 0, "compact by boxes (8 steps a launch) and the cpu differ");
       sqz_test_drop(x);
-      unsetenv("SQZ_FRACTAL_STEP");
+      sqz_test_option(ctx, "fractal_step", NULL);
     }
     free(vc);
     free(vb);

@@ -175,19 +175,19 @@ static void check_steps(sqz_context *ctx, const char *spec, const char *rule, ui
  * launch; groups of 1 and 5 work-items (fewer than the 9 direction masks, and an odd count). */
 START_TEST(test_steps) {
   sqz_context *ctx = sqz_test_context("opencl");
-  setenv("SQZ_BITS_STEP", "lanes", 1);
+  sqz_test_option(ctx, "bits_step", "lanes");
   for (size_t i = 0; i < sizeof lanes_domains / sizeof *lanes_domains; i++)
     if (!strstr(lanes_domains[i], "carpet")) check_steps(ctx, lanes_domains[i], rules[0], local_sizes[0], 0);
-  setenv("SQZ_TEMPORAL", "3", 1);
+  sqz_test_option(ctx, "temporal", "3");
   check_steps(ctx, "fractal:sierpinski-triangle:12", rules[1], local_sizes[0], 0);
   check_steps(ctx, "fractal:##./#.#/.##:6", rules[2], local_sizes[0], 0);
   check_steps(ctx, "fractal:sierpinski-triangle:9", rules[2], local_sizes[1], 0);
   check_steps(ctx, "fractal:sierpinski-triangle:9", rules[2], local_sizes[1], 1);
   check_steps(ctx, "fractal:#..#/.##./.##./#..#:3", rules[0], local_sizes[0], 5);
-  setenv("SQZ_TEMPORAL", "1", 1);
+  sqz_test_option(ctx, "temporal", "1");
   check_steps(ctx, "fractal:vicsek-cross:6", rules[0], local_sizes[1], 0);
-  unsetenv("SQZ_TEMPORAL");
-  unsetenv("SQZ_BITS_STEP");
+  sqz_test_option(ctx, "temporal", NULL);
+  sqz_test_option(ctx, "bits_step", NULL);
   sqz_context_release(ctx);
 }
 END_TEST

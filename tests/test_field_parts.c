@@ -308,9 +308,9 @@ START_TEST(test_depth) {
         for (int split = 0; split < 2; split++) {
           char tv[4];
           snprintf(tv, sizeof tv, "%u", t);
-          setenv("SQZ_EXCHANGE_STEPS", tv, 1);
+          sqz_test_option(ctx, "exchange_steps", tv);
           sqz_field *pf = make(dom, NULL, 0, SQZ_U8, FAMILIES[i].layout, FAMILIES[i].k + 1);
-          unsetenv("SQZ_EXCHANGE_STEPS");
+          sqz_test_option(ctx, "exchange_steps", NULL);
           pf->parts->serial = !split;
           uint64_t rho = 1, deep = 0; /* the tile side: T needs T <= it (carpet block:3 and T = 4: one step) */
           for (uint32_t j = 0; j < pf->parts->jt; j++) rho *= (uint64_t)dom->fr.s;
@@ -358,9 +358,9 @@ START_TEST(test_auto) {
       ck_assert_int_eq(sqz_domain_parse(plain, cases[c][0], &d1), SQZ_OK);
       ck_assert_int_eq(sqz_domain_parse(small, cases[c][0], &d2), SQZ_OK);
       SQZ_OK_OR_FAIL(plain, sqz_field_create(d1, SQZ_U8, cases[c][1], &one));
-      setenv("SQZ_MAX_ALLOC", "4096", 1);
+      sqz_test_option(small, "max_alloc", "4096");
       SQZ_OK_OR_FAIL(small, sqz_field_create(d2, SQZ_U8, cases[c][1], &pf));
-      unsetenv("SQZ_MAX_ALLOC");
+      sqz_test_option(small, "max_alloc", NULL);
       ck_assert_uint_eq(sqz_field_parts(one), 1);
       ck_assert_msg(sqz_field_parts(pf) > 1, "%s: %llu parts", cases[c][0], (unsigned long long)sqz_field_parts(pf));
       ck_assert_uint_le(sqz_field_bytes(pf) / sqz_field_parts(pf), 4096); /* one buffer per part so far */
@@ -467,9 +467,9 @@ static void bits_case(sqz_domain *dom, uint64_t parts, unsigned t, int split, in
   sqz_field *one = make(dom, NULL, 0, SQZ_U8, "bits", 0);
   char tv[4];
   snprintf(tv, sizeof tv, "%u", t);
-  setenv("SQZ_EXCHANGE_STEPS", tv, 1);
+  sqz_test_option(dom->ctx, "exchange_steps", tv);
   sqz_field *pf = make(dom, NULL, 0, SQZ_U8, "bits", parts);
-  unsetenv("SQZ_EXCHANGE_STEPS");
+  sqz_test_option(dom->ctx, "exchange_steps", NULL);
   pf->parts->serial = !split;
   ck_assert_uint_eq(pf->parts->depth, parts > 1 ? t : pf->parts->depth);
   if (t == 1) { /* sqz_field_parts_bytes (sqz info --parts) without a device: the field's own figures */
@@ -500,10 +500,10 @@ static void bits_case(sqz_domain *dom, uint64_t parts, unsigned t, int split, in
     sqz_parts_times t0, t1;
     ck_assert_int_eq(sqz_field_parts_times(pf, &t0), SQZ_OK);
     step(one, W_LIFE, 7);
-    if (generic) setenv("SQZ_ENGINE", "generic", 1); /* the parts only: one buffer by boxes */
+    if (generic) ck_assert_int_eq(sqz_field_set_option(pf, "engine", "generic"), SQZ_OK); /* the parts only: one buffer by boxes */
     step(pf, W_LIFE, 2);
     step(pf, W_LIFE, 5);
-    unsetenv("SQZ_ENGINE");
+    ck_assert_int_eq(sqz_field_set_option(pf, "engine", NULL), SQZ_OK);
     unsigned char *a = state(one), *b = state(pf);
     uint64_t first = n;
     for (uint64_t i = 0; i < n && first == n; i++)
@@ -548,9 +548,9 @@ START_TEST(test_bits) {
     sqz_field *one = NULL, *pf = NULL;
     ck_assert_int_eq(sqz_domain_parse(ctx, "fractal:sierpinski-triangle:10", &d1), SQZ_OK);
     SQZ_OK_OR_FAIL(ctx, sqz_field_create(d1, SQZ_U8, "bits", &one));
-    setenv("SQZ_MAX_ALLOC", "6000", 1);
+    sqz_test_option(ctx, "max_alloc", "6000");
     SQZ_OK_OR_FAIL(ctx, sqz_field_create(d1, SQZ_U8, "bits", &pf));
-    unsetenv("SQZ_MAX_ALLOC");
+    sqz_test_option(ctx, "max_alloc", NULL);
     ck_assert_msg(sqz_field_parts(pf) > 1, "bits: %llu parts", (unsigned long long)sqz_field_parts(pf));
     ck_assert_uint_le(sqz_field_bytes(pf) / sqz_field_parts(pf), 6000);
     SQZ_OK_OR_FAIL(ctx, sqz_field_fill_random(one, 0.35, 5));
@@ -581,7 +581,7 @@ START_TEST(test_bands) {
       {"fractal:sierpinski-triangle:4", "bb", 16, 1}, {"fractal:sierpinski-triangle:4", "lambda", 16, 1},
       {"fractal:sierpinski-carpet:2", "lambda", 9, 0}, {"triangle:13", "bb", 13, 0}, {"tetrahedron:7", "bb", 7, 0},
       {"triangle:70", "bits", 70, 0}, {"tetrahedron:37", "bits", 37, 1}};
-  if (!_i) setenv("SQZ_OVERLAP", "1", 1); /* cpu: inner rows, then border rows, each step */
+  if (!_i) sqz_test_option(ctx, "overlap", "1"); /* cpu: inner rows, then border rows, each step */
   for (size_t i = 0; i < sizeof B / sizeof *B; i++) {
     if (_i && !B[i].opencl) continue;
     sqz_domain *dom = NULL;

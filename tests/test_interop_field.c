@@ -201,12 +201,12 @@ START_TEST(bad_buffers) {
   cl_mem foreign = clCreateBuffer(other, CL_MEM_READ_WRITE, 1024, NULL, &err);
   ck_assert_int_eq(err, CL_SUCCESS);
   refused(ctx, dom, foreign, 0, SQZ_ERR_INVALID_ARGUMENT, "belongs to cl_context", "sqz_context_create_opencl");
-  setenv("SQZ_MAX_ALLOC", "512", 1); /* a device whose largest allocation is below the field: */
+  sqz_test_option(ctx, "max_alloc", "512"); /* a device whose largest allocation is below the field: */
   sqz_field *parted = NULL;       /* sqz's own field parts, one over the caller's buffer cannot */
   SQZ_OK_OR_FAIL(ctx, sqz_field_create(dom, SQZ_U8, "compact", &parted));
   ck_assert_uint_gt(sqz_field_parts(parted), 1);
   refused(ctx, dom, big, 0, SQZ_ERR_TOO_LARGE, "does not part", "512 bytes");
-  unsetenv("SQZ_MAX_ALLOC");
+  sqz_test_option(ctx, "max_alloc", NULL);
   ck_assert_int_eq(sqz_life_prepare(parted, NULL), SQZ_ERR_UNSUPPORTED);
   ck_assert_ptr_nonnull(strstr(sqz_last_error(ctx), "parts"));
   sqz_field_release(parted);

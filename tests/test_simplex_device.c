@@ -12,9 +12,9 @@
 static void check_cover(sqz_context *ctx, int dims, uint32_t n, const char *map, uint32_t rho, int slayout,
                         int bitmap, int index64) {
   sqz_simplex_cover_result r;
-  if (index64) setenv("SQZ_INDEX64", "1", 1); /* 64-bit index arithmetic even where 32 bits do */
+  if (index64) sqz_test_option(ctx, "index64", "1"); /* 64-bit index arithmetic even where 32 bits do */
   int st = sqz__simplex_cover(ctx, dims, n, map, rho, slayout, bitmap, &r);
-  unsetenv("SQZ_INDEX64");
+  sqz_test_option(ctx, "index64", NULL);
   uint64_t group = dims == 2 ? (uint64_t)rho * rho : (uint64_t)rho * rho * rho;
   if (st == SQZ_ERR_INVALID_ARGUMENT && group > 256) {
     /* a device may allow fewer work-items for this kernel (NVIDIA: 256 for the 3D counter
@@ -187,7 +187,7 @@ END_TEST
 /* The kernels' 64-bit index arithmetic (used above 2^32 storage cells) gives the same states. */
 START_TEST(test_life_index64) {
   static const uint32_t rhos[] = {0};
-  setenv("SQZ_INDEX64", "1", 1);
+  sqz_test_option(life_context("opencl"), "index64", "1");
   static const uint32_t big[] = {0, 7, 8};
   life_all_maps("triangle:45", "B3/S23", 3, rhos, 1);
   life_all_maps("triangle:6", "B2/S23", 2, big, 3);
@@ -195,7 +195,7 @@ START_TEST(test_life_index64) {
   life_all_maps("tetrahedron:14", "B6/S5,6,7", 2, rhos, 1);
   static const uint32_t big3[] = {5, 6};
   life_all_maps("tetrahedron:5", "B4/S3,4", 2, big3, 2);
-  unsetenv("SQZ_INDEX64");
+  sqz_test_option(life_context("opencl"), "index64", NULL);
   life_contexts_release();
 }
 END_TEST

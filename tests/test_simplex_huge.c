@@ -16,7 +16,7 @@
  * on PoCL (kernel build included) instead of 124 s for the four whole plans, with the same index paths. */
 START_TEST(test_cover_beyond_2_31) {
   sqz_context *ctx = sqz_test_context("opencl");
-  setenv("SQZ_INDEX64", "1", 1);
+  sqz_test_option(ctx, "index64", "1");
   const uint32_t n = 65537, y0 = n - 64;
   ck_assert_uint_gt(sqz_tri(n), (uint64_t)1 << 31);
   /* the band crosses index 2^31: its first row starts below, its last cells lie beyond */

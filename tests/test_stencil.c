@@ -371,14 +371,14 @@ static void matrix(const char *spec, sqz_type type, const workload *w, int k, ui
   }
   run_cfg cfgs[MAX_CFG];
   int n = pick_configs(dcl, few, cfgs), tri = sqz_domain_get_kind(dcl) != SQZ_DOMAIN_FRACTAL && sqz_domain_dims(dcl) == 2;
-  if (tri) setenv("SQZ_ENGINE", "generic", 1); /* triangles: each map's kernels, not the row step */
+  if (tri) sqz_test_option(cl, "engine", "generic"); /* triangles: each map's kernels, not the row step */
   for (int i = 0; i < n; i++) {
     run_on(cl, dcl, type, &cfgs[i], w, steps, init, got);
     snprintf(what, sizeof what, "%s %llu steps, opencl %s map %s block %u vs cpu", w->name, (unsigned long long)steps,
              cfgs[i].layout, cfgs[i].map ? cfgs[i].map : "default", cfgs[i].block);
     expect_same(dcl, type, want, got, type != SQZ_F32, what);
   }
-  unsetenv("SQZ_ENGINE");
+  sqz_test_option(cl, "engine", NULL);
   for (int v = 0; tri && v < 4; v++) { /* the row step (cl/engine_simplex_rows.cl): both layouts, both kernels */
     run_cfg c = {.map = NULL, .block = 0};
     snprintf(c.layout, sizeof c.layout, "%s", v % 2 ? "compact" : "bb");

@@ -68,11 +68,11 @@ static void expect_opencl(sqz_context *cl, sqz_domain *dom, const char *layout, 
  * cells, tile sizes k^j that are odd, storage sizes that are not whole words); a rule with
  * birth on 0 neighbours (block holes must stay 0); fast and generic steps equal the cpu. */
 START_TEST(test_every_tile_level) {
-  setenv("SQZ_FRACTAL_STEP", "words", 1); /* the word step, not the boxes, on compact */
   const char *specs[] = {"fractal:sierpinski-triangle:6", "fractal:sierpinski-carpet:3", "fractal:vicsek-cross:3",
                          "fractal:...#/.#../###./#.#.:3", "fractal:#./.#:6", "fractal:sierpinski-triangle:1"};
   const char *rules[] = {"B3/S23", "B036/S1245"};
   sqz_context *cl = sqz_test_context("opencl");
+  sqz_test_option(cl, "fractal_step", "words"); /* the word step, not the boxes, on compact */
   for (size_t d = 0; d < sizeof specs / sizeof specs[0]; d++)
     for (size_t r = 0; r < 2; r++) {
       uint64_t ref_live = 0;
@@ -80,7 +80,7 @@ START_TEST(test_every_tile_level) {
       sqz_domain *dom = NULL;
       SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, specs[d], &dom));
       for (size_t w = 0; w < 2; w++) { /* both steps whatever the device: 1-byte words (CPUs), 32-bit (GPUs) */
-        setenv("SQZ_SWAR_WORD", w ? "32" : "8", 1);
+        sqz_test_option(cl, "swar_word", w ? "32" : "8");
         for (uint64_t rho = 1; rho <= sqz_domain_side(dom); rho *= (uint64_t)dom->fr.s) {
           char layout[32];
           snprintf(layout, sizeof layout, "block:%llu", (unsigned long long)rho);
@@ -89,15 +89,15 @@ START_TEST(test_every_tile_level) {
         }
         expect_opencl(cl, dom, "compact", 0, 1, rules[r], 4, ref, ref_live);
       }
-      unsetenv("SQZ_SWAR_WORD");
-      setenv("SQZ_ENGINE", "generic", 1);
+      sqz_test_option(cl, "swar_word", NULL);
+      sqz_test_option(cl, "engine", "generic");
       expect_opencl(cl, dom, "compact", 0, 0, rules[r], 4, ref, ref_live);
       expect_opencl(cl, dom, "block:1", 0, 0, rules[r], 4, ref, ref_live);
-      unsetenv("SQZ_ENGINE");
+      sqz_test_option(cl, "engine", NULL);
       sqz_domain_release(dom);
       free(ref);
     }
-  unsetenv("SQZ_FRACTAL_STEP");
+  sqz_test_option(cl, "fractal_step", NULL);
   sqz_context_release(cl);
 }
 END_TEST
@@ -107,11 +107,11 @@ END_TEST
  * last one), equal to the cpu; with the local memory lowered, several tiles per iteration and
  * several iterations per group. Tiles smaller than the depth run one step per launch. */
 START_TEST(test_temporal) {
-  setenv("SQZ_FRACTAL_STEP", "words", 1); /* the word step, not the boxes, on compact */
   const char *specs[] = {"fractal:sierpinski-triangle:6", "fractal:sierpinski-carpet:3", "fractal:vicsek-cross:3",
                          "fractal:...#/.#../###./#.#.:3", "fractal:#./.#:6", "fractal:sierpinski-triangle:10"};
   const char *rules[] = {"B3/S23", "B036/S1245"};
   sqz_context *cl = sqz_test_context("opencl");
+  sqz_test_option(cl, "fractal_step", "words"); /* the word step, not the boxes, on compact */
   uint64_t saved = cl->local_mem;
   for (size_t d = 0; d < sizeof specs / sizeof specs[0]; d++)
     for (size_t r = 0; r < 2; r++) {
@@ -122,7 +122,7 @@ START_TEST(test_temporal) {
       for (unsigned depth = 2; depth <= 4; depth += 2) { /* 7 steps: 2+2+2+1 and 4+3, both parities of the last launch */
         char env[4];
         snprintf(env, sizeof env, "%u", depth);
-        setenv("SQZ_TEMPORAL", env, 1);
+        sqz_test_option(cl, "temporal", env);
         for (uint64_t rho = 1; rho <= sqz_domain_side(dom) && rho <= 32; rho *= (uint64_t)dom->fr.s) {
           char layout[32];
           snprintf(layout, sizeof layout, "block:%llu", (unsigned long long)rho);
@@ -133,11 +133,11 @@ START_TEST(test_temporal) {
         expect_opencl(cl, dom, "compact", 0, 1, rules[r], 7, ref, ref_live);
         cl->local_mem = saved;
       }
-      unsetenv("SQZ_TEMPORAL");
+      sqz_test_option(cl, "temporal", NULL);
       sqz_domain_release(dom);
       free(ref);
     }
-  unsetenv("SQZ_FRACTAL_STEP");
+  sqz_test_option(cl, "fractal_step", NULL);
   sqz_context_release(cl);
 }
 END_TEST
@@ -145,9 +145,9 @@ END_TEST
 /* Larger levels, several tiles per iteration and several iterations per group, with the
  * local memory lowered so that the automatic level is small, and at the device's own. */
 START_TEST(test_many_tiles) {
-  setenv("SQZ_FRACTAL_STEP", "words", 1); /* the word step, not the boxes, on compact */
   const char *specs[] = {"fractal:sierpinski-triangle:11", "fractal:sierpinski-carpet:6"};
   sqz_context *cl = sqz_test_context("opencl");
+  sqz_test_option(cl, "fractal_step", "words"); /* the word step, not the boxes, on compact */
   uint64_t saved = cl->local_mem, lmems[] = {600, 3000, saved};
   for (size_t d = 0; d < 2; d++) {
     uint64_t ref_live = 0;
@@ -157,16 +157,16 @@ START_TEST(test_many_tiles) {
     SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, specs[d], &dom));
     for (size_t m = 0; m < 6; m++) { /* each local memory size with 1-byte and 32-bit words */
       cl->local_mem = lmems[m / 2];
-      setenv("SQZ_SWAR_WORD", m % 2 ? "32" : "8", 1);
+      sqz_test_option(cl, "swar_word", m % 2 ? "32" : "8");
       expect_opencl(cl, dom, "compact", 0, 1, "B3/S23", 3, ref, ref_live);
       expect_opencl(cl, dom, dom->fr.s == 2 ? "block:8" : "block:9", 0, 1, "B3/S23", 3, ref, ref_live);
     }
-    unsetenv("SQZ_SWAR_WORD");
+    sqz_test_option(cl, "swar_word", NULL);
     cl->local_mem = saved;
     sqz_domain_release(dom);
     free(ref);
   }
-  unsetenv("SQZ_FRACTAL_STEP");
+  sqz_test_option(cl, "fractal_step", NULL);
   sqz_context_release(cl);
 }
 END_TEST
@@ -194,38 +194,38 @@ static void check_simplices(const char *family, const unsigned *sides, size_t n_
       sqz_domain *dom = NULL;
       SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, spec, &dom));
       expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
-      setenv("SQZ_INDEX64", "1", 1);
+      sqz_test_option(cl, "index64", "1");
       expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
-      unsetenv("SQZ_INDEX64");
+      sqz_test_option(cl, "index64", NULL);
       for (size_t w = 0; w < (tet ? 2u : 3u); w++) { /* every word width, whatever the device's default (SQZ_SWAR_WORD) */
-        setenv("SQZ_SWAR_WORD", (const char *[]){"8", "32", "64"}[w], 1);
+        sqz_test_option(cl, "swar_word", (const char *[]){"8", "32", "64"}[w]);
         expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
         expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
         if (w == 1) { /* 32-bit words in 64-bit index arithmetic (the GPUs' path above 2^32 bytes) */
-          setenv("SQZ_INDEX64", "1", 1);
+          sqz_test_option(cl, "index64", "1");
           expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
           expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
-          unsetenv("SQZ_INDEX64");
+          sqz_test_option(cl, "index64", NULL);
         }
         if (tet) { /* both words: 3 rows per work-item (a plane's last chunk short) */
-          setenv("SQZ_TETRA_CHUNK", "3", 1);
+          sqz_test_option(cl, "tetra_chunk", "3");
           expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
           expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
-          unsetenv("SQZ_TETRA_CHUNK");
+          sqz_test_option(cl, "tetra_chunk", NULL);
         }
         if (tet && w == 1) { /* 32-bit words: the one-plane step (variant 0) */
-          setenv("SQZ_TETRA_VARIANT", "0", 1);
+          sqz_test_option(cl, "tetra_variant", "0");
           expect_opencl(cl, dom, "compact", 0, 1, rules[r], steps, ref, ref_live);
           expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
-          unsetenv("SQZ_TETRA_VARIANT");
+          sqz_test_option(cl, "tetra_variant", NULL);
         }
       }
-      unsetenv("SQZ_SWAR_WORD");
-      setenv("SQZ_ENGINE", "fast", 1);
+      sqz_test_option(cl, "swar_word", NULL);
+      sqz_test_option(cl, "engine", "fast");
       expect_opencl(cl, dom, "bb", 0, 1, rules[r], steps, ref, ref_live);
-      setenv("SQZ_ENGINE", "generic", 1);
+      sqz_test_option(cl, "engine", "generic");
       expect_opencl(cl, dom, "compact", 0, 0, rules[r], steps, ref, ref_live);
-      unsetenv("SQZ_ENGINE");
+      sqz_test_option(cl, "engine", NULL);
       sqz_domain_release(dom);
       free(ref);
     }
@@ -257,7 +257,7 @@ END_TEST
 START_TEST(test_tetra_values) {
   const unsigned sides[] = {12, 67};
   sqz_context *cl = sqz_test_context("opencl"), *cpu = sqz_test_context("cpu");
-  setenv("SQZ_SWAR_WORD", "8", 1);
+  sqz_test_option(cl, "swar_word", "8");
   for (size_t d = 0; d < 2; d++) {
     uint64_t n = sides[d], cells = n * (n + 1) * (n + 2) / 6, live[2] = {0, 0};
     unsigned char *vals = malloc(cells), *got[2] = {malloc(n * n * n), malloc(n * n * n)};
@@ -285,7 +285,7 @@ START_TEST(test_tetra_values) {
     free(got[0]);
     free(got[1]);
   }
-  unsetenv("SQZ_SWAR_WORD");
+  sqz_test_option(cl, "swar_word", NULL);
   sqz_context_release(cl);
   sqz_context_release(cpu);
 }
@@ -316,36 +316,36 @@ START_TEST(test_boxes) {
       unsigned char *ref = cpu_state(runs[d].spec, rules[r], 7, &ref_live);
       sqz_domain *dom = NULL;
       SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, runs[d].spec, &dom));
-      if (runs[d].step) setenv("SQZ_BITS_STEP", runs[d].step, 1);
-      if (runs[d].q) setenv("SQZ_BITS_Q", runs[d].q, 1);
+      if (runs[d].step) sqz_test_option(cl, "bits_step", runs[d].step);
+      if (runs[d].q) sqz_test_option(cl, "bits_q", runs[d].q);
       int window = runs[d].step && strcmp(runs[d].step, "window") == 0;
-      if (window) setenv("SQZ_FRACTAL_STEP", "boxes", 1);
+      if (window) sqz_test_option(cl, "fractal_step", "boxes");
       sqz_field *f = NULL;
       SQZ_OK_OR_FAIL(cl, sqz_field_create(dom, SQZ_U8, "compact", &f));
       ck_assert_msg(sqz__cl_fractal_boxes_applies(f), "%s: the boxes apply", runs[d].spec);
-      setenv("SQZ_FRACTAL_STEP", "words", 1);
+      sqz_test_option(cl, "fractal_step", "words");
       ck_assert(!sqz__cl_fractal_boxes_applies(f));
-      if (window) setenv("SQZ_FRACTAL_STEP", "boxes", 1);
-      else unsetenv("SQZ_FRACTAL_STEP");
+      if (window) sqz_test_option(cl, "fractal_step", "boxes");
+      else sqz_test_option(cl, "fractal_step", NULL);
       SQZ_OK_OR_FAIL(cl, sqz_field_set_block(f, 2));
       ck_assert(!sqz__cl_fractal_boxes_applies(f));
       sqz_field_release(f);
       for (unsigned depth = 1; depth <= 8; depth *= 2) {
         char env[4];
         snprintf(env, sizeof env, "%u", depth);
-        setenv("SQZ_TEMPORAL", env, 1);
+        sqz_test_option(cl, "temporal", env);
         expect_opencl(cl, dom, "compact", 0, 1, rules[r], 7, ref, ref_live);
-        setenv("SQZ_BITS_HOIST", "1", 1); /* the GPUs' list step (entries in registers, 1 or 2 a work-item) */
+        sqz_test_option(cl, "bits_hoist", "1"); /* the GPUs' list step (entries in registers, 1 or 2 a work-item) */
         if (depth % 4 == 0) expect_opencl(cl, dom, "compact", 0, 1, rules[r], 7, ref, ref_live);
-        setenv("SQZ_BITS_LANES", "128", 1);
+        sqz_test_option(cl, "bits_lanes", "128");
         if (depth == 8) expect_opencl(cl, dom, "compact", 0, 1, rules[r], 7, ref, ref_live);
-        unsetenv("SQZ_BITS_LANES");
-        unsetenv("SQZ_BITS_HOIST");
+        sqz_test_option(cl, "bits_lanes", NULL);
+        sqz_test_option(cl, "bits_hoist", NULL);
       }
-      unsetenv("SQZ_TEMPORAL");
-      unsetenv("SQZ_BITS_STEP");
-      unsetenv("SQZ_BITS_Q");
-      unsetenv("SQZ_FRACTAL_STEP");
+      sqz_test_option(cl, "temporal", NULL);
+      sqz_test_option(cl, "bits_step", NULL);
+      sqz_test_option(cl, "bits_q", NULL);
+      sqz_test_option(cl, "fractal_step", NULL);
       sqz_domain_release(dom);
       free(ref);
     }

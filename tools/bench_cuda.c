@@ -137,7 +137,7 @@ int sqz_cmd_bench_fractal_all(const char *domain, const char *rule, const char *
   char why[2][400] = {"", ""}, list[512], devices[900];
   int numeric = device && *device && strspn(device, "0123456789") == strlen(device);
   for (int b = 0; b < 2; b++) {
-    int st = sqz_context_create(b ? "cuda" : "opencl", b && !numeric ? NULL : device, &ctx[b]);
+    int st = sqz_context_create_opts(b ? "cuda" : "opencl", b && !numeric ? NULL : device, sqz_cli_options(), &ctx[b]);
     if (st != SQZ_OK) sqz__bx_error(NULL, st, why[b], sizeof why[b]);
   }
   snprintf(devices, sizeof devices, "opencl: %s; cuda: %s", ctx[0] ? sqz_context_device_name(ctx[0]) : why[0],

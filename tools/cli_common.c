@@ -17,7 +17,7 @@ static unsigned long long sqz_cli_fault_at;
 static atomic_ullong sqz_cli_fault_calls;
 
 static void sqz__cli_fault_read(void) {
-  const char *v = getenv("SQZ_FAULT_ALLOC_CLI");
+  const char *v = sqz_option_env("fault_alloc_cli");
   char *end = NULL;
   errno = 0;
   unsigned long long n = v && *v >= '0' && *v <= '9' ? strtoull(v, &end, 10) : 0;
@@ -165,7 +165,7 @@ int sqz_cli_device_entry(const char *cmd, const char *backend, const char *entry
                          const char **dev) {
   *dev = entry;
   if (!*entry || strspn(entry, "0123456789") != strlen(entry)) return 0;
-  const char *want = backend ? backend : getenv("SQZ_BACKEND") ? getenv("SQZ_BACKEND") : "opencl";
+  const char *want = backend ? backend : sqz_cli_option("backend") ? sqz_cli_option("backend") : "opencl";
   unsigned long long n = strtoull(entry, NULL, 10), seen = 0;
   sqz_device_list *l = NULL;
   if (sqz_device_list_create(&l) != SQZ_OK) return 0;
@@ -182,10 +182,11 @@ int sqz_cli_device_entry(const char *cmd, const char *backend, const char *entry
 
 int sqz_cli_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx) {
   char id[64]; /* --device N or SQZ_DEVICE=N: the backend's Nth device, as in a --devices list */
-  const char *given = device && *device ? device : getenv("SQZ_DEVICE");
+  const char *given = device && *device ? device : sqz_cli_option("device");
   int rc = given && *given ? sqz_cli_device_entry(cmd, backend, given, id, sizeof id, &device) : 0;
   if (rc) return rc;
-  int st = sqz_context_create(backend, device, ctx);
+  int st = sqz_context_create_opts(backend, device, sqz_cli_options(), ctx);
+  if (st == SQZ_OK) sqz_cli_options_record(*ctx);
   if (st == SQZ_OK) return 0;
   fprintf(stderr, "sqz %s: %s (%s): %s\n", cmd, sqz_status_message(st), sqz_status_name(st), sqz_last_error(NULL));
   if (st == SQZ_ERR_DEVICE_NOT_FOUND) {
@@ -212,6 +213,7 @@ void sqz_json_begin(sqz_json *j, FILE *out) {
   j->n = 0;
   fputc('{', out);
   sqz_json_str(j, "version", sqz_version_string()); /* every object says which sqz wrote it */
+  sqz_cli_options_json(j);                            /* and with which options, where any were set */
 }
 static void sqz__json_key(sqz_json *j, const char *key) {
   if (j->n++) fputc(',', j->out);

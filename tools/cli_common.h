@@ -40,6 +40,21 @@ FILE *sqz_cli_memstream(char **text, size_t *len);
  * failure prints why (and the device list for an unknown device) and returns the exit status; 0 on
  * success. */
 int sqz_cli_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx);
+/* ---- the library's options (cli_options.c) ---- */
+/* Takes every --option NAME=VALUE (or --option=NAME=VALUE) out of argv[1..], each checked against the library's
+ * table (sqz_option_check): 0, or 2 after a message naming the option and its range. sqz.c calls it for the
+ * commands that open a context, before they parse their own options. */
+int sqz_cli_options_take(const char *cmd, int *argc, char **argv);
+/* The --option list ("NAME=VALUE", NULL-terminated) for sqz_context_create_opts. */
+const char *const *sqz_cli_options(void);
+/* Option name for the CLI's own reads (device, backend, no_trial, ...): the last --option of it, else the
+ * environment's SQZ_<NAME>; NULL when neither. */
+const char *sqz_cli_option(const char *name);
+/* Records the options of the run's first context that differ from their defaults; --json writes them as
+ * "options": {"temporal": "4", ...} (no key when none). */
+void sqz_cli_options_record(const sqz_context *ctx);
+/* `sqz help options [--markdown]` (argv[0] "options"): the table of options. */
+int sqz_cli_help_options(int argc, char **argv);
 /* 1 when stderr is a terminal (progress goes there only then). */
 int sqz_cli_progress(void);
 /* Prints the device list (used by `sqz devices` and on an unknown --device). */
@@ -194,6 +209,8 @@ void sqz_json_num(sqz_json *j, const char *key, double value);
 /* Raw value (already JSON: a nested object or array). */
 void sqz_json_raw(sqz_json *j, const char *key, const char *json);
 void sqz_json_end(sqz_json *j);
+/* The key "options" of the run (sqz_cli_options_record), where any differ from their defaults. */
+void sqz_cli_options_json(sqz_json *j);
 /* Writes s as a JSON string literal. */
 void sqz_json_escape(FILE *out, const char *s);
 /* A JSON array "[row 0, row 1, ...]" whose rows are written by row(out, i, user), as one

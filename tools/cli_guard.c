@@ -102,7 +102,7 @@ static int sqz__trial_wait(const char *cmd, const char *kernel, pid_t pid, const
 }
 
 int sqz_cli_trial(const char *cmd, const char *kernel) {
-  if (getenv("SQZ_NO_TRIAL") && strcmp(getenv("SQZ_NO_TRIAL"), "1") == 0) return 0;
+  if (sqz_cli_option("no_trial") && strcmp(sqz_cli_option("no_trial"), "1") == 0) return 0;
   const char *tmp = getenv("TMPDIR");
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/sqz-trial.XXXXXX", tmp && *tmp ? tmp : "/tmp");

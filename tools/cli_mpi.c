@@ -83,12 +83,12 @@ static void sqz__mpi_relay(int from) {
 static char sqz_mpi_cfg[8192], sqz_mpi_cmd[16]; /* this rank's run as "key\tvalue\n" lines (sqz_cli_mpi_config) */
 
 void sqz_cli_mpi_config(const char *cmd, const sqz_cli_kv *kv, size_t n) {
-  static const char *const tuning[] = {"SQZ_EXCHANGE_STEPS", "SQZ_OVERLAP"}; /* they shape the messages */
+  static const char *const tuning[] = {"exchange_steps", "overlap"}; /* options that shape the messages */
   size_t at = 0;
   snprintf(sqz_mpi_cmd, sizeof sqz_mpi_cmd, "%s", cmd);
   at += (size_t)snprintf(sqz_mpi_cfg, sizeof sqz_mpi_cfg, "command\t%s\n", cmd);
   for (size_t i = 0; i < n + 2 && at < sizeof sqz_mpi_cfg; i++) {
-    const char *key = i < n ? kv[i].key : tuning[i - n], *value = i < n ? kv[i].value : getenv(tuning[i - n]);
+    const char *key = i < n ? kv[i].key : tuning[i - n], *value = i < n ? kv[i].value : sqz_cli_option(tuning[i - n]);
     at += (size_t)snprintf(sqz_mpi_cfg + at, sizeof sqz_mpi_cfg - at, "%s\t%.1000s\n", key, value ? value : "(not set)");
   }
 }
@@ -104,7 +104,7 @@ static int sqz__mpi_config_check(void) {
     size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n"), ka = strcspn(a, "\t"), kb = strcspn(b, "\t");
     if (la != lb || memcmp(a, b, la) != 0) {
       fprintf(stderr, "sqz %s: rank %d: %.*s is %.*s here but %.*s on rank 0 (the ranks of a run take the same command, "
-              "files and SQZ_EXCHANGE_STEPS / SQZ_OVERLAP)\n", sqz_mpi_cmd, sqz_mpi_rank, (int)ka, a,
+              "files and options exchange_steps / overlap)\n", sqz_mpi_cmd, sqz_mpi_rank, (int)ka, a,
               (int)(la - ka - 1), a + ka + 1, (int)(lb - kb - 1), b + kb + 1);
       return 1;
     }
@@ -140,7 +140,7 @@ static int sqz__mpi_device_is(const sqz_device_list *l, size_t i, const char *ba
 /* No device named: the node-local rank's GPU of the backend (local rank mod GPUs), else its device
  * among all of the backend's; NULL (the library's default) when the backend lists none. */
 static const char *sqz__mpi_auto_device(const char *backend, char *buf, size_t len) {
-  const char *want = backend ? backend : getenv("SQZ_BACKEND") ? getenv("SQZ_BACKEND") : "opencl";
+  const char *want = backend ? backend : sqz_cli_option("backend") ? sqz_cli_option("backend") : "opencl";
   sqz_device_list *l = NULL;
   const char *pick = NULL;
   if (sqz_device_list_create(&l) != SQZ_OK) return NULL;
@@ -160,7 +160,7 @@ static const char *sqz__mpi_auto_device(const char *backend, char *buf, size_t l
 
 int sqz_cli_mpi_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx) {
   char buf[256], entry[256];
-  if (!device) device = getenv("SQZ_DEVICE");
+  if (!device) device = sqz_cli_option("device");
   if (!device || !*device) return sqz_cli_open(cmd, backend, sqz__mpi_auto_device(backend, buf, sizeof buf), ctx);
   if (!strchr(device, ',')) return sqz_cli_open(cmd, backend, device, ctx);
   int n = 1;

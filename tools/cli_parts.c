@@ -17,9 +17,9 @@ int sqz_cli_parts_opt(const char *cmd, int argc, char **argv, int *i, sqz_cli_pa
   return 1;
 }
 
-/* The device list of the run: --devices, or a --device or SQZ_DEVICE that holds a comma. */
+/* The device list of the run: --devices, or a --device or the option device (SQZ_DEVICE) that holds a comma. */
 static const char *sqz__device_list(const sqz_cli_parts *o, const char *device) {
-  const char *env = getenv("SQZ_DEVICE");
+  const char *env = sqz_cli_option("device");
   if (o->devices) return o->devices;
   if (device && strchr(device, ',')) return device;
   if (!device && env && strchr(env, ',')) return env;

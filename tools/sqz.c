@@ -21,24 +21,38 @@ static void sqz_usage(FILE *out) {
           "  edm --points FILE --out F    Euclidean distance matrix into packed lower-triangle storage\n"
           "  bench simplex|fractal ...    side-by-side benchmarks (table or --json)\n"
           "  help CMD                     the options of a command (sqz help bench fractal)\n"
+          "  help options                 the tuning options (--option NAME=VALUE, SQZ_<NAME>)\n"
           "\n"
           "domains: triangle:N  tetrahedron:N  fractal:NAME:R  (NAME: sierpinski-triangle, sierpinski-carpet,\n"
           "         vicsek-cross, vicsek-saltire, or a pattern such as '#./##')\n"
-          "options: --version, --help\n"
-          "environment: SQZ_BACKEND, SQZ_DEVICE, SQZ_CACHE_DIR, SQZ_NO_CACHE, SQZ_DUMP_KERNELS, SQZ_BUILD_OPTIONS,\n"
-          "             SQZ_DEBUG, SQZ_REQUIRE_OPENCL\n");
+          "options: --version, --help\n");
 }
 
-/* The commands: each takes argc/argv with argv[0] = its name. */
+/* The commands: each takes argc/argv with argv[0] = its name; opens: it opens a context (--option NAME=VALUE). */
 static const struct {
   const char *name;
   int (*fn)(int, char **);
-} sqz_commands[] = {{"devices", sqz_cmd_devices}, {"info", sqz_cmd_info}, {"life", sqz_cmd_life}, {"run", sqz_cmd_run},
-                    {"heat", sqz_cmd_heat},       {"edm", sqz_cmd_edm},   {"bench", sqz_cmd_bench}};
+  int opens;
+} sqz_commands[] = {{"devices", sqz_cmd_devices, 0}, {"info", sqz_cmd_info, 1}, {"life", sqz_cmd_life, 1},
+                    {"run", sqz_cmd_run, 1},         {"heat", sqz_cmd_heat, 1}, {"edm", sqz_cmd_edm, 1},
+                    {"bench", sqz_cmd_bench, 1}};
+
+/* A command's --help ends with the option every command that opens a context takes. */
+static int sqz_help_asked(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
+  return 0;
+}
 
 static int sqz_dispatch(const char *cmd, int argc, char **argv) {
-  for (size_t i = 0; i < sizeof sqz_commands / sizeof sqz_commands[0]; i++)
-    if (strcmp(cmd, sqz_commands[i].name) == 0) return sqz_commands[i].fn(argc, argv);
+  for (size_t i = 0; i < sizeof sqz_commands / sizeof sqz_commands[0]; i++) {
+    if (strcmp(cmd, sqz_commands[i].name) != 0) continue;
+    int rc = sqz_commands[i].opens ? sqz_cli_options_take(cmd, &argc, argv) : 0;
+    if (rc == 0) rc = sqz_commands[i].fn(argc, argv);
+    if (rc == 0 && sqz_commands[i].opens && sqz_help_asked(argc, argv))
+      printf("  --option NAME=VALUE    a tuning option of the library, repeatable (sqz help options)\n");
+    return rc;
+  }
   fprintf(stderr, "sqz: unknown command '%s'\n", cmd);
   sqz_usage(stderr);
   return 2;
@@ -50,6 +64,7 @@ static int sqz_main(int argc, char **argv) {
     return 2;
   }
   const char *cmd = argv[1];
+  if (strcmp(cmd, "help") == 0 && argc > 2 && strcmp(argv[2], "options") == 0) return sqz_cli_help_options(argc - 2, argv + 2);
   if (strcmp(cmd, "help") == 0 && argc > 2) { /* sqz help CMD [SUB]: the command's --help */
     char *args[4] = {argv[2], argc > 3 ? argv[3] : "--help", argc > 3 ? "--help" : NULL, NULL};
     return sqz_dispatch(argv[2], argc > 3 ? 3 : 2, args);

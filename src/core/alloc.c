@@ -14,7 +14,7 @@ static uint64_t sqz_fault_at;
 static _Atomic uint64_t sqz_fault_calls;
 
 static void sqz__fault_read(void) {
-  const char *v = getenv("SQZ_FAULT_ALLOC");
+  const char *v = sqz__opt_env(SQZ_OPT_FAULT_ALLOC);
   uint64_t n = 0;
   for (; v && *v >= '0' && *v <= '9' && n <= (UINT64_MAX - 9) / 10; v++) n = n * 10 + (uint64_t)(*v - '0');
   sqz_fault_at = v && *v == 0 ? n : 0;

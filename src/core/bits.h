@@ -53,7 +53,7 @@ SQZ_INTERNAL uint32_t sqz__bits_box_level(const sqz_domain *dom, const sqz_bits_
 SQZ_INTERNAL int sqz__bits_box_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q,
                                     uint32_t depth, uint32_t lanes, uint64_t local_words, sqz_bits_box *p);
 /* Whether the boxes of level q are stepped as a list (cl/sqz_bits_list.h) rather than in a window:
- * side 8 (s = 2, the Sierpiński triangle), or SQZ_BITS_STEP=list (any box; `window`: none). */
+ * side 8 (s = 2, the Sierpiński triangle), or the option bits_step=list (any box; `window`: none; the domain's context). */
 SQZ_INTERNAL int sqz__bits_list_wanted(const sqz_domain *dom, uint32_t q);
 /* The plan of the list step at box level q (p->list); p->depth <= the box side. SQZ_ERR_UNSUPPORTED
  * where the entries do not fit 16-bit indices. */
@@ -87,17 +87,17 @@ SQZ_INTERNAL int sqz__bits_lanes_plan(sqz_context *ctx, const sqz_domain *dom, c
 /* Bytes of local memory of the lanes step (cl/engine_bits_lanes.cl) for tiles of wt words, and in
  * *area (if not NULL) those of its `area` argument (the rest: the kernel's own arrays). */
 SQZ_INTERNAL size_t sqz__bits_lanes_local(const sqz_bits_lanes *p, uint32_t wt, size_t *area);
-/* Whether the fractal steps of layout bits go by lanes: SQZ_BITS_STEP=lanes, unless SQZ_ENGINE=generic
+/* Whether the fractal steps of layout bits go by lanes: the option bits_step=lanes, unless engine=generic
  * (not yet the default: it waits for a GPU timing, docs/BENCHMARKS.md). */
-SQZ_INTERNAL int sqz__bits_lanes_wanted(void);
-/* Steps per launch of the fractal box steps (bits, and compact on OpenCL): SQZ_TEMPORAL (1 .. 8)
+SQZ_INTERNAL int sqz__bits_lanes_wanted(const sqz_field *f);
+/* Steps per launch of the fractal box steps (bits, and compact on OpenCL): the option temporal of f
  * or SQZ_BITS_DEPTH, at most `steps` (the plans cap it: the list at the box side, the window at
  * the tile side and at what local memory holds). 8 on every device: a tile window of side s^t +
  * 16 costs little more to step than the tile, a list's ring steps with it, and fill and pack are
  * paid once per 8 steps (T = 8 against 4 on the 2-core CPU, PoCL and the cpu backend: 1.12-1.26x;
  * docs/BENCHMARKS.md, "The list of boxes"). */
 #define SQZ_BITS_DEPTH 8u
-SQZ_INTERNAL uint32_t sqz__bits_depth(uint64_t steps);
+SQZ_INTERNAL uint32_t sqz__bits_depth(const sqz_field *f, uint64_t steps);
 
 /* The family-independent contracts of sqz_internal.h's layout functions, for layout bits. */
 SQZ_INTERNAL int sqz__bits_geometry(const sqz_domain *dom, uint64_t *elems, uint64_t *width, uint64_t *height);

@@ -25,7 +25,8 @@ uint32_t sqz__bits_box_level(const sqz_domain *dom, const sqz_bits_tiling *bt) {
     side *= s;
     kq *= k;
   }
-  return q ? (uint32_t)sqz__env_uint("SQZ_BITS_Q", 0, q - 1u, q) : q; /* a smaller box for measurements */
+  uint64_t want = sqz__opt_num(dom->ctx, NULL, SQZ_OPT_BITS_Q, q); /* a smaller box for measurements */
+  return want < q ? (uint32_t)want : q;
 }
 
 /* Bits r * bs .. r * bs + bs - 1 of box (row r) placed at word bit sh (sh > -bs). */

@@ -5,15 +5,15 @@
 #include "core/bits.h"
 
 int sqz__bits_list_wanted(const sqz_domain *dom, uint32_t q) {
-  const char *how = getenv("SQZ_BITS_STEP");
   uint32_t bs, kq;
   sqz__bits_box_dims(dom, q, &bs, &kq);
-  return how && strcmp(how, "list") == 0 ? 1 : how && strcmp(how, "window") == 0 ? 0 : bs == 8;
+  return sqz__opt_is(dom->ctx, NULL, SQZ_OPT_BITS_STEP, "list")     ? 1
+         : sqz__opt_is(dom->ctx, NULL, SQZ_OPT_BITS_STEP, "window") ? 0
+                                                                    : bs == 8;
 }
 
-int sqz__bits_lanes_wanted(void) {
-  const char *how = getenv("SQZ_BITS_STEP"), *engine = getenv("SQZ_ENGINE");
-  return how && strcmp(how, "lanes") == 0 && !(engine && strcmp(engine, "generic") == 0);
+int sqz__bits_lanes_wanted(const sqz_field *f) {
+  return sqz__opt_is(NULL, f, SQZ_OPT_BITS_STEP, "lanes") && !sqz__opt_is(NULL, f, SQZ_OPT_ENGINE, "generic");
 }
 
 int sqz__bits_step_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_tiling *bt, uint32_t q, uint32_t depth,
@@ -25,7 +25,7 @@ int sqz__bits_step_plan(sqz_context *ctx, const sqz_domain *dom, const sqz_bits_
   return sqz__bits_box_plan(ctx, dom, bt, q, depth, lanes, local_words, p);
 }
 
-uint32_t sqz__bits_depth(uint64_t steps) {
-  unsigned long v = sqz__env_uint("SQZ_TEMPORAL", 1, 8, SQZ_BITS_DEPTH);
+uint32_t sqz__bits_depth(const sqz_field *f, uint64_t steps) {
+  uint64_t v = sqz__opt_num(NULL, f, SQZ_OPT_TEMPORAL, SQZ_BITS_DEPTH);
   return steps < v ? (uint32_t)(steps > 0 ? steps : 1) : (uint32_t)v;
 }

@@ -41,70 +41,72 @@ void sqz__context_free(sqz_context *ctx) {
     free(s->detail);
     free(s);
   }
+  sqz__opt_free(&ctx->opts);
   pthread_mutex_destroy(&ctx->detail_lock);
   pthread_mutex_destroy(&ctx->lock);
   free(ctx);
 }
-int sqz__max_alloc_env(uint64_t *bytes) {
-  static const char units[] = "kmgt";
-  const char *v = getenv("SQZ_MAX_ALLOC"), *p = v;
-  uint64_t n = 0;
-  *bytes = 0;
-  if (!v || !*v) return 1;
-  if (*p < '0' || *p > '9') return 0;
-  for (; *p >= '0' && *p <= '9'; p++) {
-    if (n > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) return 0;
-    n = n * 10 + (uint64_t)(*p - '0');
+/* Applies the "name=value" entries of options over v (the environment's). */
+static int sqz__opt_list(sqz_opt_values *v, const char *const *options) {
+  for (; options && *options; options++) {
+    const char *eq = strchr(*options, '=');
+    char name[64];
+    if (!eq || (size_t)(eq - *options) >= sizeof name)
+      return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "option '%s': expected NAME=VALUE", *options);
+    snprintf(name, sizeof name, "%.*s", (int)(eq - *options), *options);
+    int st = sqz__opt_set(NULL, v, name, eq + 1, SQZ_OPT_WHERE_CREATION);
+    if (st != SQZ_OK) return st;
   }
-  const char *u = *p ? strchr(units, tolower((unsigned char)*p)) : NULL;
-  int shift = u ? 10 * (int)(u - units + 1) : 0;
-  if (u && tolower((unsigned char)*++p) == 'i' && tolower((unsigned char)*++p) != 'b') return 0; /* iB, not i */
-  if (tolower((unsigned char)*p) == 'b') p++;
-  if (*p || (shift && n > UINT64_MAX >> shift)) return 0;
-  *bytes = n << shift;
-  return 1;
+  return SQZ_OK;
 }
 
-
-int sqz_context_create(const char *backend, const char *device, sqz_context **out) {
-  if (!out) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_context_create: out is NULL");
-  *out = NULL;
-  sqz__clear_error(NULL);
-  int explicit_backend = backend && *backend;
-  if (!explicit_backend) {
-    backend = getenv("SQZ_BACKEND");
-    explicit_backend = backend && *backend;
-  }
-  if (!device || !*device) device = getenv("SQZ_DEVICE");
-  uint64_t cap = 0;
-  if (!sqz__max_alloc_env(&cap))
-    return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT,
-                     "SQZ_MAX_ALLOC='%s': expected bytes with an optional unit K, M, G or T (powers of 1024, "
-                     "B or iB may follow, any case: 4096, 512K, 2GiB)", getenv("SQZ_MAX_ALLOC"));
-  if (!explicit_backend) backend = sqz__backends[0]->name; /* the default backend */
-
-  const sqz_backend_ops *ops = NULL, *fallback = NULL;
+/* The backend named (NULL: the default, whose fallback *fallback may replace it); NULL after a failure. */
+static const sqz_backend_ops *sqz__backend_named(const char *backend, const sqz_backend_ops **fallback) {
+  const sqz_backend_ops *ops = NULL;
   for (const sqz_backend_ops *const *b = sqz__backends; *b; b++) {
-    if (sqz__ieq(backend, (*b)->name)) ops = *b;
-    if ((*b)->fallback) fallback = *b;
+    if (sqz__ieq(backend ? backend : sqz__backends[0]->name, (*b)->name)) ops = *b;
+    if ((*b)->fallback) *fallback = *b;
   }
-  if (!ops) {
-    char names[128] = "";
-    for (const sqz_backend_ops *const *b = sqz__backends; *b; b++)
-      snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", b == sqz__backends ? "" : ", ", (*b)->name);
-    return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "unknown backend '%s' (expected %s)", backend, names);
-  }
-  sqz_context *ctx = sqz__context_new(ops);
-  if (!ctx) return sqz__fail(NULL, SQZ_ERR_OUT_OF_MEMORY, "cannot allocate a context");
+  if (ops) return ops;
+  char names[128] = "";
+  for (const sqz_backend_ops *const *b = sqz__backends; *b; b++)
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", b == sqz__backends ? "" : ", ", (*b)->name);
+  sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "unknown backend '%s' (expected %s)", backend, names);
+  return NULL;
+}
+
+/* Opens ctx (its options set) on backend ops or, where the default backend has no device, its fallback. */
+static int sqz__context_open(sqz_context *ctx, int explicit_backend, const sqz_backend_ops *fallback, const char *device) {
+  const sqz_backend_ops *ops = ctx->ops;
   int st = ops->open(ctx, device);
-  const char *req = getenv("SQZ_REQUIRE_OPENCL");
   if (st == SQZ_ERR_BACKEND_UNAVAILABLE && !explicit_backend && fallback && fallback != ops &&
-      !(req && *req && strcmp(req, "0") != 0)) { /* no device for the default backend: the fallback */
+      !sqz__opt_num(ctx, NULL, SQZ_OPT_REQUIRE_OPENCL, 0)) { /* no device for the default backend: the fallback */
     ops->close(ctx);
     sqz__clear_error(ctx);
     ctx->ops = fallback;
     st = fallback->open(ctx, device);
   }
+  return st;
+}
+
+int sqz_context_create_opts(const char *backend, const char *device, const char *const *options, sqz_context **out) {
+  if (!out) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_context_create: out is NULL");
+  *out = NULL;
+  sqz__clear_error(NULL);
+  sqz_opt_values v = {{0}, {0}};
+  int st = sqz__opt_from_env(NULL, &v);
+  if (st == SQZ_OK) st = sqz__opt_list(&v, options);
+  if (!backend || !*backend) backend = v.text[SQZ_OPT_BACKEND];
+  if (!device || !*device) device = v.text[SQZ_OPT_DEVICE];
+  const sqz_backend_ops *fallback = NULL, *ops = st == SQZ_OK ? sqz__backend_named(backend, &fallback) : NULL;
+  sqz_context *ctx = ops ? sqz__context_new(ops) : NULL;
+  if (ops && !ctx) sqz__fail(NULL, SQZ_ERR_OUT_OF_MEMORY, "cannot allocate a context");
+  if (!ctx) {
+    sqz__opt_free(&v);
+    return st != SQZ_OK ? st : ops ? SQZ_ERR_OUT_OF_MEMORY : SQZ_ERR_INVALID_ARGUMENT;
+  }
+  ctx->opts = v; /* the context's from now on: device and backend point into it */
+  st = sqz__context_open(ctx, backend != NULL, fallback, device);
   if (st != SQZ_OK) {
     sqz__fail(NULL, st, "%s", sqz_last_error(ctx));
     sqz_context_release(ctx);
@@ -112,6 +114,10 @@ int sqz_context_create(const char *backend, const char *device, sqz_context **ou
   }
   *out = ctx;
   return SQZ_OK;
+}
+
+int sqz_context_create(const char *backend, const char *device, sqz_context **out) {
+  return sqz_context_create_opts(backend, device, NULL, out);
 }
 
 void sqz_context_retain(sqz_context *ctx) {

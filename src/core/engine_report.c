@@ -41,8 +41,7 @@ void sqz__engine_reset(sqz_field *f) {
 }
 
 void sqz__engine_debug(sqz_field *f) {
-  const char *d = getenv("SQZ_DEBUG");
-  if (!f || !f->rep || !f->rep->engine[0] || !d || !*d || strcmp(d, "0") == 0) return;
+  if (!f || !f->rep || !f->rep->engine[0] || !sqz__opt_num(NULL, f, SQZ_OPT_DEBUG, 0)) return;
   char now[sizeof f->rep->printed];
   snprintf(now, sizeof now, "%s|%s", f->rep->engine, f->rep->skipped);
   if (strcmp(now, f->rep->printed) == 0) return;

@@ -248,6 +248,8 @@ void sqz_field_release(sqz_field *f) {
   if (f->user_mem) ctx->ops->free(ctx, f->user_mem); /* the reference taken on the caller's buffer */
   sqz__field_parts_free(f);
   sqz__unlock(ctx);
+  sqz__opt_free(f->opts);
+  free(f->opts);
   free(f);
   sqz_domain_release(dom);
   sqz_context_release(ctx);

@@ -13,8 +13,7 @@
 
 
 uint64_t sqz__parts_alloc_limit(const sqz_context *ctx) {
-  uint64_t lim = 0; /* a bad value was refused when the context was made */
-  if (!sqz__max_alloc_env(&lim)) lim = 0;
+  uint64_t lim = sqz__opt_num(ctx, NULL, SQZ_OPT_MAX_ALLOC, 0);
   return lim > 0 && lim < ctx->max_alloc ? lim : ctx->max_alloc;
 }
 
@@ -201,7 +200,7 @@ static int sqz__parts_layout(sqz_field *f, uint64_t parts, uint32_t depth, int l
   sqz_domain coarse; /* the fractal one tile per cell (T > 1): borrowed by its plan while the halos are made */
   sqz_parts_plan *tiles = NULL;
   fp->depth = 1;
-  unsigned long want = sqz__env_uint("SQZ_EXCHANGE_STEPS", 0, ULONG_MAX, depth);
+  uint64_t want = sqz__opt_num(f->ctx, NULL, SQZ_OPT_EXCHANGE_STEPS, depth);
   if (st == SQZ_OK && want >= 2 && want <= 4 && (sqz__tiled_fractal(f) || sqz__bits_fractal(f)) &&
       sqz__ipow((uint64_t)f->dom->fr.s, (int)fp->jt) >= want) {
     coarse = *f->dom;
@@ -442,9 +441,9 @@ int sqz__field_parts_build(sqz_field *f, uint64_t parts, sqz_context *const *ctx
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_COMPACT) /* the engine's tiles are the units */
     f->block = (uint32_t)sqz__ipow((uint64_t)f->dom->fr.s, (int)fp->jt);
   /* one context: the copies and the kernels share one in-order queue, so a split launch would only
-   * add a launch per part; several contexts and MPI ranks overlap (SQZ_OVERLAP=0 or 1 overrides) */
-  const char *ov = getenv("SQZ_OVERLAP");
-  fp->serial = ov && *ov ? strcmp(ov, "0") == 0 : xchg == &sqz__exchange_device;
+   * add a launch per part; several contexts and MPI ranks overlap (the option overlap, 0 or 1, overrides) */
+  fp->serial = sqz__opt_text(f->ctx, NULL, SQZ_OPT_OVERLAP) ? !sqz__opt_num(f->ctx, NULL, SQZ_OPT_OVERLAP, 0)
+                                                            : xchg == &sqz__exchange_device;
   f->parts = fp;
   st = sqz__parts_alloc(f, fp);
   if (st == SQZ_OK) st = sqz__parts_split(f, fp);

@@ -23,6 +23,7 @@ typedef unsigned sqz_refs; /* C++ units (tests/cuda_emu) read these structures b
 #define SQZ_COMPONENT __attribute__((visibility("default")))
 
 struct sqz_backend_ops; /* src/backends/backend.h */
+#include "core/options.h"
 
 /* Device memory of a backend: a cl_mem (opencl), a host pointer (cpu), a CUdeviceptr (cuda). */
 typedef void *sqz_mem;
@@ -53,7 +54,7 @@ struct sqz_context {
   unsigned compute_units;
   int is_gpu;
   uint64_t local_mem; /* bytes of local memory per work-group (tests may lower it) */
-  int sync; /* SQZ_SYNC=1: finish after every launch and fill, naming the one that fails */
+  sqz_opt_values opts; /* the options set (src/core/options.c): from the environment at creation, then the API */
   /* progress of long operations (sqz_context_set_progress) */
   sqz_progress_fn progress;
   void *progress_user;
@@ -80,7 +81,7 @@ SQZ_COMPONENT void sqz__unlock(sqz_context *ctx);
 
 /* Records a failure: stores the formatted detail in ctx (or the thread's slot when ctx is
  * NULL) and returns status, so call sites read `return sqz__fail(ctx, SQZ_ERR_PARSE, ...)`.
- * With SQZ_DEBUG=1 in the environment the detail is also written to stderr. */
+ * With the option debug=1 of ctx (without ctx: SQZ_DEBUG=1 in the environment) the detail also goes to stderr. */
 SQZ_COMPONENT int sqz__fail(sqz_context *ctx, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 SQZ_INTERNAL void sqz__clear_error(sqz_context *ctx);
@@ -151,6 +152,7 @@ struct sqz_field {
   const struct sqz_field_part *part;
   const struct sqz_unit_set *units; /* a part's view: the own units its step covers (NULL: all) */
   sqz_refs refs;
+  sqz_opt_values *opts; /* the field's overrides (sqz_field_set_option), NULL when none; shared by its part views */
   /* The engine report (core/engine_report.h): rep points at report, in the field and in its views. */
   struct sqz_engine_report *rep;
   struct sqz_engine_report {
@@ -230,10 +232,6 @@ typedef struct sqz_fill {
 } sqz_fill;
 /* The bits of v in cell type t (u8 and i32 take integers, f32 rounds to float). */
 SQZ_INTERNAL uint64_t sqz__type_bits(sqz_type t, double v);
-/* SQZ_MAX_ALLOC: a byte count, then an optional unit K, M, G or T (powers of 1024) and an optional B
- * or iB, any case (2G, 2GiB, 512k, 4096); unset or "": 0 (no cap). 1 with *bytes set, or 0 when the
- * value is none of these (sqz_context_create refuses it, naming the variable; src/core/context.c). */
-SQZ_INTERNAL int sqz__max_alloc_env(uint64_t *bytes);
 /* NULL when v is a value of cell type t, else why not (src/core/field_fill.c). */
 SQZ_INTERNAL const char *sqz__type_value_check(sqz_type t, double v);
 /* Host fill of storage elements [e0, e0 + n) of f into store[0 .. n): the fill's value for every
@@ -314,7 +312,5 @@ SQZ_COMPONENT int sqz__host_alloc(sqz_context *ctx, uint64_t bytes, int zero, vo
 SQZ_INTERNAL int sqz__parse_layout(sqz_context *ctx, const sqz_domain *dom, const char *layout,
                                    sqz_layout_id *id, uint32_t *rho);
 SQZ_INTERNAL int sqz__checked_mul(uint64_t a, uint64_t b, uint64_t *out); /* 0 on overflow */
-/* A tuning variable of the environment: its decimal value when set to one in lo..hi, else def. */
-SQZ_INTERNAL unsigned long sqz__env_uint(const char *name, unsigned long lo, unsigned long hi, unsigned long def);
 
 #endif /* SQZ_INTERNAL_H */

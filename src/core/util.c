@@ -8,9 +8,10 @@
 
 static _Thread_local char sqz_thread_detail[4096];
 
-static void sqz__debug_print(const char *text) {
-  const char *d = getenv("SQZ_DEBUG");
-  if (d && *d && strcmp(d, "0") != 0) fprintf(stderr, "sqz: %s\n", text);
+/* The option debug of ctx (without one, SQZ_DEBUG of the environment): the detail to stderr too. */
+static void sqz__debug_print(const sqz_context *ctx, const char *text) {
+  const char *d = ctx ? NULL : sqz__opt_env(SQZ_OPT_DEBUG);
+  if (ctx ? sqz__opt_num(ctx, NULL, SQZ_OPT_DEBUG, 0) : d && strcmp(d, "0") != 0) fprintf(stderr, "sqz: %s\n", text);
 }
 
 /* The calling thread's slot in ctx (created when `create`); NULL when absent or out of
@@ -54,7 +55,7 @@ int sqz__fail(sqz_context *ctx, int status, const char *fmt, ...) {
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   sqz__set_detail(ctx, buf);
-  sqz__debug_print(buf);
+  sqz__debug_print(ctx, buf);
   return status;
 }
 
@@ -142,13 +143,6 @@ int sqz_context_timing(const sqz_context *ctx, double *kernel_s, double *wall_s)
   if (wall_s) *wall_s = s ? s->wall_s : 0.0;
   pthread_mutex_unlock(&c->detail_lock);
   return SQZ_OK;
-}
-
-unsigned long sqz__env_uint(const char *name, unsigned long lo, unsigned long hi, unsigned long def) {
-  const char *e = getenv(name);
-  char *end = NULL;
-  unsigned long v = e && *e ? strtoul(e, &end, 10) : def;
-  return e && *e && (*end != '\0' || v < lo || v > hi) ? def : v;
 }
 
 int sqz__checked_mul(uint64_t a, uint64_t b, uint64_t *out) {

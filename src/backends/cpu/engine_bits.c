@@ -153,7 +153,7 @@ int sqz__cpu_bits_stencil(sqz_field *f, const sqz_update *u, uint64_t steps) {
     st = sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "%s: a part in layout bits steps one step per exchange", f->dom->spec);
   if (st == SQZ_OK && f->dom->kind == SQZ_DOMAIN_FRACTAL) {
     sqz__bits_tiling(f->dom, &bt);
-    st = sqz__bits_step_plan(f->ctx, f->dom, &bt, sqz__bits_box_level(f->dom, &bt), sqz__bits_depth(steps), 1, 0, &plan);
+    st = sqz__bits_step_plan(f->ctx, f->dom, &bt, sqz__bits_box_level(f->dom, &bt), sqz__bits_depth(f, steps), 1, 0, &plan);
     if (st == SQZ_OK && f->part && plan.depth < steps) /* a part's steps between exchanges: one pass, or none */
       st = sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "%s: a part steps %u steps a pass here (SQZ_TEMPORAL)", f->dom->spec,
                      plan.depth);

@@ -43,7 +43,7 @@ int sqz__bits_launches(sqz_field *f, cl_kernel k, cl_mem tab, cl_mem fr, cl_uint
 void sqz__bits_plan_dump(const sqz_field *f, uint32_t rb, uint32_t wt, uint32_t steps, const sqz_update *u, size_t area,
                          size_t groups, size_t local, const uint32_t *tab, size_t words, uint64_t tiles, uint32_t side,
                          uint32_t flags) {
-  const char *path = getenv("SQZ_BITS_PLAN_OUT");
+  const char *path = sqz__opt_text(NULL, f, SQZ_OPT_BITS_PLAN_OUT);
   FILE *fp = path && *path ? fopen(path, "wb") : NULL;
   if (!fp) return;
   const sqz_fractal *d = &f->dom->fr;

@@ -104,8 +104,6 @@ static void sqz__cl_device_fields(sqz_context *ctx, const sqz_cl_device *dev) {
   cl_ulong lmem = 0;
   if (clGetDeviceInfo(dev->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL) == CL_SUCCESS)
     ctx->local_mem = lmem;
-  const char *sync = getenv("SQZ_SYNC");
-  ctx->sync = sync && *sync && sync[0] != '0';
 }
 
 int sqz__cl_open(sqz_context *ctx, const sqz_cl_device *dev) {

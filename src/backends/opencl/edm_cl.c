@@ -11,9 +11,8 @@ enum { EA_LAUNCH = 4 };
 int sqz__cl_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out) {
   static const char *const files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_edm.h", "edm.cl", NULL};
   /* double arithmetic where the device has it (as the cpu backend), else the scaled float form;
-   * SQZ_EDM_FP32=1 takes the float form anyway (tests compile and check it on any device) */
-  const char *force32 = getenv("SQZ_EDM_FP32");
-  int fp64 = sqz__cl_has_fp64(ctx) && !(force32 && *force32 && strcmp(force32, "0") != 0);
+   * the option edm_fp32=1 takes the float form anyway (tests compile and check it on any device) */
+  int fp64 = sqz__cl_has_fp64(ctx) && !sqz__opt_num(ctx, NULL, SQZ_OPT_EDM_FP32, 0);
   const char *extra = fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define SQZ_EDM_FP64 1\n" : NULL;
   sqz_simplex_plan plan;
   cl_kernel k = NULL;

@@ -135,7 +135,7 @@ static size_t sqz__bits_box_area(const sqz_bits_box *p, int bytes, uint32_t kt) 
 /* Work-items of a group of the list step: the multiple of 32 up to `most` (on GPUs at most
  * SQZ__BITS_LIST_GPU_LANES) whose rounds over the ne entries leave the fewest idle; SQZ_BITS_LANES:
  * a given count up to `most`. */
-static size_t sqz__bits_list_lanes(uint32_t ne, size_t most, int gpu) {
+static size_t sqz__bits_list_lanes(const sqz_context *ctx, uint32_t ne, size_t most, int gpu) {
   size_t pick = gpu && most > SQZ__BITS_LIST_GPU_LANES ? SQZ__BITS_LIST_GPU_LANES : most;
   size_t best = pick < 32 ? pick : 32, idle = SIZE_MAX;
   for (size_t l = 32; l <= pick; l += 32) {
@@ -145,7 +145,7 @@ static size_t sqz__bits_list_lanes(uint32_t ne, size_t most, int gpu) {
       idle = waste;
     }
   }
-  return (size_t)sqz__env_uint("SQZ_BITS_LANES", 1, most, best);
+  return sqz__opt_num(ctx, NULL, SQZ_OPT_BITS_LANES, best) <= most ? (size_t)sqz__opt_num(ctx, NULL, SQZ_OPT_BITS_LANES, best) : best;
 }
 
 /* The step by sub-tile boxes (sqz_bits_fractal_box): in a list (cl/sqz_bits_list.h) where the plan
@@ -156,14 +156,13 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
   static const char *const files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_parts.h", "sqz_bits.h", "sqz_bits_box.h",
                                       "sqz_bits_list.h", "engine_bits_fractal.cl", NULL};
   sqz_context *ctx = f->ctx;
-  const char *e = getenv("SQZ_ENGINE");
   cl_bool little = CL_FALSE;
   clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL);
-  if ((e && strcmp(e, "generic") == 0) || !little) return SQZ_ERR_UNSUPPORTED;
+  if (sqz__opt_is(NULL, f, SQZ_OPT_ENGINE, "generic") || !little) return SQZ_ERR_UNSUPPORTED;
   sqz_bits_tiling bt;
   sqz__bits_tiling(f->dom, &bt);
   size_t local = ctx->max_work_group < SQZ__BITS_BOX_LOCAL ? ctx->max_work_group : SQZ__BITS_BOX_LOCAL;
-  uint32_t q = sqz__bits_box_level(f->dom, &bt), depth = sqz__bits_depth(steps);
+  uint32_t q = sqz__bits_box_level(f->dom, &bt), depth = sqz__bits_depth(f, steps);
   sqz_bits_box p = {0};
   uint64_t words = ctx->local_mem > 72u ? (ctx->local_mem - 72u) / 4u : 0u, arr = bytes ? (bt.kt + 31u) / 32u + 1u : 0u;
   for (; depth >= 1 && !p.tab; depth--) { /* the deepest window that fits (its row stride padded within what is left) */
@@ -181,8 +180,8 @@ static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t ste
   if (!p.tab) return SQZ_ERR_UNSUPPORTED;
   /* the list's neighbours in registers: on GPUs (on PoCL they cost ~20 %: work-item context); H
    * entries a work-item, as the lanes (chosen here, before the build) need */
-  if (p.list) local = sqz__bits_list_lanes(p.ne, local, ctx->is_gpu);
-  unsigned hoist = p.list && sqz__env_uint("SQZ_BITS_HOIST", 0, 1, ctx->is_gpu ? 1u : 0u)
+  if (p.list) local = sqz__bits_list_lanes(ctx, p.ne, local, ctx->is_gpu);
+  unsigned hoist = p.list && sqz__opt_num(ctx, NULL, SQZ_OPT_BITS_HOIST, ctx->is_gpu ? 1u : 0u)
                        ? (unsigned)((p.ne + local - 1) / local) : 0u;
   if (hoist > SQZ__BITS_HOIST_MAX) hoist = 0; /* more registers than they save */
   char pre[352], hdef[40];
@@ -221,9 +220,9 @@ int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
   cl_kernel k = NULL;
   int st = sqz__bits_check_update(f, u);
   if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
-  if (st == SQZ_OK && fractal && !sqz__bits_lanes_wanted())
+  if (st == SQZ_OK && fractal && !sqz__bits_lanes_wanted(f))
     sqz__engine_skip(f, "bits-fractal-lanes", "not the default yet (SQZ_BITS_STEP=lanes)");
-  if (st == SQZ_OK && fractal && sqz__bits_lanes_wanted() && (st = sqz__cl_bits_lanes(f, u, steps)) != SQZ_ERR_UNSUPPORTED) {
+  if (st == SQZ_OK && fractal && sqz__bits_lanes_wanted(f) && (st = sqz__cl_bits_lanes(f, u, steps)) != SQZ_ERR_UNSUPPORTED) {
     if (st == SQZ_OK) sqz__engine_ran(f, "bits-fractal-lanes");
     return st;
   }
@@ -320,12 +319,11 @@ int sqz__cl_fill_bits(sqz_field *f, uint64_t threshold, uint64_t seed) {
 }
 
 const char *sqz__cl_fractal_boxes_why_not(const sqz_field *f) {
-  const char *e = getenv("SQZ_FRACTAL_STEP");
   if (f->layout != SQZ_LAYOUT_COMPACT) return "the boxes step layout compact";
   if (f->part) return "a field in parts";
   if (f->block) return "a launch block is set (--block)";
-  if (e && strcmp(e, "words") == 0) return "SQZ_FRACTAL_STEP=words";
-  if ((e && strcmp(e, "boxes") == 0) || f->ctx->is_gpu) return NULL;
+  if (sqz__opt_is(NULL, f, SQZ_OPT_FRACTAL_STEP, "words")) return "SQZ_FRACTAL_STEP=words";
+  if (sqz__opt_is(NULL, f, SQZ_OPT_FRACTAL_STEP, "boxes") || f->ctx->is_gpu) return NULL;
   sqz_bits_tiling bt;
   sqz__bits_tiling(f->dom, &bt);
   /* CPU devices: the list only; the window on bytes ran slower than the word step there */

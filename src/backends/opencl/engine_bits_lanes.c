@@ -16,7 +16,7 @@ int sqz__cl_bits_lanes(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_bits_tiling bt;
   sqz__bits_tiling(f->dom, &bt);
   sqz_bits_lanes p;
-  int st = sqz__bits_lanes_plan(ctx, f->dom, &bt, sqz__bits_depth(steps), ctx->local_mem, &p);
+  int st = sqz__bits_lanes_plan(ctx, f->dom, &bt, sqz__bits_depth(f, steps), ctx->local_mem, &p);
   if (st != SQZ_OK) return st;
   char pre[512];
   snprintf(pre, sizeof pre,

@@ -345,7 +345,7 @@ enum { SW_CACHE = 24, SW_NBR, SW_T_CACHE = 26, SW_T_NBR };
 
 unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps) {
   unsigned def = f->ctx->is_gpu ? SQZ__SWAR_DEPTH_GPU : 1u;
-  unsigned long v = sqz__env_uint("SQZ_TEMPORAL", 1, 4, def);
+  unsigned long v = sqz__opt_num(NULL, f, SQZ_OPT_TEMPORAL, def) < 4u ? sqz__opt_num(NULL, f, SQZ_OPT_TEMPORAL, def) : 4u; /* at most 4 here */
   return steps < 2 ? 1u : (unsigned)(v < steps ? v : steps);
 }
 

@@ -14,8 +14,7 @@
 #define SQZ__ROWS_SPAN ((uint64_t)32768) /* storage rows per launch (a grid dimension's limit on some devices) */
 
 const char *sqz__cl_simplex_rows_why_not(const sqz_field *f) {
-  const char *e = getenv("SQZ_ENGINE");
-  if (e && strcmp(e, "generic") == 0) return "SQZ_ENGINE=generic";
+  if (sqz__opt_is(NULL, f, SQZ_OPT_ENGINE, "generic")) return "SQZ_ENGINE=generic";
   if (f->dom->dims != 2) return "the row step is written for triangles";
   if (f->layout != SQZ_LAYOUT_COMPACT && f->layout != SQZ_LAYOUT_BB) return "layout bits has its own steps";
   return NULL;

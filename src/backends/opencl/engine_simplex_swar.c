@@ -12,8 +12,7 @@
 #define SQZ__SWAR_GROUPS_PER_CU 64u /* groups per compute unit; the work-items stride over the words */
 
 const char *sqz__cl_swar_why_not(const sqz_field *f, const sqz_update *u) {
-  const char *e = getenv("SQZ_ENGINE");
-  if (e && strcmp(e, "generic") == 0) return "SQZ_ENGINE=generic";
+  if (sqz__opt_is(NULL, f, SQZ_OPT_ENGINE, "generic")) return "SQZ_ENGINE=generic";
   cl_bool little = CL_FALSE;
   clGetDeviceInfo(SQZ_CL(f->ctx)->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL);
   if (!little) return "the device is big-endian (the word steps read bytes of little-endian words)";
@@ -33,9 +32,8 @@ const char *sqz__cl_swar_why_not(const sqz_field *f, const sqz_update *u) {
 int sqz__cl_swar_allowed(const sqz_field *f, const sqz_update *u) { return sqz__cl_swar_why_not(f, u) == NULL; }
 
 unsigned sqz__cl_swar_word(const sqz_context *ctx) {
-  const char *e = getenv("SQZ_SWAR_WORD");
-  if (e && (strcmp(e, "8") == 0 || strcmp(e, "32") == 0 || strcmp(e, "64") == 0)) return (unsigned)atoi(e);
-  return ctx->is_gpu ? 32u : 8u;
+  static const unsigned words[] = {8u, 32u, 64u}; /* the choices of option swar_word */
+  return words[sqz__opt_num(ctx, NULL, SQZ_OPT_SWAR_WORD, ctx->is_gpu ? 1u : 0u)];
 }
 
 /* Any map (the word steps walk storage), both layouts; engine_simplex.c sends tetrahedra to engine_tetra_swar.c's step. */
@@ -51,8 +49,7 @@ int sqz__cl_simplex_swar_applies(const sqz_field *f, const sqz_update *u) {
 }
 
 int sqz__cl_swar_idx32(const sqz_field *f) {
-  const char *i64 = getenv("SQZ_INDEX64");
-  return f->elems + 2 * (uint64_t)f->dom->side + 64 < ((uint64_t)1 << 32) && !(i64 && *i64 && strcmp(i64, "0") != 0);
+  return f->elems + 2 * (uint64_t)f->dom->side + 64 < ((uint64_t)1 << 32) && !sqz__opt_num(NULL, f, SQZ_OPT_INDEX64, 0);
 }
 
 int sqz__cl_swar_kernel(sqz_field *f, const char *const *files, const char *pre, const char *name, cl_kernel *k) {

@@ -29,7 +29,7 @@ int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
    * 0 one plane a work-item (engine_tetra_swar), 2 two (engine_tetra_swar_z2), 1 two with inline PTX on NVIDIA
    * (opt-in until NVIDIA's compiler has built and timed it). */
   for (; st != SQZ_OK && word <= 32u; word += 24u) {
-    variant = word == 32 ? (unsigned)sqz__env_uint("SQZ_TETRA_VARIANT", 0, 2, 2) : 0u;
+    variant = word == 32 ? (unsigned)sqz__opt_num(NULL, f, SQZ_OPT_TETRA_VARIANT, 2) : 0u;
     for (int ptx = variant == 1 && vendor == 0x10deu; ptx >= 0 && st != SQZ_OK; ptx--) {
       char pre[128];
       snprintf(pre, sizeof pre, "#define SQZ_SWAR_WORD %u\n%s%s", word, sqz__cl_swar_idx32(f) ? "#define SQZ_IDX32 1\n" : "",
@@ -39,7 +39,7 @@ int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   }
   if (st != SQZ_OK) return st;
   word -= 24u; /* the word that built */
-  cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, chunk = (cl_uint)sqz__env_uint("SQZ_TETRA_CHUNK", 1, 65536,
+  cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, chunk = (cl_uint)sqz__opt_num(NULL, f, SQZ_OPT_TETRA_CHUNK,
                                  word == 8 ? SQZ__TETRA_ROWS_CHUNK
                                            : (compact ? SQZ__TETRA_CHUNK_COMPACT : SQZ__TETRA_CHUNK_BB));
   cl_uint birth = u->birth, survive = u->survive;
@@ -49,7 +49,7 @@ int sqz__cl_tetra_swar(sqz_field *f, const sqz_update *u, uint64_t steps) {
   if (word == 32) {
     /* a group: lx work-items along x by SQZ__TETRA_LOCAL / lx plane pairs (variant 1, 2: fewer along x,
      * so that a warp's work-items end their rows at nearer y; SQZ_TETRA_LOCAL_X) */
-    size_t lx = variant ? (size_t)sqz__env_uint("SQZ_TETRA_LOCAL_X", 1, SQZ__TETRA_LOCAL, SQZ__TETRA_LOCAL_X) : SQZ__TETRA_LOCAL;
+    size_t lx = variant ? (size_t)sqz__opt_num(NULL, f, SQZ_OPT_TETRA_LOCAL_X, SQZ__TETRA_LOCAL_X) : SQZ__TETRA_LOCAL;
     local[0] = lx;
     local[1] = SQZ__TETRA_LOCAL / lx;
     global[0] = sqz__round_up(((uint64_t)n + 7) / 8, lx); /* 8 cells a work-item */

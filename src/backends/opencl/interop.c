@@ -13,8 +13,9 @@ int sqz_context_create_opencl(cl_context context, cl_device_id device, cl_comman
                      !context ? "cl_context" : !device ? "device" : "command queue");
   sqz_context *ctx = sqz__context_new(&sqz__opencl_ops);
   if (!ctx) return sqz__fail(NULL, SQZ_ERR_OUT_OF_MEMORY, "cannot allocate a context");
-  int st = (ctx->backend = sqz__calloc(1, sizeof(sqz_cl_state))) ? SQZ_OK
-                                                            : sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  int st = sqz__opt_from_env(ctx, &ctx->opts); /* the options, as sqz_context_create reads them */
+  if (st == SQZ_OK && !(ctx->backend = sqz__calloc(1, sizeof(sqz_cl_state))))
+    st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   if (st == SQZ_OK) {
     sqz__cl_global_lock();
     st = sqz__cl_adopt(ctx, context, device, queue);

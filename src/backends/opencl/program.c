@@ -42,14 +42,9 @@ static void sqz__key(const char *const parts[SQZ_KEY_PARTS], uint64_t k[2]) {
   }
 }
 
-static int sqz__env_on(const char *name) {
-  const char *v = getenv(name);
-  return v && *v && strcmp(v, "0") != 0;
-}
-
-/* $SQZ_CACHE_DIR, else $XDG_CACHE_HOME/sqz, else $HOME/.cache/sqz; created if missing. */
-static int sqz__cache_dir(char *buf, size_t len) {
-  const char *d = getenv("SQZ_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+/* The option cache_dir, else $XDG_CACHE_HOME/sqz, else $HOME/.cache/sqz; created if missing. */
+static int sqz__cache_dir(const sqz_context *ctx, char *buf, size_t len) {
+  const char *d = sqz__opt_text(ctx, NULL, SQZ_OPT_CACHE_DIR), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
   if (d && *d) snprintf(buf, len, "%s", d);
   else if (x && *x) snprintf(buf, len, "%s/sqz", x);
   else if (h && *h) snprintf(buf, len, "%s/.cache/sqz", h);
@@ -332,7 +327,7 @@ int sqz__program_source(sqz_context *ctx, const char *src, const char *options, 
   if (ctx->ops != &sqz__opencl_ops)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "OpenCL programs need the opencl backend (this is %s)",
                      sqz_context_backend(ctx));
-  const char *extra = getenv("SQZ_BUILD_OPTIONS");
+  const char *extra = sqz__opt_text(ctx, NULL, SQZ_OPT_BUILD_OPTIONS);
   size_t olen = strlen(options ? options : "") + strlen(extra ? extra : "") + 2;
   char *opts = sqz__malloc(olen);
   if (!opts) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
@@ -345,11 +340,11 @@ int sqz__program_source(sqz_context *ctx, const char *src, const char *options, 
   for (sqz_program_entry *e = SQZ_CL(ctx)->programs; e; e = e->next)
     if (e->key == k[0]) { *out = e->program; free(opts); return SQZ_OK; }
 
-  const char *dump = getenv("SQZ_DUMP_KERNELS");
+  const char *dump = sqz__opt_text(ctx, NULL, SQZ_OPT_DUMP_KERNELS);
   if (dump && *dump) sqz__dump(dump, k, "", opts, src);
 
   char dir[4096], path[4200];
-  int use_disk = !sqz__env_on("SQZ_NO_CACHE") && sqz__cache_dir(dir, sizeof dir);
+  int use_disk = !sqz__opt_num(ctx, NULL, SQZ_OPT_NO_CACHE, 0) && sqz__cache_dir(ctx, dir, sizeof dir);
   if (use_disk)
     snprintf(path, sizeof path, "%s/%016llx%016llx.bin", dir, (unsigned long long)k[0], (unsigned long long)k[1]);
   cl_program p = NULL;

@@ -106,7 +106,7 @@ int sqz__run(sqz_context *ctx, cl_kernel k, cl_uint dims, const size_t *global, 
                      sqz_status_name(err));
   }
   if (timed) SQZ_CL(ctx)->pending[SQZ_CL(ctx)->n_pending++] = ev;
-  if (ctx->sync && !cl->enq && (err = clFinish(SQZ_CL(ctx)->queue)) != CL_SUCCESS) {
+  if (sqz__opt_num(ctx, NULL, SQZ_OPT_SYNC, 0) && !cl->enq && (err = clFinish(SQZ_CL(ctx)->queue)) != CL_SUCCESS) {
     char name[128] = "?";
     clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
     return sqz__fail(ctx, err, "%s (global %zu x %zu x %zu, local %zu) failed: %s", name, global[0],
@@ -155,7 +155,7 @@ int sqz__zero_buffer(sqz_context *ctx, cl_mem buf, uint64_t bytes) {
     uint64_t len = bytes - at < piece ? bytes - at : piece;
     SQZ_CL_CHECK(ctx, clEnqueueCopyBuffer(SQZ_CL(ctx)->queue, buf, buf, 0, (size_t)at, (size_t)len, 0, NULL, NULL));
   }
-  if (ctx->sync && !SQZ_CL(ctx)->enq) {
+  if (sqz__opt_num(ctx, NULL, SQZ_OPT_SYNC, 0) && !SQZ_CL(ctx)->enq) {
     cl_int err = clFinish(SQZ_CL(ctx)->queue);
     if (err != CL_SUCCESS)
       return sqz__fail(ctx, err, "zeroing a buffer of %llu bytes failed: %s", (unsigned long long)bytes,

@@ -54,8 +54,7 @@ int sqz__simplex_kernel(sqz_context *ctx, int dims, uint64_t n, const char *map,
                         cl_kernel *kernel) {
   *kernel = NULL;
   uint64_t elems = slayout == SQZ_SL_COMPACT ? (dims == 2 ? sqz_tri(n) : sqz_te(n)) : (dims == 2 ? n * n : n * n * n);
-  const char *force64 = getenv("SQZ_INDEX64");
-  int idx32 = elems <= ((uint64_t)1 << 32) && !(force64 && *force64 && strcmp(force64, "0") != 0);
+  int idx32 = elems <= ((uint64_t)1 << 32) && !sqz__opt_num(ctx, NULL, SQZ_OPT_INDEX64, 0);
   uint32_t rho = block ? block : sqz__simplex_default_rho(dims);
   size_t limit = ctx->max_work_group;
   for (;;) {
