@@ -738,74 +738,82 @@ START_TEST(test_life_backends_agree) {
 }
 END_TEST
 
-/* The row step on the smallest triangles, n = 1 .. 8 (no regular cell up to n = 5, the fold's seam at every row), both
- * layouts and both kernels, the i32 CA against the cpu backend. */
-START_TEST(test_rows_small) {
+/* One domain against the cpu backend: the cpu's state after `steps` of w from a seeded state, then `variants` opencl
+ * runs, each configured by vary(cl, c, v, 0, what) before and restored by vary(..., 1, ...) after. */
+typedef void (*vary_fn)(sqz_context *cl, sqz_domain *dom, run_cfg *c, int v, int undo, char *what, size_t len);
+
+static void against_cpu(const char *spec, sqz_type type, const workload *w, int k, uint64_t seed, uint64_t steps,
+                        int variants, vary_fn vary) {
   sqz_context *cpu = sqz_test_context("cpu"), *cl = sqz_test_context("opencl");
-  for (int n = 1; n <= 8; n++) {
-    char spec[32], what[256];
-    snprintf(spec, sizeof spec, "triangle:%d", n);
-    sqz_domain *dcpu = NULL, *dcl = NULL;
-    SQZ_OK_OR_FAIL(cpu, sqz_domain_parse(cpu, spec, &dcpu));
-    SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, spec, &dcl));
-    size_t bytes = embedded_cells(dcpu) * 4;
-    unsigned char *init = initial_state(dcpu, SQZ_I32, 4, 77 + (uint64_t)n), *want = malloc(bytes), *got = malloc(bytes);
-    ck_assert(want && got);
-    run_cfg c = {.layout = "bb", .map = NULL, .block = 0};
-    run_on(cpu, dcpu, SQZ_I32, &c, &CYCLIC, 5, init, want);
-    for (int v = 0; v < 4; v++) {
-      snprintf(c.layout, sizeof c.layout, "%s", v % 2 ? "compact" : "bb");
-      int was_gpu = cl->is_gpu;
-      cl->is_gpu = v / 2;
-      run_on(cl, dcl, SQZ_I32, &c, &CYCLIC, 5, init, got);
-      cl->is_gpu = was_gpu;
-      snprintf(what, sizeof what, "cyclic CA, opencl %s row step (%s) vs cpu", c.layout, v / 2 ? "cells" : "rows");
-      expect_same(dcl, SQZ_I32, want, got, 1, what);
-    }
-    free(init);
-    free(want);
-    free(got);
-    sqz_domain_release(dcpu);
-    sqz_domain_release(dcl);
+  sqz_domain *dcpu = NULL, *dcl = NULL;
+  SQZ_OK_OR_FAIL(cpu, sqz_domain_parse(cpu, spec, &dcpu));
+  SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, spec, &dcl));
+  size_t bytes = embedded_cells(dcpu) * sqz_type_size(type);
+  unsigned char *init = initial_state(dcpu, type, k, seed), *want = malloc(bytes), *got = malloc(bytes);
+  ck_assert(want && got);
+  run_cfg c = {.layout = "bb", .map = NULL, .block = 0};
+  run_on(cpu, dcpu, type, &c, w, steps, init, want);
+  for (int v = 0; v < variants; v++) {
+    char what[256];
+    vary(cl, dcl, &c, v, 0, what, sizeof what);
+    run_on(cl, dcl, type, &c, w, steps, init, got);
+    vary(cl, dcl, &c, v, 1, what, sizeof what);
+    expect_same(dcl, type, want, got, 1, what);
   }
+  free(init);
+  free(want);
+  free(got);
+  sqz_domain_release(dcpu);
+  sqz_domain_release(dcl);
   sqz_context_release(cpu);
   sqz_context_release(cl);
 }
+
+/* The row step's variants: bb and compact, a work-item per cell (GPUs) and per storage row (CPU devices). */
+static void vary_rows(sqz_context *cl, sqz_domain *dom, run_cfg *c, int v, int undo, char *what, size_t len) {
+  static int was_gpu;
+  (void)dom;
+  if (undo) {
+    cl->is_gpu = was_gpu;
+    return;
+  }
+  snprintf(c->layout, sizeof c->layout, "%s", v % 2 ? "compact" : "bb");
+  was_gpu = cl->is_gpu;
+  cl->is_gpu = v / 2;
+  snprintf(what, len, "cyclic CA, opencl %s row step (%s) vs cpu", c->layout, v / 2 ? "cells" : "rows");
+}
+
+/* The row step on the smallest triangles, n = 1 .. 8 (no regular cell up to n = 5, the fold's seam at every row), both
+ * layouts and both kernels, the i32 CA against the cpu backend. */
+START_TEST(test_rows_small) {
+  for (int n = 1; n <= 8; n++) {
+    char spec[32];
+    snprintf(spec, sizeof spec, "triangle:%d", n);
+    against_cpu(spec, SQZ_I32, &CYCLIC, 4, 77 + (uint64_t)n, 5, 4, vary_rows);
+  }
+}
 END_TEST
 
-/* The persistent tile steps (cl/engine_fractal.cl, fr_tile_step): with one compute unit the launch has 32 groups,
- * so each group steps many sets of tiles one after another, its cache zeroed once; heat and the average against the
- * cpu backend on compact tiles of side s and automatic ones. */
-START_TEST(test_persistent_tiles) {
-  sqz_context *cpu = sqz_test_context("cpu"), *cl = sqz_test_context("opencl");
-  const char *specs[] = {"fractal:sierpinski-triangle:9", "fractal:sierpinski-carpet:4"};
-  for (int d = 0; d < 2; d++) {
-    sqz_domain *dcpu = NULL, *dcl = NULL;
-    SQZ_OK_OR_FAIL(cpu, sqz_domain_parse(cpu, specs[d], &dcpu));
-    SQZ_OK_OR_FAIL(cl, sqz_domain_parse(cl, specs[d], &dcl));
-    size_t bytes = embedded_cells(dcpu) * 8;
-    unsigned char *init = initial_state(dcpu, SQZ_F64, 0, 99 + (uint64_t)d), *want = malloc(bytes), *got = malloc(bytes);
-    ck_assert(want && got);
-    run_cfg c = {.layout = "compact", .map = NULL, .block = 0};
-    run_on(cpu, dcpu, SQZ_F64, &c, &AVERAGE64, 6, init, want);
-    int units = cl->compute_units;
-    cl->compute_units = 1;
-    for (int b = 0; b < 2; b++) {
-      c.block = b ? 0u : (uint32_t)dcl->fr.s;
-      run_on(cl, dcl, SQZ_F64, &c, &AVERAGE64, 6, init, got);
-      char what[128];
-      snprintf(what, sizeof what, "average, persistent tile steps (block %u) vs cpu", c.block);
-      expect_same(dcl, SQZ_F64, want, got, 1, what);
-    }
+/* The persistent tile steps' variants: compact tiles of side s and automatic ones, with one compute unit. */
+static void vary_persistent(sqz_context *cl, sqz_domain *dom, run_cfg *c, int v, int undo, char *what, size_t len) {
+  static unsigned units;
+  if (undo) {
     cl->compute_units = units;
-    free(init);
-    free(want);
-    free(got);
-    sqz_domain_release(dcpu);
-    sqz_domain_release(dcl);
+    return;
   }
-  sqz_context_release(cpu);
-  sqz_context_release(cl);
+  snprintf(c->layout, sizeof c->layout, "compact");
+  c->block = v ? 0u : (uint32_t)dom->fr.s;
+  units = cl->compute_units;
+  cl->compute_units = 1;
+  snprintf(what, len, "average, persistent tile steps (block %u) vs cpu", c->block);
+}
+
+/* The persistent tile steps (cl/engine_fractal.cl, fr_tile_step): with one compute unit the launch has 32 groups,
+ * so each group steps many sets of tiles one after another, its cache zeroed once; the f64 average against the cpu
+ * backend. */
+START_TEST(test_persistent_tiles) {
+  against_cpu("fractal:sierpinski-triangle:9", SQZ_F64, &AVERAGE64, 0, 99, 6, 2, vary_persistent);
+  against_cpu("fractal:sierpinski-carpet:4", SQZ_F64, &AVERAGE64, 0, 100, 6, 2, vary_persistent);
 }
 END_TEST
 
