@@ -4,12 +4,15 @@
 #include <string.h>
 
 #include "bench_backends.h"
+#include "bench_work.h"
 #include "cli_common.h"
 #include "cmds.h"
 #include "sqz_bench.h"
 
 static const char *sqz_bench_simplex_help =
-    "usage: sqz bench simplex --domain triangle:N|tetrahedron:N [--workload life|edm|map|accumulate]\n"
+    "usage: sqz bench simplex --domain triangle:N|tetrahedron:N\n"
+    "                         [--workload life|heat|kernel FILE.cl|edm|map|accumulate] [--type T]\n"
+    "                         [--param v1,v2,...] [--parts P[,P...]]\n"
     "                         [--steps K] [--maps M1,M2,...] [--layouts L1,L2] [--rule R] [--density P]\n"
     "                         [--seed S] [--block RHO] [--backend B] [--device D] [--json]\n"
     "                         [--no-copy-test]   (skip the copy-bandwidth run: no floor columns)\n"
@@ -18,21 +21,27 @@ static const char *sqz_bench_simplex_help =
     "(default compact,bb), one after the other: one untimed warm-up pass (builds the kernels),\n"
     "then K timed passes (default 10).\n"
     "  life        Life-like steps (--rule, default B3/S23 in 2D and B6/S5,6,7 in 3D) from a\n"
-    "              random state (--density, default 0.5; --seed)\n"
+    "              random state (--density, default 0.5; --seed); u8 cells\n"
+    "  heat        heat steps (sqz heat, default alpha) from uniform values; --type f32 or f64 (default)\n"
+    "  kernel FILE.cl  your update as for sqz run: --type u8|i32|f32|f64, --param values; a random\n"
+    "              0/1 state of --density\n"
     "  edm         distance matrix of N random points (triangles only; packed float32 output)\n"
     "  map         every domain cell written once through the map (1 byte per cell)\n"
     "  accumulate  every domain cell read and incremented (2 bytes per cell)\n"
+    "  --parts     P (2 or more; a list or repeated; life, heat, kernel): a row per layout and map in\n"
+    "              P parts beside its one-buffer row; 'vs 1' is the parts' speed against one buffer\n"
     "Reports per map: launches, launched and useful threads, kernel and end-to-end time per\n"
     "pass, cells/s, bytes, the speed-up against the bb map in the same layout, and the share\n"
-    "of the floor set by the bytes each cell must move at the copy bandwidth measured in the\n"
-    "same run (clEnqueueCopyBuffer; memcpy on the cpu backend). A final column checks that all\n"
-    "maps computed the same.\n"
+    "of the floor set by the bytes each cell must move (2 x sizeof(T) for life, heat and kernel;\n"
+    "layout bits: 2 bits) at the copy bandwidth measured in the same run (clEnqueueCopyBuffer;\n"
+    "memcpy on the cpu backend), and the engine path that ran (sqz_field_engine). A column\n"
+    "checks that all rows computed the same.\n"
     "  --backend  one backend, or a list such as opencl,cpu: the same run on each backend in turn,\n"
     "             each report with its own copy bandwidth, then per layout and map the first\n"
     "             backend's speed against the others' (kernel time ratio) and whether results agree\n";
 
-typedef enum { SQZ_W_LIFE, SQZ_W_EDM, SQZ_W_MAP, SQZ_W_ACC } sqz_workload;
-static const char *const sqz_workload_names[] = {"life", "edm", "map", "accumulate"};
+typedef enum { SQZ_W_LIFE, SQZ_W_EDM, SQZ_W_MAP, SQZ_W_ACC, SQZ_W_FIELD } sqz_workload; /* FIELD: heat, kernel */
+static const char *const sqz_workload_others[] = {"edm", "map", "accumulate", NULL}; /* beside life, heat, kernel */
 static const double sqz_workload_bytes[] = {2.0, 4.0, 1.0, 2.0}; /* bytes moved per cell and pass */
 
 typedef struct {
@@ -46,10 +55,7 @@ typedef struct {
 typedef struct {
   char map[16], layout[16];
   sqz_map_stats stats;
-  int status;
-  char error[512];
-  double kernel_s, wall_s;
-  uint64_t bytes, result; /* live cells, non-zero cells, or a hash of the distances */
+  sqz_bench_ran run; /* result: non-zero cells, or a hash of the distances */
 } sqz_srow_result;
 
 typedef struct {
@@ -58,10 +64,15 @@ typedef struct {
   sqz_workload w;
   const char *rule;
   uint64_t steps, seed;
-  double density;
   uint32_t block;
-  float *xy; /* edm points */
+  float *xy;                  /* edm points */
+  const sqz_bench_work *work; /* the field workloads' settings */
 } sqz_sbench;
+
+/* Bytes each cell moves per pass: 2 x sizeof(T) for the field workloads, the table's for the others. */
+static double sqz__bytes(const sqz_sbench *b) {
+  return b->work->kind == SQZ_BENCH_OTHER ? sqz_workload_bytes[b->w] : sqz_bench_work_bytes(b->work);
+}
 
 static uint64_t sqz__fnv64(const void *p, size_t n) {
   const unsigned char *b = p;
@@ -74,7 +85,7 @@ static int sqz__bench_edm(sqz_sbench *b, sqz_srow_result *r) {
   uint64_t n = sqz_domain_side(b->dom), entries = n * (n + 1) / 2;
   float *out = sqz_cli_malloc((size_t)entries * sizeof *out);
   if (!out) {
-    snprintf(r->error, sizeof r->error, "%s: %llu distances do not fit in host memory",
+    snprintf(r->run.error, sizeof r->run.error, "%s: %llu distances do not fit in host memory",
              sqz_status_name(SQZ_ERR_OUT_OF_MEMORY), (unsigned long long)entries);
     return SQZ_ERR_OUT_OF_MEMORY;
   }
@@ -83,31 +94,29 @@ static int sqz__bench_edm(sqz_sbench *b, sqz_srow_result *r) {
     double k = 0, w = 0;
     st = sqz_edm(b->ctx, b->xy, n, r->map, out);
     if (st == SQZ_OK) st = sqz_context_timing(b->ctx, &k, &w);
-    r->kernel_s += k;
-    r->wall_s += w;
+    r->run.kernel_s += k;
+    r->run.wall_s += w;
   }
-  r->bytes = entries * sizeof *out;
-  if (st == SQZ_OK) r->result = sqz__fnv64(out, (size_t)r->bytes);
+  r->run.bytes = entries * sizeof *out;
+  if (st == SQZ_OK) r->run.result = sqz__fnv64(out, (size_t)r->run.bytes);
   free(out);
   return st;
 }
 
 static int sqz__bench_field(sqz_sbench *b, sqz_srow_result *r) {
   sqz_field *f = NULL;
-  int st = sqz_field_create(b->dom, SQZ_U8, r->layout, &f);
+  int st = sqz_bench_work_field(b->work, b->dom, r->layout, &r->run, &f);
   if (st == SQZ_OK) st = sqz_field_set_map(f, r->map);
   if (st == SQZ_OK) st = sqz_field_set_block(f, b->block);
-  if (b->w == SQZ_W_LIFE) {
-    if (st == SQZ_OK) st = sqz_field_fill_random(f, b->density, b->seed);
-    if (st == SQZ_OK) st = sqz_life_step(f, b->rule, 1);
-    if (st == SQZ_OK) st = sqz_life_step(f, b->rule, b->steps);
+  if (b->work->kind != SQZ_BENCH_OTHER) { /* life, heat, kernel: one warm-up step */
+    st = sqz_bench_work_run(b->work, b->ctx, f, st, 1, b->steps, &r->run);
   } else {
     if (st == SQZ_OK) st = sqz_bench_simplex_touch(f, b->w == SQZ_W_ACC, 1);
     if (st == SQZ_OK) st = sqz_bench_simplex_touch(f, b->w == SQZ_W_ACC, b->steps);
+    if (st == SQZ_OK) st = sqz_context_timing(b->ctx, &r->run.kernel_s, &r->run.wall_s);
+    if (st == SQZ_OK) r->run.bytes = sqz_field_bytes(f);
+    if (st == SQZ_OK) st = sqz_field_count(f, &r->run.result);
   }
-  if (st == SQZ_OK) st = sqz_context_timing(b->ctx, &r->kernel_s, &r->wall_s);
-  if (st == SQZ_OK) r->bytes = sqz_field_bytes(f);
-  if (st == SQZ_OK) st = sqz_field_count(f, &r->result);
   sqz_field_release(f);
   return st;
 }
@@ -117,9 +126,9 @@ static void sqz__bench_row(sqz_sbench *b, sqz_srow_result *r) {
   int st = sqz_domain_map_stats(b->dom, r->map, b->block, &ms->rho, &ms->launches, &ms->launched, &ms->useful);
   if (st == SQZ_OK) ms->waste = (double)(ms->launched - ms->useful) / (double)ms->useful;
   if (st == SQZ_OK) st = b->w == SQZ_W_EDM ? sqz__bench_edm(b, r) : sqz__bench_field(b, r);
-  r->status = st;
-  if (st != SQZ_OK && !r->error[0])
-    snprintf(r->error, sizeof r->error, "%s: %s", sqz_status_name(st), sqz_last_error(b->ctx));
+  r->run.status = st;
+  if (st != SQZ_OK && !r->run.error[0])
+    snprintf(r->run.error, sizeof r->run.error, "%s: %s", sqz_status_name(st), sqz_last_error(b->ctx));
 }
 
 /* Splits a comma list into at most max entries of up to 15 characters. */
@@ -137,7 +146,8 @@ static int sqz__split_list(const char *text, char (*out)[16], int max) {
 
 static const sqz_srow_result *sqz__bb_row(const sqz_srow_result *rows, int n, const char *layout) {
   for (int i = 0; i < n; i++)
-    if (rows[i].status == SQZ_OK && strcmp(rows[i].map, "bb") == 0 && strcmp(rows[i].layout, layout) == 0)
+    if (rows[i].run.status == SQZ_OK && rows[i].run.parts == 1 && strcmp(rows[i].map, "bb") == 0 &&
+        strcmp(rows[i].layout, layout) == 0)
       return &rows[i];
   return NULL;
 }
@@ -154,31 +164,54 @@ static void sqz__row_json(FILE *out, int i, void *user) {
   const sqz_sbench *b = rp->b;
   const sqz_srow_result *r = &rp->rows[i], *bb = sqz__bb_row(rp->rows, rp->n, r->layout);
   double bw = rp->bw;
-  int agree = rp->first && r->result == rp->first->result;
+  int agree = rp->first && r->run.result == rp->first->run.result;
   double cells = (double)sqz_domain_cells(b->dom) * (double)b->steps;
   sqz_json j;
   sqz_json_begin(&j, out);
   sqz_json_str(&j, "map", r->map);
   sqz_json_str(&j, "layout", r->layout);
-  sqz_json_str(&j, "status", r->status == SQZ_OK ? "ok" : r->error);
-  if (r->status == SQZ_OK) {
+  sqz_json_str(&j, "status", r->run.status == SQZ_OK ? "ok" : r->run.error);
+  if (r->run.status == SQZ_OK) {
     sqz_json_u64(&j, "rho", r->stats.rho);
     sqz_json_u64(&j, "launches", r->stats.launches);
     sqz_json_u64(&j, "launched_threads", r->stats.launched);
     sqz_json_u64(&j, "useful_threads", r->stats.useful);
     sqz_json_num(&j, "waste", r->stats.waste);
-    sqz_json_num(&j, "kernel_s_per_pass", r->kernel_s / (double)b->steps);
-    sqz_json_num(&j, "wall_s_per_pass", r->wall_s / (double)b->steps);
-    sqz_json_num(&j, "cells_per_s", cells / r->kernel_s);
-    sqz_json_u64(&j, "bytes", r->bytes);
-    if (bb) sqz_json_num(&j, "speedup_vs_bb", bb->kernel_s / r->kernel_s);
+    sqz_json_num(&j, "kernel_s_per_pass", r->run.kernel_s / (double)b->steps);
+    sqz_json_num(&j, "wall_s_per_pass", r->run.wall_s / (double)b->steps);
+    sqz_json_num(&j, "cells_per_s", cells / r->run.kernel_s);
+    sqz_json_u64(&j, "bytes", r->run.bytes);
+    if (bb) sqz_json_num(&j, "speedup_vs_bb", bb->run.kernel_s / r->run.kernel_s);
     if (bw > 0) /* layout bits moves a bit where the others move a byte */
       sqz_json_num(&j, "floor_share",
-                   sqz_workload_bytes[b->w] * sqz_cli_cell_scale(b->dom, r->layout) * cells / bw / r->kernel_s);
-    sqz_json_u64(&j, "result", r->result);
+                   sqz__bytes(b) * sqz_cli_cell_scale(b->dom, r->layout) * cells / bw / r->run.kernel_s);
+    sqz_json_u64(&j, "result", r->run.result);
     sqz_json_raw(&j, "agree", agree ? "true" : "false");
   }
+  sqz_bench_ran_json(&j, &r->run);
   fputc('}', out);
+}
+
+static void sqz__report_json(FILE *out, const sqz_sreport *rp, uint64_t copy_bytes, uint64_t max_bb, uint64_t max_c) {
+  const sqz_sbench *b = rp->b;
+  char *text = sqz_json_rows(rp->n, sqz__row_json, (void *)rp);
+  sqz_json j;
+  sqz_json_begin(&j, out);
+  sqz_json_str(&j, "domain", sqz_domain_spec(b->dom));
+  sqz_json_u64(&j, "cells", sqz_domain_cells(b->dom));
+  sqz_bench_work_json(&j, b->work);
+  if (b->w == SQZ_W_LIFE) sqz_json_str(&j, "rule", b->rule);
+  sqz_json_u64(&j, "steps", b->steps);
+  sqz_json_str(&j, "backend", sqz_context_backend(b->ctx));
+  sqz_json_str(&j, "device", sqz_context_device_name(b->ctx));
+  sqz_json_num(&j, "copy_bandwidth_bytes_per_s", rp->bw);
+  sqz_json_u64(&j, "copy_bytes", copy_bytes);
+  sqz_json_num(&j, "bytes_per_cell", sqz__bytes(b));
+  sqz_json_u64(&j, "max_side_bb", max_bb);
+  sqz_json_u64(&j, "max_side_compact", max_c);
+  sqz_json_raw(&j, "rows", text ? text : "[]");
+  sqz_json_end(&j);
+  free(text);
 }
 
 static void sqz__report(FILE *out, const sqz_sbench *b, const sqz_srow_result *rows, int n, double bw, uint64_t copy_bytes,
@@ -187,192 +220,214 @@ static void sqz__report(FILE *out, const sqz_sbench *b, const sqz_srow_result *r
   int dims = sqz_domain_dims(b->dom);
   const sqz_srow_result *first = NULL;
   for (int i = 0; i < n && !first; i++)
-    if (rows[i].status == SQZ_OK) first = &rows[i];
+    if (rows[i].run.status == SQZ_OK) first = &rows[i];
   uint64_t max_bb = 0, max_c = 0;
   sqz_simplex_max_side(dims, "bb", 1, 2, sqz_context_max_alloc(ctx), sqz_context_global_mem(ctx), &max_bb);
   sqz_simplex_max_side(dims, "compact", 1, 2, sqz_context_max_alloc(ctx), sqz_context_global_mem(ctx), &max_c);
-  double cells = (double)sqz_domain_cells(b->dom) * (double)b->steps;
+  double cells = (double)sqz_domain_cells(b->dom) * (double)b->steps, bpc = sqz__bytes(b);
+  sqz_sreport rp = {b, rows, first, n, bw};
   if (json) {
-    sqz_sreport rp = {b, rows, first, n, bw};
-    char *text = sqz_json_rows(n, sqz__row_json, &rp);
-    sqz_json j;
-    sqz_json_begin(&j, out);
-    sqz_json_str(&j, "domain", sqz_domain_spec(b->dom));
-    sqz_json_u64(&j, "cells", sqz_domain_cells(b->dom));
-    sqz_json_str(&j, "workload", sqz_workload_names[b->w]);
-    if (b->w == SQZ_W_LIFE) sqz_json_str(&j, "rule", b->rule);
-    sqz_json_u64(&j, "steps", b->steps);
-    sqz_json_str(&j, "backend", sqz_context_backend(ctx));
-    sqz_json_str(&j, "device", sqz_context_device_name(ctx));
-    sqz_json_num(&j, "copy_bandwidth_bytes_per_s", bw);
-    sqz_json_u64(&j, "copy_bytes", copy_bytes);
-    sqz_json_num(&j, "bytes_per_cell", sqz_workload_bytes[b->w]);
-    sqz_json_u64(&j, "max_side_bb", max_bb);
-    sqz_json_u64(&j, "max_side_compact", max_c);
-    sqz_json_raw(&j, "rows", text ? text : "[]");
-    sqz_json_end(&j);
-    free(text);
+    sqz__report_json(out, &rp, copy_bytes, max_bb, max_c);
     return;
   }
-  fprintf(out, "sqz bench simplex: %s (%llu cells), workload %s%s%s, %llu passes, %s (%s)\n", sqz_domain_spec(b->dom),
-         (unsigned long long)sqz_domain_cells(b->dom), sqz_workload_names[b->w], b->w == SQZ_W_LIFE ? " " : "",
-         b->w == SQZ_W_LIFE ? b->rule : "", (unsigned long long)b->steps, sqz_context_device_name(ctx),
-         sqz_context_backend(ctx));
+  char label[160], vs[16], one[16];
+  fprintf(out, "sqz bench simplex: %s (%llu cells), workload %s, %llu passes, %s (%s)\n", sqz_domain_spec(b->dom),
+          (unsigned long long)sqz_domain_cells(b->dom), sqz_bench_work_label(b->work, label, sizeof label),
+          (unsigned long long)b->steps, sqz_context_device_name(ctx), sqz_context_backend(ctx));
   fprintf(out, "copy bandwidth %.3g B/s (copies of %llu bytes); floor at %.0f bytes per cell: %.3g cells/s\n", bw,
-         (unsigned long long)copy_bytes, sqz_workload_bytes[b->w], bw / sqz_workload_bytes[b->w]);
+          (unsigned long long)copy_bytes, bpc, bw / bpc);
   fprintf(out, "largest side that fits (2 buffers of 1 byte per cell): bb %llu, compact %llu (%.3fx)\n",
-         (unsigned long long)max_bb, (unsigned long long)max_c, max_bb ? (double)max_c / (double)max_bb : 0.0);
-  fprintf(out, "%-8s %-10s %4s %8s %14s %14s %7s %10s %10s %9s %7s %6s %12s %s\n", "layout", "map", "rho", "launches",
-         "launched", "useful", "waste%", "kernel ms", "e2e ms", "Gcells/s", "floor%", "vs bb", "bytes", "same");
+          (unsigned long long)max_bb, (unsigned long long)max_c, max_bb ? (double)max_c / (double)max_bb : 0.0);
+  fprintf(out, "%-8s %-10s %5s %4s %8s %14s %14s %7s %10s %10s %9s %7s %6s %6s %12s %4s  %s\n", "layout", "map", "parts",
+          "rho", "launches", "launched", "useful", "waste%", "kernel ms", "e2e ms", "Gcells/s", "floor%", "vs bb", "vs 1",
+          "bytes", "same", "engine");
   for (int i = 0; i < n; i++) {
     const sqz_srow_result *r = &rows[i], *bb = sqz__bb_row(rows, n, r->layout);
-    if (r->status != SQZ_OK) {
-      fprintf(out, "%-8s %-10s  failed: %s\n", r->layout, r->map, r->error);
+    if (r->run.status != SQZ_OK) {
+      fprintf(out, "%-8s %-10s %5llu  failed: %s\n", r->layout, r->map, (unsigned long long)r->run.parts, r->run.error);
       continue;
     }
-    char vs[16] = "-";
-    if (bb) snprintf(vs, sizeof vs, "%.2f", bb->kernel_s / r->kernel_s);
-    fprintf(out, "%-8s %-10s %4u %8llu %14llu %14llu %7.2f %10.4f %10.4f %9.3f %7.1f %6s %12llu %s\n", r->layout, r->map,
-           r->stats.rho, (unsigned long long)r->stats.launches, (unsigned long long)r->stats.launched,
-           (unsigned long long)r->stats.useful, 100.0 * r->stats.waste, 1e3 * r->kernel_s / (double)b->steps,
-           1e3 * r->wall_s / (double)b->steps, cells / r->kernel_s * 1e-9,
-           bw > 0 ? 100.0 * sqz_workload_bytes[b->w] * sqz_cli_cell_scale(b->dom, r->layout) * cells / bw / r->kernel_s
-                  : 0.0,
-           vs, (unsigned long long)r->bytes,
-           first && r->result == first->result ? "yes" : "NO");
+    snprintf(vs, sizeof vs, "-");
+    if (bb) snprintf(vs, sizeof vs, "%.2f", bb->run.kernel_s / r->run.kernel_s);
+    fprintf(out, "%-8s %-10s %5llu %4u %8llu %14llu %14llu %7.2f %10.4f %10.4f %9.3f %7.1f %6s %6s %12llu %4s  %s\n",
+            r->layout, r->map, (unsigned long long)r->run.parts, r->stats.rho, (unsigned long long)r->stats.launches,
+            (unsigned long long)r->stats.launched, (unsigned long long)r->stats.useful, 100.0 * r->stats.waste,
+            1e3 * r->run.kernel_s / (double)b->steps, 1e3 * r->run.wall_s / (double)b->steps,
+            cells / r->run.kernel_s * 1e-9,
+            bw > 0 ? 100.0 * bpc * sqz_cli_cell_scale(b->dom, r->layout) * cells / bw / r->run.kernel_s : 0.0, vs,
+            sqz_bench_ran_vs(&r->run, one, sizeof one), (unsigned long long)r->run.bytes,
+            first && r->run.result == first->run.result ? "yes" : "NO", *r->run.engine ? r->run.engine : "-");
   }
 }
 
 /* The parsed command line of one run. */
 typedef struct {
   const char *domain, *maps, *device;
-  sqz_sbench b; /* the workload's settings; ctx, dom and xy are each run's */
+  sqz_sbench b;       /* the workload's settings; ctx, dom and xy are each run's */
+  sqz_bench_work w;   /* --workload, --type, --param, --parts, --density */
   char layout_list[4][16];
   int nlayouts, json, copy_test;
 } sqz_sopts;
 
 static int sqz__bench_simplex_one(const char *backend, FILE *out, sqz_bench_points *pts, void *user);
 
-int sqz_cmd_bench_simplex(int argc, char **argv) {
-  const char *domain = NULL, *workload = "life", *maps = NULL, *layouts = NULL, *backend = NULL, *device = NULL;
+/* The options; -1 after --help. */
+static int sqz__simplex_args(int argc, char **argv, sqz_sopts *o, const char **layouts, const char **backend) {
   const char *v = NULL;
-  sqz_sbench b = {NULL, NULL, SQZ_W_LIFE, NULL, 10, 1, 0.5, 0, NULL};
   uint64_t u = 0;
-  int json = 0, rc = 0, copy_test = 1;
+  int rc = 0;
   for (int i = 1; i < argc; i++) {
     int m;
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(sqz_bench_simplex_help, stdout);
       puts("maps (--maps, default: all of the domain's dimension):");
       sqz_cli_help_maps(stdout, "  ", SQZ_FAMILY_SIMPLEX, 0);
-      return 0;
+      return -1;
     }
-    if ((m = sqz_cli_opt(argc, argv, &i, "--domain", 1, &v)) > 0) domain = v;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--workload", 1, &v)) > 0) workload = v;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--maps", 1, &v)) > 0) maps = v;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--layouts", 1, &v)) > 0) layouts = v;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--rule", 1, &v)) > 0) b.rule = v;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--backend", 1, &v)) > 0) backend = v;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--device", 1, &v)) > 0) device = v;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--json", 0, &v)) > 0) json = 1;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--no-copy-test", 0, &v)) > 0) copy_test = 0;
+    if ((m = sqz_cli_opt(argc, argv, &i, "--domain", 1, &v)) > 0) o->domain = v;
+    else if (m == 0 && (m = sqz_bench_work_opt("bench", argc, argv, &i, &o->w)) != 0) {
+      if (m == 2) return 2;
+    } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--maps", 1, &v)) > 0) o->maps = v;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--layouts", 1, &v)) > 0) *layouts = v;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--rule", 1, &v)) > 0) o->b.rule = v;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--backend", 1, &v)) > 0) *backend = v;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--device", 1, &v)) > 0) o->device = v;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--json", 0, &v)) > 0) o->json = 1;
+    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--no-copy-test", 0, &v)) > 0) o->copy_test = 0;
     else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--density", 1, &v)) > 0) {
-      if ((rc = sqz_cli_double("bench", "--density", v, 0.0, 1.0, &b.density)) != 0) return rc;
+      if ((rc = sqz_cli_double("bench", "--density", v, 0.0, 1.0, &o->w.density)) != 0) return rc;
     } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--steps", 1, &v)) > 0) {
-      if ((rc = sqz_cli_u64_range("bench", "--steps", v, 1, SQZ_CLI_STEPS_MAX, &b.steps)) != 0) return rc;
+      if ((rc = sqz_cli_u64_range("bench", "--steps", v, 1, SQZ_CLI_STEPS_MAX, &o->b.steps)) != 0) return rc;
     } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--seed", 1, &v)) > 0) {
-      if ((rc = sqz_cli_u64("bench", "--seed", v, &b.seed)) != 0) return rc;
+      if ((rc = sqz_cli_u64("bench", "--seed", v, &o->b.seed)) != 0) return rc;
     } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--block", 1, &v)) > 0) {
       if ((rc = sqz_cli_u64_range("bench", "--block", v, 0, SQZ_CLI_BLOCK_MAX, &u)) != 0) return rc;
-      b.block = (uint32_t)u; /* at most 1024 */
+      o->b.block = (uint32_t)u; /* at most 1024 */
     }
     if (m < 0) return sqz_cli_usage("bench", "option %s needs a value", argv[i]);
     if (m == 0) return sqz_cli_usage("bench", "unknown option '%s' for 'bench simplex'", argv[i]);
   }
-  if (!domain) return sqz_cli_usage("bench", "bench simplex needs --domain triangle:N or tetrahedron:N");
-  int w = 0;
-  while (w < 4 && strcmp(workload, sqz_workload_names[w]) != 0) w++;
-  if (w == 4) return sqz_cli_usage("bench", "unknown workload '%s' (expected life, edm, map or accumulate)", workload);
-  b.w = (sqz_workload)w;
-  sqz_sopts o = {domain, maps, device, b, {{0}}, 0, json, copy_test};
+  if (!o->domain) return sqz_cli_usage("bench", "bench simplex needs --domain triangle:N or tetrahedron:N");
+  o->w.seed = o->b.seed;
+  if ((rc = sqz_bench_work_check("bench", &o->w, sqz_workload_others)) != 0) return rc;
+  o->b.w = o->w.kind == SQZ_BENCH_LIFE ? SQZ_W_LIFE : SQZ_W_FIELD;
+  for (int k = 0; o->w.kind == SQZ_BENCH_OTHER && sqz_workload_others[k]; k++)
+    if (strcmp(o->w.workload, sqz_workload_others[k]) == 0) o->b.w = (sqz_workload)(SQZ_W_EDM + k);
+  return 0;
+}
+
+int sqz_cmd_bench_simplex(int argc, char **argv) {
+  const char *layouts = NULL, *backend = NULL;
+  sqz_sopts o = {.b = {.w = SQZ_W_LIFE, .steps = 10, .seed = 1}, .w = {.density = 0.5}, .copy_test = 1};
   char map_list[16][16];
-  o.nlayouts = sqz__split_list(layouts ? layouts : "compact,bb", o.layout_list, 4);
-  if (o.nlayouts <= 0) return sqz_cli_usage("bench", "--layouts: '%s' is not a list like compact,bb", layouts);
-  if (maps && sqz__split_list(maps, map_list, 16) <= 0)
-    return sqz_cli_usage("bench", "--maps: '%s' is not a list like bb,had", maps);
-  if (sqz_bench_is_list(backend)) /* tools/bench_backends.c */
-    return sqz_bench_backends("bench simplex", backend, json, sqz__bench_simplex_one, &o);
-  sqz_bench_points pts = {NULL, 0, 0};
-  rc = sqz__bench_simplex_one(backend, stdout, &pts, &o);
-  free(pts.points);
-  return rc;
+  int rc = sqz__simplex_args(argc, argv, &o, &layouts, &backend);
+  if (rc == 0 && (o.nlayouts = sqz__split_list(layouts ? layouts : "compact,bb", o.layout_list, 4)) <= 0)
+    rc = sqz_cli_usage("bench", "--layouts: '%s' is not a list like compact,bb", layouts);
+  if (rc == 0 && o.maps && sqz__split_list(o.maps, map_list, 16) <= 0)
+    rc = sqz_cli_usage("bench", "--maps: '%s' is not a list like bb,had", o.maps);
+  if (rc == 0 && sqz_bench_is_list(backend)) { /* tools/bench_backends.c */
+    rc = sqz_bench_backends("bench simplex", backend, o.json, sqz__bench_simplex_one, &o);
+  } else if (rc == 0) {
+    sqz_bench_points pts = {NULL, 0, 0};
+    rc = sqz__bench_simplex_one(backend, stdout, &pts, &o);
+    free(pts.points);
+  }
+  sqz_bench_work_free(&o.w);
+  return rc < 0 ? 0 : rc;
+}
+
+/* The domain against the workload and the maps (the registry's of its dimension when none were given). 0 or the
+ * exit status. */
+static int sqz__simplex_setup(const sqz_sopts *o, sqz_sbench *b, char (*map_list)[16], int *nmaps) {
+  int st = sqz_domain_parse(b->ctx, o->domain, &b->dom);
+  int dims = st == SQZ_OK ? sqz_domain_dims(b->dom) : 0;
+  if (st != SQZ_OK) return sqz_cli_fail("bench", b->ctx, st);
+  if (sqz_domain_get_kind(b->dom) == SQZ_DOMAIN_FRACTAL)
+    return sqz_cli_error("bench", SQZ_ERR_INVALID_ARGUMENT, "'%s' is a fractal: use 'sqz bench fractal'", o->domain);
+  if (b->w == SQZ_W_EDM && dims != 2)
+    return sqz_cli_error("bench", SQZ_ERR_INVALID_ARGUMENT, "the edm workload runs on triangles, not on %s", o->domain);
+  if (b->rule && sqz_rule_parse(b->rule, dims, NULL, NULL, NULL, 0) != SQZ_OK)
+    return sqz_cli_error("bench", SQZ_ERR_PARSE, "--rule '%s' is not a %dD rule", b->rule, dims);
+  if (!b->rule) b->rule = dims == 2 ? "B3/S23" : "B6/S5,6,7";
+  const char *known[16];
+  int nknown = sqz_cli_maps(SQZ_FAMILY_SIMPLEX, dims, NULL, 0, known, 16); /* the registry's maps of dims */
+  *nmaps = o->maps ? sqz__split_list(o->maps, map_list, 16) : 0;
+  if (!o->maps)
+    for (int m = 0; m < nknown; m++) snprintf(map_list[(*nmaps)++], 16, "%s", known[m]);
+  for (int m = 0; m < *nmaps; m++)
+    if (!sqz_cli_map_in(map_list[m], strlen(map_list[m]), known, nknown))
+      return sqz_cli_usage("bench", "--maps: '%s' is not a %dD map", map_list[m], dims);
+  if (b->w != SQZ_W_EDM) return 0;
+  uint64_t np = sqz_domain_side(b->dom);
+  b->xy = sqz_cli_malloc((size_t)(2 * np) * sizeof *b->xy);
+  if (!b->xy) return sqz_cli_error("bench", SQZ_ERR_OUT_OF_MEMORY, "%llu points", (unsigned long long)np);
+  sqz_bench_random_points(np, b->seed, b->xy);
+  return 0;
+}
+
+/* The rows: per layout and map the one-buffer row, then its --parts rows where the layout parts. *rows to free();
+ * 0 or the exit status. */
+static int sqz__simplex_rows(const sqz_sopts *o, const sqz_sbench *b, char (*map_list)[16], int nmaps,
+                             sqz_srow_result **rows, int *n) {
+  int nlayouts = b->w == SQZ_W_EDM ? 1 : o->nlayouts;
+  size_t cap = (size_t)nlayouts * (size_t)nmaps * (size_t)(1 + o->w.n_parts);
+  if (!(*rows = sqz_cli_calloc(cap, sizeof **rows)))
+    return sqz_cli_error("bench", SQZ_ERR_OUT_OF_MEMORY, "%zu result rows", cap);
+  for (int l = 0; l < nlayouts; l++) {
+    const char *layout = b->w == SQZ_W_EDM ? "packed" : o->layout_list[l];
+    int parts = b->w == SQZ_W_EDM ? 0 : sqz_bench_work_parts_ok("bench", b->ctx, &o->w, b->dom, layout);
+    if (parts == 2) return 2;
+    for (int m = 0; m < nmaps; m++) {
+      sqz_srow_result *one = &(*rows)[(*n)++];
+      snprintf(one->map, sizeof one->map, "%.15s", map_list[m]); /* names of up to 15 characters */
+      snprintf(one->layout, sizeof one->layout, "%.15s", layout);
+      one->run.parts = 1;
+      for (int k = 0; parts && k < o->w.n_parts; k++) {
+        sqz_srow_result *r = &(*rows)[(*n)++];
+        *r = *one;
+        r->run.parts = o->w.parts[k];
+        r->run.one = &one->run;
+      }
+    }
+  }
+  return 0;
 }
 
 static int sqz__bench_simplex_one(const char *backend, FILE *out, sqz_bench_points *pts, void *user) {
   const sqz_sopts *o = user;
-  const char *domain = o->domain, *maps = o->maps;
   sqz_sbench b = o->b;
-  char map_list[16][16], layout_list[4][16];
-  int nmaps = maps ? sqz__split_list(maps, map_list, 16) : 0, nlayouts = o->nlayouts, rc = 0;
-  memcpy(layout_list, o->layout_list, sizeof layout_list);
+  sqz_bench_work w = o->w; /* its rule: the domain's default when none was given */
+  sqz_srow_result *rows = NULL;
+  char map_list[16][16], name[48];
+  int nmaps = 0, n = 0, rc = 0;
+  b.work = &w;
   if ((rc = sqz_cli_open("bench", backend, o->device, &b.ctx)) != 0) return rc;
-  int st = sqz_domain_parse(b.ctx, domain, &b.dom);
-  int dims = st == SQZ_OK ? sqz_domain_dims(b.dom) : 0;
-  if (st != SQZ_OK) rc = sqz_cli_fail("bench", b.ctx, st);
-  else if (sqz_domain_get_kind(b.dom) == SQZ_DOMAIN_FRACTAL)
-    rc = sqz_cli_error("bench", SQZ_ERR_INVALID_ARGUMENT, "'%s' is a fractal: use 'sqz bench fractal'", domain);
-  else if (b.w == SQZ_W_EDM && dims != 2)
-    rc = sqz_cli_error("bench", SQZ_ERR_INVALID_ARGUMENT, "the edm workload runs on triangles, not on %s", domain);
-  else if (b.rule && sqz_rule_parse(b.rule, dims, NULL, NULL, NULL, 0) != SQZ_OK)
-    rc = sqz_cli_error("bench", SQZ_ERR_PARSE, "--rule '%s' is not a %dD rule", b.rule, dims);
-  if (rc) goto done;
-  if (!b.rule) b.rule = dims == 2 ? "B3/S23" : "B6/S5,6,7";
-  const char *known[16];
-  int nknown = sqz_cli_maps(SQZ_FAMILY_SIMPLEX, dims, NULL, 0, known, 16); /* the registry's maps of dims */
-  if (!maps)
-    for (int m = 0; m < nknown; m++) snprintf(map_list[nmaps++], 16, "%s", known[m]);
-  for (int m = 0; m < nmaps; m++)
-    if (!sqz_cli_map_in(map_list[m], strlen(map_list[m]), known, nknown)) {
-      rc = sqz_cli_usage("bench", "--maps: '%s' is not a %dD map", map_list[m], dims);
-      goto done;
-    }
-  if (b.w == SQZ_W_EDM) {
-    uint64_t np = sqz_domain_side(b.dom);
-    nlayouts = 1;
-    snprintf(layout_list[0], 16, "packed");
-    b.xy = sqz_cli_malloc((size_t)(2 * np) * sizeof *b.xy);
-    if (b.xy) sqz_bench_random_points(np, b.seed, b.xy);
-    if (!b.xy) {
-      rc = 1;
-      fprintf(stderr, "sqz bench: out of memory for %llu points\n", (unsigned long long)np);
-      goto done;
-    }
-  }
+  if ((rc = sqz__simplex_setup(o, &b, map_list, &nmaps)) != 0) goto done;
+  w.rule = b.rule;
+  if ((rc = sqz__simplex_rows(o, &b, map_list, nmaps, &rows, &n)) != 0) goto done;
   uint64_t copy_bytes = 0;
   double bw = 0; /* stays 0 when it cannot be measured */
   if (o->copy_test) sqz_bench_copy_bandwidth(b.ctx, 0, &bw, &copy_bytes); /* else no floor columns (0) */
-  sqz_srow_result rows[64];
-  int n = 0;
-  for (int l = 0; l < nlayouts; l++)
-    for (int m = 0; m < nmaps; m++) {
-      sqz_srow_result *r = &rows[n++];
-      memset(r, 0, sizeof *r);
-      _Static_assert(sizeof r->map == sizeof map_list[0] && sizeof r->layout == sizeof layout_list[0],
-                     "row names are copied whole from the parsed lists");
-      memcpy(r->map, map_list[m], sizeof r->map);
-      memcpy(r->layout, layout_list[l], sizeof r->layout);
-      if (sqz_cli_progress()) fprintf(stderr, "\r%-8s %-10s ...", r->layout, r->map);
-      sqz__bench_row(&b, r);
+  for (int i = 0; i < n; i++) {
+    if (sqz_cli_progress()) fprintf(stderr, "\r%-8s %-10s %llu ...", rows[i].layout, rows[i].map,
+                                    (unsigned long long)rows[i].run.parts);
+    sqz__bench_row(&b, &rows[i]);
+    if (sqz_bench_work_fatal("bench", b.ctx, &w, rows[i].run.status)) {
+      rc = 1; /* the kernel did not build: no report */
+      goto done;
     }
+  }
   if (sqz_cli_progress()) fprintf(stderr, "\r%40s\r", "");
   sqz__report(out, &b, rows, n, bw, copy_bytes, o->json);
   for (int i = 0; i < n; i++) {
-    char name[48];
-    snprintf(name, sizeof name, "%s/%s", rows[i].layout, rows[i].map);
-    sqz_bench_add(pts, name, rows[i].status == SQZ_OK, rows[i].kernel_s / (double)b.steps, rows[i].result);
-    if (rows[i].status != SQZ_OK) rc = 1;
+    char base[40];
+    snprintf(base, sizeof base, "%s/%s", rows[i].layout, rows[i].map);
+    sqz_bench_ran_name(&rows[i].run, base, name, sizeof name);
+    sqz_bench_add(pts, name, rows[i].run.status == SQZ_OK, rows[i].run.kernel_s / (double)b.steps, rows[i].run.result);
+    if (rows[i].run.status != SQZ_OK) rc = 1;
   }
 done:
+  free(rows);
   free(b.xy);
   sqz_domain_release(b.dom);
   sqz_context_release(b.ctx);

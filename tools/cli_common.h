@@ -133,6 +133,15 @@ void sqz_cli_layouts(const sqz_domain *dom, int flags, char *buf, size_t len);
  * benchmarks scale their copy floor by it. A row name LAYOUT/MAP counts as LAYOUT; 1 when unknown. */
 double sqz_cli_cell_scale(const sqz_domain *dom, const char *layout);
 
+/* ---- a user kernel's settings, for run, heat and bench (tools/cli_kernel.c) ---- */
+/* --type u8|i32|f32|f64 (floats_only: f32|f64): 0 and *t, or 2 after a message naming the value. */
+int sqz_cli_parse_type(const char *cmd, const char *text, int floats_only, sqz_type *t);
+/* --param v1,v2,...: finite numbers, comma-separated (text NULL: none); *out to free(). 0 or the exit status. */
+int sqz_cli_parse_params(const char *cmd, const char *text, double **out, size_t *n);
+/* The kernel's OpenCL C text (at most 16 MiB, no NUL byte) into *out (to free()); opt names the option in
+ * messages ("--kernel"). 0, or the exit status after a message (2: missing, unreadable or too large). */
+int sqz_cli_read_kernel(const char *cmd, const char *opt, const char *path, char **out);
+
 /* ---- shared by life, run and heat (tools/cli_run.c) ---- */
 /* 1 if path ends in ext (".npy", ".rle", ".h5"; any case). */
 int sqz_cli_has_ext(const char *path, const char *ext);

@@ -1,5 +1,4 @@
 /* cmd_stencil.c — `sqz run` (a user stencil from an OpenCL C file) and `sqz heat` (built-in diffusion): one option table and one pipeline. */
-#include <errno.h>
 #include <float.h>
 #include <stddef.h>
 #include <math.h>
@@ -152,89 +151,6 @@ static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts 
   return sqz_cli_observe_check(o->cmd, &o->obs, o->frames, o->every);
 }
 
-static int sqz__parse_type(const char *cmd, const char *text, int floats_only, sqz_type *t) {
-  static const struct { const char *name; sqz_type t; } types[] = {
-      {"u8", SQZ_U8}, {"i32", SQZ_I32}, {"f32", SQZ_F32}, {"f64", SQZ_F64}};
-  for (size_t i = floats_only ? 2 : 0; i < 4; i++)
-    if (strcmp(text, types[i].name) == 0) {
-      *t = types[i].t;
-      return 0;
-    }
-  return sqz_cli_usage(cmd, "--type '%s': expected %s", text, floats_only ? "f32 or f64" : "u8, i32, f32 or f64");
-}
-
-/* --param v1,v2,...: finite numbers, comma-separated. */
-static int sqz__parse_params(const char *cmd, const char *text, double **out, size_t *n) {
-  *out = NULL;
-  *n = 0;
-  if (!text) return 0;
-  size_t cap = 1;
-  for (const char *p = text; *p; p++) cap += *p == ',';
-  double *v = sqz_cli_malloc(cap * sizeof *v);
-  char *tok = sqz_cli_malloc(strlen(text) + 1);
-  if (!v || !tok) {
-    free(v);
-    free(tok);
-    return sqz_cli_error(cmd, SQZ_ERR_OUT_OF_MEMORY, "--param: %zu values", cap);
-  }
-  const char *p = text;
-  int rc = 0;
-  for (size_t i = 0; i < cap && rc == 0; i++) {
-    size_t len = strcspn(p, ",");
-    char opt[48];
-    memcpy(tok, p, len);
-    tok[len] = 0;
-    snprintf(opt, sizeof opt, "--param value %zu", i + 1);
-    rc = sqz_cli_double(cmd, opt, tok, -HUGE_VAL, HUGE_VAL, &v[i]);
-    p += len + (p[len] == ',');
-  }
-  free(tok);
-  if (rc) {
-    free(v);
-    return rc;
-  }
-  *out = v;
-  *n = cap;
-  return 0;
-}
-
-/* A kernel source is at most SQZ_KERNEL_MAX bytes (docs/CONTRACTS.md): a link to /dev/zero or a huge file is refused
- * after reading that much, not read until the host runs out of memory. */
-#define SQZ_KERNEL_MAX ((size_t)16 << 20)
-
-/* Reads a whole text file (the user's kernel) of at most SQZ_KERNEL_MAX bytes; exit status 2 when it cannot be read
- * or is larger. */
-static int sqz__read_text(const char *cmd, const char *path, char **out) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return sqz_cli_usage(cmd, "--kernel %s: %s", path, strerror(errno));
-  size_t cap = 4096, n = 0;
-  char *buf = sqz_cli_malloc(cap);
-  for (size_t got; buf && n <= SQZ_KERNEL_MAX && (got = fread(buf + n, 1, cap - n - 1, fp)) > 0;) {
-    n += got;
-    if (n + 1 == cap && n <= SQZ_KERNEL_MAX) { /* room for SQZ_KERNEL_MAX + 1 bytes and the NUL at most */
-      char *b = sqz_cli_realloc(buf, cap = cap * 2 > SQZ_KERNEL_MAX + 2 ? SQZ_KERNEL_MAX + 2 : cap * 2);
-      if (!b) free(buf);
-      buf = b;
-    }
-  }
-  int bad = ferror(fp);
-  fclose(fp);
-  if (!buf) return sqz_cli_error(cmd, SQZ_ERR_OUT_OF_MEMORY, "--kernel %s: %zu bytes", path, cap);
-  if (bad || n > SQZ_KERNEL_MAX) {
-    free(buf);
-    return n > SQZ_KERNEL_MAX ? sqz_cli_usage(cmd, "--kernel %s: larger than %zu bytes (16 MiB), the limit for a "
-                                                   "kernel source", path, SQZ_KERNEL_MAX)
-                              : sqz_cli_usage(cmd, "--kernel %s: cannot read the file", path);
-  }
-  buf[n] = 0;
-  if (strlen(buf) != n) {
-    free(buf);
-    return sqz_cli_usage(cmd, "--kernel %s: the file holds a NUL byte (not OpenCL C text)", path);
-  }
-  *out = buf;
-  return 0;
-}
-
 /* What one chunk of steps runs: heat with alpha, or the user's kernel with its parameters. */
 typedef struct {
   int which;
@@ -320,7 +236,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
   sqz_cli_gen gen = {.density = 0.5, .seed = 1};
   size_t n_params = 0;
   char *source = NULL;
-  if (o.type && sqz__parse_type(o.cmd, o.type, which == SQZ_HEAT, &type)) return 2;
+  if (o.type && sqz_cli_parse_type(o.cmd, o.type, which == SQZ_HEAT, &type)) return 2;
   const char *init = o.init ? o.init : which == SQZ_HEAT ? "random:1" : "random:0.5:1";
   int random = sqz_cli_gen_parse(o.cmd, init, which == SQZ_HEAT, &gen); /* 1: a state sqz makes, 0: a file */
   if (random == 2) return 2;
@@ -334,8 +250,8 @@ static int sqz__stencil(int argc, char **argv, int which) {
     if (o.backend && strcmp(o.backend, "cpu") == 0)
       return sqz_cli_usage(o.cmd, "--backend cpu cannot run --kernel %s: the kernel is OpenCL C, which needs an OpenCL "
                                   "device (the cpu backend takes C updates through the API, sqz_stencil_step_fn)", o.kernel);
-    if (sqz__parse_params(o.cmd, o.params, &params, &n_params)) return 2;
-    if ((rc = sqz__read_text(o.cmd, o.kernel, &source)) != 0 ||
+    if (sqz_cli_parse_params(o.cmd, o.params, &params, &n_params)) return 2;
+    if ((rc = sqz_cli_read_kernel(o.cmd, "--kernel", o.kernel, &source)) != 0 ||
         (rc = sqz__stencil_trial(&o, &init, &random, &gen)) != 0) {
       free(params);
       free(source);
