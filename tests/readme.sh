@@ -27,7 +27,8 @@ export PATH="$work/bin:$PATH"
 cd "$work/run" || exit 1
 
 # Fixtures: the input files the examples read. A kernel a doc shows in a ```c block that starts with
-# "/* NAME.cl" is taken from there; any other --kernel file is Life on cells of any type (cell != 0 is alive).
+# "/* NAME.cl" is taken from there; any other --kernel (or bench's --workload kernel) file is Life on cells of any
+# type (cell != 0 is alive).
 awk '/^```c$/ { c = 1; next } /^```/ { c = 0; f = ""; next }
      c && !f && match($0, /^\/\* [A-Za-z0-9_]+\.cl/) { f = substr($0, 4, RLENGTH - 3) }
      c && f { print > f }' "${docs[@]}"
@@ -37,7 +38,7 @@ life_kernel='sqz_cell_t sqz_update(sqz_cell_t self, const sqz_cell_t nb[SQZ_NB],
   for (int i = 0; i < SQZ_NB; i++) live += nb[i] != 0;
   return (live == 3 || (self != 0 && live == 2)) ? 1 : 0;
 }'
-for k in $(cat "${docs[@]}" | grep -o -- '--kernel [^ ]*\.cl' | sort -u | cut -d' ' -f2); do
+for k in $(cat "${docs[@]}" | grep -oE -- '--(kernel|workload kernel) [^ ]*\.cl' | awk '{print $NF}' | sort -u); do
   [ -e "$k" ] || printf '/* %s: Life on any cell type (readme.sh) */\n%s\n' "$k" "$life_kernel" >"$k"
 done
 printf '#N Glider\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n' >glider.rle
