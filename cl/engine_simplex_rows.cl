@@ -186,3 +186,69 @@ __kernel void sqz_rows2_walk(__global const sqz_cell_t *restrict src, __global s
   }
 }
 #endif
+
+#ifdef SQZ_KERNEL_sqz_rows3_walk
+/* The present mask of a regular tetrahedron cell: all 26 (0 when the update does not read it). */
+#ifdef SQZ_WANT_PRESENT
+#define SR_ALL3 0x3ffffffu
+#else
+#define SR_ALL3 0u
+#endif
+
+/* Tetrahedron cell (x, y, z) at i through sqz_tet_nbrs: any cell. */
+static inline void sr_cell3(__global const sqz_cell_t *src, __global sqz_cell_t *dst, __constant const sqz_param_t *param,
+                            uint2 ip, uint n, uint x, uint y, uint z SR_PART_ARGS) {
+  sqz_sidx idx[26], i;
+  sqz_cell_t nb[26];
+  uint present = sqz_tet_nbrs(SQZ_SLAYOUT, n, x, y, z, idx, &i);
+  if (!SR_OWN(i)) return;
+  for (uint d = 0u; d < 26u; d++) nb[d] = (present >> d) & 1u ? SR_READ(idx[d]) : (sqz_cell_t)0;
+#ifndef SQZ_WANT_PRESENT
+  present = 0u;
+#endif
+  dst[SR_DST(i)] = SQZ_APPLY(SR_READ(i), nb, present);
+}
+
+/* CPU devices: a work-item per row (y, z) of the tetrahedron, planes z0 .. of the launch along the grid's second
+ * dimension, walking x. The 9 rows (y + dy, z + dz) around it (sqz_tet_rows9) hold the Moore neighbourhood; a cell
+ * with x, y, z >= 1 and x <= len - 4 has all 26 (the shortest neighbour row, (y + 1, z + 1), ends at len - 3), so
+ * its span's loop reads them through 9 row pointers without a test, and the compiler vectorises it; the other cells
+ * go one by one. A part's rows whose 9 rows are all its own read with the offset. */
+__kernel void sqz_rows3_walk(__global const sqz_cell_t *restrict src, __global sqz_cell_t *restrict dst,
+                             __constant const sqz_param_t *param, uint2 ip, uint n, uint wrow, uint hrows,
+                             uint z0 SR_PART_ARGS) {
+  uint y = (uint)get_global_id(0), z = z0 + (uint)get_global_id(1);
+  if (z >= n || y >= n - z) return;
+  uint len = n - y - z, a = 1u, b = y >= 1u && z >= 1u && len >= 5u ? len - 4u : 0u; /* the span [a, b] */
+  sqz_sidx start[9];
+  uint rlen[9];
+  sqz_tet_rows9(SQZ_SLAYOUT, n, y, z, start, rlen);
+#ifdef SQZ_PARTED
+  int direct = prn == 0u && b >= a && (ulong)start[0] >= pu0 + 1u && (ulong)start[8] + rlen[8] + 1u <= pu1;
+  __global const sqz_cell_t *s = src - pu0;
+  __global sqz_cell_t *d = dst - pu0;
+#else
+  const int direct = 1;
+  __global const sqz_cell_t *s = src;
+  __global sqz_cell_t *d = dst;
+#endif
+  for (uint x = 0u; x < len; x++) {
+    if (direct && x >= a && x <= b) { /* pointers and a signed count: unit strides that cannot wrap */
+      __global const sqz_cell_t *rp[9];
+      for (uint r = 0u; r < 9u; r++) rp[r] = s + ((ulong)start[r] + x);
+      __global sqz_cell_t *pw = d + ((ulong)start[4] + x);
+      int cnt = (int)(b - x + 1u);
+      sqz_cell_t nb[26];
+      for (int q = 0; q < cnt; q++) {
+#pragma unroll
+        for (int w = 0; w < 27; w++)
+          if (w != 13) nb[w < 13 ? w : w - 1] = rp[w / 3][q + w % 3 - 1];
+        pw[q] = SQZ_APPLY(rp[4][q], nb, SR_ALL3);
+      }
+      x = b;
+      continue;
+    }
+    sr_cell3(src, dst, param, ip, n, x, y, z SR_PART_PASS);
+  }
+}
+#endif

@@ -42,7 +42,7 @@ START_TEST(test_opencl) {
       {"triangle:50", "compact", SQZ_U8, 0, "triangle-words-life-u8", NULL},
       {"triangle:50", "compact", SQZ_U8, 2, "triangle-rows-generic", "triangle-words-life-u8: a field in parts"},
       {"triangle:51", "bb", SQZ_F32, 0, "triangle-rows-generic", "triangle-words-life-u8: the update is heat"},
-      {"tetrahedron:12", "bb", SQZ_F64, 0, "simplex-map-generic", "tetrahedron-rows-life-u8: the update is heat"},
+      {"tetrahedron:12", "bb", SQZ_F64, 0, "tetrahedron-rows-generic", "tetrahedron-rows-life-u8: the update is heat"},
       {"triangle:50", "bits", SQZ_U8, 0, "bits-simplex-rows", NULL},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -340,6 +340,20 @@ static void expect_changed(const sqz_domain *dom, sqz_type type, const void *bef
                 domain);
 }
 
+/* The row step's variants: bb and compact, a work-item per cell (GPUs; triangles) and per row (CPU devices). */
+static void vary_rows(sqz_context *cl, sqz_domain *dom, run_cfg *c, int v, int undo, char *what, size_t len) {
+  static int was_gpu;
+  (void)dom;
+  if (undo) {
+    cl->is_gpu = was_gpu;
+    return;
+  }
+  snprintf(c->layout, sizeof c->layout, "%s", v % 2 ? "compact" : "bb");
+  was_gpu = cl->is_gpu;
+  cl->is_gpu = v / 2;
+  snprintf(what, len, "opencl %s row step (%s) vs cpu", c->layout, v / 2 ? "cells" : "rows");
+}
+
 /* The whole matrix for one domain and type: the oracle's steps, the cpu backend (bb and compact) equal to them bit
  * for bit, then every configuration (or `few` of them) of the opencl backend against the cpu backend. */
 static void matrix(const char *spec, sqz_type type, const workload *w, int k, uint64_t steps, int few) {
@@ -370,8 +384,9 @@ static void matrix(const char *spec, sqz_type type, const workload *w, int k, ui
     if (l == 0) memcpy(want, got, bytes);
   }
   run_cfg cfgs[MAX_CFG];
-  int n = pick_configs(dcl, few, cfgs), tri = sqz_domain_get_kind(dcl) != SQZ_DOMAIN_FRACTAL && sqz_domain_dims(dcl) == 2;
-  if (tri) sqz_test_option(cl, "engine", "generic"); /* triangles: each map's kernels, not the row step */
+  int n = pick_configs(dcl, few, cfgs), simplex = sqz_domain_get_kind(dcl) != SQZ_DOMAIN_FRACTAL;
+  int rows = simplex ? (sqz_domain_dims(dcl) == 2 ? 4 : 2) : 0; /* the row step's variants (vary_rows) */
+  if (simplex) sqz_test_option(cl, "engine", "generic"); /* simplices: each map's kernels, not the row step */
   for (int i = 0; i < n; i++) {
     run_on(cl, dcl, type, &cfgs[i], w, steps, init, got);
     snprintf(what, sizeof what, "%s %llu steps, opencl %s map %s block %u vs cpu", w->name, (unsigned long long)steps,
@@ -379,15 +394,11 @@ static void matrix(const char *spec, sqz_type type, const workload *w, int k, ui
     expect_same(dcl, type, want, got, type != SQZ_F32, what);
   }
   sqz_test_option(cl, "engine", NULL);
-  for (int v = 0; tri && v < 4; v++) { /* the row step (cl/engine_simplex_rows.cl): both layouts, both kernels */
+  for (int v = 0; v < rows; v++) { /* the row step (cl/engine_simplex_rows.cl): both layouts, both kernels */
     run_cfg c = {.map = NULL, .block = 0};
-    snprintf(c.layout, sizeof c.layout, "%s", v % 2 ? "compact" : "bb");
-    int was_gpu = cl->is_gpu;
-    cl->is_gpu = v / 2; /* 1: a work-item per cell (GPUs), 0: per storage row (CPU devices) */
+    vary_rows(cl, dcl, &c, v, 0, what, sizeof what);
     run_on(cl, dcl, type, &c, w, steps, init, got);
-    cl->is_gpu = was_gpu;
-    snprintf(what, sizeof what, "%s %llu steps, opencl %s row step (%s) vs cpu", w->name, (unsigned long long)steps,
-             c.layout, v / 2 ? "cells" : "rows");
+    vary_rows(cl, dcl, &c, v, 1, what, sizeof what);
     expect_same(dcl, type, want, got, type != SQZ_F32, what);
   }
   free(init);
@@ -769,27 +780,16 @@ static void against_cpu(const char *spec, sqz_type type, const workload *w, int 
   sqz_context_release(cl);
 }
 
-/* The row step's variants: bb and compact, a work-item per cell (GPUs) and per storage row (CPU devices). */
-static void vary_rows(sqz_context *cl, sqz_domain *dom, run_cfg *c, int v, int undo, char *what, size_t len) {
-  static int was_gpu;
-  (void)dom;
-  if (undo) {
-    cl->is_gpu = was_gpu;
-    return;
-  }
-  snprintf(c->layout, sizeof c->layout, "%s", v % 2 ? "compact" : "bb");
-  was_gpu = cl->is_gpu;
-  cl->is_gpu = v / 2;
-  snprintf(what, len, "cyclic CA, opencl %s row step (%s) vs cpu", c->layout, v / 2 ? "cells" : "rows");
-}
-
-/* The row step on the smallest triangles, n = 1 .. 8 (no regular cell up to n = 5, the fold's seam at every row), both
- * layouts and both kernels, the i32 CA against the cpu backend. */
+/* The row step on the smallest triangles and tetrahedra, n = 1 .. 8 (no regular cell up to n = 5, the fold's seam at
+ * every row), both layouts and both kernels (tetrahedra: the row walk), the i32 CA (tetrahedra: the f64 average,
+ * whose weights see the neighbour order among 26) against the cpu backend. */
 START_TEST(test_rows_small) {
   for (int n = 1; n <= 8; n++) {
     char spec[32];
     snprintf(spec, sizeof spec, "triangle:%d", n);
     against_cpu(spec, SQZ_I32, &CYCLIC, 4, 77 + (uint64_t)n, 5, 4, vary_rows);
+    snprintf(spec, sizeof spec, "tetrahedron:%d", n);
+    against_cpu(spec, SQZ_F64, &AVERAGE64, 0, 88 + (uint64_t)n, 5, 2, vary_rows); /* weights see the order */
   }
 }
 END_TEST

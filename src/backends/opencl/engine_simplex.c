@@ -34,10 +34,10 @@ int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
   const char *rwhy = sqz__cl_simplex_rows_why_not(f);
   if (!rwhy) {
     int rst = sqz__cl_simplex_rows(f, u, steps);
-    if (rst == SQZ_OK) sqz__engine_ran(f, "triangle-rows-generic");
+    if (rst == SQZ_OK) sqz__engine_ran(f, f->dom->dims == 3 ? "tetrahedron-rows-generic" : "triangle-rows-generic");
     return rst;
   }
-  if (f->dom->dims == 2) sqz__engine_skip(f, "triangle-rows-generic", "%s", rwhy);
+  sqz__engine_skip(f, f->dom->dims == 3 ? "tetrahedron-rows-generic" : "triangle-rows-generic", "%s", rwhy);
   sqz_context *ctx = f->ctx;
   int dims = f->dom->dims;
   const char *files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_parts.h", "sqz_rule.h", "sqz_heat.h", "simplex_blocks.cl",

@@ -15,16 +15,21 @@
 
 const char *sqz__cl_simplex_rows_why_not(const sqz_field *f) {
   if (sqz__opt_is(NULL, f, SQZ_OPT_ENGINE, "generic")) return "SQZ_ENGINE=generic";
-  if (f->dom->dims != 2) return "the row step is written for triangles";
+  if (f->dom->dims == 3 && f->ctx->is_gpu)
+    return "on GPUs tetrahedra run the map kernels (the tetrahedron row step is written for CPU devices)";
   if (f->layout != SQZ_LAYOUT_COMPACT && f->layout != SQZ_LAYOUT_BB) return "layout bits has its own steps";
   return NULL;
 }
 
-/* Arguments of sqz_rows2, by name. */
+/* Arguments of sqz_rows2, sqz_rows2_walk and sqz_rows3_walk, by name (3D: wrow and hrows unused, V0 the first
+ * plane). */
 enum { RA_SRC, RA_DST, RA_PARAM, RA_IP, RA_N, RA_WROW, RA_HROWS, RA_V0, RA_PU0, RA_PU1, RA_PNH, RA_PHALO, RA_PRN, RA_PRUNS };
 
-/* GPUs: a work-item per cell; CPU devices: a work-item per storage row (cl/engine_simplex_rows.cl). */
-static const char *sqz__rows_name(const sqz_context *ctx) { return ctx->is_gpu ? "sqz_rows2" : "sqz_rows2_walk"; }
+/* Triangles: a work-item per cell and column segment on GPUs, per storage row on CPU devices; tetrahedra (CPU
+ * devices): a work-item per row (cl/engine_simplex_rows.cl). */
+static const char *sqz__rows_name(const sqz_field *f) {
+  return f->dom->dims == 3 ? "sqz_rows3_walk" : f->ctx->is_gpu ? "sqz_rows2" : "sqz_rows2_walk";
+}
 
 static int sqz__rows_kernel(sqz_field *f, const sqz_update *u, cl_kernel *k) {
   const char *files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_parts.h", "sqz_rule.h", "sqz_heat.h", NULL,
@@ -40,11 +45,11 @@ static int sqz__rows_kernel(sqz_field *f, const sqz_update *u, cl_kernel *k) {
   char *pre = sqz__malloc(len);
   int st = SQZ_ERR_OUT_OF_MEMORY;
   if (pre) {
-    snprintf(pre, len, "#define SQZ_KERNEL_%s 1\n#define SQZ_SLAYOUT %d\n%s%s%s", sqz__rows_name(f->ctx),
+    snprintf(pre, len, "#define SQZ_KERNEL_%s 1\n#define SQZ_SLAYOUT %d\n%s%s%s", sqz__rows_name(f),
              f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT,
              f->elems <= ((uint64_t)1 << 32) ? "#define SQZ_IDX32 1\n" : "", f->part ? "#define SQZ_PARTED 1\n" : "",
              upre);
-    st = sqz__cl_swar_kernel(f, files, pre, sqz__rows_name(f->ctx), k); /* checks the map and block, pairs the state */
+    st = sqz__cl_swar_kernel(f, files, pre, sqz__rows_name(f), k); /* checks the map and block, pairs the state */
   } else {
     sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   }
@@ -53,8 +58,8 @@ static int sqz__rows_kernel(sqz_field *f, const sqz_update *u, cl_kernel *k) {
   return st;
 }
 
-/* The part's unit remap as the kernel's last arguments (identity in one buffer) and the storage rows
- * [*v0, *v1) that hold its own cells. */
+/* The part's unit remap as the kernel's last arguments (identity in one buffer) and the launch rows [*v0, *v1) that
+ * hold its own cells: storage rows of a triangle (wrow cells each), planes of a tetrahedron. */
 static int sqz__rows_part_args(sqz_field *f, cl_kernel k, cl_uint wrow, cl_uint hrows, uint64_t *v0, uint64_t *v1) {
   const sqz_field_part *pt = f->part;
   cl_ulong pu0 = pt ? pt->u0 : 0, pu1 = pt ? pt->u1 : f->elems, pnh = pt ? pt->n_halo : 0;
@@ -63,8 +68,18 @@ static int sqz__rows_part_args(sqz_field *f, cl_kernel k, cl_uint wrow, cl_uint 
   const uint64_t *runs;
   sqz__step_units(f, f->elems, &first, &end, &n_runs, &runs, (sqz_mem *)&pruns);
   cl_ulong prn = n_runs;
-  *v0 = pu0 / wrow;
-  *v1 = pu1 ? (pu1 - 1) / wrow + 1 : 0;
+  if (f->dom->dims == 3) {
+    sqz_u32 x, y, z0 = 0, z1 = 0, n = (sqz_u32)f->dom->side, sl = f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT;
+    if (pu1 > pu0) {
+      sqz_tet_cell(sl, n, pu0, &x, &y, &z0);
+      sqz_tet_cell(sl, n, pu1 - 1, &x, &y, &z1);
+    }
+    *v0 = z0;
+    *v1 = pu1 > pu0 ? (uint64_t)z1 + 1 : 0;
+  } else {
+    *v0 = pu0 / wrow;
+    *v1 = pu1 ? (pu1 - 1) / wrow + 1 : 0;
+  }
   if (*v1 > hrows) *v1 = hrows;
   if (!pt) return SQZ_OK;
   cl_int e = clSetKernelArg(k, RA_PU0, sizeof pu0, &pu0) | clSetKernelArg(k, RA_PU1, sizeof pu1, &pu1) |
@@ -81,8 +96,8 @@ int sqz__cl_simplex_rows(sqz_field *f, const sqz_update *u, uint64_t steps) {
   int st = sqz__rows_kernel(f, u, &k);
   if (st != SQZ_OK) return st;
   st = sqz__cl_update_params(ctx, f, u, &param, &ip);
-  cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT;
-  cl_uint wrow = compact ? sqz_fold_w(n) : n, hrows = compact ? (cl_uint)sqz_fold_h(n) : n;
+  cl_uint n = (cl_uint)f->dom->side, compact = f->layout == SQZ_LAYOUT_COMPACT, tet = f->dom->dims == 3;
+  cl_uint wrow = compact && !tet ? sqz_fold_w(n) : n, hrows = compact && !tet ? (cl_uint)sqz_fold_h(n) : n;
   uint64_t v0 = 0, v1 = 0;
   if (st == SQZ_OK) st = sqz__rows_part_args(f, k, wrow, hrows, &v0, &v1);
   if (st == SQZ_OK &&
@@ -102,8 +117,12 @@ int sqz__cl_simplex_rows(sqz_field *f, const sqz_update *u, uint64_t steps) {
       size_t rows = (size_t)(v1 - r0 < SQZ__ROWS_SPAN ? v1 - r0 : SQZ__ROWS_SPAN);
       size_t global[2] = {walk ? (rows + local[0] - 1) / local[0] * local[0] : gx,
                           walk ? rows : (rows + SQZ__ROWS_SEG - 1) / SQZ__ROWS_SEG};
+      if (tet) { /* (y, plane) */
+        global[0] = ((size_t)n + local[0] - 1) / local[0] * local[0];
+        global[1] = rows;
+      }
       st = clSetKernelArg(k, RA_V0, sizeof row0, &row0) == CL_SUCCESS
-               ? sqz__run(ctx, k, walk ? 1 : 2, global, local)
+               ? sqz__run(ctx, k, walk && !tet ? 1 : 2, global, local)
                : sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the rows of a row step failed");
     }
     if (st == SQZ_OK) f->cur = 1 - f->cur;
