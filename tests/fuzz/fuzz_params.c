@@ -1,17 +1,17 @@
-/* fuzz_params.c — the user kernel's --param list of `sqz run` (tools/cmd_stencil.c, compiled in here to reach
- * its static parser): comma-separated finite numbers. An accepted list has one value per comma-separated item,
+/* fuzz_params.c — the user kernel's --param list of `sqz run` and `sqz bench` (sqz_cli_parse_params,
+ * tools/cli_kernel.c): comma-separated finite numbers. An accepted list has one value per comma-separated item,
  * all finite, and the list written back with %.17g parses to the same values; a refused one allocates nothing. */
 #include <math.h>
 
 #include "fuzz_util.h"
 
-#include "cmd_stencil.c"
+#include "cli_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *text = sqz_fuzz_cstr(data, size);
   double *v = (double *)1;
   size_t n = 12345;
-  int rc = sqz__parse_params("run", text, &v, &n);
+  int rc = sqz_cli_parse_params("run", text, &v, &n);
   SQZ_FUZZ_CHECK(rc == 0 || rc == 2); /* 1 (out of memory) only under SQZ_FAULT_ALLOC_CLI */
   if (rc == 0) {
     size_t items = 1;
@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < n; i++) at += sprintf(at, "%s%.17g", i ? "," : "", v[i]);
     double *w = NULL;
     size_t m = 0;
-    SQZ_FUZZ_CHECK(sqz__parse_params("run", again, &w, &m) == 0 && m == n);
+    SQZ_FUZZ_CHECK(sqz_cli_parse_params("run", again, &w, &m) == 0 && m == n);
     for (size_t i = 0; i < n; i++) SQZ_FUZZ_CHECK(w[i] == v[i]);
     free(w);
     free(again);
