@@ -11,7 +11,19 @@
  * the rows -1 .. rho, keeping the horizontal 3-sums of the last rows in registers, so each
  * cell is read once. Left and right neighbours come from the adjacent lanes by shuffle; the
  * lanes at a tile's edge read the neighbour tile's column from memory. Tiles wider than 32
- * lane columns are walked in segments of 32. */
+ * lane columns are walked in segments of 32.
+ *
+ * G = 1 (the sqz_gens kernels): a Generations rule of T.states > 2 states (cl/sqz_rule.h). Cells
+ * hold 0 .. states - 1 and only state 1 counts as a neighbour, so the sums run over the bytes
+ * equal to 1 (sqz_cu_alive) while the cell's own state comes from the raw row. */
+
+/* 1 in each byte of m that equals 1, else 0 (exact: no carry crosses a byte). */
+template <unsigned W>
+__device__ __forceinline__ unsigned sqz_cu_alive(unsigned m) {
+  if (W == 1u) return m == 1u;
+  const unsigned x = m ^ 0x01010101u, t = ((x & 0x7f7f7f7fu) + 0x7f7f7f7fu) | x;
+  return (~t >> 7) & 0x01010101u;
+}
 
 template <unsigned W>
 __device__ __forceinline__ unsigned sqz_cu_ld(const unsigned char *__restrict__ p) {
@@ -54,12 +66,33 @@ __device__ __forceinline__ sqz_cu_row sqz_cu_load_row(const unsigned char *__res
   return r;
 }
 
+/* The next states of the W cells of a lane column's row: v holds per byte the 3 x 3 sum (self
+ * included) of the counted cells, m the row's raw states. */
+template <unsigned W, unsigned G>
+__device__ __forceinline__ unsigned sqz_cu_next(unsigned rule, unsigned states, unsigned v, unsigned m) {
+  unsigned next = 0u;
+  if (G) {
+#pragma unroll
+    for (unsigned e = 0; e < W; e++) {
+      const unsigned self = (m >> (8u * e)) & 0xffu, live = ((v >> (8u * e)) & 0xffu) - (self == 1u);
+      const unsigned n = self == 0u ? (rule >> live) & 1u : self == 1u ? 2u - ((rule >> (9u + live)) & 1u)
+                                                                         : (self + 1u) % states;
+      next |= n << (8u * e);
+    }
+    return next;
+  }
+  v += m << 3; /* per byte: live neighbours + 9 self (<= 17), the bit of birth | survive << 9 */
+#pragma unroll
+  for (unsigned e = 0; e < W; e++) next |= ((rule >> ((v >> (8u * e)) & 0xffu)) & 1u) << (8u * e);
+  return next;
+}
+
 /* Steps the warp's ntiles mapped tiles (nb from sqz_cu_map) from src into dst. */
-template <unsigned W>
+template <unsigned W, unsigned G>
 __device__ void sqz_cu_step_tiles(const sqz_cu_fractal &T, const unsigned char *__restrict__ src,
                                   unsigned char *__restrict__ dst, const unsigned char *__restrict__ mask,
                                   unsigned ntiles, const sqz_i64 (*nb)[9], unsigned lane) {
-  const unsigned rho = T.rho, units = T.units, rule = T.rule;
+  const unsigned rho = T.rho, units = T.units, rule = T.rule, states = T.states;
   const sqz_u64 area = (sqz_u64)rho * rho;
   const unsigned segs = units > 32u ? (units + 31u) / 32u : 1u;
   for (unsigned seg = 0; seg < segs; seg++) {
@@ -84,16 +117,15 @@ __device__ void sqz_cu_step_tiles(const sqz_cu_fractal &T, const unsigned char *
     for (int y = -1; y <= (int)rho; y++) {
       const sqz_cu_row cur = nxt;
       if (y < (int)rho) nxt = sqz_cu_load_row<W>(src, nbs, rho, area, active, x0, first, last, y + 1);
-      const unsigned lm = __shfl_up_sync(SQZ_CU_FULL, cur.m, 1), rm = __shfl_down_sync(SQZ_CU_FULL, cur.m, 1);
-      const unsigned lb = first ? cur.el : lm >> (8u * (W - 1u)), rbt = last ? cur.er : rm & 0xffu;
+      const unsigned am = G ? sqz_cu_alive<W>(cur.m) : cur.m; /* the counted cells */
+      const unsigned lm = __shfl_up_sync(SQZ_CU_FULL, am, 1), rm = __shfl_down_sync(SQZ_CU_FULL, am, 1);
+      const unsigned el = G ? cur.el == 1u : cur.el, er = G ? cur.er == 1u : cur.er;
+      const unsigned lb = first ? el : lm >> (8u * (W - 1u)), rbt = last ? er : rm & 0xffu;
       /* bytes: left + self + right of each cell (<= 3, no carries) */
-      const unsigned s0 = W == 4u ? ((cur.m << 8) | lb) + cur.m + ((cur.m >> 8) | (rbt << 24)) : lb + cur.m + rbt;
+      const unsigned s0 = W == 4u ? ((am << 8) | lb) + am + ((am >> 8) | (rbt << 24)) : lb + am + rbt;
       if (y >= 1 && active) {
         const unsigned row = (unsigned)y - 1u;
-        const unsigned v = s2 + s1 + s0 + (m1 << 3); /* per byte: live neighbours + 9 self (<= 17) */
-        unsigned next = 0u;
-#pragma unroll
-        for (unsigned e = 0; e < W; e++) next |= ((rule >> ((v >> (8u * e)) & 0xffu)) & 1u) << (8u * e);
+        unsigned next = sqz_cu_next<W, G>(rule, states, s2 + s1 + s0, m1);
         next &= sqz_cu_ld<W>(mask + (sqz_u64)row * rho + x0); /* holes of the micro-fractal stay 0 */
         sqz_cu_st<W>(dst + self + (sqz_u64)row * rho, next);
       }
@@ -106,7 +138,7 @@ __device__ void sqz_cu_step_tiles(const sqz_cu_fractal &T, const unsigned char *
 
 /* The step kernel: CTAs of up to SQZ_CU_WARPS warps, each warp loops over tile groups
  * wg = global warp, + all warps, while wg < groups (tile0 = wg * tpw). */
-template <bool MMA, unsigned S, unsigned K, unsigned W>
+template <bool MMA, unsigned S, unsigned K, unsigned W, unsigned G>
 __device__ void sqz_cu_life(const sqz_cu_fractal *tab, const unsigned char *__restrict__ src,
                             unsigned char *__restrict__ dst, const unsigned char *__restrict__ mask,
                             sqz_u64 groups) {
@@ -117,20 +149,23 @@ __device__ void sqz_cu_life(const sqz_cu_fractal *tab, const unsigned char *__re
     const sqz_u64 tile0 = wg * sh.T.tpw;
     const unsigned ntiles = (unsigned)(sh.T.tiles - tile0 < sh.T.tpw ? sh.T.tiles - tile0 : sh.T.tpw);
     sqz_cu_map<MMA, S, K>(sh.T, tile0, ntiles, sh.nb[warp], sh.lam[warp], lane);
-    sqz_cu_step_tiles<W>(sh.T, src, dst, mask, ntiles, sh.nb[warp], lane);
+    sqz_cu_step_tiles<W, G>(sh.T, src, dst, mask, ntiles, sh.nb[warp], lane);
     __syncwarp();
   }
 }
 
-#define SQZ_CU_LIFE(name, MMA, S, K, W)                                                                       \
+#define SQZ_CU_LIFE(name, MMA, S, K, W, G)                                                                    \
   extern "C" __global__ void __launch_bounds__(SQZ_CU_WARPS * 32u)                                           \
       name(const sqz_cu_fractal *tab, const unsigned char *__restrict__ src, unsigned char *__restrict__ dst, \
            const unsigned char *__restrict__ mask, sqz_u64 groups) {                                         \
-    sqz_cu_life<MMA, S, K, W>(tab, src, dst, mask, groups);                                                  \
+    sqz_cu_life<MMA, S, K, W, G>(tab, src, dst, mask, groups);                                               \
   }
-#define SQZ_CU_LIFE_W(suffix, S, K, W)                            \
-  SQZ_CU_LIFE(sqz_life_mma_##suffix##_w##W, true, S, K, W##u)   \
-  SQZ_CU_LIFE(sqz_life_alu_##suffix##_w##W, false, S, K, W##u)
+/* sqz_life_*: two-state B/S rules; sqz_gens_*: Generations rules */
+#define SQZ_CU_LIFE_W(suffix, S, K, W)                                \
+  SQZ_CU_LIFE(sqz_life_mma_##suffix##_w##W, true, S, K, W##u, 0u)   \
+  SQZ_CU_LIFE(sqz_life_alu_##suffix##_w##W, false, S, K, W##u, 0u)  \
+  SQZ_CU_LIFE(sqz_gens_mma_##suffix##_w##W, true, S, K, W##u, 1u)   \
+  SQZ_CU_LIFE(sqz_gens_alu_##suffix##_w##W, false, S, K, W##u, 1u)
 #define SQZ_CU_LIFE_W1(suffix, S, K) SQZ_CU_LIFE_W(suffix, S, K, 1)
 SQZ_CU_SPECIALISATIONS(SQZ_CU_LIFE_W1)
 /* 4-cell words need rho % 4 == 0: never for s = 3 */

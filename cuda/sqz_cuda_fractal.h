@@ -24,7 +24,7 @@ typedef struct sqz_cu_fractal {
   sqz_u32 tpw;                      /* tiles per warp: 32 / units, or 1 when units > 32 */
   sqz_u32 rule;                     /* birth mask | survive mask << 9 */
   sqz_u32 reduce_s, reduce_k;       /* shuffle span of the row reduction: 4 * next pow2(groups) */
-  sqz_u32 pad_;
+  sqz_u32 states;                   /* 2, or a Generations rule's states (the sqz_gens kernels) */
   sqz_i32 hl[2 * SQZ_CU_MAX_S * SQZ_CU_MAX_S]; /* H_λ */
   sqz_i32 hnu[SQZ_CU_MAX_S * SQZ_CU_MAX_S];    /* H_ν, -1 on holes */
 } sqz_cu_fractal;

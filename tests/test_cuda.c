@@ -274,6 +274,9 @@ static const sqz_t_case sqz_t_cases[] = {
     {"vicsek-cross", 7, 9, "B3/S23", 4, 1},          {"vicsek-saltire", 8, 3, "B36/S23", 4, 1},
     {"##./#.#/.##", 6, 3, "B3/S23", 4, 1},           {"#..#/.##./.##./#..#", 5, 4, "B2/S23", 4, 1},
     {"#..#/.##./.##./#..#", 5, 16, "B1/S012345678", 3, 1}, {"#./..", 4, 2, "B0/S0", 2, 1},
+    /* Generations rules (the sqz_gens kernels), 1 and 4 cells a lane */
+    {"sierpinski-triangle", 12, 16, "/2/3", 5, 1},   {"sierpinski-carpet", 6, 81, "345/2/4", 4, 1},
+    {"sierpinski-triangle", 13, 1, "B2/S/C5", 4, 1}, {"vicsek-cross", 7, 3, "B34/S23/C25", 6, 1},
     /* GPU only: larger grids, past the fp16 limits of docs/MAPS.md 5.3 and past 16 levels (two
      * chained MMAs per map) */
     {"sierpinski-triangle", 17, 1, "B2/S23", 2, 0},  {"sierpinski-triangle", 18, 2, "B3/S23", 2, 0},

@@ -28,14 +28,17 @@ typedef void (*sqz_emu_life_fn)(const sqz_cu_fractal *, const unsigned char *, u
 typedef void (*sqz_emu_maps_fn)(const sqz_cu_fractal *, sqz_u64, sqz_u64, sqz_u64 *, unsigned long long *);
 
 /* The kernel a launch on the GPU would look up by name (src/cuda/cuda_fractal.c). */
-static sqz_emu_life_fn sqz_emu_life_kernel(const sqz_fractal *fr, int mma, unsigned unit) {
+static sqz_emu_life_fn sqz_emu_life_kernel(const sqz_fractal *fr, int mma, unsigned unit, bool gens) {
   int sp = fr->s == 2 && fr->k == 3 ? 0 : fr->s == 3 && fr->k == 8 ? 1 : fr->s == 3 && fr->k == 5 ? 2 : 3;
-  static const sqz_emu_life_fn w1[2][4] = {
-      {sqz_life_alu_s2k3_w1, sqz_life_alu_s3k8_w1, sqz_life_alu_s3k5_w1, sqz_life_alu_gen_w1},
-      {sqz_life_mma_s2k3_w1, sqz_life_mma_s3k8_w1, sqz_life_mma_s3k5_w1, sqz_life_mma_gen_w1}};
-  static const sqz_emu_life_fn w4[2][4] = {{sqz_life_alu_s2k3_w4, NULL, NULL, sqz_life_alu_gen_w4},
-                                           {sqz_life_mma_s2k3_w4, NULL, NULL, sqz_life_mma_gen_w4}};
-  return unit == 4 ? w4[mma][sp] : w1[mma][sp];
+  static const sqz_emu_life_fn w1[2][2][4] = {
+      {{sqz_life_alu_s2k3_w1, sqz_life_alu_s3k8_w1, sqz_life_alu_s3k5_w1, sqz_life_alu_gen_w1},
+       {sqz_life_mma_s2k3_w1, sqz_life_mma_s3k8_w1, sqz_life_mma_s3k5_w1, sqz_life_mma_gen_w1}},
+      {{sqz_gens_alu_s2k3_w1, sqz_gens_alu_s3k8_w1, sqz_gens_alu_s3k5_w1, sqz_gens_alu_gen_w1},
+       {sqz_gens_mma_s2k3_w1, sqz_gens_mma_s3k8_w1, sqz_gens_mma_s3k5_w1, sqz_gens_mma_gen_w1}}};
+  static const sqz_emu_life_fn w4[2][2][4] = {
+      {{sqz_life_alu_s2k3_w4, NULL, NULL, sqz_life_alu_gen_w4}, {sqz_life_mma_s2k3_w4, NULL, NULL, sqz_life_mma_gen_w4}},
+      {{sqz_gens_alu_s2k3_w4, NULL, NULL, sqz_gens_alu_gen_w4}, {sqz_gens_mma_s2k3_w4, NULL, NULL, sqz_gens_mma_gen_w4}}};
+  return unit == 4 ? w4[gens][mma][sp] : w1[gens][mma][sp];
 }
 static sqz_emu_maps_fn sqz_emu_maps_kernel(const sqz_fractal *fr, int mma) {
   int sp = fr->s == 2 && fr->k == 3 ? 0 : fr->s == 3 && fr->k == 8 ? 1 : fr->s == 3 && fr->k == 5 ? 2 : 3;
@@ -83,7 +86,8 @@ static void sqz_emu_maps(const char *pattern, uint64_t count) {
   sqz_emu_report(bad == 0, std::string("maps ") + pattern + " levels 0.." + std::to_string(levels) + ", mma and alu");
 }
 
-/* The random fill and `steps` Life steps of block:rho against the CPU backend. */
+/* The random fill and `steps` Life steps of block:rho against the CPU backend. A Generations rule
+ * of C states starts from states 0 .. C - 1 on the domain's cells (a hash of the index). */
 static void sqz_emu_life(const char *pattern, int r, unsigned rho, const char *rule, int steps) {
   char spec[320], layout[32];
   snprintf(spec, sizeof spec, "fractal:%s:%d", pattern, r);
@@ -92,30 +96,37 @@ static void sqz_emu_life(const char *pattern, int r, unsigned rho, const char *r
   sqz_context *ctx = NULL;
   sqz_domain *dom = NULL;
   sqz_field *f = NULL;
-  uint32_t birth = 0, survive = 0;
+  uint32_t birth = 0, survive = 0, states = 2;
   if (sqz_context_create("cpu", NULL, &ctx) != SQZ_OK || sqz_domain_parse(ctx, spec, &dom) != SQZ_OK ||
-      sqz_field_create(dom, SQZ_U8, layout, &f) != SQZ_OK || sqz_rule_parse(rule, 2, &birth, &survive, NULL, 0))
+      sqz_field_create(dom, SQZ_U8, layout, &f) != SQZ_OK ||
+      sqz_rule_parse_states(rule, 2, &birth, &survive, &states, NULL, 0))
     return sqz_emu_report(false, what + ": " + sqz_last_error(ctx));
-  std::vector<unsigned char> init(f->elems), ref(f->elems), fill(f->elems, 7);
-  sqz_field_fill_random(f, 0.45, 77);
-  sqz__field_download(f, init.data());
-  sqz_life_step(f, rule, (uint64_t)steps);
-  sqz__field_download(f, ref.data());
   const sqz_fractal *fr = &dom->fr;
   uint32_t j = 0;
   for (uint64_t p = 1; p < rho; p *= (uint64_t)fr->s) j++;
-  sqz_cu_fractal T;
-  sqz__cu_table(fr, (uint32_t)fr->r - j, j, birth | survive << 9, &T);
   std::vector<unsigned char> mask(rho * rho);
   for (unsigned q = 0; q < rho * rho; q++)
     mask[q] = sqz_fr_contains((sqz_u32)fr->s, fr->hnu, j, q % rho, q / rho) ? 0xff : 0;
+  std::vector<unsigned char> init(f->elems), ref(f->elems), fill(f->elems, 7);
+  sqz_field_fill_random(f, 0.45, 77);
+  sqz__field_download(f, init.data());
+  if (states > 2) {
+    for (uint64_t i = 0; i < f->elems; i++)
+      init[i] = mask[i % (rho * rho)] ? (unsigned char)((i * 2654435761u >> 7) % states) : 0;
+    sqz__field_upload(f, init.data());
+  }
+  sqz_life_step(f, rule, (uint64_t)steps);
+  sqz__field_download(f, ref.data());
+  sqz_cu_fractal T;
+  sqz__cu_table(fr, (uint32_t)fr->r - j, j, birth | survive << 9, &T);
+  T.states = states > 2 ? states : 2;
   uint64_t threshold = (uint64_t)ldexp(0.45, 32), n = f->elems;
   unsigned side = (unsigned)dom->side;
   sqz_emu_launch(2, 64, [&] { sqz_fill_block(&T, fill.data(), mask.data(), 77, threshold, side, n); });
-  sqz_emu_report(fill == init, what + ": random fill");
+  if (states == 2) sqz_emu_report(fill == init, what + ": random fill");
   for (int mma = 0; mma < 2; mma++) {
     std::vector<unsigned char> a = init, b(f->elems, 0);
-    sqz_emu_life_fn fn = sqz_emu_life_kernel(fr, mma, T.unit);
+    sqz_emu_life_fn fn = sqz_emu_life_kernel(fr, mma, T.unit, states > 2);
     uint64_t groups = (T.tiles + T.tpw - 1) / T.tpw;
     for (int i = 0; i < steps; i++, std::swap(a, b))
       sqz_emu_launch((unsigned)std::min<uint64_t>(groups, 3), 32, [&] { fn(&T, a.data(), b.data(), mask.data(), groups); });
@@ -143,7 +154,11 @@ int main(void) {
                {"##/.#", 8, 8, "B36/S23", 3},               {"sierpinski-carpet", 3, 1, "B3/S23", 2},
                {"sierpinski-carpet", 5, 81, "B2/S23", 2},   {"vicsek-cross", 5, 9, "B3/S23", 3},
                {"vicsek-saltire", 5, 3, "B36/S23", 3},      {"#..#/.##./.##./#..#", 4, 16, "B1/S012345678", 2},
-               {"#./..", 4, 2, "B0/S0", 2}};
+               {"#./..", 4, 2, "B0/S0", 2},
+               /* Generations: Brian's Brain, Star Wars, a 25-state rule; units 1 and 4, segmented rows */
+               {"sierpinski-triangle", 8, 4, "/2/3", 3},    {"sierpinski-carpet", 5, 9, "345/2/4", 4},
+               {"sierpinski-triangle", 9, 256, "B2/S/C3", 2}, {"vicsek-cross", 5, 3, "B34/S23/C25", 5},
+               {"##/.#", 8, 8, "B2/S34/C6", 3}};
   for (const auto &c : cases) sqz_emu_life(c.pattern, c.r, c.rho, c.rule, c.steps);
   printf("%d failure(s)\n", sqz_emu_failures);
   return sqz_emu_failures ? 1 : 0;

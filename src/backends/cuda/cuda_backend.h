@@ -43,6 +43,6 @@ SQZ_INTERNAL void sqz__cu_free(sqz_context *ctx, CUdeviceptr ptr);
 SQZ_INTERNAL int sqz__cu_upload(sqz_context *ctx, CUdeviceptr dst, const void *src, uint64_t bytes);
 SQZ_INTERNAL int sqz__cu_download(sqz_context *ctx, void *dst, CUdeviceptr src, uint64_t bytes);
 SQZ_INTERNAL int sqz__cu_zero(sqz_context *ctx, CUdeviceptr mem, uint64_t bytes);
-SQZ_INTERNAL int sqz__cuda_life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps);
+SQZ_INTERNAL int sqz__cuda_life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint32_t states, uint64_t steps);
 SQZ_INTERNAL int sqz__cuda_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t seed);
 #endif

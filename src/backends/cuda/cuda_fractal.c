@@ -41,20 +41,22 @@ void sqz__cu_table(const sqz_fractal *fr, uint32_t rb, uint32_t j, uint32_t rule
   t->units = t->rho / t->unit;
   t->tpw = t->units <= 32 ? 32 / t->units : 1;
   t->rule = rule;
+  t->states = 2;
   t->reduce_s = sqz__cu_span(sqz_mma_groups(t->s, rb));
   t->reduce_k = sqz__cu_span(sqz_mma_groups(t->k, rb));
   for (int i = 0; i < 2 * fr->k; i++) t->hl[i] = fr->hl[i];
   for (int i = 0; i < fr->s * fr->s; i++) t->hnu[i] = fr->hnu[i];
 }
 
-int sqz__cu_plan(sqz_context *ctx, const sqz_fractal *fr, uint32_t rb, uint32_t j, uint32_t rule, int with_mask,
-                 sqz_cu_plan *plan) {
+int sqz__cu_plan(sqz_context *ctx, const sqz_fractal *fr, uint32_t rb, uint32_t j, uint32_t rule, uint32_t states,
+                 int with_mask, sqz_cu_plan *plan) {
   memset(plan, 0, sizeof *plan);
   if (rb > 2 * SQZ_MMA_K || sqz_mma_groups((sqz_u32)fr->s, rb) > SQZ_MMA_ROWS ||
       sqz_mma_groups((sqz_u32)fr->k, rb) > SQZ_MMA_ROWS)
     return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "fractal %s: a %u-level tile grid does not fit the MMA encoding",
                      fr->name, rb);
   sqz__cu_table(fr, rb, j, rule, &plan->tab);
+  if (states > 2) plan->tab.states = states;
   int st = sqz__cu_alloc(ctx, sizeof plan->tab, &plan->dtab);
   if (st == SQZ_OK) st = sqz__cu_upload(ctx, plan->dtab, &plan->tab, sizeof plan->tab);
   if (st == SQZ_OK && with_mask) {
@@ -134,7 +136,7 @@ int sqz__cuda_maps(sqz_context *ctx, const sqz_fractal *fr, uint32_t rb, int mma
   sqz_cu_plan plan;
   CUfunction fn = NULL;
   unsigned long long dout = 0, dsum = 0;
-  int st = sqz__cu_plan(ctx, fr, rb, 0, 0, 0, &plan);
+  int st = sqz__cu_plan(ctx, fr, rb, 0, 0, 2, 0, &plan);
   if (st != SQZ_OK) return st;
   if (tile0 > plan.tab.tiles || count > plan.tab.tiles - tile0)
     st = sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "tiles %llu + %llu exceed the %llu tiles of level %u",

@@ -14,11 +14,12 @@ typedef struct {
 /* The parameter block for the level-rb tile grid of fr with tiles of side s^j and the rule
  * masks (birth | survive << 9); host only, no device needed. */
 SQZ_INTERNAL void sqz__cu_table(const sqz_fractal *fr, uint32_t rb, uint32_t j, uint32_t rule, sqz_cu_fractal *t);
-/* Fills plan->tab with sqz__cu_table and uploads it (and the mask when with_mask).
+/* Fills plan->tab with sqz__cu_table (states: 2, or a Generations rule's states above 2) and
+ * uploads it (and the mask when with_mask).
  * SQZ_ERR_UNSUPPORTED when the maps cannot be encoded (more than 8 weight groups: not
  * reachable with s^rb < 2^31). */
 SQZ_INTERNAL int sqz__cu_plan(sqz_context *ctx, const sqz_fractal *fr, uint32_t rb, uint32_t j, uint32_t rule,
-                              int with_mask, sqz_cu_plan *plan);
+                              uint32_t states, int with_mask, sqz_cu_plan *plan);
 SQZ_INTERNAL void sqz__cu_plan_free(sqz_context *ctx, sqz_cu_plan *plan);
 
 /* Kernel `<prefix>_<mma|alu>_<specialisation><suffix>` for fr (specialisations: s2k3,

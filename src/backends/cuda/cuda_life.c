@@ -18,7 +18,7 @@ static uint32_t sqz__cu_tile_level(const sqz_field *f) {
   return j;
 }
 
-int sqz__cuda_life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint64_t steps) {
+int sqz__cuda_life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint32_t states, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   const sqz_fractal *fr = &f->dom->fr;
   int mma = 1;
@@ -32,8 +32,8 @@ int sqz__cuda_life_fractal(sqz_field *f, uint32_t birth, uint32_t survive, uint6
   uint32_t j = sqz__cu_tile_level(f);
   sqz_cu_plan plan;
   CUfunction fn = NULL;
-  if ((st = sqz__cu_plan(ctx, fr, (uint32_t)fr->r - j, j, birth | survive << 9, 1, &plan)) != SQZ_OK) return st;
-  st = sqz__cu_kernel(ctx, "sqz_life", mma, fr, plan.tab.unit == 4 ? "_w4" : "_w1", &fn);
+  if ((st = sqz__cu_plan(ctx, fr, (uint32_t)fr->r - j, j, birth | survive << 9, states, 1, &plan)) != SQZ_OK) return st;
+  st = sqz__cu_kernel(ctx, states > 2 ? "sqz_gens" : "sqz_life", mma, fr, plan.tab.unit == 4 ? "_w4" : "_w1", &fn);
   sqz_cu_timer timer;
   if (st == SQZ_OK) st = sqz__cu_timer_begin(ctx, &timer);
   if (st == SQZ_OK) {
@@ -56,7 +56,7 @@ int sqz__cuda_fill_random_fractal(sqz_field *f, uint64_t threshold, uint64_t see
   uint32_t j = sqz__cu_tile_level(f);
   sqz_cu_plan plan;
   CUfunction fn = NULL;
-  int st = sqz__cu_plan(ctx, &f->dom->fr, (uint32_t)f->dom->fr.r - j, j, 0, 1, &plan);
+  int st = sqz__cu_plan(ctx, &f->dom->fr, (uint32_t)f->dom->fr.r - j, j, 0, 2, 1, &plan);
   if (st != SQZ_OK) return st;
   st = sqz__cuda_function(ctx, "sqz_fill_block", &fn);
   sqz_cu_timer timer;

@@ -73,12 +73,9 @@ static int cuda_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const
   if (st != SQZ_OK) return st;
   if (u->kind != SQZ_UPDATE_LIFE)
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
-                     "the cuda backend runs Life-like B/S rules only; other updates run on the opencl and cpu backends");
-  if (u->states > 2)
-    return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "the cuda backend runs two-state B/S rules only, and the rule has %u "
-                     "states (Generations): run it on the opencl or cpu backend", u->states);
+                     "the cuda backend runs Life-like B/S and Generations rules only; other updates run on the opencl and cpu backends");
   cuda_bind(f->ctx);
-  st = sqz__cuda_life_fractal(f, u->birth, u->survive, steps);
+  st = sqz__cuda_life_fractal(f, u->birth, u->survive, u->states, steps);
   if (st == SQZ_OK) sqz__engine_ran(f, "cuda-life-block");
   return st;
 }
