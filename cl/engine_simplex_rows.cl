@@ -71,50 +71,67 @@ static inline void sr_cell(__global const sqz_cell_t *src, __global sqz_cell_t *
 #endif
 
 #ifdef SQZ_KERNEL_sqz_rows2
-#define SR_SEG 8u /* storage rows a work-item walks down its column */
+#define SR_SEG 8u /* storage rows a work-item walks down its columns */
+/* Storage columns a work-item walks side by side (SQZ__ROWS_CW of the host): 4 byte cells, so that a row of the window
+ * is 6 loads for 4 cells (NVIDIA has no byte SIMD: fewer, shared loads are what counts), else 1. */
+#define SR_CW (sizeof(sqz_cell_t) == 1 ? 4u : 1u)
 /* Storage cell (u, v), 0 outside the rectangle (u or v wrapped below 0 too). */
 #define SR_AT(u, v) ((u) < wrow && (v) < hrows ? SR_READ((sqz_sidx)(v) * wrow + (u)) : (sqz_cell_t)0)
 
-/* GPUs: a work-item per storage column u and segment of SR_SEG rows from v0 + SR_SEG * global id 1,
- * walking down it with the 3 x 3 storage window in registers: three loads a cell (the row below),
- * several in flight per work-item, and the row above and its own from the window. */
+/* GPUs: a work-item per SR_CW storage columns u0 .. u0 + SR_CW - 1 and segment of SR_SEG rows from
+ * v0 + SR_SEG * global id 1, walking down them with the 3 x (SR_CW + 2) storage window in registers: the row below
+ * is SR_CW + 2 loads, several in flight per work-item, and the row above and its own come from the window. */
 __kernel void sqz_rows2(__global const sqz_cell_t *restrict src, __global sqz_cell_t *restrict dst,
                         __constant const sqz_param_t *param, uint2 ip, uint n, uint wrow, uint hrows,
                         uint v0 SR_PART_ARGS) {
-  uint u = (uint)get_global_id(0), vs = v0 + SR_SEG * (uint)get_global_id(1);
-  if (u >= wrow || vs >= hrows) return;
+  uint u0 = (uint)get_global_id(0) * SR_CW, vs = v0 + SR_SEG * (uint)get_global_id(1);
+  if (u0 >= wrow || vs >= hrows) return;
   uint ve = min(hrows, vs + SR_SEG);
 #if SQZ_SLAYOUT == SQZ_SL_BB
-  if (u >= ve) return; /* right of the diagonal in every row of the segment: no cell */
+  if (u0 >= ve) return; /* right of the diagonal in every row of the segment: no cell */
 #endif
-  sqz_cell_t a0 = SR_AT(u - 1u, vs - 1u), a1 = SR_AT(u, vs - 1u), a2 = SR_AT(u + 1u, vs - 1u);
-  sqz_cell_t b0 = SR_AT(u - 1u, vs), b1 = SR_AT(u, vs), b2 = SR_AT(u + 1u, vs);
+  sqz_cell_t a[SR_CW + 2u], b[SR_CW + 2u], c[SR_CW + 2u]; /* rows v - 1, v, v + 1 at columns u0 - 1 .. u0 + SR_CW */
+#pragma unroll
+  for (uint k = 0u; k < SR_CW + 2u; k++) {
+    a[k] = SR_AT(u0 + k - 1u, vs - 1u);
+    b[k] = SR_AT(u0 + k - 1u, vs);
+  }
   for (uint v = vs; v < ve; v++) {
-    sqz_cell_t c0 = SR_AT(u - 1u, v + 1u), c1 = SR_AT(u, v + 1u), c2 = SR_AT(u + 1u, v + 1u);
-    sqz_sidx i = (sqz_sidx)v * wrow + u;
+#pragma unroll
+    for (uint k = 0u; k < SR_CW + 2u; k++) c[k] = SR_AT(u0 + k - 1u, v + 1u);
+#pragma unroll
+    for (uint k = 0u; k < SR_CW; k++) {
+      uint u = u0 + k;
+      sqz_sidx i = (sqz_sidx)v * wrow + u;
 #if SQZ_SLAYOUT == SQZ_SL_BB
-    int cell = u <= v && SR_OWN(i);
+      int cell = u < wrow && u <= v && SR_OWN(i);
 #else
-    int cell = SR_OWN(i);
+      int cell = u < wrow && SR_OWN(i);
 #endif
-    if (cell && sr_regular(n, wrow, hrows, u, v)) {
-      sqz_cell_t nb[8];
+      if (cell && sr_regular(n, wrow, hrows, u, v)) {
+        sqz_cell_t nb[8];
 #if SQZ_SLAYOUT == SQZ_SL_COMPACT
-      int turned = !sqz_fold_straight(n, u, v);
+        int turned = !sqz_fold_straight(n, u, v);
 #else
-      const int turned = 0;
+        const int turned = 0;
 #endif
-      if (turned) { /* the point reflection: neighbour d at window 8 - w(d) */
-        nb[0] = c2; nb[1] = c1; nb[2] = c0; nb[3] = b2; nb[4] = b0; nb[5] = a2; nb[6] = a1; nb[7] = a0;
-      } else {
-        nb[0] = a0; nb[1] = a1; nb[2] = a2; nb[3] = b0; nb[4] = b2; nb[5] = c0; nb[6] = c1; nb[7] = c2;
+        if (turned) { /* the point reflection: neighbour d at window 8 - w(d) */
+          nb[0] = c[k + 2u]; nb[1] = c[k + 1u]; nb[2] = c[k]; nb[3] = b[k + 2u]; nb[4] = b[k];
+          nb[5] = a[k + 2u]; nb[6] = a[k + 1u]; nb[7] = a[k];
+        } else {
+          nb[0] = a[k]; nb[1] = a[k + 1u]; nb[2] = a[k + 2u]; nb[3] = b[k]; nb[4] = b[k + 2u];
+          nb[5] = c[k]; nb[6] = c[k + 1u]; nb[7] = c[k + 2u];
+        }
+        dst[SR_DST(i)] = SQZ_APPLY(b[k + 1u], nb, SR_ALL);
+      } else if (cell) {
+        sr_cell(src, dst, param, ip, n, u, v, i SR_PART_PASS);
       }
-      dst[SR_DST(i)] = SQZ_APPLY(b1, nb, SR_ALL);
-    } else if (cell) {
-      sr_cell(src, dst, param, ip, n, u, v, i SR_PART_PASS);
     }
-    a0 = b0; a1 = b1; a2 = b2;
-    b0 = c0; b1 = c1; b2 = c2;
+#pragma unroll
+    for (uint k = 0u; k < SR_CW + 2u; k++) {
+      a[k] = b[k];
+      b[k] = c[k];
+    }
   }
 }
 #endif

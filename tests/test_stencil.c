@@ -788,6 +788,7 @@ START_TEST(test_rows_small) {
     char spec[32];
     snprintf(spec, sizeof spec, "triangle:%d", n);
     against_cpu(spec, SQZ_I32, &CYCLIC, 4, 77 + (uint64_t)n, 5, 4, vary_rows);
+    against_cpu(spec, SQZ_U8, &CYCLIC, 4, 66 + (uint64_t)n, 5, 4, vary_rows); /* 4 columns a work-item (GPUs) */
     snprintf(spec, sizeof spec, "tetrahedron:%d", n);
     against_cpu(spec, SQZ_F64, &AVERAGE64, 0, 88 + (uint64_t)n, 5, 2, vary_rows); /* weights see the order */
   }

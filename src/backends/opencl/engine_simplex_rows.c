@@ -10,6 +10,7 @@
 
 #define SQZ__ROWS_LOCAL 128u         /* work-items per group along a storage row (GPUs) */
 #define SQZ__ROWS_SEG 8u             /* storage rows a work-item walks (GPUs; SR_SEG of the kernel) */
+#define SQZ__ROWS_CW(f) ((f)->type == SQZ_U8 ? 4u : 1u) /* storage columns a work-item walks (GPUs; SR_CW) */
 #define SQZ__ROWS_WALK_LOCAL 16u     /* work-items (rows) per group on CPU devices */
 #define SQZ__ROWS_SPAN ((uint64_t)32768) /* storage rows per launch (a grid dimension's limit on some devices) */
 
@@ -107,7 +108,8 @@ int sqz__cl_simplex_rows(sqz_field *f, const sqz_update *u, uint64_t steps) {
     st = sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the arguments of a row step failed");
   int walk = !ctx->is_gpu; /* a work-item per row: 1D launches over rows, small groups balance the threads */
   size_t local[2] = {walk ? SQZ__ROWS_WALK_LOCAL : SQZ__ROWS_LOCAL, 1};
-  size_t gx = ((size_t)wrow + SQZ__ROWS_LOCAL - 1) / SQZ__ROWS_LOCAL * SQZ__ROWS_LOCAL;
+  size_t cols = ((size_t)wrow + SQZ__ROWS_CW(f) - 1) / SQZ__ROWS_CW(f);
+  size_t gx = (cols + SQZ__ROWS_LOCAL - 1) / SQZ__ROWS_LOCAL * SQZ__ROWS_LOCAL;
   for (uint64_t s = 0; st == SQZ_OK && s < steps; s++) {
     cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
     cl_int e = clSetKernelArg(k, RA_SRC, sizeof src, &src) | clSetKernelArg(k, RA_DST, sizeof dst, &dst);
