@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """heat_dense_numpy.py — sqz heat on a Sierpinski carpet against the dense code a user would write without sqz:
 NumPy over the whole bounding box with a domain mask (the same update: insulated holes and borders, face
-neighbours), in one run on the same machine. Prints ms per step of each and their ratio.
+neighbours) and a plain OpenCL kernel over that box on the device sqz used (scripts/heat_dense_opencl.c, compiled
+here with cc -lOpenCL when a C compiler is found), in one run on the same machine. Prints ms per step of each
+and the ratios.
 usage: heat_dense_numpy.py path/to/sqz LEVEL [STEPS] [extra sqz options, e.g. --backend cpu]"""
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
-
-import os
 
 import numpy as np
 
@@ -50,3 +53,18 @@ print("carpet level %d (%d cells in a %d x %d box), %d steps, f64" % (level, d["
 print("sqz %-8s %9.1f ms a step (kernel, %s, %s)" % (d["backend"], ms, d["engine"], d["device"]))
 print("numpy dense %9.1f ms a step (best of %d)" % (best * 1000, steps))
 print("sqz / numpy: %.2fx faster" % (best * 1000 / ms))
+
+cc = shutil.which("cc") or shutil.which("gcc")
+if cc:
+    here = os.path.dirname(os.path.abspath(__file__))
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, "heat_dense_opencl")
+        subprocess.run([cc, "-O2", "-std=c11", "-o", exe, os.path.join(here, "heat_dense_opencl.c"), "-lOpenCL"],
+                       check=True)
+        dev = d["device"] if d["backend"] == "opencl" else ""
+        q = json.loads(subprocess.run([exe, str(level), str(steps)] + ([dev] if dev else []), capture_output=True,
+                                      text=True, check=True).stdout)
+    print("opencl dense %8.1f ms a step (kernel, mean of %d, best %.1f, %s)" % (q["ms_per_step"], steps, q["best_ms"], q["device"]))
+    print("sqz / dense opencl: %.2fx faster" % (q["ms_per_step"] / ms))
+else:
+    print("dense opencl: skipped (no C compiler)")
