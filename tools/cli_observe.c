@@ -21,13 +21,13 @@ int sqz_cli_observe_opt(const char *cmd, int argc, char **argv, int *i, sqz_cli_
   return m;
 }
 
-int sqz_cli_observe_check(const char *cmd, const sqz_cli_obs *o, const char *frames, uint64_t every) {
+int sqz_cli_observe_check(const char *cmd, const sqz_cli_obs *o, uint64_t every) {
   if (o->n && !o->out) return sqz_cli_usage(cmd, "--observe %s needs --observe-out FILE.csv|FILE.jsonl", o->text[0]);
   if (o->out && !o->n) return sqz_cli_usage(cmd, "--observe-out %s needs at least one --observe ITEM", o->out);
   if (o->out && !sqz_cli_has_ext(o->out, ".csv") && !sqz_cli_has_ext(o->out, ".jsonl"))
     return sqz_cli_usage(cmd, "--observe-out %s: expected a .csv or .jsonl file", o->out);
   if (o->n && !every) return sqz_cli_usage(cmd, "--observe needs --every K (a row every K steps, K >= 1)");
-  return sqz_cli_frames_check(cmd, frames, frames || !o->n ? every : 0);
+  return 0;
 }
 
 /* The name of value k of item i: the item as written, com's as com_y, com_x[, com_z]. */

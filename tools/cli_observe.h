@@ -13,7 +13,7 @@
   "             steps and at the last, a row each into --observe-out FILE.csv or FILE.jsonl (docs/OBSERVABLES.md)\n"
 
 #define SQZ_CLI_MAX_OBSERVE 32
-typedef struct {
+typedef struct sqz_cli_obs {
   const char *text[SQZ_CLI_MAX_OBSERVE]; /* the items as written (the columns' names) */
   size_t n;
   const char *out; /* --observe-out */
@@ -27,9 +27,9 @@ typedef struct {
 
 /* Matches --observe ITEM / --observe-out FILE at argv[*i]: 1 when matched, 0 when not, 2 after a usage error. */
 int sqz_cli_observe_opt(const char *cmd, int argc, char **argv, int *i, sqz_cli_obs *o);
-/* After the options: --observe, --observe-out and --every K come together (FILE .csv or .jsonl), then
- * sqz_cli_frames_check for --frames; 0 or the exit status 2. */
-int sqz_cli_observe_check(const char *cmd, const sqz_cli_obs *o, const char *frames, uint64_t every);
+/* After the options: --observe, --observe-out and --every K come together (FILE .csv or .jsonl); 0 or the exit
+ * status 2. */
+int sqz_cli_observe_check(const char *cmd, const sqz_cli_obs *o, uint64_t every);
 /* Parses the items on dom (exit status 2 naming a bad one, a probe off the domain, a moment on layout
  * bits) and, when write (rank 0), opens the output's temporary and writes the header. 0 or the exit status. */
 int sqz_cli_observe_begin(const char *cmd, sqz_context *ctx, sqz_cli_obs *o, sqz_domain *dom, const char *layout,

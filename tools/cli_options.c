@@ -63,9 +63,7 @@ void sqz_cli_options_record(const sqz_context *ctx) {
   if (mem) fclose(mem);
 }
 
-void sqz_cli_options_json(sqz_json *j) {
-  if (sqz_cli_opts_json[0]) sqz_json_raw(j, "options", sqz_cli_opts_json);
-}
+const char *sqz_cli_options_recorded(void) { return sqz_cli_opts_json; }
 
 /* `sqz help options [--markdown]`: the table, as text or as the Markdown table of docs/OPTIONS.md. */
 int sqz_cli_help_options(int argc, char **argv) {

@@ -79,7 +79,7 @@ static int sqz__read_points(const char *path, float **xy, uint64_t *n) {
 }
 
 /* Writes the entries as little-endian float32 to the output's temporary (renamed over path by
- * sqz_cli_outputs_commit once whole). Returns 0 or the exit status. */
+ * sqz_cli_commit once whole). Returns 0 or the exit status. */
 static int sqz__write_f32(const char *path, const float *v, uint64_t count) {
   const char *tmp = NULL;
   FILE *f = NULL;
@@ -99,7 +99,7 @@ static int sqz__write_f32(const char *path, const float *v, uint64_t count) {
     }
     if (fwrite(buf, 4, k, f) != k) rc = sqz_cli_error("edm", SQZ_ERR_IO, "%s: write failed: %s", path, strerror(errno));
   }
-  return rc != 0 ? rc : sqz_cli_outputs_commit("edm");
+  return rc != 0 ? rc : sqz_cli_commit("edm");
 }
 
 int sqz_cmd_edm(int argc, char **argv) {

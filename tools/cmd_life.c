@@ -163,7 +163,7 @@ static int sqz__life_args(int argc, char **argv, sqz_life_opts *o) {
   if (!o->domain) return sqz_cli_usage("life", "missing DOMAIN (e.g. triangle:1024 or fractal:sierpinski-triangle:10)");
   if (!o->have_steps) return sqz_cli_usage("life", "missing --steps K");
   if (o->png_size && !o->png && !o->frames) return sqz_cli_usage("life", "--png-size applies to --png or --frames");
-  return sqz_cli_observe_check("life", &o->obs, o->frames, o->every);
+  return sqz_cli_every_check("life", &o->obs, o->frames, o->every);
 }
 
 static int sqz__life_steps(sqz_field *f, uint64_t steps, void *rule) { return sqz_life_step(f, rule, steps); }
@@ -337,7 +337,7 @@ int sqz_cmd_life(int argc, char **argv) {
     goto done;
   if (st == SQZ_OK && o.out) st = sqz_cli_save_state(f, o.out, out_tmp, o.rule, step0 + o.steps);
   if (st == SQZ_OK && o.png) st = sqz_field_save_png_sized(f, png_tmp, o.png_size);
-  if (st == SQZ_OK && (rc = sqz_cli_outputs_commit("life")) != 0) goto done;
+  if (st == SQZ_OK && (rc = sqz_cli_commit("life")) != 0) goto done;
   if (st != SQZ_OK) {
     rc = sqz_cli_fail("life", ctx, st);
     goto done;

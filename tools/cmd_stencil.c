@@ -148,7 +148,7 @@ static int sqz__stencil_args(int argc, char **argv, int which, sqz_stencil_opts 
   if (o->png_size && !o->png && !o->frames) return sqz_cli_usage(o->cmd, "--png-size applies to --png or --frames");
   if (o->out && !sqz_cli_has_ext(o->out, ".npy") && !sqz_cli_has_ext(o->out, ".h5"))
     return sqz_cli_usage(o->cmd, "--out %s: expected a .npy state or an .h5 checkpoint", o->out);
-  return sqz_cli_observe_check(o->cmd, &o->obs, o->frames, o->every);
+  return sqz_cli_every_check(o->cmd, &o->obs, o->frames, o->every);
 }
 
 /* What one chunk of steps runs: heat with alpha, or the user's kernel with its parameters. */
@@ -349,7 +349,7 @@ static int sqz__stencil(int argc, char **argv, int which) {
   if (st == SQZ_OK && o.out) st = sqz_cli_save_state(f, o.out, out_tmp, workload, step0 + o.steps);
   double png_min = 0, png_max = 0; /* the range the picture's colour map spans */
   if (st == SQZ_OK && o.png) st = sqz_field_save_png_range(f, png_tmp, o.png_size, &png_min, &png_max);
-  if (st == SQZ_OK && (rc = sqz_cli_outputs_commit(o.cmd)) != 0) goto done;
+  if (st == SQZ_OK && (rc = sqz_cli_commit(o.cmd)) != 0) goto done;
   if (st != SQZ_OK) {
     rc = sqz_cli_fail(o.cmd, ctx, st);
     goto done;

@@ -82,6 +82,7 @@ static int sqz_main(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   sqz_cli_outputs_init();
+  sqz_cli_guard_init();
   sqz_cli_mpi_init(&argc, &argv); /* under mpirun: every rank ends through sqz_cli_mpi_finalize */
   return sqz_cli_mpi_finalize(sqz_main(argc, argv));
 }
