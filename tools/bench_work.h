@@ -1,7 +1,7 @@
 /* bench_work.h — the field workloads of `sqz bench fractal|simplex`: life, heat or a user kernel on a cell type, in one buffer or in parts, and one row's run. */
 #ifndef SQZ_BENCH_WORK_H
 #define SQZ_BENCH_WORK_H
-#include "cli_common.h"
+#include "cli_table.h"
 
 #define SQZ_BENCH_MAX_PARTS 8
 
@@ -26,9 +26,19 @@ typedef struct {
   size_t n_params;
 } sqz_bench_work;
 
-/* Matches --workload NAME (kernel: and FILE.cl, the next argument), --type T, --param LIST or
- * --parts P[,P...] (repeatable) at argv[*i]: 1 when matched, 0 when not, 2 after a usage error. */
-int sqz_bench_work_opt(const char *cmd, int argc, char **argv, int *i, sqz_bench_work *w);
+/* The options of `sqz bench simplex|fractal` (each bench's settings start with one). */
+typedef struct {
+  sqz_cli_set s; /* --domain (s.domain), --rule, --steps, --block, --backend, --device, --json */
+  const char *layouts, *maps;
+  int no_copy_test;
+  sqz_bench_work w; /* --workload, --type, --param, --parts, --density, --seed */
+} sqz_bench_args;
+/* --workload NAME (kernel: and FILE.cl, the next argument) into w of a sqz_bench_args; the options both benches
+ * take: --type T, --param LIST, --parts P[,P...] (repeatable), --steps K (the timed steps, 1 .. 2^62), --density P,
+ * --seed S, --no-copy-test. */
+int sqz_bench_p_workload(const sqz_cli_args *a, const sqz_cli_optdef *d, const char *value);
+extern const sqz_cli_optdef sqz_bench_opt_type, sqz_bench_opt_param, sqz_bench_opt_parts, sqz_bench_opt_steps,
+    sqz_bench_opt_density, sqz_bench_opt_seed, sqz_bench_opt_no_copy_test;
 /* After the options: the workload among life, heat, kernel and the bench's `others` (NULL-terminated;
  * those are SQZ_BENCH_OTHER, u8 and no parts), the type it can take (life u8, heat f32 or f64, default f64,
  * kernel any, given), --param for kernels only, the kernel's text read. 0 or the exit status (2: bad input). */

@@ -48,10 +48,8 @@ int sqz_cli_open(const char *cmd, const char *backend, const char *device, sqz_c
 /* Prints the device list (used by `sqz devices` and on an unknown --device). */
 void sqz_cli_print_devices(FILE *out);
 /* ---- the library's options (cli_options.c) ---- */
-/* Takes every --option NAME=VALUE (or --option=NAME=VALUE) out of argv[1..], each checked against the library's
- * table (sqz_option_check): 0, or 2 after a message naming the option and its range. sqz.c calls it for the
- * commands that open a context, before they parse their own options. */
-int sqz_cli_options_take(const char *cmd, int *argc, char **argv);
+/* --option NAME=VALUE (sqz_cli_opt_option, cli_table.h), repeatable: each checked against the library's table
+ * (sqz_option_check) as it is parsed, exit status 2 naming the option and its range. */
 /* The --option list ("NAME=VALUE", NULL-terminated) for sqz_context_create_opts. */
 const char *const *sqz_cli_options(void);
 /* Option name for the CLI's own reads (device, backend, no_trial, ...): the last --option of it, else the
@@ -123,9 +121,11 @@ int sqz_cli_commit(const char *cmd);
 int sqz_cli_trial(const char *cmd, const char *kernel);
 
 /* ---- from the library's registries (cli_registry.c) ---- */
-/* Help lines, one per layout / per map that applies to family and dims (0: all): name, scope, help. */
-void sqz_cli_help_layouts(FILE *out, const char *indent);
-void sqz_cli_help_maps(FILE *out, const char *indent, unsigned family, int dims);
+/* A command's help on the layouts and maps it takes: the title line, then one line each (name, scope, help) of the
+ * layouts of `families` (0: all) but `except` (NULL: none), of the maps that sqz_map_matches keeps for family,
+ * dims and backend (0, 0, NULL: all; only_backend: only those restricted to one backend, the fractal tile maps). */
+void sqz_cli_help_layouts(FILE *out, const char *title, unsigned families, const char *except);
+void sqz_cli_help_maps(FILE *out, const char *title, unsigned family, int dims, const char *backend, int only_backend);
 /* Up to max names of the maps that sqz_map_matches keeps (only_backend: only those restricted
  * to one backend, the fractal tile maps); returns how many. The names are the library's. */
 int sqz_cli_maps(unsigned family, int dims, const char *backend, int only_backend, const char **names, int max);
@@ -198,8 +198,7 @@ typedef struct {
   sqz_context *ctxs[SQZ_CLI_MAX_DEVICES];
   size_t n_ctx;         /* contexts opened for a list (0: the run's one context) */
 } sqz_cli_parts;
-/* Matches --parts P / --devices LIST at argv[*i]: 1 when matched, 0 when not, 2 after a usage error. */
-int sqz_cli_parts_opt(const char *cmd, int argc, char **argv, int *i, sqz_cli_parts *o);
+/* --parts P and --devices LIST: sqz_cli_opt_parts and sqz_cli_opt_devices (cli_table.h). */
 /* Opens the run's context: sqz_cli_open, or with a device list (--devices, or a --device or
  * SQZ_DEVICE holding commas: 0,1 or 0:0,0:1) one context per entry, *ctx the first; a bare number
  * N is the backend's Nth device in `sqz devices` order. Returns 0 or the exit status after a message. */
