@@ -164,17 +164,10 @@ static const sqz_cli_optdef sqz_fb_backend = SQZ_CLI_TEXT(
              "turn, each report with its own copy bandwidth (the cpu backend's: memcpy), then per layout\n"
              "the first backend's speed against the others' (kernel time ratio) and whether the live\n"
              "cells agree");
-static const sqz_cli_optdef *const sqz_fb_opts[] = {
-    &sqz_fb_domain,        &sqz_fb_workload,     &sqz_bench_opt_type,    &sqz_bench_opt_param,
-    &sqz_bench_opt_parts,  &sqz_bench_opt_steps, &sqz_fb_rule,           &sqz_fb_layouts,
-    &sqz_bench_opt_density, &sqz_bench_opt_seed, &sqz_fb_block,          &sqz_fb_maps,
-    &sqz_fb_backend,       &sqz_cli_opt_device,  &sqz_cli_opt_json,      &sqz_bench_opt_no_copy_test,
-    &sqz_cli_opt_option,   NULL};
+static const sqz_cli_optdef *const sqz_fb_opts[] = {&sqz_fb_domain, &sqz_fb_workload, SQZ_BENCH_OPTS_WORK,
+                                                    &sqz_fb_rule,   &sqz_fb_layouts,  &sqz_fb_maps,
+                                                    &sqz_fb_block,  &sqz_fb_backend,  SQZ_BENCH_OPTS_END};
 
-static void sqz__fb_more(FILE *out) {
-  sqz_cli_help_layouts(out, "\nlayouts (--layouts):", SQZ_FAMILY_FRACTAL, NULL);
-  sqz_cli_help_maps(out, "tile lambda maps (--maps):", SQZ_FAMILY_FRACTAL, 0, NULL, 1);
-}
 
 static const sqz_cli_cmd sqz_fb_cmd = {
     "bench fractal", "--domain fractal:NAME:R [options]",
@@ -185,7 +178,7 @@ static const sqz_cli_cmd sqz_fb_cmd = {
     "moving 2 x sizeof(T) bytes per cell (layout bits: 2 bits) at the copy bandwidth measured in\n"
     "the same run, and the engine path that ran (sqz_field_engine). Layouts whose buffers do not\n"
     "fit are listed with the reason.\n",
-    sqz_fb_opts, 0, sqz__fb_more};
+    sqz_fb_opts, 0, {"--layouts", SQZ_FAMILY_FRACTAL, NULL}, {"--maps", SQZ_FAMILY_FRACTAL, 0, NULL, 1}};
 
 /* After the options: the domain given, what --backend all takes, the workload. */
 static int sqz__bench_check(sqz_bench_opts *o) {

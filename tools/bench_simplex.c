@@ -254,17 +254,10 @@ static const sqz_cli_optdef sqz_sb_backend = SQZ_CLI_TEXT(
     "--backend", "B", backend, "opencl (default) or cpu, or a list such as opencl,cpu: the same run on each backend in\n"
                                "turn, each report with its own copy bandwidth, then per layout and map the first\n"
                                "backend's speed against the others' (kernel time ratio) and whether results agree");
-static const sqz_cli_optdef *const sqz_sb_opts[] = {
-    &sqz_sb_domain,        &sqz_sb_workload,     &sqz_bench_opt_type,      &sqz_bench_opt_param,
-    &sqz_bench_opt_parts,  &sqz_bench_opt_steps, &sqz_sb_maps,             &sqz_sb_layouts,
-    &sqz_sb_rule,          &sqz_bench_opt_density, &sqz_bench_opt_seed,    &sqz_cli_opt_block,
-    &sqz_sb_backend,       &sqz_cli_opt_device,  &sqz_cli_opt_json,        &sqz_bench_opt_no_copy_test,
-    &sqz_cli_opt_option,   NULL};
+static const sqz_cli_optdef *const sqz_sb_opts[] = {&sqz_sb_domain, &sqz_sb_workload, SQZ_BENCH_OPTS_WORK,
+                                                    &sqz_sb_rule,   &sqz_sb_layouts,  &sqz_sb_maps,
+                                                    &sqz_cli_opt_block, &sqz_sb_backend, SQZ_BENCH_OPTS_END};
 
-static void sqz__sb_more(FILE *out) {
-  sqz_cli_help_layouts(out, "\nlayouts (--layouts):", SQZ_FAMILY_SIMPLEX, NULL);
-  sqz_cli_help_maps(out, "maps (--maps):", SQZ_FAMILY_SIMPLEX, 0, NULL, 0);
-}
 
 static const sqz_cli_cmd sqz_sb_cmd = {
     "bench simplex", "--domain triangle:N|tetrahedron:N [options]",
@@ -283,7 +276,7 @@ static const sqz_cli_cmd sqz_sb_cmd = {
     "layout bits: 2 bits) at the copy bandwidth measured in the same run (clEnqueueCopyBuffer;\n"
     "memcpy on the cpu backend), and the engine path that ran (sqz_field_engine). A column\n"
     "checks that all rows computed the same.\n",
-    sqz_sb_opts, 0, sqz__sb_more};
+    sqz_sb_opts, 0, {"--layouts", SQZ_FAMILY_SIMPLEX, NULL}, {"--maps", SQZ_FAMILY_SIMPLEX, 0, NULL, 0}};
 
 static int sqz__bench_simplex_one(const char *backend, FILE *out, sqz_bench_points *pts, void *user);
 

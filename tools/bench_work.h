@@ -39,6 +39,11 @@ typedef struct {
 int sqz_bench_p_workload(const sqz_cli_args *a, const sqz_cli_optdef *d, const char *value);
 extern const sqz_cli_optdef sqz_bench_opt_type, sqz_bench_opt_param, sqz_bench_opt_parts, sqz_bench_opt_steps,
     sqz_bench_opt_density, sqz_bench_opt_seed, sqz_bench_opt_no_copy_test;
+/* In each bench's table: the options of its workload, and those it ends with. */
+#define SQZ_BENCH_OPTS_WORK                                                                                          \
+  &sqz_bench_opt_type, &sqz_bench_opt_param, &sqz_bench_opt_parts, &sqz_bench_opt_steps, &sqz_bench_opt_density,     \
+      &sqz_bench_opt_seed
+#define SQZ_BENCH_OPTS_END &sqz_cli_opt_device, &sqz_cli_opt_json, &sqz_bench_opt_no_copy_test, &sqz_cli_opt_option, NULL
 /* After the options: the workload among life, heat, kernel and the bench's `others` (NULL-terminated;
  * those are SQZ_BENCH_OTHER, u8 and no parts), the type it can take (life u8, heat f32 or f64, default f64,
  * kernel any, given), --param for kernels only, the kernel's text read. 0 or the exit status (2: bad input). */

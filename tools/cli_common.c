@@ -78,20 +78,6 @@ double sqz_cli_clock(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int sqz_cli_opt(int argc, char **argv, int *i, const char *name, int takes_value, const char **value) {
-  const char *a = argv[*i];
-  size_t n = strlen(name);
-  if (strncmp(a, name, n) != 0) return 0;
-  if (a[n] == 0) {
-    if (!takes_value) { *value = NULL; return 1; }
-    if (*i + 1 >= argc) return -1;
-    *value = argv[++*i];
-    return 1;
-  }
-  if (a[n] == '=' && takes_value) { *value = a + n + 1; return 1; }
-  return 0;
-}
-
 /* Digits only, within 64 bits: NULL, or why text is not such an integer. */
 const char *sqz_cli_u64_text(const char *text, uint64_t *out) {
   if (!*text) return "is empty, not a non-negative integer";

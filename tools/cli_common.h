@@ -12,9 +12,6 @@ int sqz_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(p
 int sqz_cli_fail(const char *cmd, sqz_context *ctx, int status);
 /* The same report for a failure the CLI found itself, with its own detail. */
 int sqz_cli_error(const char *cmd, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Matches argv[*i] against --name (flag) or --name VALUE / --name=VALUE.
- * Returns 1 and sets *value (NULL for flags) when matched, 0 when not, -1 when a value is missing. */
-int sqz_cli_opt(int argc, char **argv, int *i, const char *name, int takes_value, const char **value);
 /* Strict numeric option values: an integer is decimal digits only (no blanks, sign or trailing
  * text) and must fit 64 bits; a number is what strtod reads from the whole text (no leading blanks,
  * no trailing text) and must be finite. Each returns 0 and sets *out, or prints a usage error naming

@@ -71,11 +71,27 @@ const sqz_cli_optdef sqz_cli_opt_quiet =
     SQZ_CLI_FLAG("--quiet", quiet, "no progress bar (else shown on a terminal for runs over a second)");
 
 /* ---- parsing -------------------------------------------------------------------------------------------------- */
+/* Matches argv[*i] against --name (flag) or --name VALUE / --name=VALUE: 1 with *value (NULL for a flag), 0 when
+ * it is another argument, -1 when the value is missing. */
+static int sqz__opt(int argc, char **argv, int *i, const char *name, int takes_value, const char **value) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  if (strncmp(a, name, n) != 0) return 0;
+  if (a[n] == 0) {
+    if (!takes_value) { *value = NULL; return 1; }
+    if (*i + 1 >= argc) return -1;
+    *value = argv[++*i];
+    return 1;
+  }
+  if (a[n] == '=' && takes_value) { *value = a + n + 1; return 1; }
+  return 0;
+}
+
 /* The option of the table at argv[*i] (its value, or *missing when none follows), NULL when none matches. */
 static const sqz_cli_optdef *sqz__match(const sqz_cli_cmd *c, int argc, char **argv, int *i, const char **value,
                                         int *missing) {
   for (const sqz_cli_optdef *const *d = c->opts; *d; d++) {
-    int m = sqz_cli_opt(argc, argv, i, (*d)->name, (*d)->arg != NULL, value);
+    int m = sqz__opt(argc, argv, i, (*d)->name, (*d)->arg != NULL, value);
     *missing = m < 0;
     if (m) return *d;
   }
@@ -136,5 +152,9 @@ void sqz_cli_help(const sqz_cli_cmd *c, FILE *out) {
   if (c->domain) sqz__help_line(out, "DOMAIN", NULL, "triangle:N, tetrahedron:N or fractal:NAME:R (docs/CLI.md)");
   for (const sqz_cli_optdef *const *d = c->opts; *d; d++) sqz__help_line(out, (*d)->name, (*d)->arg, (*d)->help);
   sqz__help_line(out, "-h, --help", NULL, "this help");
-  if (c->more) c->more(out);
+  char title[64];
+  snprintf(title, sizeof title, "\nlayouts (%s):", c->layouts.opt);
+  if (c->layouts.opt) sqz_cli_help_layouts(out, title, c->layouts.families, c->layouts.except);
+  snprintf(title, sizeof title, "%smaps (%s):", c->layouts.opt ? "" : "\n", c->maps.opt);
+  if (c->maps.opt) sqz_cli_help_maps(out, title, c->maps.family, c->maps.dims, c->maps.backend, c->maps.only_backend);
 }

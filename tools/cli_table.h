@@ -69,14 +69,31 @@ extern const sqz_cli_optdef sqz_cli_opt_steps, sqz_cli_opt_layout, sqz_cli_opt_m
 extern const sqz_cli_optdef sqz_cli_opt_option, sqz_cli_opt_parts, sqz_cli_opt_devices, sqz_cli_opt_observe,
     sqz_cli_opt_observe_out;
 
+/* The layouts and the maps a command takes, which its help lists under the option that picks them (opt NULL: no
+ * list): the layouts of `families` (0: all) but `except`; the maps sqz_map_matches keeps for family, dims and
+ * backend (0, 0, NULL: all), only_backend: only those restricted to one backend (the fractal tile maps). */
+typedef struct {
+  const char *opt;
+  unsigned families;
+  const char *except;
+} sqz_cli_layout_list;
+typedef struct {
+  const char *opt;
+  unsigned family;
+  int dims;
+  const char *backend;
+  int only_backend;
+} sqz_cli_map_list;
+
 /* A command: its name as typed ("life", "bench fractal"), the rest of its usage line(s), the text under them,
- * the options it takes (NULL-terminated, in the help's order), whether it takes DOMAIN, and what its help lists
- * after the options (the layouts and maps it takes; NULL: nothing). */
+ * the options it takes (NULL-terminated, in the help's order), whether it takes DOMAIN, the layouts and maps
+ * it takes. */
 typedef struct {
   const char *name, *usage, *about;
   const sqz_cli_optdef *const *opts;
   int domain;
-  void (*more)(FILE *out);
+  sqz_cli_layout_list layouts;
+  sqz_cli_map_list maps;
 } sqz_cli_cmd;
 
 /* Parses argv[1..] into set (which starts with a sqz_cli_set): each option of the table, DOMAIN where the command

@@ -9,7 +9,7 @@ static const sqz_cli_cmd sqz_devices_cmd = {
     "devices", "[--json]",
     "Lists every device: backend, id (use with --device or SQZ_DEVICE), platform, type, compute units,\n"
     "global memory, largest single allocation, OpenCL C version, name.\n",
-    sqz_devices_opts, 0, NULL};
+    sqz_devices_opts, 0, {NULL, 0, NULL}, {NULL, 0, 0, NULL, 0}};
 
 /* Device i of l as one JSON object. */
 static void sqz__device_json(const sqz_device_list *l, size_t i) {

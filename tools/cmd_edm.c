@@ -23,14 +23,13 @@ static const sqz_cli_optdef *const sqz_edm_opt_list[] = {&sqz_edm_points,      &
                                                           &sqz_cli_opt_backend, &sqz_cli_opt_device, &sqz_cli_opt_json,
                                                           &sqz_cli_opt_option,  NULL};
 
-static void sqz__edm_more(FILE *out) { sqz_cli_help_maps(out, "\nmaps (--map):", SQZ_FAMILY_SIMPLEX, 2, NULL, 0); }
 
 static const sqz_cli_cmd sqz_edm_cmd = {
     "edm", "--points FILE --out FILE.f32 [options]",
     "Reads N points, one 'x y' pair of numbers per line ('#' starts a comment, blank lines are\n"
     "skipped), and writes the N(N+1)/2 Euclidean distances of the lower triangle in row-major\n"
     "order (y = 0..N-1, x = 0..y) as little-endian float32. Nothing is written on error.\n",
-    sqz_edm_opt_list, 0, sqz__edm_more};
+    sqz_edm_opt_list, 0, {NULL, 0, NULL}, {"--map", SQZ_FAMILY_SIMPLEX, 2, NULL, 0}};
 
 static int sqz__blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 

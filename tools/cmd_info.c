@@ -20,10 +20,6 @@ static const sqz_cli_optdef *const sqz_info_opts[] = {
     &sqz_info_layout,     &sqz_info_map,       &sqz_info_block,   &sqz_info_parts_opt,
     &sqz_cli_opt_backend_cuda, &sqz_cli_opt_device, &sqz_cli_opt_json, &sqz_cli_opt_option, NULL};
 
-static void sqz__info_more(FILE *out) {
-  sqz_cli_help_layouts(out, "\nlayouts (--layout):", 0, NULL);
-  sqz_cli_help_maps(out, "simplex thread maps (--map):", SQZ_FAMILY_SIMPLEX, 0, NULL, 0);
-}
 
 static const sqz_cli_cmd sqz_info_cmd = {
     "info",
@@ -41,7 +37,7 @@ static const sqz_cli_cmd sqz_info_cmd = {
     "and at 1 bit per cell, messages); with --layout L (bb, lambda, block:RHO, bits) also the largest part buffer\n"
     "and the halo bytes per step of a u8 field in layout L (bb, lambda: bands of bounding-box rows, planes of a\n"
     "tetrahedron; bits: whole bits tiles of fractals, rows of words of simplices; at once for any R and P).\n",
-    sqz_info_opts, 1, sqz__info_more};
+    sqz_info_opts, 1, {"--layout", 0, NULL}, {"--map", SQZ_FAMILY_SIMPLEX, 0, NULL, 0}};
 
 /* `sqz info simplex`: the m-simplex volume analysis. */
 typedef struct {
@@ -52,11 +48,11 @@ typedef struct {
 
 static const sqz_cli_optdef sqz_msimplex_m = {"--m", "M", "the dimension m, 2..16 (required)", sqz_cli_p_u64,
                                               offsetof(sqz_msimplex_opts, m), 2, 16};
-static const sqz_cli_optdef sqz_msimplex_r = {"--r", "R", "the scale of the recursive orthotope set (default 0.5)",
+static const sqz_cli_optdef sqz_msimplex_r = {"--r", "R", "the scale of the recursive orthotope set, 0 < R < 1 (default 0.5)",
                                               sqz_cli_p_number, offsetof(sqz_msimplex_opts, r), 0, 0};
-static const sqz_cli_optdef sqz_msimplex_beta = {"--beta", "B", "its arity (default 2)", sqz_cli_p_number,
+static const sqz_cli_optdef sqz_msimplex_beta = {"--beta", "B", "its arity, 1 .. 1e6 with B R^M < 1 (default 2)", sqz_cli_p_number,
                                                  offsetof(sqz_msimplex_opts, beta), 0, 0};
-static const sqz_cli_optdef sqz_msimplex_n = {"--n", "N", "the side the volumes are given at (default: the analysis')",
+static const sqz_cli_optdef sqz_msimplex_n = {"--n", "N", "the sample side of the volumes (default (1/R)^4, or 16)",
                                               sqz_cli_p_u64, offsetof(sqz_msimplex_opts, n), 0, UINT64_MAX};
 static const sqz_cli_optdef *const sqz_msimplex_opts_list[] = {&sqz_msimplex_m, &sqz_msimplex_r, &sqz_msimplex_beta,
                                                                &sqz_msimplex_n, &sqz_cli_opt_json, NULL};
@@ -64,7 +60,7 @@ static const sqz_cli_cmd sqz_msimplex_cmd = {
     "info simplex", "--m M [--r R] [--beta B] [--n N] [--json]",
     "The m-simplex volume analysis: the recursive orthotope set of scale R and arity B against the\n"
     "simplex, its extra volume and its limit.\n",
-    sqz_msimplex_opts_list, 0, NULL};
+    sqz_msimplex_opts_list, 0, {NULL, 0, NULL}, {NULL, 0, 0, NULL, 0}};
 
 static void sqz__msimplex_json(const sqz_msimplex_volume *st) {
   sqz_json j;

@@ -50,16 +50,11 @@ static const sqz_cli_optdef *const sqz_life_opt_list[] = {
     &sqz_cli_opt_backend_cuda, &sqz_cli_opt_device, &sqz_cli_opt_parts,     &sqz_cli_opt_devices,  &sqz_cli_opt_timeout,
     &sqz_cli_opt_quiet,   &sqz_cli_opt_json,   &sqz_cli_opt_option,    NULL};
 
-static void sqz__life_more(FILE *out) {
-  sqz_cli_help_layouts(out, "\nlayouts (--layout):", 0, NULL);
-  sqz_cli_help_maps(out, "maps (--map; fractals: the tile lambda of the backend, the layout is the method):", 0, 0, NULL,
-                    0);
-}
 
 static const sqz_cli_cmd sqz_life_cmd = {
     "life", "DOMAIN --steps K [options]",
     "Runs a Life-like cellular automaton (B/S rules, Golly's Generations) on every cell of DOMAIN, K steps.\n",
-    sqz_life_opt_list, 1, sqz__life_more};
+    sqz_life_opt_list, 1, {"--layout", 0, NULL}, {"--map", 0, 0, NULL, 0}};
 
 /* Parses --at X,Y: two non-negative decimal integers below 2^63, nothing else; 0, or 2 after a
  * usage error naming the value. */

@@ -26,11 +26,14 @@ static const sqz_cli_optdef sqz_run_type =
     SQZ_SOPT("--type", "T", type, sqz_cli_p_text, "the cell type: u8, i32, f32 or f64 (required)");
 static const sqz_cli_optdef sqz_run_param =
     SQZ_SOPT("--param", "V1,V2,...", params, sqz_cli_p_text, "finite numbers for param[0..] (comma-separated)");
-static const sqz_cli_optdef sqz_run_init = SQZ_CLI_TEXT(
-    "--init", "STATE",
-    init, "random:DENSITY:SEED (cells 1 with that probability; default random:0.5:1), const:V (every\n"
-          "cell V), point:Y,X[:V] (3D point:Z,Y,X[:V]: one cell V, default 1, the others 0), a .npy\n"
-          "state or an .h5 checkpoint of sqz (--out FILE.h5 writes one: resume a long run bit for bit)");
+/* --init of run and heat: what random: makes, then the states both take. */
+#define SQZ_STENCIL_INIT(random)                                                                                     \
+  SQZ_CLI_TEXT("--init", "STATE", init,                                                                              \
+               random ", const:V\n(every cell V), point:Y,X[:V] (3D point:Z,Y,X[:V]: one cell V, default 1, the "   \
+                      "others 0),\na .npy state or an .h5 checkpoint of sqz (--out FILE.h5 writes one: resume a "    \
+                      "long run bit\nfor bit)")
+static const sqz_cli_optdef sqz_run_init =
+    SQZ_STENCIL_INIT("random:DENSITY:SEED (cells 1 with that probability; default random:0.5:1)");
 static const sqz_cli_optdef sqz_run_backend = SQZ_CLI_TEXT(
     "--backend", "B", backend, "opencl (the kernel is OpenCL C; the cpu backend takes C updates through the API,\n"
                                "sqz_stencil_step_fn)");
@@ -40,11 +43,8 @@ static const sqz_cli_optdef sqz_heat_alpha =
              "the stability limit");
 static const sqz_cli_optdef sqz_heat_type =
     SQZ_SOPT("--type", "T", type, sqz_cli_p_text, "the cell type: f32 or f64 (default f64)");
-static const sqz_cli_optdef sqz_heat_init = SQZ_CLI_TEXT(
-    "--init", "STATE",
-    init, "random:SEED (uniform values in [0, 1); default random:1), const:V (every cell V),\n"
-          "point:Y,X[:V] (3D point:Z,Y,X[:V]: a point source V, default 1, the others 0), a .npy\n"
-          "state or an .h5 checkpoint of sqz (--out FILE.h5 writes one: resume a long run bit for bit)");
+static const sqz_cli_optdef sqz_heat_init =
+    SQZ_STENCIL_INIT("random:SEED (uniform values in [0, 1); default random:1)");
 static const sqz_cli_optdef sqz_stencil_out = SQZ_CLI_TEXT(
     "--out", "FILE", out, "the final state: FILE.npy (shape (side, side) [y][x], tetrahedra (N, N, N) [z][y][x])\n"
                           "or FILE.h5 (an HDF5 checkpoint)");
@@ -61,11 +61,7 @@ static const sqz_cli_optdef *const sqz_heat_opts[] = {
     &sqz_cli_opt_quiet,   &sqz_cli_opt_json,   &sqz_cli_opt_option, NULL};
 
 /* The layouts and maps of the OpenCL and cpu steps of any update: layout bits holds Life only. */
-static void sqz__stencil_more(FILE *out) {
-  sqz_cli_help_layouts(out, "\nlayouts (--layout):", 0, "bits");
-  sqz_cli_help_maps(out, "maps (--map):", 0, 0, "opencl", 0);
-}
-
+#define SQZ_STENCIL_LISTS {"--layout", 0, "bits"}, {"--map", 0, 0, "opencl", 0}
 static const sqz_cli_cmd sqz_run_cmd = {
     "run", "DOMAIN --kernel FILE.cl --type T --steps K [options]",
     "Runs your cell update on every cell of DOMAIN, K times. FILE.cl defines\n"
@@ -76,13 +72,13 @@ static const sqz_cli_cmd sqz_run_cmd = {
     "(2D (dy,dx) = (-1,-1),(-1,0),(-1,1),(0,-1),(0,1),(1,-1),(1,0),(1,1), y down); bit i of present is 1\n"
     "when neighbour i is a domain cell, absent ones read 0. --param values arrive in param[0..]. A trial\n"
     "step in a child process comes first: a kernel that crashes the OpenCL compiler or the device is exit 1.\n",
-    sqz_run_opts, 1, sqz__stencil_more};
+    sqz_run_opts, 1, SQZ_STENCIL_LISTS};
 static const sqz_cli_cmd sqz_heat_cmd = {
     "heat", "DOMAIN --steps K [options]",
     "Explicit heat diffusion with insulated holes and borders: u' = u + A * sum over the face neighbours\n"
     "that are domain cells (2D: N, W, E, S; 3D: the 6 faces) of (u_n - u). The total heat is conserved:\n"
     "--json gives sum_initial and sum_final, with --png the range its colours map (png_min, png_max).\n",
-    sqz_heat_opts, 1, sqz__stencil_more};
+    sqz_heat_opts, 1, SQZ_STENCIL_LISTS};
 
 /* What one chunk of steps runs: heat with alpha, or the user's kernel with its parameters. */
 static int sqz__stencil_steps(sqz_field *f, uint64_t steps, void *user) {
