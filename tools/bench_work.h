@@ -8,7 +8,7 @@
 typedef enum { SQZ_BENCH_LIFE, SQZ_BENCH_HEAT, SQZ_BENCH_KERNEL, SQZ_BENCH_OTHER } sqz_bench_kind;
 
 /* What a bench's field rows run: --workload life|heat|kernel FILE.cl, --type, --param and --parts P
- * (sqz_bench_work_opt), with the bench's own --rule, --density and --seed. */
+ * (the options of sqz_bench_args), with the bench's own --rule, --density and --seed. */
 typedef struct {
   const char *workload; /* as given; NULL: life */
   const char *kernel;   /* FILE.cl of --workload kernel */
