@@ -74,6 +74,28 @@ static int sqz__ratios(const sqz_bench_run *runs, int n, int json, FILE *out) {
   return differ;
 }
 
+/* One object {"backends", "runs", "ratios"} of every backend's run; 1 when their results differ. */
+static int sqz__backends_json(const sqz_bench_run *runs, int n) {
+  sqz_json j;
+  sqz_json_begin(&j, stdout);
+  printf(",\"backends\":[");
+  for (int i = 0; i < n; i++) {
+    if (i) putchar(',');
+    sqz_json_escape(stdout, runs[i].backend);
+  }
+  printf("],\"runs\":[");
+  for (int i = 0; i < n; i++) { /* each backend's own report object, or null when it printed none */
+    size_t len = runs[i].len;
+    while (len && (runs[i].text[len - 1] == '\n' || runs[i].text[len - 1] == ' ')) len--;
+    if (len && runs[i].text[0] == '{') printf("%s%.*s", i ? "," : "", (int)len, runs[i].text);
+    else printf("%snull", i ? "," : "");
+  }
+  printf("],\"ratios\":[");
+  int differ = sqz__ratios(runs, n, 1, stdout);
+  printf("]}\n");
+  return differ;
+}
+
 int sqz_bench_backends(const char *cmd, const char *list, int json, sqz_bench_one_fn one, void *user) {
   sqz_bench_run runs[SQZ_BENCH_MAX_BACKENDS];
   int n = 0, rc = 0;
@@ -93,26 +115,8 @@ int sqz_bench_backends(const char *cmd, const char *list, int json, sqz_bench_on
     fclose(mem);
     if (runs[i].rc > rc) rc = runs[i].rc;
   }
-  int differ = 0;
-  if (json) {
-    sqz_json j;
-    sqz_json_begin(&j, stdout);
-    printf(",\"backends\":[");
-    for (int i = 0; i < n; i++) {
-      if (i) putchar(',');
-      sqz_json_escape(stdout, runs[i].backend);
-    }
-    printf("],\"runs\":[");
-    for (int i = 0; i < n; i++) { /* each backend's own report object, or null when it printed none */
-      size_t len = runs[i].len;
-      while (len && (runs[i].text[len - 1] == '\n' || runs[i].text[len - 1] == ' ')) len--;
-      if (len && runs[i].text[0] == '{') printf("%s%.*s", i ? "," : "", (int)len, runs[i].text);
-      else printf("%snull", i ? "," : "");
-    }
-    printf("],\"ratios\":[");
-    differ = sqz__ratios(runs, n, 1, stdout);
-    printf("]}\n");
-  } else {
+  int differ = json ? sqz__backends_json(runs, n) : 0;
+  if (!json) {
     for (int i = 0; i < n; i++) printf("%s== backend %s ==\n%s", i ? "\n" : "", runs[i].backend, runs[i].text);
     differ = sqz__ratios(runs, n, 0, stdout);
   }

@@ -131,84 +131,113 @@ static void sqz__bx_table(sqz_domain *dom, const char *rule, uint64_t steps, con
   }
 }
 
-int sqz_cmd_bench_fractal_all(const char *domain, const char *rule, const char *layouts, uint64_t steps, double density,
-                          uint64_t seed, const char *device, int json) {
-  sqz_context *ctx[2] = {NULL, NULL}; /* opencl, cuda */
-  char why[2][400] = {"", ""}, list[512], devices[900];
-  int numeric = device && *device && strspn(device, "0123456789") == strlen(device);
-  for (int b = 0; b < 2; b++) {
-    int st = sqz_context_create_opts(b ? "cuda" : "opencl", b && !numeric ? NULL : device, sqz_cli_options(), &ctx[b]);
-    if (st != SQZ_OK) sqz__bx_error(NULL, st, why[b], sizeof why[b]);
-  }
-  snprintf(devices, sizeof devices, "opencl: %s; cuda: %s", ctx[0] ? sqz_context_device_name(ctx[0]) : why[0],
-           ctx[1] ? sqz_context_device_name(ctx[1]) : why[1]);
-  sqz_domain *dom = NULL;
-  int rc = 0, st = sqz_domain_parse(ctx[0] ? ctx[0] : ctx[1], domain, &dom);
-  if (st != SQZ_OK || sqz_domain_get_kind(dom) != SQZ_DOMAIN_FRACTAL) {
-    rc = sqz_cli_usage("bench fractal", "--domain %s: %s", domain,
-                       st != SQZ_OK ? sqz_last_error(NULL) : "not a fractal (use sqz bench simplex)");
-    goto done;
-  }
-  int fs = 0, fk = 0, fr = 0; /* scale, replicas, level */
-  sqz_domain_fractal_params(dom, &fs, &fk, &fr);
-  if (layouts) snprintf(list, sizeof list, "%s", strcmp(layouts, "none") == 0 ? "" : layouts); /* none: maps only */
-  else sqz_cli_layouts(dom, SQZ_CLI_LAYOUTS_BENCH | SQZ_CLI_LAYOUTS_TILES, list, sizeof list);
+/* One run of --backend all: its settings, the two contexts (opencl, cuda) or why each did not open, the rows. */
+typedef struct {
+  const char *domain, *rule;
+  uint64_t steps, seed;
+  double density;
+  sqz_context *ctx[2];
+  char why[2][400];
+  int fs, fk, fr; /* the fractal's scale, replicas and level */
   sqz_bx_row rows[3 * 16];
   sqz_bx_maps maps[17];
-  int n = 0, n_maps = 0;
-  memset(rows, 0, sizeof rows);
-  memset(maps, 0, sizeof maps);
-  for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && n < 3 * 16; tok = strtok_r(NULL, ",", &save)) {
+  int n, n_maps;
+} sqz_bx_run;
+
+/* The row of method m in layout tok: Life on a domain of its context, or why it did not run. 1 when its live
+ * count differs from OpenCL's (the row m places before it). */
+static int sqz__bx_row(sqz_bx_run *x, const char *tok, int m) {
+  sqz_bx_row *row = &x->rows[x->n], *ocl = &x->rows[x->n - m];
+  sqz_context *c = x->ctx[m > 0];
+  row->method = m;
+  snprintf(row->layout, sizeof row->layout, "%s", tok);
+  if (!c) {
+    row->status = SQZ_ERR_BACKEND_UNAVAILABLE;
+    memcpy(row->error, x->why[m > 0], sizeof x->why[0]); /* a string within why, which error outsizes */
+    return 0;
+  }
+  if (m > 0 && strncmp(tok, "block:", 6) != 0) { /* not filled and refused at the first step: skip it */
+    row->status = SQZ_ERR_UNSUPPORTED;
+    snprintf(row->error, sizeof row->error, "the cuda backend steps fractals in layout block:RHO only");
+    return 0;
+  }
+  sqz_domain *d = NULL;
+  row->status = sqz_domain_parse(c, x->domain, &d);
+  if (row->status == SQZ_OK) sqz__bx_life(c, d, x->rule, x->steps, x->density, x->seed, row);
+  else sqz__bx_error(c, row->status, row->error, sizeof row->error);
+  sqz_domain_release(d);
+  if (row->status != SQZ_OK || ocl->status != SQZ_OK || row->live == ocl->live) return 0;
+  fprintf(stderr, "sqz bench fractal: %s %s ends with %llu live cells, opencl with %llu\n", sqz_bx_methods[m], tok,
+          (unsigned long long)row->live, (unsigned long long)ocl->live);
+  return 1;
+}
+
+/* The rows of every layout of list, each method in turn; a block layout adds its grid level to the maps'. 1 when
+ * live counts disagree. */
+static int sqz__bx_rows(sqz_bx_run *x, char *list) {
+  int rc = 0;
+  for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && x->n < 3 * 16; tok = strtok_r(NULL, ",", &save)) {
     uint32_t j = 0;
     int block = strncmp(tok, "block:", 6) == 0; /* other layouts: the element level, added below */
     if (block)
-      for (uint64_t rho = strtoull(tok + 6, NULL, 10), p = 1; p < rho; p *= (uint64_t)fs) j++;
-    if (block && j > 0 && j <= (uint32_t)fr && n_maps < 16) maps[n_maps++].rb = (uint32_t)fr - j;
-    for (int m = 0; m < SQZ_BX_METHODS; m++, n++) {
-      sqz_bx_row *row = &rows[n];
-      row->method = m;
-      snprintf(row->layout, sizeof row->layout, "%s", tok);
-      sqz_context *c = ctx[m > 0];
-      if (!c) {
-        row->status = SQZ_ERR_BACKEND_UNAVAILABLE;
-        snprintf(row->error, sizeof row->error, "%s", why[m > 0]);
-        continue;
-      }
-      if (m > 0 && strncmp(tok, "block:", 6) != 0) { /* not filled and refused at the first step: skip it */
-        row->status = SQZ_ERR_UNSUPPORTED;
-        snprintf(row->error, sizeof row->error, "the cuda backend steps fractals in layout block:RHO only");
-        continue;
-      }
-      sqz_domain *d = NULL;
-      row->status = sqz_domain_parse(c, domain, &d);
-      if (row->status == SQZ_OK) sqz__bx_life(c, d, rule, steps, density, seed, row);
-      else sqz__bx_error(c, row->status, row->error, sizeof row->error);
-      sqz_domain_release(d);
-      if (row->status == SQZ_OK && rows[n - m].status == SQZ_OK && row->live != rows[n - m].live) {
-        fprintf(stderr, "sqz bench fractal: %s %s ends with %llu live cells, opencl with %llu\n",
-                sqz_bx_methods[m], tok, (unsigned long long)row->live, (unsigned long long)rows[n - m].live);
-        rc = 1;
-      }
-    }
+      for (uint64_t rho = strtoull(tok + 6, NULL, 10), p = 1; p < rho; p *= (uint64_t)x->fs) j++;
+    if (block && j > 0 && j <= (uint32_t)x->fr && x->n_maps < 16) x->maps[x->n_maps++].rb = (uint32_t)x->fr - j;
+    for (int m = 0; m < SQZ_BX_METHODS; m++, x->n++) rc |= sqz__bx_row(x, tok, m);
   }
-  maps[n_maps++].rb = (uint32_t)fr; /* element level: one cell per tile */
-  for (int i = 0; i < n_maps; i++) {
+  return rc;
+}
+
+/* The tile maps alone at every grid level (and the element level), on CUDA. 1 when a checksum disagrees. */
+static int sqz__bx_all_maps(sqz_bx_run *x, sqz_domain *dom) {
+  int rc = 0;
+  x->maps[x->n_maps++].rb = (uint32_t)x->fr; /* element level: one cell per tile */
+  for (int i = 0; i < x->n_maps; i++) {
+    sqz_bx_maps *m = &x->maps[i];
     uint64_t all = 1; /* every tile of the level, or the last 2^30 (the largest coordinates) */
-    for (uint32_t l = 0; l < maps[i].rb; l++) all *= (uint64_t)fk;
-    maps[i].tiles = all < ((uint64_t)1 << 30) ? all : (uint64_t)1 << 30;
-    maps[i].tile0 = all - maps[i].tiles;
-    if (ctx[1]) sqz__bx_maps(ctx[1], dom, &maps[i]);
-    if (ctx[1] && maps[i].status == SQZ_OK && maps[i].sum[0] != maps[i].sum[1]) rc = 1;
+    for (uint32_t l = 0; l < m->rb; l++) all *= (uint64_t)x->fk;
+    m->tiles = all < ((uint64_t)1 << 30) ? all : (uint64_t)1 << 30;
+    m->tile0 = all - m->tiles;
+    if (x->ctx[1]) sqz__bx_maps(x->ctx[1], dom, m);
+    if (x->ctx[1] && m->status == SQZ_OK && m->sum[0] != m->sum[1]) rc = 1;
   }
+  return rc;
+}
+
+/* Runs the rows and maps on dom and prints the report; the exit status. */
+static int sqz__bx_run(sqz_bx_run *x, sqz_domain *dom, const char *layouts, int json) {
+  char list[512], devices[900];
+  snprintf(devices, sizeof devices, "opencl: %s; cuda: %s", x->ctx[0] ? sqz_context_device_name(x->ctx[0]) : x->why[0],
+           x->ctx[1] ? sqz_context_device_name(x->ctx[1]) : x->why[1]);
+  sqz_domain_fractal_params(dom, &x->fs, &x->fk, &x->fr);
+  if (layouts) snprintf(list, sizeof list, "%s", strcmp(layouts, "none") == 0 ? "" : layouts); /* none: maps only */
+  else sqz_cli_layouts(dom, SQZ_CLI_LAYOUTS_BENCH | SQZ_CLI_LAYOUTS_TILES, list, sizeof list);
+  int rc = sqz__bx_rows(x, list);
+  rc |= sqz__bx_all_maps(x, dom);
   int ran = 0;
-  for (int i = 0; i < n; i++) ran |= rows[i].status == SQZ_OK;
-  for (int i = 0; i < n_maps && ctx[1]; i++) ran |= maps[i].status == SQZ_OK;
-  if (json) sqz__bx_json(dom, rule, steps, rows, n, maps, ctx[1] ? n_maps : 0, devices);
-  else sqz__bx_table(dom, rule, steps, rows, n, maps, n_maps, devices, ctx[1] ? NULL : why[1]);
-  if (!ran && rc == 0) rc = 1;
-done:
+  for (int i = 0; i < x->n; i++) ran |= x->rows[i].status == SQZ_OK;
+  for (int i = 0; i < x->n_maps && x->ctx[1]; i++) ran |= x->maps[i].status == SQZ_OK;
+  if (json) sqz__bx_json(dom, x->rule, x->steps, x->rows, x->n, x->maps, x->ctx[1] ? x->n_maps : 0, devices);
+  else sqz__bx_table(dom, x->rule, x->steps, x->rows, x->n, x->maps, x->n_maps, devices, x->ctx[1] ? NULL : x->why[1]);
+  return !ran && rc == 0 ? 1 : rc;
+}
+
+int sqz_cmd_bench_fractal_all(const char *domain, const char *rule, const char *layouts, uint64_t steps, double density,
+                          uint64_t seed, const char *device, int json) {
+  sqz_bx_run x = {.domain = domain, .rule = rule, .steps = steps, .seed = seed, .density = density};
+  int numeric = device && *device && strspn(device, "0123456789") == strlen(device);
+  for (int b = 0; b < 2; b++) {
+    int st = sqz_context_create_opts(b ? "cuda" : "opencl", b && !numeric ? NULL : device, sqz_cli_options(), &x.ctx[b]);
+    if (st != SQZ_OK) sqz__bx_error(NULL, st, x.why[b], sizeof x.why[b]);
+  }
+  sqz_domain *dom = NULL;
+  int rc, st = sqz_domain_parse(x.ctx[0] ? x.ctx[0] : x.ctx[1], domain, &dom);
+  if (st != SQZ_OK || sqz_domain_get_kind(dom) != SQZ_DOMAIN_FRACTAL)
+    rc = sqz_cli_usage("bench fractal", "--domain %s: %s", domain,
+                       st != SQZ_OK ? sqz_last_error(NULL) : "not a fractal (use sqz bench simplex)");
+  else
+    rc = sqz__bx_run(&x, dom, layouts, json);
   sqz_domain_release(dom);
-  sqz_context_release(ctx[0]);
-  sqz_context_release(ctx[1]);
+  sqz_context_release(x.ctx[0]);
+  sqz_context_release(x.ctx[1]);
   return rc;
 }

@@ -9,36 +9,6 @@
 #include "cmds.h"
 #include "sqz_bench.h"
 
-static const char *sqz_bench_fractal_help =
-    "usage: sqz bench fractal --domain fractal:NAME:R [--workload life|heat|kernel FILE.cl] [--type T]\n"
-    "                         [--param v1,v2,...] [--parts P[,P...]] [--steps K] [--rule R] [--layouts L1,L2,...]\n"
-    "                         [--density P] [--seed S] [--block RHO] [--maps M1,M2] [--backend B] [--device D]\n"
-    "                         [--json] [--no-copy-test]\n"
-    "\n"
-    "Runs the workload on the fractal in each layout, one after the other, from the same state:\n"
-    "an untimed warm-up of min(K, 4) steps (builds the kernels), then K timed steps (default 10).\n"
-    "  --workload life (default; u8 cells, --rule), heat (f32 or f64, default f64; uniform values,\n"
-    "             alpha 0.2) or kernel FILE.cl (your update as for sqz run: --type u8|i32|f32|f64 and\n"
-    "             --param values; a random 0/1 state of --density)\n"
-    "  --parts    P (2 or more; a list or repeated): a row per layout in P parts beside its one-buffer\n"
-    "             row, same workload and steps; 'vs 1' is the parts' speed against one buffer\n"
-    "  --layouts  default bb,lambda,block:RHO for RHO = s^j up to 32 (s = 2: 4 and 16),compact\n"
-    "  --rule     default B2/S23 (the Squeeze paper's rule)\n"
-    "  --block    tile side of the compact and lambda launches (a power of s; 0 = automatic)\n"
-    "  --maps     tile lambda maps of the lambda, block and compact rows, those of the backend (see\n"
-    "             below); rows other than the backend's default are named LAYOUT/MAP\n"
-    "  --backend  opencl, cpu, cuda, or all: OpenCL, CUDA with MMA tile maps and CUDA with ALU\n"
-    "             tile maps side by side (default: the block layouts; --layouts none: no Life),\n"
-    "             then the tile maps alone, MMA against ALU; or a list such as opencl,cpu: the\n"
-    "             same run on each backend in turn, each report with its own copy bandwidth\n"
-    "             (the cpu backend's: memcpy), then per layout the first backend's speed against\n"
-    "             the others' (kernel time ratio) and whether the live cells agree\n"
-    "Reports per layout: kernel and end-to-end time per step, cells/s, bytes (both buffers),\n"
-    "memory reduction factor against bb, speed-up against bb, the share of the floor set by\n"
-    "moving 2 x sizeof(T) bytes per cell (layout bits: 2 bits) at the copy bandwidth measured in\n"
-    "the same run, and the engine path that ran (sqz_field_engine). Layouts whose buffers do not\n"
-    "fit are listed with the reason.\n";
-
 typedef struct {
   char layout[32]; /* LAYOUT or LAYOUT/MAP */
   sqz_bench_ran run;
@@ -164,69 +134,61 @@ static void sqz__print_table(FILE *out, const sqz_bench_report *rp) {
           "cells after the run (equal in every row); engine: the path that ran (sqz_field_engine).\n", bpc);
 }
 
-typedef struct {
-  const char *domain, *rule, *layouts, *backend, *device, *maps;
-  uint64_t steps, seed, block;
-  double density;
-  int json, no_copy_test;
-  sqz_bench_work w; /* --workload, --type, --param, --parts */
-} sqz_bench_opts;
+typedef sqz_bench_args sqz_bench_opts;
 
-static int sqz__bench_args(int argc, char **argv, sqz_bench_opts *o) {
-  for (int i = 1; i < argc; i++) {
-    const char *v = NULL;
-    int m;
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(sqz_bench_fractal_help, stdout);
-      puts("layouts (--layouts):");
-      sqz_cli_help_layouts(stdout, "  ");
-      puts("tile lambda maps (--maps):");
-      sqz_cli_help_maps(stdout, "  ", SQZ_FAMILY_FRACTAL, 0);
-      return -1;
-    }
-    if (strcmp(argv[i], "--json") == 0) {
-      o->json = 1;
-      continue;
-    }
-    if (strcmp(argv[i], "--no-copy-test") == 0) { /* no copy-bandwidth measurement: no floor shares */
-      o->no_copy_test = 1;
-      continue;
-    }
-    if ((m = sqz_bench_work_opt("bench fractal", argc, argv, &i, &o->w)) != 0) {
-      if (m == 2) return 2;
-      continue;
-    }
-    static const char *const text_opts[] = {"--domain", "--rule",  "--layouts", "--backend",
-                                            "--device", "--maps", "--density"};
-    static const char *const num_opts[] = {"--steps", "--seed", "--block"};
-    const char **text_dst[] = {&o->domain, &o->rule, &o->layouts, &o->backend, &o->device, &o->maps, NULL};
-    uint64_t *num_dst[] = {&o->steps, &o->seed, &o->block};
-    static const uint64_t num_min[] = {1, 0, 0}, num_max[] = {SQZ_CLI_STEPS_MAX, UINT64_MAX, SQZ_CLI_BLOCK_MAX};
-    int done = 0;
-    for (int k = 0; k < 10 && !done; k++) {
-      const char *name = k < 7 ? text_opts[k] : num_opts[k - 7];
-      if ((m = sqz_cli_opt(argc, argv, &i, name, 1, &v)) == 0) continue;
-      if (m < 0) return sqz_cli_usage("bench fractal", "%s needs a value", name);
-      done = 1;
-      if (k < 6) {
-        *text_dst[k] = v;
-      } else if (k == 6) {
-        if (sqz_cli_double("bench fractal", name, v, 0.0, 1.0, &o->density)) return 2;
-      } else if (sqz_cli_u64_range("bench fractal", name, v, num_min[k - 7], num_max[k - 7], num_dst[k - 7])) {
-        return 2;
-      }
-    }
-    if (!done) return sqz_cli_usage("bench fractal", "unexpected argument '%s'", argv[i]);
-  }
-  if (!o->domain) return sqz_cli_usage("bench fractal", "missing --domain fractal:NAME:R");
-  if (o->maps && o->backend && strcmp(o->backend, "all") == 0)
-    return sqz_cli_usage("bench fractal", "--maps applies to one backend, not to --backend all");
-  if (o->backend && strcmp(o->backend, "all") == 0 && (o->w.workload || o->w.type_text || o->w.n_parts))
+static const sqz_cli_optdef sqz_fb_domain = SQZ_CLI_TEXT("--domain", "D", domain, "fractal:NAME:R (required)");
+static const sqz_cli_optdef sqz_fb_workload = {
+    "--workload", "W",
+    "life (default; u8 cells, --rule), heat (f32 or f64, default f64; uniform values, alpha 0.2)\n"
+    "or kernel FILE.cl (your update as for sqz run: --type u8|i32|f32|f64 and --param values; a\n"
+    "random 0/1 state of --density)",
+    sqz_bench_p_workload, offsetof(sqz_bench_args, w), 0, 0};
+static const sqz_cli_optdef sqz_fb_rule =
+    SQZ_CLI_TEXT("--rule", "R", rule, "life's rule (default B2/S23, the Squeeze paper's rule)");
+static const sqz_cli_optdef sqz_fb_layouts = {
+    "--layouts", "L1,L2,...",
+    "the layouts below to run (default bb,lambda,block:RHO for RHO = s^j up to 32 (s = 2: 4\n"
+    "and 16),compact)",
+    sqz_cli_p_text, offsetof(sqz_bench_args, layouts), 0, 0};
+static const sqz_cli_optdef sqz_fb_block = SQZ_CLI_COUNT(
+    "--block", "RHO", block, 0, SQZ_CLI_BLOCK_MAX, "tile side of the compact and lambda launches (a power of s; 0 = automatic)");
+static const sqz_cli_optdef sqz_fb_maps = {
+    "--maps", "M1,M2", "tile lambda maps of the lambda, block and compact rows, those below of the backend; rows\n"
+                       "other than the backend's default are named LAYOUT/MAP",
+    sqz_cli_p_text, offsetof(sqz_bench_args, maps), 0, 0};
+static const sqz_cli_optdef sqz_fb_backend = SQZ_CLI_TEXT(
+    "--backend", "B",
+    backend, "opencl (default), cpu, cuda, or all: OpenCL, CUDA with MMA tile maps and CUDA with ALU\n"
+             "tile maps side by side (default: the block layouts; --layouts none: no Life), then the tile\n"
+             "maps alone, MMA against ALU; or a list such as opencl,cpu: the same run on each backend in\n"
+             "turn, each report with its own copy bandwidth (the cpu backend's: memcpy), then per layout\n"
+             "the first backend's speed against the others' (kernel time ratio) and whether the live\n"
+             "cells agree");
+static const sqz_cli_optdef *const sqz_fb_opts[] = {&sqz_fb_domain, &sqz_fb_workload, SQZ_BENCH_OPTS_WORK,
+                                                    &sqz_fb_rule,   &sqz_fb_layouts,  &sqz_fb_maps,
+                                                    &sqz_fb_block,  &sqz_fb_backend,  SQZ_BENCH_OPTS_END};
+
+
+static const sqz_cli_cmd sqz_fb_cmd = {
+    "bench fractal", "--domain fractal:NAME:R [options]",
+    "Runs the workload on the fractal in each layout, one after the other, from the same state:\n"
+    "an untimed warm-up of min(K, 4) steps (builds the kernels), then K timed steps.\n"
+    "Reports per layout: kernel and end-to-end time per step, cells/s, bytes (both buffers),\n"
+    "memory reduction factor against bb, speed-up against bb, the share of the floor set by\n"
+    "moving 2 x sizeof(T) bytes per cell (layout bits: 2 bits) at the copy bandwidth measured in\n"
+    "the same run, and the engine path that ran (sqz_field_engine). Layouts whose buffers do not\n"
+    "fit are listed with the reason.\n",
+    sqz_fb_opts, 0, {"--layouts", SQZ_FAMILY_FRACTAL, NULL}, {"--maps", SQZ_FAMILY_FRACTAL, 0, NULL, 1}};
+
+/* After the options: the domain given, what --backend all takes, the workload. */
+static int sqz__bench_check(sqz_bench_opts *o) {
+  int all = o->s.backend && strcmp(o->s.backend, "all") == 0;
+  if (!o->s.domain) return sqz_cli_usage("bench fractal", "missing --domain fractal:NAME:R");
+  if (o->maps && all) return sqz_cli_usage("bench fractal", "--maps applies to one backend, not to --backend all");
+  if (all && (o->w.workload || o->w.type_text || o->w.n_parts))
     return sqz_cli_usage("bench fractal", "--backend all runs Life on u8 cells in one buffer: no --workload, --type "
                                           "or --parts");
-  o->w.rule = o->rule;
-  o->w.density = o->density;
-  o->w.seed = o->seed;
+  o->w.rule = o->s.rule;
   return sqz_bench_work_check("bench fractal", &o->w, NULL);
 }
 
@@ -283,9 +245,9 @@ static int sqz__run_rows(sqz_context *ctx, sqz_domain *dom, const sqz_bench_opts
   int rc = 0;
   for (int i = 0; i < n; i++) {
     const sqz_bench_ran *r = &rows[i].run;
-    if (!o->json && sqz_cli_progress())
+    if (!o->s.json && sqz_cli_progress())
       fprintf(stderr, "sqz bench fractal: %s (%llu parts) ...\n", rows[i].layout, (unsigned long long)r->parts);
-    sqz__bench_layout(ctx, dom, &o->w, o->steps, (uint32_t)o->block /* <= 1024 */, &rows[i]);
+    sqz__bench_layout(ctx, dom, &o->w, o->s.steps, (uint32_t)o->s.block /* <= 1024 */, &rows[i]);
     if (sqz_bench_work_fatal("bench fractal", ctx, &o->w, r->status)) return 2;
     if (r->status != SQZ_OK) continue;
     if (strcmp(rows[i].layout, "bb") == 0 && r->parts == 1) *bb = &rows[i];
@@ -304,16 +266,16 @@ static int sqz__run_rows(sqz_context *ctx, sqz_domain *dom, const sqz_bench_opts
 /* The benchmark on one backend: its report to out, its rows to pts (user: the options). */
 static int sqz__bench_fractal_one(const char *backend, FILE *out, sqz_bench_points *pts, void *user) {
   const sqz_bench_opts *o = user;
-  sqz_bench_report rp = {.w = &o->w, .steps = o->steps};
+  sqz_bench_report rp = {.w = &o->w, .steps = o->s.steps};
   sqz_bench_row *rows = NULL;
   char layouts[512], err[256], name[48];
   int rc;
-  if ((rc = sqz_cli_open("bench fractal", backend, o->device, &rp.ctx)) != 0) return rc;
-  int st = sqz_domain_parse(rp.ctx, o->domain, &rp.dom);
+  if ((rc = sqz_cli_open("bench fractal", backend, o->s.device, &rp.ctx)) != 0) return rc;
+  int st = sqz_domain_parse(rp.ctx, o->s.domain, &rp.dom);
   if (st != SQZ_OK) rc = sqz_cli_fail("bench fractal", rp.ctx, st);
   else if (sqz_domain_get_kind(rp.dom) != SQZ_DOMAIN_FRACTAL)
-    rc = sqz_cli_usage("bench fractal", "--domain %s is not a fractal (use sqz bench simplex)", o->domain);
-  else if (o->w.kind == SQZ_BENCH_LIFE && sqz_rule_parse(o->rule, 2, NULL, NULL, err, sizeof err) != SQZ_OK)
+    rc = sqz_cli_usage("bench fractal", "--domain %s is not a fractal (use sqz bench simplex)", o->s.domain);
+  else if (o->w.kind == SQZ_BENCH_LIFE && sqz_rule_parse(o->s.rule, 2, NULL, NULL, err, sizeof err) != SQZ_OK)
     rc = sqz_cli_usage("bench fractal", "--rule: %s", err);
   else if (o->maps)
     rc = sqz__bench_maps_ok(rp.ctx, o->maps);
@@ -337,9 +299,9 @@ static int sqz__bench_fractal_one(const char *backend, FILE *out, sqz_bench_poin
   for (int i = 0; i < rp.n; i++) {
     const sqz_bench_ran *r = &rows[i].run;
     sqz_bench_ran_name(r, rows[i].layout, name, sizeof name);
-    sqz_bench_add(pts, name, r->status == SQZ_OK, r->kernel_s / (double)o->steps, r->result);
+    sqz_bench_add(pts, name, r->status == SQZ_OK, r->kernel_s / (double)o->s.steps, r->result);
   }
-  if (o->json) sqz__print_json(out, &rp);
+  if (o->s.json) sqz__print_json(out, &rp);
   else sqz__print_table(out, &rp);
   if (!rp.best && rc == 0) rc = 1; /* no layout could run */
 done:
@@ -350,15 +312,17 @@ done:
 }
 
 int sqz_cmd_bench_fractal(int argc, char **argv) {
-  sqz_bench_opts o = {.rule = "B2/S23", .steps = 10, .seed = 1, .density = 0.5};
-  int rc = sqz__bench_args(argc, argv, &o);
-  if (rc == 0 && o.backend && strcmp(o.backend, "all") == 0) /* tools/bench_cuda.c */
-    rc = sqz_cmd_bench_fractal_all(o.domain, o.rule, o.layouts, o.steps, o.density, o.seed, o.device, o.json);
-  else if (rc == 0 && sqz_bench_is_list(o.backend)) /* tools/bench_backends.c */
-    rc = sqz_bench_backends("bench fractal", o.backend, o.json, sqz__bench_fractal_one, &o);
+  sqz_bench_opts o = {.s = {.rule = "B2/S23", .steps = 10}, .w = {.seed = 1, .density = 0.5}};
+  int rc = sqz_cli_parse(&sqz_fb_cmd, argc, argv, &o);
+  if (rc == 0) rc = sqz__bench_check(&o);
+  if (rc == 0 && o.s.backend && strcmp(o.s.backend, "all") == 0) /* tools/bench_cuda.c */
+    rc = sqz_cmd_bench_fractal_all(o.s.domain, o.s.rule, o.layouts, o.s.steps, o.w.density, o.w.seed, o.s.device,
+                                   o.s.json);
+  else if (rc == 0 && sqz_bench_is_list(o.s.backend)) /* tools/bench_backends.c */
+    rc = sqz_bench_backends("bench fractal", o.s.backend, o.s.json, sqz__bench_fractal_one, &o);
   else if (rc == 0) {
     sqz_bench_points pts = {NULL, 0, 0};
-    rc = sqz__bench_fractal_one(o.backend, stdout, &pts, &o);
+    rc = sqz__bench_fractal_one(o.s.backend, stdout, &pts, &o);
     free(pts.points);
   }
   sqz_bench_work_free(&o.w);

@@ -9,37 +9,6 @@
 #include "cmds.h"
 #include "sqz_bench.h"
 
-static const char *sqz_bench_simplex_help =
-    "usage: sqz bench simplex --domain triangle:N|tetrahedron:N\n"
-    "                         [--workload life|heat|kernel FILE.cl|edm|map|accumulate] [--type T]\n"
-    "                         [--param v1,v2,...] [--parts P[,P...]]\n"
-    "                         [--steps K] [--maps M1,M2,...] [--layouts L1,L2] [--rule R] [--density P]\n"
-    "                         [--seed S] [--block RHO] [--backend B] [--device D] [--json]\n"
-    "                         [--no-copy-test]   (skip the copy-bandwidth run: no floor columns)\n"
-    "\n"
-    "Runs the workload through every map of the domain's dimension (default) in each layout\n"
-    "(default compact,bb), one after the other: one untimed warm-up pass (builds the kernels),\n"
-    "then K timed passes (default 10).\n"
-    "  life        Life-like steps (--rule, default B3/S23 in 2D and B6/S5,6,7 in 3D) from a\n"
-    "              random state (--density, default 0.5; --seed); u8 cells\n"
-    "  heat        heat steps (sqz heat, default alpha) from uniform values; --type f32 or f64 (default)\n"
-    "  kernel FILE.cl  your update as for sqz run: --type u8|i32|f32|f64, --param values; a random\n"
-    "              0/1 state of --density\n"
-    "  edm         distance matrix of N random points (triangles only; packed float32 output)\n"
-    "  map         every domain cell written once through the map (1 byte per cell)\n"
-    "  accumulate  every domain cell read and incremented (2 bytes per cell)\n"
-    "  --parts     P (2 or more; a list or repeated; life, heat, kernel): a row per layout and map in\n"
-    "              P parts beside its one-buffer row; 'vs 1' is the parts' speed against one buffer\n"
-    "Reports per map: launches, launched and useful threads, kernel and end-to-end time per\n"
-    "pass, cells/s, bytes, the speed-up against the bb map in the same layout, and the share\n"
-    "of the floor set by the bytes each cell must move (2 x sizeof(T) for life, heat and kernel;\n"
-    "layout bits: 2 bits) at the copy bandwidth measured in the same run (clEnqueueCopyBuffer;\n"
-    "memcpy on the cpu backend), and the engine path that ran (sqz_field_engine). A column\n"
-    "checks that all rows computed the same.\n"
-    "  --backend  one backend, or a list such as opencl,cpu: the same run on each backend in turn,\n"
-    "             each report with its own copy bandwidth, then per layout and map the first\n"
-    "             backend's speed against the others' (kernel time ratio) and whether results agree\n";
-
 typedef enum { SQZ_W_LIFE, SQZ_W_EDM, SQZ_W_MAP, SQZ_W_ACC, SQZ_W_FIELD } sqz_workload; /* FIELD: heat, kernel */
 static const char *const sqz_workload_others[] = {"edm", "map", "accumulate", NULL}; /* beside life, heat, kernel */
 static const double sqz_workload_bytes[] = {2.0, 4.0, 1.0, 2.0}; /* bytes moved per cell and pass */
@@ -262,105 +231,113 @@ static void sqz__report(FILE *out, const sqz_sbench *b, const sqz_srow_result *r
 
 /* The parsed command line of one run. */
 typedef struct {
-  const char *domain, *maps, *device;
-  sqz_sbench b;       /* the workload's settings; ctx, dom and xy are each run's */
-  sqz_bench_work w;   /* --workload, --type, --param, --parts, --density */
+  sqz_bench_args a; /* the options */
+  sqz_sbench b;     /* the workload's settings; ctx, dom and xy are each run's */
   char layout_list[4][16];
-  int nlayouts, json, copy_test;
+  int nlayouts;
 } sqz_sopts;
+
+#define SQZ_SB_TEXT(name, arg, field, help) {name, arg, help, sqz_cli_p_text, offsetof(sqz_bench_args, field), 0, 0}
+static const sqz_cli_optdef sqz_sb_domain =
+    SQZ_CLI_TEXT("--domain", "D", domain, "triangle:N or tetrahedron:N (required)");
+static const sqz_cli_optdef sqz_sb_workload = {
+    "--workload", "W",
+    "life (default), heat, kernel FILE.cl, edm, map or accumulate (below)", sqz_bench_p_workload,
+    offsetof(sqz_bench_args, w), 0, 0};
+static const sqz_cli_optdef sqz_sb_maps =
+    SQZ_SB_TEXT("--maps", "M1,M2,...", maps, "the maps below to run (default: all of the domain's dimension)");
+static const sqz_cli_optdef sqz_sb_layouts =
+    SQZ_SB_TEXT("--layouts", "L1,L2", layouts, "the layouts below to run each map in (default compact,bb)");
+static const sqz_cli_optdef sqz_sb_rule =
+    SQZ_CLI_TEXT("--rule", "R", rule, "life's rule (default B3/S23 in 2D and B6/S5,6,7 in 3D)");
+static const sqz_cli_optdef sqz_sb_backend = SQZ_CLI_TEXT(
+    "--backend", "B", backend, "opencl (default) or cpu, or a list such as opencl,cpu: the same run on each backend in\n"
+                               "turn, each report with its own copy bandwidth, then per layout and map the first\n"
+                               "backend's speed against the others' (kernel time ratio) and whether results agree");
+static const sqz_cli_optdef *const sqz_sb_opts[] = {&sqz_sb_domain, &sqz_sb_workload, SQZ_BENCH_OPTS_WORK,
+                                                    &sqz_sb_rule,   &sqz_sb_layouts,  &sqz_sb_maps,
+                                                    &sqz_cli_opt_block, &sqz_sb_backend, SQZ_BENCH_OPTS_END};
+
+
+static const sqz_cli_cmd sqz_sb_cmd = {
+    "bench simplex", "--domain triangle:N|tetrahedron:N [options]",
+    "Runs the workload through every map of the domain's dimension (default) in each layout, one after the\n"
+    "other: one untimed warm-up pass (builds the kernels), then K timed passes. Workloads:\n"
+    "  life        Life-like steps (--rule) from a random state (--density, --seed); u8 cells\n"
+    "  heat        heat steps (sqz heat, default alpha) from uniform values; --type f32 or f64 (default)\n"
+    "  kernel FILE.cl  your update as for sqz run: --type u8|i32|f32|f64, --param values; a random\n"
+    "              0/1 state of --density\n"
+    "  edm         distance matrix of N random points (triangles only; packed float32 output)\n"
+    "  map         every domain cell written once through the map (1 byte per cell)\n"
+    "  accumulate  every domain cell read and incremented (2 bytes per cell)\n"
+    "Reports per map: launches, launched and useful threads, kernel and end-to-end time per\n"
+    "pass, cells/s, bytes, the speed-up against the bb map in the same layout, and the share\n"
+    "of the floor set by the bytes each cell must move (2 x sizeof(T) for life, heat and kernel;\n"
+    "layout bits: 2 bits) at the copy bandwidth measured in the same run (clEnqueueCopyBuffer;\n"
+    "memcpy on the cpu backend), and the engine path that ran (sqz_field_engine). A column\n"
+    "checks that all rows computed the same.\n",
+    sqz_sb_opts, 0, {"--layouts", SQZ_FAMILY_SIMPLEX, NULL}, {"--maps", SQZ_FAMILY_SIMPLEX, 0, NULL, 0}};
 
 static int sqz__bench_simplex_one(const char *backend, FILE *out, sqz_bench_points *pts, void *user);
 
-/* The options; -1 after --help. */
-static int sqz__simplex_args(int argc, char **argv, sqz_sopts *o, const char **layouts, const char **backend) {
-  const char *v = NULL;
-  uint64_t u = 0;
-  int rc = 0;
-  for (int i = 1; i < argc; i++) {
-    int m;
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(sqz_bench_simplex_help, stdout);
-      puts("maps (--maps, default: all of the domain's dimension):");
-      sqz_cli_help_maps(stdout, "  ", SQZ_FAMILY_SIMPLEX, 0);
-      return -1;
-    }
-    if ((m = sqz_cli_opt(argc, argv, &i, "--domain", 1, &v)) > 0) o->domain = v;
-    else if (m == 0 && (m = sqz_bench_work_opt("bench", argc, argv, &i, &o->w)) != 0) {
-      if (m == 2) return 2;
-    } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--maps", 1, &v)) > 0) o->maps = v;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--layouts", 1, &v)) > 0) *layouts = v;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--rule", 1, &v)) > 0) o->b.rule = v;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--backend", 1, &v)) > 0) *backend = v;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--device", 1, &v)) > 0) o->device = v;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--json", 0, &v)) > 0) o->json = 1;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--no-copy-test", 0, &v)) > 0) o->copy_test = 0;
-    else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--density", 1, &v)) > 0) {
-      if ((rc = sqz_cli_double("bench", "--density", v, 0.0, 1.0, &o->w.density)) != 0) return rc;
-    } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--steps", 1, &v)) > 0) {
-      if ((rc = sqz_cli_u64_range("bench", "--steps", v, 1, SQZ_CLI_STEPS_MAX, &o->b.steps)) != 0) return rc;
-    } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--seed", 1, &v)) > 0) {
-      if ((rc = sqz_cli_u64("bench", "--seed", v, &o->b.seed)) != 0) return rc;
-    } else if (m == 0 && (m = sqz_cli_opt(argc, argv, &i, "--block", 1, &v)) > 0) {
-      if ((rc = sqz_cli_u64_range("bench", "--block", v, 0, SQZ_CLI_BLOCK_MAX, &u)) != 0) return rc;
-      o->b.block = (uint32_t)u; /* at most 1024 */
-    }
-    if (m < 0) return sqz_cli_usage("bench", "option %s needs a value", argv[i]);
-    if (m == 0) return sqz_cli_usage("bench", "unknown option '%s' for 'bench simplex'", argv[i]);
-  }
-  if (!o->domain) return sqz_cli_usage("bench", "bench simplex needs --domain triangle:N or tetrahedron:N");
-  o->w.seed = o->b.seed;
-  if ((rc = sqz_bench_work_check("bench", &o->w, sqz_workload_others)) != 0) return rc;
-  o->b.w = o->w.kind == SQZ_BENCH_LIFE ? SQZ_W_LIFE : SQZ_W_FIELD;
-  for (int k = 0; o->w.kind == SQZ_BENCH_OTHER && sqz_workload_others[k]; k++)
-    if (strcmp(o->w.workload, sqz_workload_others[k]) == 0) o->b.w = (sqz_workload)(SQZ_W_EDM + k);
+/* After the options: the domain given, the workload checked, the lists split. */
+static int sqz__simplex_check(sqz_sopts *o) {
+  char map_list[16][16];
+  const char *layouts = o->a.layouts;
+  if (!o->a.s.domain) return sqz_cli_usage("bench simplex", "missing --domain triangle:N or tetrahedron:N");
+  int rc = sqz_bench_work_check("bench simplex", &o->a.w, sqz_workload_others);
+  if (rc) return rc;
+  o->b = (sqz_sbench){.w = o->a.w.kind == SQZ_BENCH_LIFE ? SQZ_W_LIFE : SQZ_W_FIELD, .rule = o->a.s.rule,
+                      .steps = o->a.s.steps, .seed = o->a.w.seed, .block = (uint32_t)o->a.s.block /* <= 1024 */};
+  for (int k = 0; o->a.w.kind == SQZ_BENCH_OTHER && sqz_workload_others[k]; k++)
+    if (strcmp(o->a.w.workload, sqz_workload_others[k]) == 0) o->b.w = (sqz_workload)(SQZ_W_EDM + k);
+  if ((o->nlayouts = sqz__split_list(layouts ? layouts : "compact,bb", o->layout_list, 4)) <= 0)
+    return sqz_cli_usage("bench simplex", "--layouts: '%s' is not a list like compact,bb", layouts);
+  if (o->a.maps && sqz__split_list(o->a.maps, map_list, 16) <= 0)
+    return sqz_cli_usage("bench simplex", "--maps: '%s' is not a list like bb,had", o->a.maps);
   return 0;
 }
 
 int sqz_cmd_bench_simplex(int argc, char **argv) {
-  const char *layouts = NULL, *backend = NULL;
-  sqz_sopts o = {.b = {.w = SQZ_W_LIFE, .steps = 10, .seed = 1}, .w = {.density = 0.5}, .copy_test = 1};
-  char map_list[16][16];
-  int rc = sqz__simplex_args(argc, argv, &o, &layouts, &backend);
-  if (rc == 0 && (o.nlayouts = sqz__split_list(layouts ? layouts : "compact,bb", o.layout_list, 4)) <= 0)
-    rc = sqz_cli_usage("bench", "--layouts: '%s' is not a list like compact,bb", layouts);
-  if (rc == 0 && o.maps && sqz__split_list(o.maps, map_list, 16) <= 0)
-    rc = sqz_cli_usage("bench", "--maps: '%s' is not a list like bb,had", o.maps);
-  if (rc == 0 && sqz_bench_is_list(backend)) { /* tools/bench_backends.c */
-    rc = sqz_bench_backends("bench simplex", backend, o.json, sqz__bench_simplex_one, &o);
+  sqz_sopts o = {.a = {.s = {.steps = 10}, .w = {.density = 0.5, .seed = 1}}};
+  int rc = sqz_cli_parse(&sqz_sb_cmd, argc, argv, &o);
+  if (rc == 0) rc = sqz__simplex_check(&o);
+  if (rc == 0 && sqz_bench_is_list(o.a.s.backend)) { /* tools/bench_backends.c */
+    rc = sqz_bench_backends("bench simplex", o.a.s.backend, o.a.s.json, sqz__bench_simplex_one, &o);
   } else if (rc == 0) {
     sqz_bench_points pts = {NULL, 0, 0};
-    rc = sqz__bench_simplex_one(backend, stdout, &pts, &o);
+    rc = sqz__bench_simplex_one(o.a.s.backend, stdout, &pts, &o);
     free(pts.points);
   }
-  sqz_bench_work_free(&o.w);
+  sqz_bench_work_free(&o.a.w);
   return rc < 0 ? 0 : rc;
 }
 
 /* The domain against the workload and the maps (the registry's of its dimension when none were given). 0 or the
  * exit status. */
 static int sqz__simplex_setup(const sqz_sopts *o, sqz_sbench *b, char (*map_list)[16], int *nmaps) {
-  int st = sqz_domain_parse(b->ctx, o->domain, &b->dom);
+  int st = sqz_domain_parse(b->ctx, o->a.s.domain, &b->dom);
   int dims = st == SQZ_OK ? sqz_domain_dims(b->dom) : 0;
-  if (st != SQZ_OK) return sqz_cli_fail("bench", b->ctx, st);
+  if (st != SQZ_OK) return sqz_cli_fail("bench simplex", b->ctx, st);
   if (sqz_domain_get_kind(b->dom) == SQZ_DOMAIN_FRACTAL)
-    return sqz_cli_error("bench", SQZ_ERR_INVALID_ARGUMENT, "'%s' is a fractal: use 'sqz bench fractal'", o->domain);
+    return sqz_cli_error("bench simplex", SQZ_ERR_INVALID_ARGUMENT, "'%s' is a fractal: use 'sqz bench fractal'", o->a.s.domain);
   if (b->w == SQZ_W_EDM && dims != 2)
-    return sqz_cli_error("bench", SQZ_ERR_INVALID_ARGUMENT, "the edm workload runs on triangles, not on %s", o->domain);
+    return sqz_cli_error("bench simplex", SQZ_ERR_INVALID_ARGUMENT, "the edm workload runs on triangles, not on %s", o->a.s.domain);
   if (b->rule && sqz_rule_parse(b->rule, dims, NULL, NULL, NULL, 0) != SQZ_OK)
-    return sqz_cli_error("bench", SQZ_ERR_PARSE, "--rule '%s' is not a %dD rule", b->rule, dims);
+    return sqz_cli_error("bench simplex", SQZ_ERR_PARSE, "--rule '%s' is not a %dD rule", b->rule, dims);
   if (!b->rule) b->rule = dims == 2 ? "B3/S23" : "B6/S5,6,7";
   const char *known[16];
   int nknown = sqz_cli_maps(SQZ_FAMILY_SIMPLEX, dims, NULL, 0, known, 16); /* the registry's maps of dims */
-  *nmaps = o->maps ? sqz__split_list(o->maps, map_list, 16) : 0;
-  if (!o->maps)
+  *nmaps = o->a.maps ? sqz__split_list(o->a.maps, map_list, 16) : 0;
+  if (!o->a.maps)
     for (int m = 0; m < nknown; m++) snprintf(map_list[(*nmaps)++], 16, "%s", known[m]);
   for (int m = 0; m < *nmaps; m++)
     if (!sqz_cli_map_in(map_list[m], strlen(map_list[m]), known, nknown))
-      return sqz_cli_usage("bench", "--maps: '%s' is not a %dD map", map_list[m], dims);
+      return sqz_cli_usage("bench simplex", "--maps: '%s' is not a %dD map", map_list[m], dims);
   if (b->w != SQZ_W_EDM) return 0;
   uint64_t np = sqz_domain_side(b->dom);
   b->xy = sqz_cli_malloc((size_t)(2 * np) * sizeof *b->xy);
-  if (!b->xy) return sqz_cli_error("bench", SQZ_ERR_OUT_OF_MEMORY, "%llu points", (unsigned long long)np);
+  if (!b->xy) return sqz_cli_error("bench simplex", SQZ_ERR_OUT_OF_MEMORY, "%llu points", (unsigned long long)np);
   sqz_bench_random_points(np, b->seed, b->xy);
   return 0;
 }
@@ -370,22 +347,22 @@ static int sqz__simplex_setup(const sqz_sopts *o, sqz_sbench *b, char (*map_list
 static int sqz__simplex_rows(const sqz_sopts *o, const sqz_sbench *b, char (*map_list)[16], int nmaps,
                              sqz_srow_result **rows, int *n) {
   int nlayouts = b->w == SQZ_W_EDM ? 1 : o->nlayouts;
-  size_t cap = (size_t)nlayouts * (size_t)nmaps * (size_t)(1 + o->w.n_parts);
+  size_t cap = (size_t)nlayouts * (size_t)nmaps * (size_t)(1 + o->a.w.n_parts);
   if (!(*rows = sqz_cli_calloc(cap, sizeof **rows)))
-    return sqz_cli_error("bench", SQZ_ERR_OUT_OF_MEMORY, "%zu result rows", cap);
+    return sqz_cli_error("bench simplex", SQZ_ERR_OUT_OF_MEMORY, "%zu result rows", cap);
   for (int l = 0; l < nlayouts; l++) {
     const char *layout = b->w == SQZ_W_EDM ? "packed" : o->layout_list[l];
-    int parts = b->w == SQZ_W_EDM ? 0 : sqz_bench_work_parts_ok("bench", b->ctx, &o->w, b->dom, layout);
+    int parts = b->w == SQZ_W_EDM ? 0 : sqz_bench_work_parts_ok("bench simplex", b->ctx, &o->a.w, b->dom, layout);
     if (parts == 2) return 2;
     for (int m = 0; m < nmaps; m++) {
       sqz_srow_result *one = &(*rows)[(*n)++];
       snprintf(one->map, sizeof one->map, "%.15s", map_list[m]); /* names of up to 15 characters */
       snprintf(one->layout, sizeof one->layout, "%.15s", layout);
       one->run.parts = 1;
-      for (int k = 0; parts && k < o->w.n_parts; k++) {
+      for (int k = 0; parts && k < o->a.w.n_parts; k++) {
         sqz_srow_result *r = &(*rows)[(*n)++];
         *r = *one;
-        r->run.parts = o->w.parts[k];
+        r->run.parts = o->a.w.parts[k];
         r->run.one = &one->run;
       }
     }
@@ -396,29 +373,29 @@ static int sqz__simplex_rows(const sqz_sopts *o, const sqz_sbench *b, char (*map
 static int sqz__bench_simplex_one(const char *backend, FILE *out, sqz_bench_points *pts, void *user) {
   const sqz_sopts *o = user;
   sqz_sbench b = o->b;
-  sqz_bench_work w = o->w; /* its rule: the domain's default when none was given */
+  sqz_bench_work w = o->a.w; /* its rule: the domain's default when none was given */
   sqz_srow_result *rows = NULL;
   char map_list[16][16], name[48];
   int nmaps = 0, n = 0, rc = 0;
   b.work = &w;
-  if ((rc = sqz_cli_open("bench", backend, o->device, &b.ctx)) != 0) return rc;
+  if ((rc = sqz_cli_open("bench simplex", backend, o->a.s.device, &b.ctx)) != 0) return rc;
   if ((rc = sqz__simplex_setup(o, &b, map_list, &nmaps)) != 0) goto done;
   w.rule = b.rule;
   if ((rc = sqz__simplex_rows(o, &b, map_list, nmaps, &rows, &n)) != 0) goto done;
   uint64_t copy_bytes = 0;
   double bw = 0; /* stays 0 when it cannot be measured */
-  if (o->copy_test) sqz_bench_copy_bandwidth(b.ctx, 0, &bw, &copy_bytes); /* else no floor columns (0) */
+  if (!o->a.no_copy_test) sqz_bench_copy_bandwidth(b.ctx, 0, &bw, &copy_bytes); /* else no floor columns (0) */
   for (int i = 0; i < n; i++) {
     if (sqz_cli_progress()) fprintf(stderr, "\r%-8s %-10s %llu ...", rows[i].layout, rows[i].map,
                                     (unsigned long long)rows[i].run.parts);
     sqz__bench_row(&b, &rows[i]);
-    if (sqz_bench_work_fatal("bench", b.ctx, &w, rows[i].run.status)) {
+    if (sqz_bench_work_fatal("bench simplex", b.ctx, &w, rows[i].run.status)) {
       rc = 1; /* the kernel did not build: no report */
       goto done;
     }
   }
   if (sqz_cli_progress()) fprintf(stderr, "\r%40s\r", "");
-  sqz__report(out, &b, rows, n, bw, copy_bytes, o->json);
+  sqz__report(out, &b, rows, n, bw, copy_bytes, o->a.s.json);
   for (int i = 0; i < n; i++) {
     char base[40];
     snprintf(base, sizeof base, "%s/%s", rows[i].layout, rows[i].map);

@@ -5,43 +5,56 @@
 #include "bench_work.h"
 
 /* --parts P[,P...]: counts of at least 2 (one buffer is the row beside them), added to those before. */
-static int sqz__parts_list(const char *cmd, const char *text, sqz_bench_work *w) {
+static int sqz__parts_list(const sqz_cli_args *a, const sqz_cli_optdef *d, const char *text) {
+  sqz_bench_work *w = sqz_cli_value(a, d);
   for (const char *p = text;; p++) {
     size_t len = strcspn(p, ",");
     char tok[24];
     uint64_t v = 0;
     snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1), p);
     const char *why = len < sizeof tok ? sqz_cli_u64_text(tok, &v) : "is not a part count";
-    if (why) return sqz_cli_usage(cmd, "--parts '%s': '%s' %s", text, tok, why);
+    if (why) return sqz_cli_usage(a->cmd, "--parts '%s': '%s' %s", text, tok, why);
     if (v < 2)
-      return sqz_cli_usage(cmd, "--parts '%s': %llu: each count must be 2 or more (the one-buffer row is always run)",
+      return sqz_cli_usage(a->cmd, "--parts '%s': %llu: each count must be 2 or more (the one-buffer row is always run)",
                            text, (unsigned long long)v);
     if (w->n_parts == SQZ_BENCH_MAX_PARTS)
-      return sqz_cli_usage(cmd, "--parts '%s': at most %d part counts in one run", text, SQZ_BENCH_MAX_PARTS);
+      return sqz_cli_usage(a->cmd, "--parts '%s': at most %d part counts in one run", text, SQZ_BENCH_MAX_PARTS);
     w->parts[w->n_parts++] = v;
     p += len;
-    if (!*p) return 1;
+    if (!*p) return 0;
   }
 }
 
-int sqz_bench_work_opt(const char *cmd, int argc, char **argv, int *i, sqz_bench_work *w) {
-  static const char *const names[] = {"--workload", "--type", "--param", "--parts"};
-  const char *v = NULL;
-  int k = 0, m = 0;
-  while (k < 4 && (m = sqz_cli_opt(argc, argv, i, names[k], 1, &v)) == 0) k++;
-  if (k == 4) return 0;
-  if (m < 0) return sqz_cli_usage(cmd, "%s needs a value", names[k]);
-  if (k == 1) w->type_text = v;
-  else if (k == 2) w->param_text = v;
-  else if (k == 3) return sqz__parts_list(cmd, v, w);
-  if (k != 0) return 1;
-  w->workload = v;
-  if (strcmp(v, "kernel") != 0) return 1;
-  if (*i + 1 >= argc || argv[*i + 1][0] == '-')
-    return sqz_cli_usage(cmd, "--workload kernel needs FILE.cl, the update as for 'sqz run --kernel'");
-  w->kernel = argv[++*i];
-  return 1;
+int sqz_bench_p_workload(const sqz_cli_args *a, const sqz_cli_optdef *d, const char *value) {
+  sqz_bench_work *w = sqz_cli_value(a, d);
+  w->workload = value;
+  if (strcmp(value, "kernel") != 0) return 0;
+  if (*a->i + 1 >= a->argc || a->argv[*a->i + 1][0] == '-')
+    return sqz_cli_usage(a->cmd, "--workload kernel needs FILE.cl, the update as for 'sqz run --kernel'");
+  w->kernel = a->argv[++*a->i];
+  return 0;
 }
+
+#define SQZ_BENCH_W(name, arg, field, parse, help) {name, arg, help, parse, offsetof(sqz_bench_args, w.field), 0, 0}
+const sqz_cli_optdef sqz_bench_opt_type =
+    SQZ_BENCH_W("--type", "T", type_text, sqz_cli_p_text,
+                "the cell type: life u8; heat f32 or f64 (default f64); kernel u8, i32, f32 or f64 (required)");
+const sqz_cli_optdef sqz_bench_opt_param =
+    SQZ_BENCH_W("--param", "V1,V2,...", param_text, sqz_cli_p_text, "the values of --workload kernel's param[0..]");
+const sqz_cli_optdef sqz_bench_opt_parts = {
+    "--parts", "P[,P...]",
+    "beside each one-buffer row of a layout that parts, a row in P parts (2 or more; a list or\n"
+    "repeated; life, heat, kernel); 'vs 1' is the parts' speed against one buffer",
+    sqz__parts_list, offsetof(sqz_bench_args, w), 0, 0};
+const sqz_cli_optdef sqz_bench_opt_steps =
+    SQZ_CLI_COUNT("--steps", "K", steps, 1, SQZ_CLI_STEPS_MAX, "the timed steps after the untimed warm-up (default 10)");
+const sqz_cli_optdef sqz_bench_opt_density =
+    SQZ_BENCH_W("--density", "P", density, sqz_cli_p_fraction, "the density of the random 0/1 state (life, kernel; default 0.5)");
+const sqz_cli_optdef sqz_bench_opt_seed = {"--seed", "S", "the seed of the random state (default 1)", sqz_cli_p_u64,
+                                           offsetof(sqz_bench_args, w.seed), 0, UINT64_MAX};
+const sqz_cli_optdef sqz_bench_opt_no_copy_test = {"--no-copy-test", NULL,
+                                                   "skip the copy-bandwidth run: no floor columns",
+                                                   sqz_cli_p_flag, offsetof(sqz_bench_args, no_copy_test), 0, 0};
 
 /* The workload's kind, or -1 after naming the known ones (2 is the exit status). */
 static int sqz__kind(const char *cmd, const char *name, const char *const *others) {

@@ -1,14 +1,14 @@
 /* bench_work.h — the field workloads of `sqz bench fractal|simplex`: life, heat or a user kernel on a cell type, in one buffer or in parts, and one row's run. */
 #ifndef SQZ_BENCH_WORK_H
 #define SQZ_BENCH_WORK_H
-#include "cli_common.h"
+#include "cli_table.h"
 
 #define SQZ_BENCH_MAX_PARTS 8
 
 typedef enum { SQZ_BENCH_LIFE, SQZ_BENCH_HEAT, SQZ_BENCH_KERNEL, SQZ_BENCH_OTHER } sqz_bench_kind;
 
 /* What a bench's field rows run: --workload life|heat|kernel FILE.cl, --type, --param and --parts P
- * (sqz_bench_work_opt), with the bench's own --rule, --density and --seed. */
+ * (the options of sqz_bench_args), with the bench's own --rule, --density and --seed. */
 typedef struct {
   const char *workload; /* as given; NULL: life */
   const char *kernel;   /* FILE.cl of --workload kernel */
@@ -26,9 +26,24 @@ typedef struct {
   size_t n_params;
 } sqz_bench_work;
 
-/* Matches --workload NAME (kernel: and FILE.cl, the next argument), --type T, --param LIST or
- * --parts P[,P...] (repeatable) at argv[*i]: 1 when matched, 0 when not, 2 after a usage error. */
-int sqz_bench_work_opt(const char *cmd, int argc, char **argv, int *i, sqz_bench_work *w);
+/* The options of `sqz bench simplex|fractal` (each bench's settings start with one). */
+typedef struct {
+  sqz_cli_set s; /* --domain (s.domain), --rule, --steps, --block, --backend, --device, --json */
+  const char *layouts, *maps;
+  int no_copy_test;
+  sqz_bench_work w; /* --workload, --type, --param, --parts, --density, --seed */
+} sqz_bench_args;
+/* --workload NAME (kernel: and FILE.cl, the next argument) into w of a sqz_bench_args; the options both benches
+ * take: --type T, --param LIST, --parts P[,P...] (repeatable), --steps K (the timed steps, 1 .. 2^62), --density P,
+ * --seed S, --no-copy-test. */
+int sqz_bench_p_workload(const sqz_cli_args *a, const sqz_cli_optdef *d, const char *value);
+extern const sqz_cli_optdef sqz_bench_opt_type, sqz_bench_opt_param, sqz_bench_opt_parts, sqz_bench_opt_steps,
+    sqz_bench_opt_density, sqz_bench_opt_seed, sqz_bench_opt_no_copy_test;
+/* In each bench's table: the options of its workload, and those it ends with. */
+#define SQZ_BENCH_OPTS_WORK                                                                                          \
+  &sqz_bench_opt_type, &sqz_bench_opt_param, &sqz_bench_opt_parts, &sqz_bench_opt_steps, &sqz_bench_opt_density,     \
+      &sqz_bench_opt_seed
+#define SQZ_BENCH_OPTS_END &sqz_cli_opt_device, &sqz_cli_opt_json, &sqz_bench_opt_no_copy_test, &sqz_cli_opt_option, NULL
 /* After the options: the workload among life, heat, kernel and the bench's `others` (NULL-terminated;
  * those are SQZ_BENCH_OTHER, u8 and no parts), the type it can take (life u8, heat f32 or f64, default f64,
  * kernel any, given), --param for kernels only, the kernel's text read. 0 or the exit status (2: bad input). */

@@ -12,9 +12,6 @@ int sqz_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(p
 int sqz_cli_fail(const char *cmd, sqz_context *ctx, int status);
 /* The same report for a failure the CLI found itself, with its own detail. */
 int sqz_cli_error(const char *cmd, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Matches argv[*i] against --name (flag) or --name VALUE / --name=VALUE.
- * Returns 1 and sets *value (NULL for flags) when matched, 0 when not, -1 when a value is missing. */
-int sqz_cli_opt(int argc, char **argv, int *i, const char *name, int takes_value, const char **value);
 /* Strict numeric option values: an integer is decimal digits only (no blanks, sign or trailing
  * text) and must fit 64 bits; a number is what strtod reads from the whole text (no leading blanks,
  * no trailing text) and must be finite. Each returns 0 and sets *out, or prints a usage error naming
@@ -35,16 +32,21 @@ void *sqz_cli_malloc(size_t bytes);
 void *sqz_cli_calloc(size_t count, size_t size);
 void *sqz_cli_realloc(void *p, size_t bytes);
 FILE *sqz_cli_memstream(char **text, size_t *len);
+/* 1 if path ends in ext (".npy", ".rle", ".h5"; any case). */
+int sqz_cli_has_ext(const char *path, const char *ext);
+/* Writes s as a JSON string literal. */
+void sqz_json_escape(FILE *out, const char *s);
+/* ---- the devices (cli_device.c) ---- */
 /* Opens a context for --backend/--device (else $SQZ_DEVICE): a number is the backend's Nth device
  * (sqz_cli_device_entry: one past them is exit status 2 naming it), never a name substring; on
  * failure prints why (and the device list for an unknown device) and returns the exit status; 0 on
  * success. */
 int sqz_cli_open(const char *cmd, const char *backend, const char *device, sqz_context **ctx);
+/* Prints the device list (used by `sqz devices` and on an unknown --device). */
+void sqz_cli_print_devices(FILE *out);
 /* ---- the library's options (cli_options.c) ---- */
-/* Takes every --option NAME=VALUE (or --option=NAME=VALUE) out of argv[1..], each checked against the library's
- * table (sqz_option_check): 0, or 2 after a message naming the option and its range. sqz.c calls it for the
- * commands that open a context, before they parse their own options. */
-int sqz_cli_options_take(const char *cmd, int *argc, char **argv);
+/* --option NAME=VALUE (sqz_cli_opt_option, cli_table.h), repeatable: each checked against the library's table
+ * (sqz_option_check) as it is parsed, exit status 2 naming the option and its range. */
 /* The --option list ("NAME=VALUE", NULL-terminated) for sqz_context_create_opts. */
 const char *const *sqz_cli_options(void);
 /* Option name for the CLI's own reads (device, backend, no_trial, ...): the last --option of it, else the
@@ -53,24 +55,23 @@ const char *sqz_cli_option(const char *name);
 /* Records the options of the run's first context that differ from their defaults; --json writes them as
  * "options": {"temporal": "4", ...} (no key when none). */
 void sqz_cli_options_record(const sqz_context *ctx);
+/* What sqz_cli_options_record kept, as a JSON object ("" when none): sqz_json_begin writes it as the key "options". */
+const char *sqz_cli_options_recorded(void);
 /* `sqz help options [--markdown]` (argv[0] "options"): the table of options. */
 int sqz_cli_help_options(int argc, char **argv);
 /* 1 when stderr is a terminal (progress goes there only then). */
 int sqz_cli_progress(void);
-/* Prints the device list (used by `sqz devices` and on an unknown --device). */
-void sqz_cli_print_devices(FILE *out);
 /* Monotonic wall clock in seconds. */
 double sqz_cli_clock(void);
 
 /* ---- output files, committed together (cli_outputs.c) ----
  * A command writes each output to a unique temporary "<target>.XXXXXX" beside its target (mkstemp:
  * never through an existing name or a link) and, once every output and the run itself succeeded,
- * renames them all over their targets; on any failure they are all removed and existing targets
- * stay as they were. SIGINT, SIGTERM and SIGHUP remove the temporaries (the CLI's and the library's,
- * sqz_remove_temporaries) before the process dies of the signal. */
+ * renames them all over their targets (sqz_cli_commit); on any failure they are all removed and existing
+ * targets stay as they were. SIGINT, SIGTERM and SIGHUP remove the temporaries (the CLI's and the library's,
+ * sqz_remove_temporaries) before the process dies of the signal (cli_guard.c). */
 #define SQZ_CLI_MAX_OUTPUTS 8
-/* Reads the umask, installs the signal handler and ignores SIGXFSZ (a write past RLIMIT_FSIZE then
- * fails with EFBIG); main calls it first, before any thread exists. */
+/* Reads the umask (the temporaries get the mode fopen would give); main calls it first, before any thread exists. */
 void sqz_cli_outputs_init(void);
 /* Creates the temporary for target; *tmp is its path (valid until commit or abort), to give to a
  * library save function, which replaces it whole. With fp != NULL *fp is an open stream on it for
@@ -78,9 +79,10 @@ void sqz_cli_outputs_init(void);
  * gets no temporary: *tmp is the target itself, written in place (not atomically) and never
  * renamed over or removed. Returns 0, or the exit status (1) after a message. */
 int sqz_cli_output(const char *cmd, const char *target, const char **tmp, FILE **fp);
-/* Flushes and fsyncs the streams, then renames every temporary over its target. Returns 0, or 1
- * after a message (the temporaries are removed). */
-int sqz_cli_outputs_commit(const char *cmd);
+/* The two halves of sqz_cli_commit: flushes, fsyncs and closes the streams; renames every temporary over its
+ * target. Each returns 0, or 1 after a message (the temporaries are removed). */
+int sqz_cli_outputs_close(const char *cmd);
+int sqz_cli_outputs_rename(const char *cmd);
 /* Removes every temporary not committed (a no-op when there is none). */
 void sqz_cli_outputs_abort(void);
 /* Removes the temporaries of the CLI and the library (async-signal-safe: unlink only). */
@@ -96,12 +98,17 @@ typedef struct {
 int sqz_cli_outputs_check(const char *cmd, const sqz_cli_path *outs, size_t n);
 
 /* ---- guards of a run (cli_guard.c) ---- */
+/* Ignores SIGXFSZ (a write past RLIMIT_FSIZE then fails with EFBIG) and installs the handler of SIGINT, SIGTERM
+ * and SIGHUP (unless ignored, as under nohup): it kills a running trial, removes the temporaries and dies of the
+ * signal. main calls it before any thread exists. */
+void sqz_cli_guard_init(void);
 /* --timeout SECONDS (text NULL: none): a timer from now after which the run stops, whatever it is doing (a launch
  * that never returns included), with exit status 1 and a message; its temporaries are removed, no target
- * changes. sqz_cli_outputs_commit turns it off (sqz_cli_timeout_stop) before the first rename. Returns 0, or the
- * exit status after a message (2: not a number of seconds). */
+ * changes. Returns 0, or the exit status after a message (2: not a number of seconds). */
 int sqz_cli_timeout(const char *cmd, const char *text);
-void sqz_cli_timeout_stop(void);
+/* Commits the outputs: closes them (sqz_cli_outputs_close), turns the timeout off, then renames them all over their
+ * targets (sqz_cli_outputs_rename). Returns 0, or 1 after a message (the temporaries are removed). */
+int sqz_cli_commit(const char *cmd);
 /* The trial of a user kernel, before the run opens a device: fork()s a child that runs in a fresh directory
  * of its own (removed afterwards, with whatever a dying compiler wrote there), stdout and stderr discarded;
  * returns -1 in the child, which runs one step of the command on a made state and writes nothing. The
@@ -109,13 +116,13 @@ void sqz_cli_timeout_stop(void);
  * exit status 1 after a message naming the kernel file: the child died of a signal (the OpenCL compiler or
  * the kernel crashed), or --timeout passed. SQZ_NO_TRIAL=1 skips it (0). */
 int sqz_cli_trial(const char *cmd, const char *kernel);
-/* Kills a running trial (async-signal-safe; the signal handler of the outputs calls it). */
-void sqz_cli_guard_kill(void);
 
 /* ---- from the library's registries (cli_registry.c) ---- */
-/* Help lines, one per layout / per map that applies to family and dims (0: all): name, scope, help. */
-void sqz_cli_help_layouts(FILE *out, const char *indent);
-void sqz_cli_help_maps(FILE *out, const char *indent, unsigned family, int dims);
+/* A command's help on the layouts and maps it takes: the title line, then one line each (name, scope, help) of the
+ * layouts of `families` (0: all) but `except` (NULL: none), of the maps that sqz_map_matches keeps for family,
+ * dims and backend (0, 0, NULL: all; only_backend: only those restricted to one backend, the fractal tile maps). */
+void sqz_cli_help_layouts(FILE *out, const char *title, unsigned families, const char *except);
+void sqz_cli_help_maps(FILE *out, const char *title, unsigned family, int dims, const char *backend, int only_backend);
 /* Up to max names of the maps that sqz_map_matches keeps (only_backend: only those restricted
  * to one backend, the fractal tile maps); returns how many. The names are the library's. */
 int sqz_cli_maps(unsigned family, int dims, const char *backend, int only_backend, const char **names, int max);
@@ -143,8 +150,6 @@ int sqz_cli_parse_params(const char *cmd, const char *text, double **out, size_t
 int sqz_cli_read_kernel(const char *cmd, const char *opt, const char *path, char **out);
 
 /* ---- shared by life, run and heat (tools/cli_run.c) ---- */
-/* 1 if path ends in ext (".npy", ".rle", ".h5"; any case). */
-int sqz_cli_has_ext(const char *path, const char *ext);
 /* A state file by extension: .h5 (checkpoint: workload and step come back), .npy, .rle and .cells
  * (at 0,0), else PBM. */
 int sqz_cli_load_state(sqz_field *f, const char *path, char *workload, size_t workload_len, uint64_t *step);
@@ -159,6 +164,10 @@ int sqz_cli_step_count(const char *cmd, const char *init, uint64_t step0, uint64
 int sqz_cli_sum_ok(int status, double *sum);
 /* The progress bar on stderr for the steps of ctx (on a terminal, unless quiet, once a second has passed). */
 void sqz_cli_progress_start(sqz_context *ctx, const char *label, int quiet);
+/* --observe, --observe-out, --frames and --every K checked together (sqz_cli_observe_check, then sqz_cli_frames_check
+ * where --frames or no --observe takes --every); 0 or the exit status. */
+typedef struct sqz_cli_obs sqz_cli_obs;
+int sqz_cli_every_check(const char *cmd, const sqz_cli_obs *obs, const char *frames, uint64_t every);
 /* --frames DIR --every K: both or neither, DIR a writable directory, made (one level) when missing, that takes
  * the first frame's temporary (made and removed again: exit status 1 as for --out); 0 or the exit status. */
 int sqz_cli_frames_check(const char *cmd, const char *dir, uint64_t every);
@@ -186,8 +195,7 @@ typedef struct {
   sqz_context *ctxs[SQZ_CLI_MAX_DEVICES];
   size_t n_ctx;         /* contexts opened for a list (0: the run's one context) */
 } sqz_cli_parts;
-/* Matches --parts P / --devices LIST at argv[*i]: 1 when matched, 0 when not, 2 after a usage error. */
-int sqz_cli_parts_opt(const char *cmd, int argc, char **argv, int *i, sqz_cli_parts *o);
+/* --parts P and --devices LIST: sqz_cli_opt_parts and sqz_cli_opt_devices (cli_table.h). */
 /* Opens the run's context: sqz_cli_open, or with a device list (--devices, or a --device or
  * SQZ_DEVICE holding commas: 0,1 or 0:0,0:1) one context per entry, *ctx the first; a bare number
  * N is the backend's Nth device in `sqz devices` order. Returns 0 or the exit status after a message. */
@@ -218,10 +226,6 @@ void sqz_json_num(sqz_json *j, const char *key, double value);
 /* Raw value (already JSON: a nested object or array). */
 void sqz_json_raw(sqz_json *j, const char *key, const char *json);
 void sqz_json_end(sqz_json *j);
-/* The key "options" of the run (sqz_cli_options_record), where any differ from their defaults. */
-void sqz_cli_options_json(sqz_json *j);
-/* Writes s as a JSON string literal. */
-void sqz_json_escape(FILE *out, const char *s);
 /* A JSON array "[row 0, row 1, ...]" whose rows are written by row(out, i, user), as one
  * malloc'ed string (the caller frees it); NULL when out of memory. */
 char *sqz_json_rows(int n, void (*row)(FILE *out, int i, void *user), void *user);

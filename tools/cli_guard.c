@@ -1,4 +1,4 @@
-/* cli_guard.c — what keeps a run from taking sqz down or running for ever: --timeout, and the trial step of a user kernel in a child process. */
+/* cli_guard.c — what keeps a run from taking sqz down, running for ever or leaving half-written files: the signals, --timeout, the commit of the outputs and the trial step of a user kernel in a child process. */
 #define _XOPEN_SOURCE 700 /* mkdtemp, nftw, strsignal */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +19,7 @@ static volatile sig_atomic_t sqz_guard_off;   /* the outputs are being committed
 static char sqz_guard_msg[512];               /* written by the timer's handler */
 static size_t sqz_guard_len;
 
-void sqz_cli_guard_kill(void) {
+static void sqz__guard_kill(void) {
   if (sqz_guard_child > 0) kill((pid_t)sqz_guard_child, SIGKILL);
 }
 
@@ -31,12 +31,37 @@ static void sqz__guard_alarm(int sig) {
   if (sqz_guard_off) return;
   if (sqz_guard_child > 0) {
     sqz_guard_fired = 1;
-    sqz_cli_guard_kill();
+    sqz__guard_kill();
     return;
   }
   sqz_cli_outputs_remove();
   if (write(STDERR_FILENO, sqz_guard_msg, sqz_guard_len) < 0) sqz_guard_len = 0;
   _exit(1);
+}
+
+/* SIGINT, SIGTERM, SIGHUP: the trial (if any) is killed, every temporary removed, then the process dies of the
+ * signal (the default action, so the parent sees how the command ended). Async-signal-safe: kill, unlink,
+ * signal and raise only. */
+static void sqz__guard_on_signal(int sig) {
+  sqz__guard_kill();
+  sqz_cli_outputs_remove();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void sqz_cli_guard_init(void) {
+  /* A write past RLIMIT_FSIZE (a full quota, `ulimit -f`) fails with EFBIG, reported with the
+   * system's reason and the temporaries removed, instead of killing the process with SIGXFSZ. */
+  signal(SIGXFSZ, SIG_IGN);
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = sqz__guard_on_signal;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue; /* nohup: stay ignored */
+    sigaction(sigs[i], &sa, NULL);
+  }
 }
 
 int sqz_cli_timeout(const char *cmd, const char *text) {
@@ -58,10 +83,13 @@ int sqz_cli_timeout(const char *cmd, const char *text) {
   return 0;
 }
 
-void sqz_cli_timeout_stop(void) {
-  sqz_guard_off = 1;
+int sqz_cli_commit(const char *cmd) {
+  int rc = sqz_cli_outputs_close(cmd);
+  if (rc) return rc;
+  sqz_guard_off = 1; /* the outputs are complete: --timeout no longer stops the run half-way through renaming them */
   struct itimerval t = {{0, 0}, {0, 0}};
   setitimer(ITIMER_REAL, &t, NULL);
+  return sqz_cli_outputs_rename(cmd);
 }
 
 static int sqz__guard_rm(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {

@@ -4,30 +4,36 @@
 
 #include "cli_common.h"
 #include "cli_observe.h"
+#include "cli_table.h"
 
 static sqz_cli_obs *sqz_obs_active; /* the run's, for sqz_cli_observe_chunk */
 
-int sqz_cli_observe_opt(const char *cmd, int argc, char **argv, int *i, sqz_cli_obs *o) {
-  const char *v = NULL;
-  int m = sqz_cli_opt(argc, argv, i, "--observe-out", 1, &v);
-  if (m > 0) o->out = v;
-  if (m == 0 && (m = sqz_cli_opt(argc, argv, i, "--observe", 1, &v)) > 0) {
-    if (o->n == SQZ_CLI_MAX_OBSERVE) return sqz_cli_usage(cmd, "more than %d --observe items", SQZ_CLI_MAX_OBSERVE);
-    for (size_t k = 0; k < o->n; k++)
-      if (strcmp(o->text[k], v) == 0) return sqz_cli_usage(cmd, "--observe %s is given twice", v);
-    o->text[o->n++] = v;
-  }
-  if (m < 0) return sqz_cli_usage(cmd, "%s needs a value", argv[*i]);
-  return m;
+/* --observe ITEM, repeatable: the items as written, each once. */
+static int sqz__obs_add(const sqz_cli_args *a, const sqz_cli_optdef *d, const char *value) {
+  sqz_cli_obs *o = sqz_cli_value(a, d);
+  if (o->n == SQZ_CLI_MAX_OBSERVE) return sqz_cli_usage(a->cmd, "more than %d --observe items", SQZ_CLI_MAX_OBSERVE);
+  for (size_t k = 0; k < o->n; k++)
+    if (strcmp(o->text[k], value) == 0) return sqz_cli_usage(a->cmd, "--observe %s is given twice", value);
+  o->text[o->n++] = value;
+  return 0;
 }
 
-int sqz_cli_observe_check(const char *cmd, const sqz_cli_obs *o, const char *frames, uint64_t every) {
+const sqz_cli_optdef sqz_cli_opt_observe = {
+    "--observe", "ITEM",
+    "an observable, repeatable: sum, nonzero, min, max, com, m2@Y,X (the sum of u |p - c|^2\n"
+    "about a real point; 3D m2@Z,Y,X), probe@Y,X (one cell); computed on the device at step 0,\n"
+    "every --every K steps and at the last, a row each into --observe-out (docs/OBSERVABLES.md)",
+    sqz__obs_add, offsetof(sqz_cli_set, obs), 0, 0};
+const sqz_cli_optdef sqz_cli_opt_observe_out =
+    SQZ_CLI_TEXT("--observe-out", "FILE", obs.out, "the --observe rows: FILE.csv or FILE.jsonl");
+
+int sqz_cli_observe_check(const char *cmd, const sqz_cli_obs *o, uint64_t every) {
   if (o->n && !o->out) return sqz_cli_usage(cmd, "--observe %s needs --observe-out FILE.csv|FILE.jsonl", o->text[0]);
   if (o->out && !o->n) return sqz_cli_usage(cmd, "--observe-out %s needs at least one --observe ITEM", o->out);
   if (o->out && !sqz_cli_has_ext(o->out, ".csv") && !sqz_cli_has_ext(o->out, ".jsonl"))
     return sqz_cli_usage(cmd, "--observe-out %s: expected a .csv or .jsonl file", o->out);
   if (o->n && !every) return sqz_cli_usage(cmd, "--observe needs --every K (a row every K steps, K >= 1)");
-  return sqz_cli_frames_check(cmd, frames, frames || !o->n ? every : 0);
+  return 0;
 }
 
 /* The name of value k of item i: the item as written, com's as com_y, com_x[, com_z]. */

@@ -6,14 +6,8 @@
 
 #include "sqz.h"
 
-/* The commands' help on --observe. */
-#define SQZ_CLI_OBSERVE_HELP                                                                                  \
-  "  --observe  ITEM (repeatable): sum, nonzero, min, max, com, m2@Y,X (sum of u |p - c|^2 about a real\n"    \
-  "             point; 3D m2@Z,Y,X), probe@Y,X (one cell): computed on the device at step 0, every --every K\n" \
-  "             steps and at the last, a row each into --observe-out FILE.csv or FILE.jsonl (docs/OBSERVABLES.md)\n"
-
 #define SQZ_CLI_MAX_OBSERVE 32
-typedef struct {
+typedef struct sqz_cli_obs {
   const char *text[SQZ_CLI_MAX_OBSERVE]; /* the items as written (the columns' names) */
   size_t n;
   const char *out; /* --observe-out */
@@ -25,11 +19,10 @@ typedef struct {
   int (*observe)(sqz_field *f, const sqz_observable *items, size_t n, double *out);
 } sqz_cli_obs;
 
-/* Matches --observe ITEM / --observe-out FILE at argv[*i]: 1 when matched, 0 when not, 2 after a usage error. */
-int sqz_cli_observe_opt(const char *cmd, int argc, char **argv, int *i, sqz_cli_obs *o);
-/* After the options: --observe, --observe-out and --every K come together (FILE .csv or .jsonl), then
- * sqz_cli_frames_check for --frames; 0 or the exit status 2. */
-int sqz_cli_observe_check(const char *cmd, const sqz_cli_obs *o, const char *frames, uint64_t every);
+/* --observe ITEM and --observe-out FILE: sqz_cli_opt_observe and sqz_cli_opt_observe_out (cli_table.h). */
+/* After the options: --observe, --observe-out and --every K come together (FILE .csv or .jsonl); 0 or the exit
+ * status 2. */
+int sqz_cli_observe_check(const char *cmd, const sqz_cli_obs *o, uint64_t every);
 /* Parses the items on dom (exit status 2 naming a bad one, a probe off the domain, a moment on layout
  * bits) and, when write (rank 0), opens the output's temporary and writes the header. 0 or the exit status. */
 int sqz_cli_observe_begin(const char *cmd, sqz_context *ctx, sqz_cli_obs *o, sqz_domain *dom, const char *layout,

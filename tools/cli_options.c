@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_table.h"
 
 #define SQZ_CLI_MAX_OPTIONS 64
 static const char *sqz_cli_opts[SQZ_CLI_MAX_OPTIONS + 1]; /* "NAME=VALUE", in argv's storage, NULL-terminated */
@@ -22,19 +23,14 @@ static int sqz__cli_option_check(const char *cmd, const char *text) {
   return 0;
 }
 
-int sqz_cli_options_take(const char *cmd, int *argc, char **argv) {
-  int out = 1;
-  for (int i = 1; i < *argc; i++) {
-    const char *v = NULL;
-    int m = sqz_cli_opt(*argc, argv, &i, "--option", 1, &v);
-    if (m < 0) return sqz_cli_usage(cmd, "--option needs NAME=VALUE");
-    if (m == 0) argv[out++] = argv[i];
-    else if (sqz__cli_option_check(cmd, v)) return 2;
-  }
-  argv[out] = NULL;
-  *argc = out;
-  return 0;
+static int sqz__cli_option_parse(const sqz_cli_args *a, const sqz_cli_optdef *d, const char *value) {
+  (void)d;
+  return sqz__cli_option_check(a->cmd, value);
 }
+
+const sqz_cli_optdef sqz_cli_opt_option = {"--option", "NAME=VALUE",
+                                           "a tuning option of the library, repeatable (sqz help options)",
+                                           sqz__cli_option_parse, 0, 0, 0};
 
 const char *const *sqz_cli_options(void) { return sqz_cli_opts; }
 
@@ -63,9 +59,7 @@ void sqz_cli_options_record(const sqz_context *ctx) {
   if (mem) fclose(mem);
 }
 
-void sqz_cli_options_json(sqz_json *j) {
-  if (sqz_cli_opts_json[0]) sqz_json_raw(j, "options", sqz_cli_opts_json);
-}
+const char *sqz_cli_options_recorded(void) { return sqz_cli_opts_json; }
 
 /* `sqz help options [--markdown]`: the table, as text or as the Markdown table of docs/OPTIONS.md. */
 int sqz_cli_help_options(int argc, char **argv) {

@@ -25,9 +25,8 @@ static sqz_cli_out sqz_cli_outs[SQZ_CLI_MAX_OUTPUTS];
 static volatile sig_atomic_t sqz_cli_nouts;
 static mode_t sqz_cli_umask = 022;
 
-/* Removes every temporary still registered, the library's too, then dies of the
- * signal (the default action, so the parent sees how the command ended). Async-signal-safe:
- * unlink, sqz_remove_temporaries, signal and raise only. */
+/* Removes every temporary still registered, the library's too (the signal handler of cli_guard.c calls it).
+ * Async-signal-safe: unlink and sqz_remove_temporaries only. */
 void sqz_cli_outputs_remove(void) {
   for (int i = 0; i < sqz_cli_nouts; i++) {
     if (sqz_cli_outs[i].live) unlink(sqz_cli_outs[i].tmp);
@@ -35,28 +34,9 @@ void sqz_cli_outputs_remove(void) {
   sqz_remove_temporaries();
 }
 
-static void sqz__cli_on_signal(int sig) {
-  sqz_cli_guard_kill(); /* a trial of the user's kernel (cli_guard.c) ends with the run */
-  sqz_cli_outputs_remove();
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
 void sqz_cli_outputs_init(void) {
   sqz_cli_umask = umask(0); /* read once, before any thread exists, and put back */
   umask(sqz_cli_umask);
-  /* A write past RLIMIT_FSIZE (a full quota, `ulimit -f`) fails with EFBIG, reported with the
-   * system's reason and the temporaries removed, instead of killing the process with SIGXFSZ. */
-  signal(SIGXFSZ, SIG_IGN);
-  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = sqz__cli_on_signal;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue; /* nohup: stay ignored */
-    sigaction(sigs[i], &sa, NULL);
-  }
 }
 
 /* The mode the target would get from fopen (an existing regular file's mode, else 0666 less the
@@ -134,18 +114,20 @@ static int sqz__cli_close(sqz_cli_out *o) {
   return e;
 }
 
-int sqz_cli_outputs_commit(const char *cmd) {
+int sqz_cli_outputs_close(const char *cmd) {
   int n = sqz_cli_nouts, e = 0, i = 0;
   for (; i < n && !e; i++) e = sqz__cli_close(&sqz_cli_outs[i]);
-  if (e) {
-    const char *bad = sqz_cli_outs[i - 1].target;
-    sqz_cli_outputs_abort();
-    return sqz_cli_error(cmd, SQZ_ERR_IO, "%s: write failed: %s; no output was written", bad, strerror(e));
-  }
-  sqz_cli_timeout_stop(); /* the outputs are complete: --timeout no longer stops the run half-way through them */
+  if (!e) return 0;
+  const char *bad = sqz_cli_outs[i - 1].target;
+  sqz_cli_outputs_abort();
+  return sqz_cli_error(cmd, SQZ_ERR_IO, "%s: write failed: %s; no output was written", bad, strerror(e));
+}
+
+int sqz_cli_outputs_rename(const char *cmd) {
   /* Every output is complete and on disk: the renames follow back to back. sqz_cli_output refused
    * targets that are folders, the one case where rename fails in a folder we could create files in. */
-  for (i = 0; i < n && !e; i++)
+  int n = sqz_cli_nouts, e = 0, i = 0;
+  for (; i < n && !e; i++)
     if (sqz_cli_outs[i].tmp && rename(sqz_cli_outs[i].tmp, sqz_cli_outs[i].target) != 0) e = errno;
     else sqz_cli_outs[i].live = 0;
   if (e) {

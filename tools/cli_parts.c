@@ -4,18 +4,17 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_table.h"
 
-int sqz_cli_parts_opt(const char *cmd, int argc, char **argv, int *i, sqz_cli_parts *o) {
-  const char *v = NULL;
-  int m = sqz_cli_opt(argc, argv, i, "--parts", 1, &v);
-  if (m < 0) return sqz_cli_usage(cmd, "--parts needs a value");
-  if (m > 0) return sqz_cli_u64_range(cmd, "--parts", v, 1, UINT64_MAX, &o->parts) ? 2 : 1;
-  m = sqz_cli_opt(argc, argv, i, "--devices", 1, &v);
-  if (m < 0) return sqz_cli_usage(cmd, "--devices needs a value");
-  if (m == 0) return 0;
-  o->devices = v;
-  return 1;
-}
+const sqz_cli_optdef sqz_cli_opt_parts = {
+    "--parts", "P",
+    "store the field in P parts (buffers with halos; the results of one buffer bit for bit);\n"
+    "a field above the device's allocation limit is split by itself",
+    sqz_cli_p_u64, offsetof(sqz_cli_set, parts.parts), 1, UINT64_MAX};
+const sqz_cli_optdef sqz_cli_opt_devices =
+    SQZ_CLI_TEXT("--devices", "LIST", parts.devices,
+                 "the parts on several devices: comma-separated --device values (0:0,0:1; SQZ_DEVICE=0,1\n"
+                 "too), one context each, halos through the host");
 
 /* The device list of the run: --devices, or a --device or the option device (SQZ_DEVICE) that holds a comma. */
 static const char *sqz__device_list(const sqz_cli_parts *o, const char *device) {

@@ -16,20 +16,24 @@ static void sqz__scope(unsigned families, int dims, const char *backend, char *b
   if (backend && at < len) snprintf(buf + at, len - at, " on %s", backend);
 }
 
-void sqz_cli_help_layouts(FILE *out, const char *indent) {
+void sqz_cli_help_layouts(FILE *out, const char *title, unsigned families, const char *except) {
   char scope[64];
+  fprintf(out, "%s\n", title);
   for (size_t i = 0; i < sqz_layout_count(); i++) {
+    if ((families && !(sqz_layout_families(i) & families)) || (except && strcmp(sqz_layout_name(i), except) == 0))
+      continue;
     sqz__scope(sqz_layout_families(i), -1, NULL, scope, sizeof scope);
-    fprintf(out, "%s%-10s %-18s %s\n", indent, sqz_layout_name(i), scope, sqz_layout_help(i));
+    fprintf(out, "  %-10s %-18s %s\n", sqz_layout_name(i), scope, sqz_layout_help(i));
   }
 }
 
-void sqz_cli_help_maps(FILE *out, const char *indent, unsigned family, int dims) {
+void sqz_cli_help_maps(FILE *out, const char *title, unsigned family, int dims, const char *backend, int only_backend) {
   char scope[64];
+  fprintf(out, "%s\n", title);
   for (size_t i = 0; i < sqz_map_count(); i++) {
-    if (!sqz_map_matches(i, family, dims, NULL)) continue;
+    if (!sqz_map_matches(i, family, dims, backend) || (only_backend && !sqz_map_backend(i))) continue;
     sqz__scope(sqz_map_family(i), sqz_map_dims(i), sqz_map_backend(i), scope, sizeof scope);
-    fprintf(out, "%s%-10s %-18s %s%s\n", indent, sqz_map_name(i), scope, sqz_map_help(i),
+    fprintf(out, "  %-10s %-18s %s%s\n", sqz_map_name(i), scope, sqz_map_help(i),
             sqz_map_is_default(i) ? " (default)" : "");
   }
 }

@@ -10,14 +10,6 @@
 #include "cli_observe.h"
 #include "sqz_hdf5.h"
 
-int sqz_cli_has_ext(const char *path, const char *ext) {
-  size_t n = strlen(path), k = strlen(ext);
-  if (n < k) return 0;
-  for (size_t i = 0; i < k; i++)
-    if ((path[n - k + i] | 32) != ext[i]) return 0;
-  return 1;
-}
-
 int sqz_cli_load_state(sqz_field *f, const char *path, char *workload, size_t workload_len, uint64_t *step) {
   if (workload && workload_len) workload[0] = 0;
   if (step) *step = 0;
@@ -105,6 +97,11 @@ int sqz_cli_frames_check(const char *cmd, const char *dir, uint64_t every) {
   snprintf(first, sizeof first, "%s/frame_%08llu.png", dir, 0ull);
   const sqz_cli_path probe = {"--frames", first};
   return sqz_cli_outputs_check(cmd, &probe, 1);
+}
+
+int sqz_cli_every_check(const char *cmd, const sqz_cli_obs *obs, const char *frames, uint64_t every) {
+  int rc = sqz_cli_observe_check(cmd, obs, every);
+  return rc ? rc : sqz_cli_frames_check(cmd, frames, frames || !obs->n ? every : 0);
 }
 
 int sqz_cli_frame(sqz_field *f, const char *dir, uint64_t step, uint64_t png_size) {

@@ -28,31 +28,16 @@ static void sqz_usage(FILE *out) {
           "options: --version, --help\n");
 }
 
-/* The commands: each takes argc/argv with argv[0] = its name; opens: it opens a context (--option NAME=VALUE). */
+/* The commands: each takes argc/argv with argv[0] = its name and parses its options by its table (cli_table.h). */
 static const struct {
   const char *name;
   int (*fn)(int, char **);
-  int opens;
-} sqz_commands[] = {{"devices", sqz_cmd_devices, 0}, {"info", sqz_cmd_info, 1}, {"life", sqz_cmd_life, 1},
-                    {"run", sqz_cmd_run, 1},         {"heat", sqz_cmd_heat, 1}, {"edm", sqz_cmd_edm, 1},
-                    {"bench", sqz_cmd_bench, 1}};
-
-/* A command's --help ends with the option every command that opens a context takes. */
-static int sqz_help_asked(int argc, char **argv) {
-  for (int i = 1; i < argc; i++)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
-  return 0;
-}
+} sqz_commands[] = {{"devices", sqz_cmd_devices}, {"info", sqz_cmd_info}, {"life", sqz_cmd_life}, {"run", sqz_cmd_run},
+                    {"heat", sqz_cmd_heat},       {"edm", sqz_cmd_edm},   {"bench", sqz_cmd_bench}};
 
 static int sqz_dispatch(const char *cmd, int argc, char **argv) {
-  for (size_t i = 0; i < sizeof sqz_commands / sizeof sqz_commands[0]; i++) {
-    if (strcmp(cmd, sqz_commands[i].name) != 0) continue;
-    int rc = sqz_commands[i].opens ? sqz_cli_options_take(cmd, &argc, argv) : 0;
-    if (rc == 0) rc = sqz_commands[i].fn(argc, argv);
-    if (rc == 0 && sqz_commands[i].opens && sqz_help_asked(argc, argv))
-      printf("  --option NAME=VALUE    a tuning option of the library, repeatable (sqz help options)\n");
-    return rc;
-  }
+  for (size_t i = 0; i < sizeof sqz_commands / sizeof sqz_commands[0]; i++)
+    if (strcmp(cmd, sqz_commands[i].name) == 0) return sqz_commands[i].fn(argc, argv);
   fprintf(stderr, "sqz: unknown command '%s'\n", cmd);
   sqz_usage(stderr);
   return 2;
@@ -82,6 +67,7 @@ static int sqz_main(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   sqz_cli_outputs_init();
+  sqz_cli_guard_init();
   sqz_cli_mpi_init(&argc, &argv); /* under mpirun: every rank ends through sqz_cli_mpi_finalize */
   return sqz_cli_mpi_finalize(sqz_main(argc, argv));
 }
