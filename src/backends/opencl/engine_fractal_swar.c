@@ -367,6 +367,7 @@ static int sqz__swar_plan_shape(sqz_field *f, unsigned depth, uint64_t lmem, int
       st = SQZ_ERR_UNSUPPORTED;
     }
   }
+  if (st != SQZ_OK) sh->tab = NULL; /* freed by the shape that failed, if it made one */
   return st == SQZ_ERR_OUT_OF_MEMORY ? sqz__fail(f->ctx, st, "out of host memory") : st;
 }
 
