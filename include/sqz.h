@@ -365,6 +365,11 @@ SQZ_API const char *sqz_field_map_resolved(const sqz_field *field);
  * and change at its next step call. With SQZ_DEBUG=1 each step call whose choice differs from the
  * last printed one writes it to stderr. */
 SQZ_API const char *sqz_field_engine(const sqz_field *field, const char **skipped);
+/* The engine paths of a backend ("opencl", "cpu", "cuda"), in the order each field's step tries those that step
+ * it: the name of the i-th (what sqz_field_engine reports and the option engine takes to force it) and in *when
+ * (when not NULL) the fields it steps and when it applies, one line; NULL past the last or for an unknown
+ * backend. Static strings. docs/ARCHITECTURE.md, "Engine paths", tabulates them. */
+SQZ_API const char *sqz_engine_path(const char *backend, size_t i, const char **when);
 /* Block side rho of the launch (work-group edge); 0 = automatic. */
 SQZ_API int sqz_field_set_block(sqz_field *field, uint32_t rho);
 /* Storage order: *index = the storage index of the embedded cell (x, y, z) (z ignored in 2D), the

@@ -125,6 +125,21 @@ expect 2 "sqz run: --option needs NAME=VALUE" -- "$sqz" run triangle:9 --steps 1
 expect 2 "SQZ_SWAR_WORD='16': expected one of 8\|32\|64 \(option swar_word" -- env SQZ_SWAR_WORD=16 "$sqz" life triangle:9 --steps 1
 expect 2 "unknown option '--option'" -- "$sqz" devices --option debug=1
 expect 0 "--option NAME=VALUE" -- "$sqz" help heat
+# option engine=PATH forces an engine path (sqz_engine_path): where it does not apply, exit 2 with the reason its
+# row gives (never another path), nothing written; a name no backend has is refused when set, listing the paths
+expect 0 '"engine":"fractal-tiles-generic-direct","skipped":""' -- \
+  "$sqz" life fractal:sierpinski-carpet:3 --steps 2 --option engine=fractal-tiles-generic-direct --json
+expect 2 "engine path fractal-boxes-life-u8 does not apply: the update is heat" -- \
+  "$sqz" heat fractal:sierpinski-carpet:3 --steps 2 --option engine=fractal-boxes-life-u8 --out "$work/forced.npy"
+[ -e "$work/forced.npy" ] && { echo "FAIL: a forced path that does not apply wrote its --out"; fails=$((fails + 1)); }
+expect 2 "engine path triangle-words-life-u8 does not apply: the update is the user.s kernel" -- \
+  "$sqz" run triangle:9 --kernel "$work/same.cl" --type i32 --steps 2 --option engine=triangle-words-life-u8
+expect 2 "engine path triangle-rows-generic does not apply: it steps triangles in layouts bb, compact; this field is tetrahedron:6" -- \
+  env SQZ_ENGINE=triangle-rows-generic "$sqz" life tetrahedron:6 --steps 1
+expect 2 "engine path fractal-bb-generic does not apply: it is a path of the opencl backend, and this field is on cpu" -- \
+  "$sqz" life fractal:sierpinski-carpet:3 --steps 1 --backend cpu --option engine=fractal-bb-generic
+expect 2 "option engine='nope': expected one of fast\|generic\|PATH, PATH one of opencl: fractal-boxes-life-u8, .*; cpu: cpu-bits" -- \
+  "$sqz" life triangle:9 --steps 1 --option engine=nope
 expect 2 "fill value 300: u8 cells hold the integers 0 \.\. 255" -- "$sqz" run triangle:5 --kernel "$work/same.cl" --type u8 --steps 1 --init const:300
 expect 0 '"nonzero":15,' -- "$sqz" run triangle:5 --kernel "$work/same.cl" --type i32 --steps 1 --init const:-7 --json
 expect 2 "RHO = 8192 is larger than 4096, .* the largest on fractal:sierpinski-triangle:14 is 4096" -- "$sqz" info fractal:sierpinski-triangle:14 --layout block:8192 --backend cpu

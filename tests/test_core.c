@@ -8,6 +8,7 @@
 
 #include "backends/backend.h"
 #include "backends/opencl/cl_internal.h"
+#include "core/engine_paths.h"
 #include "sqz_test.h"
 
 START_TEST(status_names) {
@@ -144,10 +145,10 @@ START_TEST(pbm_reader) {
 }
 END_TEST
 
-/* Every backend compiled in has every entry of its operations table (backend.h): a name, and no
- * NULL function. `observe` must be the table's last member, so an entry added after it fails here
- * until the list below names it too. */
-_Static_assert(sizeof(sqz_backend_ops) == offsetof(sqz_backend_ops, prepare) + sizeof(void (*)(void)),
+/* Every backend compiled in has every entry of its operations table (backend.h): a name, no NULL
+ * function and a table of engine paths with a row. `paths` must be the table's last member, so an
+ * entry added after it fails here until the list below names it too. */
+_Static_assert(sizeof(sqz_backend_ops) == offsetof(sqz_backend_ops, paths) + sizeof(void *),
                "a new entry of sqz_backend_ops: add it to backend_tables_complete");
 START_TEST(backend_tables_complete) {
   int n = 0;
@@ -164,7 +165,7 @@ START_TEST(backend_tables_complete) {
              {"stencil", !!o->stencil},     {"fill", !!o->fill},           {"reduce", !!o->reduce},
              {"edm", !!o->edm},             {"copy_rate", !!o->copy_rate}, {"touch", !!o->touch},
              {"tile_maps", !!o->tile_maps}, {"copy", !!o->copy},           {"stencil_part", !!o->stencil_part},
-             {"observe", !!o->observe},     {"prepare", !!o->prepare}};
+             {"observe", !!o->observe},     {"prepare", !!o->prepare},     {"paths", o->paths && o->paths->n}};
     for (size_t i = 0; i < sizeof e / sizeof e[0]; i++)
       ck_assert_msg(e[i].set, "backend %s: entry %s is NULL", o->name, e[i].entry);
   }

@@ -61,7 +61,7 @@ START_TEST(test_cpu) {
   expect_engine(ctx, f, "cpu-life-rows", NULL);
   sqz_test_drop(f);
   f = field(ctx, "triangle:40", SQZ_F64, "bb", 3);
-  expect_engine(ctx, f, "cpu-cells-builtin", NULL);
+  expect_engine(ctx, f, "cpu-cells-builtin", "cpu-life-rows: the update is heat");
   sqz_test_drop(f);
   f = field(ctx, "triangle:40", SQZ_U8, "bits", 0);
   expect_engine(ctx, f, "cpu-bits", NULL);

@@ -100,6 +100,8 @@ typedef struct sqz_backend_ops {
    * the stencil's checks, its programs (built, or fetched from the caches) and f's second buffer;
    * f's state and current buffer stay as they were (sqz_life_prepare, include/sqz_opencl.h). */
   int (*prepare)(sqz_field *f, const sqz_update *u);
+  /* The engine paths that `stencil` chooses from (core/engine_paths.h, sqz__engine_step). */
+  const struct sqz_path_table *paths;
 } sqz_backend_ops;
 
 /* Defines `const sqz_backend_ops var` with every entry, each by its designated initialiser (a
@@ -107,7 +109,7 @@ typedef struct sqz_backend_ops {
  * any compiled table is NULL). */
 #define SQZ_BACKEND_TABLE(var, name_, fallback_, host_memory_, open_, close_, list_, accepts_, alloc_, free_, upload_, \
                           download_, zero_, finish_, gather_, scatter_, stencil_, fill_, reduce_, edm_,       \
-                          copy_rate_, touch_, tile_maps_, copy_, stencil_part_, observe_, prepare_)             \
+                          copy_rate_, touch_, tile_maps_, copy_, stencil_part_, observe_, prepare_, paths_)     \
   const sqz_backend_ops var = {.name = name_,           .fallback = fallback_, .host_memory = host_memory_,    \
                                .open = open_,           .close = close_,       .list = list_,                \
                                .accepts = accepts_,     .alloc = alloc_,       .free = free_,                \
@@ -116,7 +118,7 @@ typedef struct sqz_backend_ops {
                                .stencil = stencil_,     .fill = fill_,         .reduce = reduce_,            \
                                .edm = edm_,             .copy_rate = copy_rate_, .touch = touch_,            \
                                .tile_maps = tile_maps_, .copy = copy_,         .stencil_part = stencil_part_, \
-                               .observe = observe_,       .prepare = prepare_}
+                               .observe = observe_,       .prepare = prepare_,   .paths = paths_}
 
 /* The backends compiled into the library, the default first; NULL-terminated (src/backends/backends.c). */
 SQZ_INTERNAL extern const sqz_backend_ops *const sqz__backends[];

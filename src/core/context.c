@@ -93,7 +93,7 @@ int sqz_context_create_opts(const char *backend, const char *device, const char 
   if (!out) return sqz__fail(NULL, SQZ_ERR_INVALID_ARGUMENT, "sqz_context_create: out is NULL");
   *out = NULL;
   sqz__clear_error(NULL);
-  sqz_opt_values v = {{0}, {0}};
+  sqz_opt_values v = {{0}, {0}, 0};
   int st = sqz__opt_from_env(NULL, &v);
   if (st == SQZ_OK) st = sqz__opt_list(&v, options);
   if (!backend || !*backend) backend = v.text[SQZ_OPT_BACKEND];

@@ -7,9 +7,10 @@
  * call, the paths tried before it with their reasons ("path: reason; ..."), and what SQZ_DEBUG last
  * printed (so a run of step calls prints once). */
 
-/* A backend's engine calls these while it chooses: sqz__engine_skip for each path that does not
- * apply (the reason as printf), sqz__engine_ran for the one that runs. A part's view reports for
- * part 0 only (every part takes the same path; the others would race on the report). */
+/* The choice of a path (sqz__engine_step, core/engine_paths.c) calls these for each step call:
+ * sqz__engine_skip for each path that does not apply (the reason as printf), sqz__engine_ran for the
+ * one that ran. A part's view reports for part 0 only (every part takes the same path; the others
+ * would race on the report). */
 SQZ_INTERNAL void sqz__engine_skip(sqz_field *f, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 SQZ_INTERNAL void sqz__engine_ran(sqz_field *f, const char *path);

@@ -6,6 +6,7 @@
 
 #include "backends/backend.h"
 #include "core/bits.h"
+#include "core/engine_paths.h"
 #include "core/field_parts.h"
 
 static int sqz__alloc_storage(sqz_field *f, int which) {
@@ -105,7 +106,8 @@ int sqz__field_shell(sqz_domain *dom, sqz_type type, const char *layout, sqz_fie
   atomic_init(&f->refs, 1u);
   sqz_domain_retain(dom); /* the field keeps its domain and its context alive */
   sqz_context_retain(ctx);
-  int st = sqz__field_shape(f, layout);
+  f->sel = sqz__engine_cache_new();
+  int st = f->sel ? sqz__field_shape(f, layout) : sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   if (st != SQZ_OK) {
     sqz_field_release(f);
     return st;
@@ -250,6 +252,7 @@ void sqz_field_release(sqz_field *f) {
   sqz__unlock(ctx);
   sqz__opt_free(f->opts);
   free(f->opts);
+  sqz__engine_cache_free(f->sel);
   free(f);
   sqz_domain_release(dom);
   sqz_context_release(ctx);

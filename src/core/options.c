@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/engine_paths.h"
 #include "core/sqz_internal.h"
 
 typedef enum { SQZ_OT_COUNT, SQZ_OT_CHOICE, SQZ_OT_FLAG, SQZ_OT_BYTES, SQZ_OT_TEXT } sqz_opt_type;
@@ -41,8 +42,10 @@ static const struct {
      "opencl", "context"},
     {"debug", FLAG, "0", "1: write each failure's detail, and each changed engine path, to stderr", "core",
      "context"},
-    {"engine", CHOICE("fast|generic"), "fast",
-     "generic: the per-cell engine kernels instead of the word, row and box steps (same states)", "opencl", "field"},
+    {"engine", CHOICE("fast|generic|PATH"), "fast",
+     "generic: the per-cell engine kernels instead of the word, row and box steps (same states); a path's name "
+     "(sqz_engine_path): that path, else the step fails naming why it does not apply (exit 2)",
+     "core, opencl", "field"},
     {"temporal", COUNT(1, 8), "fractal word step: 4 on GPUs, 1 on CPU devices (at most 4); box steps: 8",
      "steps per launch (same states for every value)", "core, opencl", "field"},
     {"swar_word", CHOICE("8|32|64"), "32 on GPUs, 8 on CPU devices",
@@ -141,10 +144,14 @@ static int sqz__opt_bytes(const char *p, uint64_t *bytes) {
   return 1;
 }
 
-/* 1 with *num set when text is a value of option i. */
+/* 1 with *num set when text is a value of option i (engine: fast 0, generic 1, a path's name 2). */
 static int sqz__opt_parse(int i, const char *text, uint64_t *num) {
   const char *r = sqz_rows[i].range;
   *num = 0;
+  if (i == SQZ_OPT_ENGINE) {
+    *num = strcmp(text, "fast") == 0 ? 0 : strcmp(text, "generic") == 0 ? 1 : 2;
+    return *num < 2 || sqz__engine_path_known(text);
+  }
   switch (sqz_rows[i].type) {
   case SQZ_OT_COUNT:
   case SQZ_OT_FLAG:
@@ -171,12 +178,13 @@ static int sqz__opt_bad(sqz_context *ctx, int i, int env, const char *value) {
   static const char *const bytes = "bytes with an optional unit K, M, G or T (powers of 1024, B or iB may follow, any "
                                    "case: 4096, 512K, 2GiB)";
   const sqz_opt_type t = sqz_rows[i].type;
-  char var[64];
+  char var[64], paths[1536] = "";
   sqz__opt_var(i, var, sizeof var);
-  return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%s%s='%s': expected %s%s (%s%s%ssqz help options)",
+  if (i == SQZ_OPT_ENGINE) sqz__engine_path_names(paths, sizeof paths);
+  return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%s%s='%s': expected %s%s%s%s (%s%s%ssqz help options)",
                    env ? "" : "option ", env ? var : sqz_rows[i].name, value, expected[t],
-                   t == SQZ_OT_BYTES ? bytes : sqz_rows[i].range, env ? "option " : "", env ? sqz_rows[i].name : "",
-                   env ? "; " : "");
+                   t == SQZ_OT_BYTES ? bytes : sqz_rows[i].range, *paths ? ", PATH one of " : "", paths,
+                   env ? "option " : "", env ? sqz_rows[i].name : "", env ? "; " : "");
 }
 
 /* Stores text (a value of option i) in v. */
@@ -190,6 +198,7 @@ static int sqz__opt_store(sqz_context *ctx, sqz_opt_values *v, int i, const char
   free(v->text[i]);
   v->text[i] = copy;
   v->num[i] = copy ? num : 0;
+  v->gen++;
   return SQZ_OK;
 }
 
@@ -256,7 +265,7 @@ int sqz__opt_is(const sqz_context *ctx, const sqz_field *f, sqz_opt id, const ch
 }
 
 int sqz_option_check(const char *name, const char *value) {
-  sqz_opt_values v = {{0}, {0}};
+  sqz_opt_values v = {{0}, {0}, 0};
   sqz__clear_error(NULL);
   int st = sqz__opt_set(NULL, &v, name, value, SQZ_OPT_WHERE_CREATION);
   sqz__opt_free(&v);

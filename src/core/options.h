@@ -18,6 +18,7 @@ typedef enum {
 typedef struct sqz_opt_values {
   char *text[SQZ_OPT_COUNT];
   uint64_t num[SQZ_OPT_COUNT];
+  uint64_t gen; /* changes with every value set: the engine paths chosen under older values are chosen again */
 } sqz_opt_values;
 
 struct sqz_context;

@@ -158,6 +158,9 @@ struct sqz_field {
   struct sqz_engine_report {
     char engine[64], skipped[1024], printed[64 + 1024];
   } report;
+  /* The engine paths chosen for its updates (core/engine_paths.h): the field's, shared by its views; NULL in a
+   * field struct made without one (every step then chooses again). */
+  struct sqz_engine_cache *sel;
 };
 
 /* Storage geometry of a layout for a domain (elems, width, height); implemented per family

@@ -59,7 +59,9 @@ static inline void sqz__cpu_cell_copy(unsigned char *dst, const unsigned char *s
   }
 }
 
-SQZ_INTERNAL int sqz__cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps);
+/* The stencil entry (cpu_paths.c): its checks, then the path of sqz__cpu_paths that applies. */
+SQZ_INTERNAL int sqz__cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq);
+SQZ_INTERNAL extern const struct sqz_path_table sqz__cpu_paths;
 SQZ_INTERNAL int sqz__cpu_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, sqz_mem mem, uint64_t n,
                                  int acc_mode, sqz_red_acc *acc);
 /* Best memcpy rate between two host buffers of n bytes (bytes read + written per second). */

@@ -1,4 +1,4 @@
-/* cpu_ops.c — the cpu backend's operations table: host memory, the built-in updates as C functions, and the reference engine. */
+/* cpu_ops.c — the cpu backend's operations table: host memory, fills, copies and the entries around the reference engine (cpu_paths.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,11 +6,8 @@
 
 #include "backends/cpu/cpu_bits.h"
 #include "core/bits.h"
-#include "core/engine_report.h"
 #include "backends/cpu/cpu_engine.h"
-#include "backends/cpu/cpu_rules.h"
 #include "core/field_parts.h"
-#include "simplex/simplex_plan.h"
 
 static uint64_t cpu_host_memory(void) {
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
@@ -126,66 +123,6 @@ static int cpu_scatter(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *
   return SQZ_OK;
 }
 
-static int cpu_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq) {
-  sqz_context *ctx = f->ctx;
-  int est = sqz__enqueue_sync_only(ctx, enq);
-  if (est != SQZ_OK) return est;
-  if (f->layout == SQZ_LAYOUT_BITS) { /* engine_bits.c: parts' chunks too */
-    int bst = sqz__cpu_bits_stencil(f, u, steps);
-    if (bst == SQZ_OK) sqz__engine_ran(f, "cpu-bits");
-    return bst;
-  }
-  if (f->part && steps > 1) /* a part's steps between exchanges need one launch of all of them */
-    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "the cpu backend steps a part one step per exchange");
-  if (u->kind == SQZ_UPDATE_CL || u->kind == SQZ_UPDATE_LIFE_BODY)
-    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED,
-                     "an OpenCL C update needs an OpenCL device; the cpu backend takes a C function (sqz_stencil_step_fn)");
-  if (f->dom->kind != SQZ_DOMAIN_FRACTAL) { /* the map does not change the result here, but it must be valid */
-    sqz_simplex_plan plan;
-    int st = sqz__simplex_plan(ctx, f->dom->dims, f->dom->side, f->map, f->block, 0, &plan);
-    if (st != SQZ_OK) return st;
-    sqz__simplex_plan_free(&plan);
-  }
-  int nbn = f->dom->dims == 2 ? 8 : 26;
-  sqz_cpu_life_rule life = {u->birth, u->survive, nbn, u->states};
-  sqz_cpu_update cu = {sqz_type_size(f->type), u->fn, u->user, NULL, sqz__update_wants_present(u), SQZ_CPU_USER};
-  if (u->kind == SQZ_UPDATE_LIFE && u->states > 2) { /* Generations: cell by cell */
-    sqz__engine_skip(f, "cpu-life-rows", "the rule has %u states (Generations), the row loops hold cells of 0 and 1",
-                     u->states);
-    cu.fn = sqz__cpu_generations;
-    cu.user = &life;
-    cu.rule = SQZ_CPU_BUILTIN;
-  } else if (u->kind == SQZ_UPDATE_LIFE) {
-    cu.fn = sqz__cpu_life;
-    cu.user = &life;
-    cu.rule = SQZ_CPU_LIFE;
-  } else if (u->kind == SQZ_UPDATE_HEAT) {
-    cu.fn = f->type == SQZ_F64 ? sqz__cpu_heat_f64 : sqz__cpu_heat_f32;
-    cu.user = &nbn;
-    cu.rule = SQZ_CPU_BUILTIN;
-  }
-  size_t ps = f->type == SQZ_F64 ? sizeof(double) : sizeof(float);
-  unsigned char *param = sqz__calloc(u->n_param ? u->n_param : 1, ps);
-  if (!param) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
-  for (size_t i = 0; i < u->n_param; i++) {
-    float v = (float)u->param[i];
-    if (ps == sizeof(double)) memcpy(param + i * ps, &u->param[i], ps);
-    else memcpy(param + i * ps, &v, ps);
-  }
-  cu.param = param;
-  int st = sqz__field_ensure_pair(f);
-  double t0 = sqz__now();
-  if (st == SQZ_OK && f->dom->kind == SQZ_DOMAIN_FRACTAL) st = sqz__cpu_steps_fractal(f, &cu, steps);
-  else
-    for (uint64_t i = 0; st == SQZ_OK && i < steps; i++)
-      if ((st = sqz__cpu_step_simplex(f, &cu, f->mem[f->cur], f->mem[1 - f->cur])) == SQZ_OK) f->cur = 1 - f->cur;
-  ctx->kernel_s += sqz__now() - t0;
-  free(param);
-  if (st == SQZ_OK) /* Life: whole rows and tiles in vector loops; other updates cell by cell */
-    sqz__engine_ran(f, cu.rule == SQZ_CPU_LIFE ? "cpu-life-rows" : cu.rule == SQZ_CPU_BUILTIN ? "cpu-cells-builtin" : "cpu-cells-fn");
-  return st;
-}
-
 static int cpu_fill(sqz_field *f, const sqz_fill *fill) {
   if (f->layout == SQZ_LAYOUT_BITS) return sqz__cpu_bits_fill(f, sqz__bits_fill_threshold(fill), fill->seed);
   uint64_t e0, n; /* a part's own units, or the whole storage */
@@ -199,10 +136,10 @@ static int cpu_copy(sqz_context *ctx, sqz_mem dst, uint64_t dst_off, sqz_mem src
   return SQZ_OK;
 }
 
-static int cpu_stencil_part(sqz_field *view, const sqz_update *u) { return cpu_stencil(view, u, 1, NULL); }
+static int cpu_stencil_part(sqz_field *view, const sqz_update *u) { return sqz__cpu_stencil(view, u, 1, NULL); }
 
 /* Nothing to build: the stencil's checks and the second buffer (zero steps). */
-static int cpu_prepare(sqz_field *f, const sqz_update *u) { return cpu_stencil(f, u, 0, NULL); }
+static int cpu_prepare(sqz_field *f, const sqz_update *u) { return sqz__cpu_stencil(f, u, 0, NULL); }
 
 static int cpu_observe(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc) {
   uint64_t e0, n; /* a part's own units, or the whole storage */
@@ -212,6 +149,6 @@ static int cpu_observe(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc) {
 }
 
 SQZ_BACKEND_TABLE(sqz__cpu_ops, "cpu", 1, 1, cpu_open, cpu_close, cpu_list, cpu_accepts, cpu_alloc, cpu_free,
-                  cpu_upload, cpu_download, cpu_zero, cpu_finish, cpu_gather, cpu_scatter, cpu_stencil, cpu_fill, sqz__cpu_reduce,
+                  cpu_upload, cpu_download, cpu_zero, cpu_finish, cpu_gather, cpu_scatter, sqz__cpu_stencil, cpu_fill, sqz__cpu_reduce,
                   sqz__cpu_edm, sqz__cpu_copy_rate, cpu_touch,
-                  cpu_tile_maps, cpu_copy, cpu_stencil_part, cpu_observe, cpu_prepare);
+                  cpu_tile_maps, cpu_copy, cpu_stencil_part, cpu_observe, cpu_prepare, &sqz__cpu_paths);

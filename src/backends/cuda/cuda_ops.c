@@ -5,7 +5,7 @@
 
 #include "backends/cpu/cpu_engine.h"
 #include "backends/cuda/cuda_fractal.h"
-#include "core/engine_report.h"
+#include "core/engine_paths.h"
 #include "core/gather_staged.h"
 
 static void cuda_list(sqz_device_sink sink, void *list) {
@@ -75,10 +75,19 @@ static int cuda_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
                      "the cuda backend runs Life-like B/S and Generations rules only; other updates run on the opencl and cpu backends");
   cuda_bind(f->ctx);
-  st = sqz__cuda_life_fractal(f, u->birth, u->survive, u->states, steps);
-  if (st == SQZ_OK) sqz__engine_ran(f, "cuda-life-block");
-  return st;
+  return sqz__engine_step(f, u, steps);
 }
+
+static int cuda_life_run(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_path_plan *plan) {
+  return sqz__cuda_life_fractal(f, u->birth, u->survive, u->states, steps);
+}
+
+/* The cuda backend's one path: Life-like and Generations rules (the stencil entry refuses other updates). */
+static const sqz_path_row sqz__cuda_rows[] = {
+    {"cuda-life-block", SQZ_PATH_FRACTAL | SQZ_PATH_BYTES, "Life-like and Generations rules, layout block:RHO", NULL,
+     cuda_life_run, NULL},
+};
+static const sqz_path_table sqz__cuda_paths = {1, sqz__cuda_rows};
 
 static int cuda_fill(sqz_field *f, const sqz_fill *fill) {
   cuda_bind(f->ctx);
@@ -149,4 +158,4 @@ static int cuda_stencil_part(sqz_field *view, const sqz_update *u) { return cuda
 SQZ_BACKEND_TABLE(sqz__cuda_ops, "cuda", 0, 0, sqz__cuda_open, sqz__cuda_close, cuda_list, cuda_accepts, cuda_alloc,
                   cuda_free, cuda_upload, cuda_download, cuda_zero, cuda_finish, cuda_gather, cuda_scatter, cuda_stencil, cuda_fill,
                   cuda_reduce, cuda_edm, sqz__cpu_copy_rate, cuda_touch, cuda_tile_maps, cuda_copy, cuda_stencil_part,
-                  cuda_observe, cuda_prepare);
+                  cuda_observe, cuda_prepare, &sqz__cuda_paths);

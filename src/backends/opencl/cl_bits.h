@@ -1,22 +1,30 @@
-/* cl_bits.h — the opencl backend's engine of layout bits (engine_bits.c, engine_bits_lanes.c, bits_launch.c), called from its stencil and fill entries. */
+/* cl_bits.h — the opencl backend's engine of layout bits (engine_bits.c, engine_bits_lanes.c, bits_launch.c), called from its engine paths and fill entry. */
 #ifndef SQZ_CL_BITS_H
 #define SQZ_CL_BITS_H
 #include "backends/opencl/cl_engine.h"
 
-/* `steps` Life-like steps of a bits field (other updates: SQZ_ERR_INVALID_ARGUMENT). */
-SQZ_INTERNAL int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps);
 /* Whether f, a u8 fractal state in layout compact, steps Life by the list of boxes: boxes stepped
  * as a list (sqz__bits_list_wanted), one buffer, no launch block set (sqz_field_set_block picks
  * the word step's tile). */
 SQZ_INTERNAL int sqz__cl_fractal_boxes_applies(const sqz_field *f);
 SQZ_INTERNAL const char *sqz__cl_fractal_boxes_why_not(const sqz_field *f);
-/* `steps` Life-like steps of such a state by the list of boxes (cl/sqz_bits_list.h: the k^q
- * bytes of a box turned into its bits, stepped, stored back as bytes); SQZ_ERR_UNSUPPORTED where
- * it does not apply, on SQZ_ENGINE=generic and on a big-endian device. */
-SQZ_INTERNAL int sqz__cl_fractal_boxes(sqz_field *f, const sqz_update *u, uint64_t steps);
-/* `steps` Life-like steps of a bits fractal by lanes (engine_bits_lanes.c, cl/sqz_bits_lanes.h);
- * SQZ_ERR_UNSUPPORTED for a part, or where no plan fits in local memory. */
-SQZ_INTERNAL int sqz__cl_bits_lanes(sqz_field *f, const sqz_update *u, uint64_t steps);
+/* The step by sub-tile boxes (sqz_bits_fractal_box) of layout bits, or with bytes of a u8 compact
+ * state (the k^q bytes of a box turned into its bits, stepped, stored back as bytes): its plan in
+ * plan->data, the list (cl/sqz_bits_list.h) where the boxes make one, else the deepest window
+ * (cl/sqz_bits_box.h) up to `steps` steps a launch that fits in local memory (SQZ_ERR_UNSUPPORTED,
+ * nothing recorded, when none does; sqz__cl_bits_box_drop frees it); and `steps` steps by it. */
+SQZ_INTERNAL int sqz__cl_bits_box_plan(sqz_field *f, uint64_t steps, int bytes, sqz_path_plan *plan);
+SQZ_INTERNAL void sqz__cl_bits_box_drop(sqz_path_plan *plan);
+SQZ_INTERNAL int sqz__cl_bits_box(sqz_field *f, const sqz_update *u, uint64_t steps, int bytes,
+                                  const sqz_path_plan *plan);
+/* The bits fractal step by lanes (engine_bits_lanes.c, cl/sqz_bits_lanes.h): its plan
+ * (SQZ_ERR_UNSUPPORTED where none fits in local memory; sqz__cl_bits_lanes_drop frees it) and `steps`
+ * steps by it. */
+SQZ_INTERNAL int sqz__cl_bits_lanes_plan(sqz_field *f, uint64_t steps, sqz_path_plan *plan);
+SQZ_INTERNAL void sqz__cl_bits_lanes_drop(sqz_path_plan *plan);
+SQZ_INTERNAL int sqz__cl_bits_lanes(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_path_plan *plan);
+/* `steps` Life-like steps of a bits field by the one-step kernel of its family (a rule checked by the caller). */
+SQZ_INTERNAL int sqz__cl_bits_step(sqz_field *f, const sqz_update *u, uint64_t steps);
 /* H_λ (2k entries) then H_ν (s^2) of f's fractal in a constant buffer, as the bits kernels read them. */
 SQZ_INTERNAL int sqz__bits_fr_buffer(sqz_field *f, cl_mem *fr);
 /* The launches of a fractal step of layout bits (sqz_bits_fractal_box, sqz_bits_fractal_lanes: the

@@ -1,4 +1,4 @@
-/* cl_engine.c — the opencl backend's stencil and fill entries: the checks common to both families, the family's engine, and the end of enqueued steps. */
+/* cl_engine.c — the opencl backend's stencil and fill entries: the checks common to both families, the engine path (cl_paths.c), and the end of enqueued steps. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +53,16 @@ static int sqz__cl_enqueue_end(sqz_context *ctx, int st) {
   return st;
 }
 
+/* The checks of a family before its paths (cl_paths.c): layout bits takes Life-like rules; the pair of
+ * buffers; then the path. Fractals in bytes step nothing, and build nothing, for no steps. */
+static int sqz__cl_engine(sqz_field *f, const sqz_update *u, uint64_t steps) {
+  int bits = f->layout == SQZ_LAYOUT_BITS, fractal = f->dom->kind == SQZ_DOMAIN_FRACTAL;
+  if (fractal && !bits && steps == 0) return SQZ_OK;
+  int st = bits ? sqz__bits_check_update(f, u) : SQZ_OK;
+  if (st == SQZ_OK && (bits || fractal)) st = sqz__field_ensure_pair(f);
+  return st == SQZ_OK ? sqz__engine_step(f, u, steps) : st;
+}
+
 int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq) {
   if (u->kind == SQZ_UPDATE_FN)
     return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
@@ -65,9 +75,7 @@ int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz
   cl->enq = enq; /* under the context's lock until the end of this call */
   cl->gated = 0;
   cl->n_keep = 0;
-  int st = f->layout == SQZ_LAYOUT_BITS           ? sqz__cl_stencil_bits(f, u, steps) /* engine_bits.c */
-           : f->dom->kind == SQZ_DOMAIN_FRACTAL ? sqz__cl_stencil_fractal(f, u, steps)
-                                                : sqz__cl_stencil_simplex(f, u, steps);
+  int st = sqz__cl_engine(f, u, steps);
   if (!cl->dry) { /* over the caller's buffer: the state back in it, before `done` */
     int settled = sqz__field_settle(f, 0);
     if (st == SQZ_OK) st = settled;

@@ -2,6 +2,7 @@
 #ifndef SQZ_CL_ENGINE_H
 #define SQZ_CL_ENGINE_H
 #include "backends/opencl/cl_internal.h"
+#include "core/engine_paths.h"
 
 /* The prelude that makes an update the engine's cell type and rule (cl/engine_*.cl call
  * SQZ_APPLY(self, nb, present)): sqz_cell_t, sqz_param_t, SQZ_NB, SQZ_DIMS, FP_CONTRACT off,
@@ -18,9 +19,8 @@ SQZ_INTERNAL const char *sqz__cl_update_file(const sqz_update *u);
 SQZ_INTERNAL int sqz__cl_update_params(sqz_context *ctx, const sqz_field *f, const sqz_update *u, cl_mem *param,
                                        cl_uint2 *ip);
 
-/* The engine per family (engine_fractal.c, engine_simplex.c), and the ops-table entry that picks one. */
-SQZ_INTERNAL int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps);
-SQZ_INTERNAL int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps);
+/* The map kernels on simplices (engine_simplex.c: path simplex-map-generic). */
+SQZ_INTERNAL int sqz__cl_simplex_map(sqz_field *f, const sqz_update *u, uint64_t steps);
 /* The fast kernels (four u8 cells per 32-bit word, SWAR) run the built-in Life rule on u8
  * cells on little-endian devices, unless SQZ_ENGINE=generic is in the environment: 1 when f
  * and u qualify. */
@@ -59,16 +59,30 @@ SQZ_INTERNAL int sqz__cl_swar_kernel(sqz_field *f, const char *const *files, con
 SQZ_INTERNAL int sqz__cl_swar_steps(sqz_field *f, cl_kernel k, cl_uint dims, const size_t *global, const size_t *local,
                                     uint64_t steps);
 /* The fast Life step on u8 block/compact fractal tiles (engine_fractal_swar.c): whether it
- * applies to f and u (SQZ_ENGINE=generic in the environment turns it off), and `steps` steps
- * with the kernel of prog (the fractal engine's program); SQZ_ERR_UNSUPPORTED, with nothing
- * run and no error recorded, when no tile level fits in local memory. */
+ * applies to f and u (SQZ_ENGINE=generic in the environment turns it off); its plan, the tile shape
+ * at `depth` steps a launch (1: the one-step kernel engine_fractal_swar, else engine_fractal_swar_t)
+ * in plan->data, SQZ_ERR_UNSUPPORTED with nothing recorded when no tile level fits in local memory
+ * (sqz__cl_fractal_swar_drop frees it); and `steps` steps by the plan with kernel k (released). */
 SQZ_INTERNAL int sqz__cl_fractal_swar_applies(const sqz_field *f, const sqz_update *u);
 SQZ_INTERNAL const char *sqz__cl_fractal_swar_why_not(const sqz_field *f, const sqz_update *u);
-SQZ_INTERNAL int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigned depth, uint64_t steps);
+SQZ_INTERNAL int sqz__cl_fractal_swar_plan(sqz_field *f, unsigned depth, sqz_path_plan *plan);
+SQZ_INTERNAL void sqz__cl_fractal_swar_drop(sqz_path_plan *plan);
+SQZ_INTERNAL int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, const sqz_path_plan *plan,
+                                      uint64_t steps);
+/* The engine_fractal.c side of the fractal paths: the word steps by a plan of sqz__cl_fractal_swar_plan
+ * (its kernel built); whether the generic tile kernel's cache fits local memory (*fits; building that
+ * kernel); and the generic kernel of f's layout, or with direct its *_direct kernel (no tile cache). */
+SQZ_INTERNAL int sqz__cl_fractal_words(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_path_plan *plan);
+SQZ_INTERNAL int sqz__cl_fractal_cache_fits(sqz_field *f, const sqz_update *u, int *fits);
+SQZ_INTERNAL int sqz__cl_fractal_generic(sqz_field *f, const sqz_update *u, uint64_t steps, int direct);
+/* The opencl backend's engine paths (cl_paths.c), which sqz__cl_stencil steps by. */
+SQZ_INTERNAL extern const sqz_path_table sqz__cl_paths;
 /* Steps per launch of the fast fractal step for `steps` steps: depth 2 .. 4 runs kernel
  * engine_fractal_swar_t (temporal blocking: tiles with a depth-wide halo stepped in local
- * memory), 1 engine_fractal_swar; SQZ_TEMPORAL=1..4 in the environment overrides the default. */
-SQZ_INTERNAL unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps);
+ * memory), 1 engine_fractal_swar; SQZ_TEMPORAL=1..4 in the environment overrides the default.
+ * forced (option engine names the temporal path): the default is the GPUs' on every device and
+ * `steps` no bound (a launch then steps fewer). */
+SQZ_INTERNAL unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps, int forced);
 SQZ_INTERNAL int sqz__cl_stencil(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_enqueue *enq);
 /* The table's prepare: sqz__cl_stencil of one step with every launch left out (sqz_cl_state.dry). */
 SQZ_INTERNAL int sqz__cl_prepare(sqz_field *f, const sqz_update *u);

@@ -5,7 +5,7 @@
 
 #include "backends/opencl/cl_bits.h"
 #include "core/bits.h"
-#include "core/engine_report.h"
+#include "core/engine_paths.h"
 #include "core/field_parts.h"
 #include "sqz_bits.h"
 #include "sqz_bits_box.h"
@@ -148,100 +148,124 @@ static size_t sqz__bits_list_lanes(const sqz_context *ctx, uint32_t ne, size_t m
   return sqz__opt_num(ctx, NULL, SQZ_OPT_BITS_LANES, best) <= most ? (size_t)sqz__opt_num(ctx, NULL, SQZ_OPT_BITS_LANES, best) : best;
 }
 
-/* The step by sub-tile boxes (sqz_bits_fractal_box): in a list (cl/sqz_bits_list.h) where the plan
- * makes one, else in a window (cl/sqz_bits_box.h), `depth` steps a launch;
- * SQZ_ERR_UNSUPPORTED where it does not apply: SQZ_ENGINE=generic, a big-endian device, or no
- * window that fits in local memory. */
-static int sqz__bits_fractal_box(sqz_field *f, const sqz_update *u, uint64_t steps, int bytes) {
+/* What the box step chose: the tiling and the plan of its boxes (list or window). */
+typedef struct {
+  sqz_bits_tiling bt;
+  sqz_bits_box p;
+} sqz__bits_box_choice;
+
+/* Work-items of a group of the box step before the list's lanes and the kernel's limit. */
+static size_t sqz__bits_box_items(const sqz_context *ctx) {
+  return ctx->max_work_group < SQZ__BITS_BOX_LOCAL ? ctx->max_work_group : SQZ__BITS_BOX_LOCAL;
+}
+
+int sqz__cl_bits_box_plan(sqz_field *f, uint64_t steps, int bytes, sqz_path_plan *plan) {
+  sqz_context *ctx = f->ctx;
+  sqz__bits_box_choice *c = sqz__calloc(1, sizeof *c);
+  if (!c) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  plan->data = c;
+  sqz__bits_tiling(f->dom, &c->bt);
+  uint32_t q = sqz__bits_box_level(f->dom, &c->bt), depth = sqz__bits_depth(f, steps);
+  uint64_t words = ctx->local_mem > 72u ? (ctx->local_mem - 72u) / 4u : 0u, arr = bytes ? (c->bt.kt + 31u) / 32u + 1u : 0u;
+  for (; depth >= 1 && !c->p.tab; depth--) { /* the deepest window that fits (its row stride padded within what is left) */
+    int st = sqz__bits_step_plan(ctx, f->dom, &c->bt, q, depth, (uint32_t)sqz__bits_box_items(ctx),
+                                 words > arr ? words - arr : 0u, &c->p);
+    if (st != SQZ_OK) return st;
+    if (sqz__bits_box_area(&c->p, bytes, c->bt.kt) + 9u * 8u > ctx->local_mem) {
+      free(c->p.tab);
+      c->p.tab = NULL;
+    }
+  }
+  plan->depth = c->p.depth;
+  return c->p.tab ? SQZ_OK : SQZ_ERR_UNSUPPORTED;
+}
+
+void sqz__cl_bits_box_drop(sqz_path_plan *plan) {
+  sqz__bits_box_choice *c = plan->data;
+  if (c) free(c->p.tab);
+  free(c);
+}
+
+/* The box step's program for the plan, with the work-items of its groups in *local. */
+static int sqz__bits_box_kernel(sqz_field *f, const sqz_update *u, const sqz_bits_box *p, int bytes, size_t *local,
+                                cl_kernel *k) {
   static const char *const files[] = {"sqz_common.h", "sqz_fractal.h", "sqz_parts.h", "sqz_bits.h", "sqz_bits_box.h",
                                       "sqz_bits_list.h", "engine_bits_fractal.cl", NULL};
   sqz_context *ctx = f->ctx;
-  cl_bool little = CL_FALSE;
-  clGetDeviceInfo(SQZ_CL(ctx)->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL);
-  if (sqz__opt_is(NULL, f, SQZ_OPT_ENGINE, "generic") || !little) return SQZ_ERR_UNSUPPORTED;
-  sqz_bits_tiling bt;
-  sqz__bits_tiling(f->dom, &bt);
-  size_t local = ctx->max_work_group < SQZ__BITS_BOX_LOCAL ? ctx->max_work_group : SQZ__BITS_BOX_LOCAL;
-  uint32_t q = sqz__bits_box_level(f->dom, &bt), depth = sqz__bits_depth(f, steps);
-  sqz_bits_box p = {0};
-  uint64_t words = ctx->local_mem > 72u ? (ctx->local_mem - 72u) / 4u : 0u, arr = bytes ? (bt.kt + 31u) / 32u + 1u : 0u;
-  for (; depth >= 1 && !p.tab; depth--) { /* the deepest window that fits (its row stride padded within what is left) */
-    int st = sqz__bits_step_plan(ctx, f->dom, &bt, q, depth, (uint32_t)local, words > arr ? words - arr : 0u, &p);
-    if (st != SQZ_OK) return st;
-    if (sqz__bits_box_area(&p, bytes, bt.kt) + 9u * 8u > ctx->local_mem) {
-      free(p.tab);
-      p.tab = NULL;
-    }
-  }
-  if (p.tab && f->part && p.depth < steps) { /* a part's steps between exchanges: one launch, or none */
-    free(p.tab);
-    p.tab = NULL;
-  }
-  if (!p.tab) return SQZ_ERR_UNSUPPORTED;
+  *local = sqz__bits_box_items(ctx);
   /* the list's neighbours in registers: on GPUs (on PoCL they cost ~20 %: work-item context); H
    * entries a work-item, as the lanes (chosen here, before the build) need */
-  if (p.list) local = sqz__bits_list_lanes(ctx, p.ne, local, ctx->is_gpu);
-  unsigned hoist = p.list && sqz__opt_num(ctx, NULL, SQZ_OPT_BITS_HOIST, ctx->is_gpu ? 1u : 0u)
-                       ? (unsigned)((p.ne + local - 1) / local) : 0u;
+  if (p->list) *local = sqz__bits_list_lanes(ctx, p->ne, *local, ctx->is_gpu);
+  unsigned hoist = p->list && sqz__opt_num(ctx, NULL, SQZ_OPT_BITS_HOIST, ctx->is_gpu ? 1u : 0u)
+                       ? (unsigned)((p->ne + *local - 1) / *local) : 0u;
   if (hoist > SQZ__BITS_HOIST_MAX) hoist = 0; /* more registers than they save */
   char pre[352], hdef[40];
   snprintf(hdef, sizeof hdef, "#define SQZ_BITS_HOIST %uu\n", hoist);
   snprintf(pre, sizeof pre,
            "#define SQZ_BITS_B %uu\n#define SQZ_BITS_S %uu\n#define SQZ_BITS_BOX %uu\n#define SQZ_BITS_KQ %uu\n"
            "#define SQZ_BITS_FR_S %uu\n#define SQZ_BITS_FR_K %uu\n%s%s%s%s",
-           u->birth, u->survive, p.bs, p.kq, (unsigned)f->dom->fr.s, (unsigned)f->dom->fr.k,
-           f->part ? "#define SQZ_PARTED 1\n" : "", p.list ? "#define SQZ_BITS_LIST 1\n" : "",
+           u->birth, u->survive, p->bs, p->kq, (unsigned)f->dom->fr.s, (unsigned)f->dom->fr.k,
+           f->part ? "#define SQZ_PARTED 1\n" : "", p->list ? "#define SQZ_BITS_LIST 1\n" : "",
            bytes ? "#define SQZ_BITS_BYTES 1\n" : "", hoist ? hdef : "");
-  cl_kernel k = NULL;
-  cl_mem tab = NULL, fr = NULL;
-  int st = sqz__program_kernel(ctx, pre, files, "", "sqz_bits_fractal_box", &k);
+  int st = sqz__program_kernel(ctx, pre, files, "", "sqz_bits_fractal_box", k);
   size_t kwg = 0;
-  if (st == SQZ_OK && clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg,
-                                               NULL) == CL_SUCCESS && kwg > 0 && kwg < local)
-    local = kwg;
-  if (st == SQZ_OK) st = sqz__const_buffer(ctx, p.words * sizeof *p.tab, p.tab, &tab);
-  if (st == SQZ_OK) st = sqz__bits_fr_buffer(f, &fr);
-  /* groups: a few tiles each (the window's zeroing paid per group; sqz__bits_global) */
-  cl_ulong first = 0, tiles = bt.tiles; /* launch positions [first, tiles) */
-  if (st == SQZ_OK) st = sqz__bits_part_args(f, k, 13, bt.tiles, &first, &tiles);
-  size_t global = sqz__bits_global(ctx, tiles - first, SQZ__BITS_BOX_TILES_PER_GROUP, local);
-  if (st == SQZ_OK)
-    sqz__bits_plan_dump(f, (uint32_t)f->dom->fr.r - bt.t, bytes ? bt.kt : bt.wt, p.depth, u,
-                        sqz__bits_box_area(&p, bytes, bt.kt), global / local, local, p.tab, p.words, bt.tiles, p.bs,
-                        p.list | (bytes ? 2u : 0u));
-  free(p.tab);
-  return sqz__bits_launches(f, k, tab, fr, (cl_uint)f->dom->fr.r - bt.t, bytes ? bt.kt : bt.wt, tiles,
-                            sqz__bits_box_area(&p, bytes, bt.kt), p.depth, u, steps, global, local, st);
+  if (st == SQZ_OK && clGetKernelWorkGroupInfo(*k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg,
+                                               NULL) == CL_SUCCESS && kwg > 0 && kwg < *local)
+    *local = kwg;
+  return st;
 }
 
-int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
+int sqz__cl_bits_box(sqz_field *f, const sqz_update *u, uint64_t steps, int bytes, const sqz_path_plan *plan) {
+  sqz_context *ctx = f->ctx;
+  const sqz__bits_box_choice *c = plan->data;
+  const sqz_bits_box *p = &c->p;
+  size_t local = 0;
+  cl_kernel k = NULL;
+  cl_mem tab = NULL, fr = NULL;
+  int st = sqz__bits_box_kernel(f, u, p, bytes, &local, &k);
+  if (st == SQZ_OK) st = sqz__const_buffer(ctx, p->words * sizeof *p->tab, p->tab, &tab);
+  if (st == SQZ_OK) st = sqz__bits_fr_buffer(f, &fr);
+  /* groups: a few tiles each (the window's zeroing paid per group; sqz__bits_global) */
+  cl_ulong first = 0, tiles = c->bt.tiles; /* launch positions [first, tiles) */
+  if (st == SQZ_OK) st = sqz__bits_part_args(f, k, 13, c->bt.tiles, &first, &tiles);
+  size_t global = sqz__bits_global(ctx, tiles - first, SQZ__BITS_BOX_TILES_PER_GROUP, local);
+  uint32_t rb = (uint32_t)f->dom->fr.r - c->bt.t, wt = bytes ? c->bt.kt : c->bt.wt;
+  size_t area = sqz__bits_box_area(p, bytes, c->bt.kt);
+  if (st == SQZ_OK)
+    sqz__bits_plan_dump(f, rb, wt, p->depth, u, area, global / local, local, p->tab, p->words, c->bt.tiles, p->bs,
+                        p->list | (bytes ? 2u : 0u));
+  return sqz__bits_launches(f, k, tab, fr, rb, wt, tiles, area, p->depth, u, steps, global, local, st);
+}
+
+/* The simplex step: the one-step kernel k over every row (a part's band: each run of its rows), `steps` times. */
+static int sqz__bits_simplex_steps(sqz_field *f, cl_kernel k, const sqz_update *u, uint64_t steps) {
+  sqz_context *ctx = f->ctx;
+  cl_ulong n = f->dom->side, zero = 0, all = ~(cl_ulong)0; /* y0 and z0: set per launch */
+  cl_uint dims = (cl_uint)f->dom->dims;
+  const sqz_field_part *pt = f->part; /* a part's band of rows (parts_bands.c): its words, each run of its launch */
+  cl_ulong pu0 = pt ? pt->u0 : 0, pu1 = pt ? pt->u1 : all, before = pt ? sqz__band_before(pt) : 0;
+  int st = SQZ_OK;
+  for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
+    cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
+    uint64_t lo = 0, hi = all;
+    for (uint64_t r = 0, n_runs = 1; st == SQZ_OK && r < n_runs; r++) {
+      if (pt) n_runs = sqz__band_run(f, 1, r, &lo, &hi);
+      cl_ulong wlo = lo, whi = hi;
+      st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof dims, &dims, sizeof u->birth,
+                     &u->birth, sizeof u->survive, &u->survive, sizeof pu0, &pu0, sizeof pu1, &pu1, sizeof before,
+                     &before, sizeof wlo, &wlo, sizeof whi, &whi, sizeof zero, &zero, sizeof zero, &zero, (size_t)0);
+      if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 11, n, (int)dims);
+    }
+    if (st == SQZ_OK) f->cur = 1 - f->cur;
+  }
+  return st;
+}
+
+int sqz__cl_bits_step(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   int fractal = f->dom->kind == SQZ_DOMAIN_FRACTAL;
   cl_kernel k = NULL;
-  int st = sqz__bits_check_update(f, u);
-  if (st == SQZ_OK) st = sqz__field_ensure_pair(f);
-  if (st == SQZ_OK && fractal && !sqz__bits_lanes_wanted(f))
-    sqz__engine_skip(f, "bits-fractal-lanes", "not the default yet (SQZ_BITS_STEP=lanes)");
-  if (st == SQZ_OK && fractal && sqz__bits_lanes_wanted(f) && (st = sqz__cl_bits_lanes(f, u, steps)) != SQZ_ERR_UNSUPPORTED) {
-    if (st == SQZ_OK) sqz__engine_ran(f, "bits-fractal-lanes");
-    return st;
-  }
-  if (st == SQZ_ERR_UNSUPPORTED) { /* the lanes do not apply: the boxes */
-    sqz__engine_skip(f, "bits-fractal-lanes", "%s", f->part ? "a field in parts" : "no plan fits local memory");
-    st = SQZ_OK;
-  }
-  if (st == SQZ_OK && fractal && (st = sqz__bits_fractal_box(f, u, steps, 0)) != SQZ_ERR_UNSUPPORTED) {
-    if (st == SQZ_OK) sqz__engine_ran(f, "bits-fractal-boxes");
-    return st;
-  }
-  if (st == SQZ_ERR_UNSUPPORTED && f->part && steps > 1) /* the one-step kernel cannot step a part's chunk */
-    return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "%s steps a part in layout bits one step per exchange here", f->dom->spec);
-  if (st == SQZ_ERR_UNSUPPORTED) { /* the one-step kernel below */
-    sqz__engine_skip(f, "bits-fractal-boxes", "no window of the tile fits local memory, or SQZ_ENGINE=generic");
-    st = SQZ_OK;
-  }
-  if (st == SQZ_OK)
-    st = sqz__bits_program(ctx, fractal, u, f->part != NULL, fractal ? "sqz_bits_fractal_step" : "sqz_bits_simplex_step", &k);
+  int st = sqz__bits_program(ctx, fractal, u, f->part != NULL, fractal ? "sqz_bits_fractal_step" : "sqz_bits_simplex_step", &k);
   if (st != SQZ_OK) return st;
   if (fractal) {
     sqz_bits_tiling bt;
@@ -252,26 +276,9 @@ int sqz__cl_stencil_bits(sqz_field *f, const sqz_update *u, uint64_t steps) {
     int fin = sqz__cl_done_with(ctx, tab, fr);
     if (st == SQZ_OK) st = fin;
   } else {
-    cl_ulong n = f->dom->side, zero = 0, all = ~(cl_ulong)0; /* y0 and z0: set per launch */
-    cl_uint dims = (cl_uint)f->dom->dims;
-    const sqz_field_part *pt = f->part; /* a part's band of rows (parts_bands.c): its words, each run of its launch */
-    cl_ulong pu0 = pt ? pt->u0 : 0, pu1 = pt ? pt->u1 : all, before = pt ? sqz__band_before(pt) : 0;
-    for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
-      cl_mem src = (cl_mem)f->mem[f->cur], dst = (cl_mem)f->mem[1 - f->cur];
-      uint64_t lo = 0, hi = all;
-      for (uint64_t r = 0, n_runs = 1; st == SQZ_OK && r < n_runs; r++) {
-        if (pt) n_runs = sqz__band_run(f, 1, r, &lo, &hi);
-        cl_ulong wlo = lo, whi = hi;
-        st = sqz__args(ctx, k, sizeof src, &src, sizeof dst, &dst, sizeof n, &n, sizeof dims, &dims, sizeof u->birth,
-                       &u->birth, sizeof u->survive, &u->survive, sizeof pu0, &pu0, sizeof pu1, &pu1, sizeof before,
-                       &before, sizeof wlo, &wlo, sizeof whi, &whi, sizeof zero, &zero, sizeof zero, &zero, (size_t)0);
-        if (st == SQZ_OK) st = sqz__bits_simplex_run(ctx, k, 11, n, (int)dims);
-      }
-      if (st == SQZ_OK) f->cur = 1 - f->cur;
-    }
+    st = sqz__bits_simplex_steps(f, k, u, steps);
   }
   clReleaseKernel(k);
-  if (st == SQZ_OK) sqz__engine_ran(f, fractal ? "bits-fractal-step" : "bits-simplex-rows");
   return st;
 }
 
@@ -322,6 +329,7 @@ const char *sqz__cl_fractal_boxes_why_not(const sqz_field *f) {
   if (f->layout != SQZ_LAYOUT_COMPACT) return "the boxes step layout compact";
   if (f->part) return "a field in parts";
   if (f->block) return "a launch block is set (--block)";
+  if (sqz__engine_forced(f, "fractal-boxes-life-u8")) return NULL; /* forced: the device's preference aside */
   if (sqz__opt_is(NULL, f, SQZ_OPT_FRACTAL_STEP, "words")) return "SQZ_FRACTAL_STEP=words";
   if (sqz__opt_is(NULL, f, SQZ_OPT_FRACTAL_STEP, "boxes") || f->ctx->is_gpu) return NULL;
   sqz_bits_tiling bt;
@@ -333,7 +341,3 @@ const char *sqz__cl_fractal_boxes_why_not(const sqz_field *f) {
 }
 
 int sqz__cl_fractal_boxes_applies(const sqz_field *f) { return sqz__cl_fractal_boxes_why_not(f) == NULL; }
-
-int sqz__cl_fractal_boxes(sqz_field *f, const sqz_update *u, uint64_t steps) {
-  return sqz__cl_fractal_boxes_applies(f) ? sqz__bits_fractal_box(f, u, steps, 1) : SQZ_ERR_UNSUPPORTED;
-}

@@ -5,7 +5,6 @@
 
 #include "backends/opencl/cl_bits.h"
 #include "backends/opencl/cl_engine.h"
-#include "core/engine_report.h"
 #include "core/field_parts.h"
 #include "fractal/fractal_internal.h"
 
@@ -273,77 +272,45 @@ static int sqz__table_buffer(sqz_field *f, const sqz__tile_launch *p, cl_mem *ou
   return st;
 }
 
-int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
+int sqz__cl_fractal_words(sqz_field *f, const sqz_update *u, uint64_t steps, const sqz_path_plan *plan) {
+  cl_kernel k = NULL; /* map seq: the word steps do not take map group */
+  int st = sqz__fractal_kernel(f, u, 0, plan->depth > 1 ? "engine_fractal_swar_t" : "engine_fractal_swar", &k);
+  return st == SQZ_OK ? sqz__cl_fractal_swar(f, u, k, plan, steps) : st;
+}
+
+/* The generic step kernel of f's layout (with direct its *_direct kernel) and, tiled, its tile plan. */
+static int sqz__generic_kernel(sqz_field *f, const sqz_update *u, int direct, cl_kernel *k, sqz__tile_launch *plan) {
+  int group = strcmp(f->map, "group") == 0;
+  char name[64];
+  memset(plan, 0, sizeof *plan);
+  snprintf(name, sizeof name, "%s%s", sqz__step_kernel_name(f->layout, group), direct ? "_direct" : "");
+  int st = sqz__fractal_kernel(f, u, group, name, k);
+  if (st == SQZ_OK && f->layout != SQZ_LAYOUT_BB)
+    st = sqz__plan_tiles(f, *k, direct ? 2 : f->layout != SQZ_LAYOUT_LAMBDA, group, plan);
+  return st;
+}
+
+int sqz__cl_fractal_cache_fits(sqz_field *f, const sqz_update *u, int *fits) {
+  cl_kernel k = NULL;
+  sqz__tile_launch plan;
+  int st = sqz__generic_kernel(f, u, 0, &k, &plan);
+  *fits = !plan.direct;
+  if (k) clReleaseKernel(k);
+  return st;
+}
+
+int sqz__cl_fractal_generic(sqz_field *f, const sqz_update *u, uint64_t steps, int direct) {
   sqz_context *ctx = f->ctx;
   cl_kernel k = NULL;
   cl_mem table = NULL, param = NULL;
   cl_uint n_cells = 0, n_halo = 0;
   cl_uint2 ip;
   sqz__tile_launch plan;
-  memset(&plan, 0, sizeof plan);
-  if (steps == 0) return SQZ_OK;
-  int st = sqz__field_ensure_pair(f), tiled = f->layout != SQZ_LAYOUT_BB, group = strcmp(f->map, "group") == 0;
-  const char *why = sqz__cl_fractal_swar_why_not(f, u); /* NULL: the Life steps on u8 words may run */
-  if (f->part && steps > 1) { /* a part's steps between exchanges: one launch of the temporal word kernel, or none */
-    if (steps > 4 || why)
-      return sqz__fail(ctx, SQZ_ERR_UNSUPPORTED, "%s: a part steps %llu steps at once only by the temporal word kernel "
-                       "(Life on u8 cells, up to 4 steps)", f->dom->spec, (unsigned long long)steps);
-    if (st == SQZ_OK) st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar_t", &k);
-    if (st == SQZ_OK) st = sqz__cl_fractal_swar(f, u, k, (unsigned)steps, steps); /* UNSUPPORTED: it does not fit */
-    if (st == SQZ_OK) sqz__engine_ran(f, "fractal-tiles-life-u8-temporal");
-    return st;
-  }
-  if (st == SQZ_OK && why) {
-    sqz__engine_skip(f, "fractal-boxes-life-u8", "%s", why);
-    sqz__engine_skip(f, "fractal-tiles-life-u8", "%s", why);
-  }
-  const char *bwhy = why ? NULL : sqz__cl_fractal_boxes_why_not(f);
-  if (st == SQZ_OK && !why && bwhy) sqz__engine_skip(f, "fractal-boxes-life-u8", "%s", bwhy);
-  if (st == SQZ_OK && !why && !bwhy) { /* compact, boxes of side 8: the list of boxes on bytes */
-    if ((st = sqz__cl_fractal_boxes(f, u, steps)) != SQZ_ERR_UNSUPPORTED) {
-      if (st == SQZ_OK) sqz__engine_ran(f, "fractal-boxes-life-u8");
-      return st;
-    }
-    sqz__engine_skip(f, "fractal-boxes-life-u8", "no plan of the boxes fits the device's local memory");
-    st = SQZ_OK;
-  }
-  if (st == SQZ_OK && !why) { /* the word steps on tiles */
-    unsigned depth = sqz__cl_fractal_swar_depth(f, steps);
-    if (depth > 1) {
-      st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar_t", &k);
-      if (st == SQZ_OK) st = sqz__cl_fractal_swar(f, u, k, depth, steps);
-      k = NULL;
-      if (st != SQZ_ERR_UNSUPPORTED) {
-        if (st == SQZ_OK) sqz__engine_ran(f, "fractal-tiles-life-u8-temporal");
-        return st;
-      }
-      sqz__engine_skip(f, "fractal-tiles-life-u8-temporal", "no tile with a halo of %u cells fits local memory", depth);
-      st = SQZ_OK;
-    } else if (steps > 1) {
-      sqz__engine_skip(f, "fractal-tiles-life-u8-temporal", "one step a launch on this device (SQZ_TEMPORAL)");
-    }
-    st = sqz__fractal_kernel(f, u, group, "engine_fractal_swar", &k);
-    if (st == SQZ_OK) st = sqz__cl_fractal_swar(f, u, k, 1, steps);
-    k = NULL;
-    if (st != SQZ_ERR_UNSUPPORTED) {
-      if (st == SQZ_OK) sqz__engine_ran(f, "fractal-tiles-life-u8");
-      return st;
-    }
-    sqz__engine_skip(f, "fractal-tiles-life-u8", "no tile level fits local memory");
-    st = SQZ_OK;
-  }
-  if (st == SQZ_OK) st = sqz__fractal_kernel(f, u, group, sqz__step_kernel_name(f->layout, group), &k);
-  if (st == SQZ_OK && tiled) st = sqz__plan_tiles(f, k, f->layout != SQZ_LAYOUT_LAMBDA, group, &plan);
-  if (st == SQZ_OK && plan.direct) /* a tile cache larger than local memory: neighbours from global memory */
-    sqz__engine_skip(f, "fractal-tiles-generic", "the tile's cache with its halo exceeds local memory");
-  if (st == SQZ_OK && plan.direct) {
-    char name[64];
-    snprintf(name, sizeof name, "%s_direct", sqz__step_kernel_name(f->layout, group));
-    clReleaseKernel(k);
-    k = NULL;
-    st = sqz__fractal_kernel(f, u, group, name, &k);
-    if (st == SQZ_OK) st = sqz__plan_tiles(f, k, 2, group, &plan);
-  }
+  int tiled = f->layout != SQZ_LAYOUT_BB, group = strcmp(f->map, "group") == 0;
+  int st = sqz__generic_kernel(f, u, direct, &k, &plan);
+  if (st == SQZ_OK && plan.direct && !direct) /* its path applied to this field, update and device */
+    st = sqz__fail(ctx, SQZ_ERR_INTERNAL, "%s: the tile cache of the generic step no longer fits local memory",
+                   f->dom->spec);
   if (st == SQZ_OK && tiled) st = sqz__table_buffer(f, &plan, &table, &n_cells, &n_halo);
   if (st == SQZ_OK) st = sqz__cl_update_params(ctx, f, u, &param, &ip);
   for (uint64_t i = 0; st == SQZ_OK && i < steps; i++) {
@@ -364,11 +331,6 @@ int sqz__cl_stencil_fractal(sqz_field *f, const sqz_update *u, uint64_t steps) {
   int fin = sqz__cl_done_with(ctx, table, param); /* they must outlive the launches that read them */
   if (st == SQZ_OK) st = fin;
   if (k) clReleaseKernel(k);
-  if (st == SQZ_OK)
-    sqz__engine_ran(f, f->layout == SQZ_LAYOUT_BB       ? "fractal-bb-generic"
-                       : f->layout == SQZ_LAYOUT_LAMBDA ? "fractal-lambda-generic"
-                       : plan.direct                    ? "fractal-tiles-generic-direct"
-                                                        : "fractal-tiles-generic");
   return st;
 }
 

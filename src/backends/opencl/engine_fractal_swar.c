@@ -343,52 +343,78 @@ static int sqz__swar_pick(const sqz_field *f, uint64_t lmem, uint32_t wide, sqz_
 /* The local arguments of engine_fractal_swar (after its 24 value arguments) and engine_fractal_swar_t (26). */
 enum { SW_CACHE = 24, SW_NBR, SW_T_CACHE = 26, SW_T_NBR };
 
-unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps) {
-  unsigned def = f->ctx->is_gpu ? SQZ__SWAR_DEPTH_GPU : 1u;
+unsigned sqz__cl_fractal_swar_depth(const sqz_field *f, uint64_t steps, int forced) {
+  unsigned def = f->ctx->is_gpu || forced ? SQZ__SWAR_DEPTH_GPU : 1u;
   unsigned long v = sqz__opt_num(NULL, f, SQZ_OPT_TEMPORAL, def) < 4u ? sqz__opt_num(NULL, f, SQZ_OPT_TEMPORAL, def) : 4u; /* at most 4 here */
+  if (forced) return (unsigned)v;
   return steps < 2 ? 1u : (unsigned)(v < steps ? v : steps);
 }
 
-int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigned depth, uint64_t steps) {
+/* The shape of the one-step kernel, or at depth > 1 of the temporal kernel: the largest level up to the
+ * one-step kernel's whose deeper tile fits (SQZ_ERR_UNSUPPORTED, nothing recorded, when none does). */
+static int sqz__swar_plan_shape(sqz_field *f, unsigned depth, uint64_t lmem, int cpu_shape, sqz__swar_shape *sh) {
+  uint64_t slack = cpu_shape ? SQZ__SWAR_CPU_SLACK : 0u; /* after its cache */
+  int st = sqz__swar_pick(f, lmem > slack ? lmem - slack : 0u, !cpu_shape, sh);
+  if (st != SQZ_OK || depth < 2) return st;
+  uint32_t j = sh->j, lowest = f->layout == SQZ_LAYOUT_BLOCK || f->block || f->part ? j : 1; /* parts: the unit's level */
+  free(sh->tab);
+  sh->tab = NULL;
+  for (st = SQZ_ERR_UNSUPPORTED; st == SQZ_ERR_UNSUPPORTED && j >= lowest && j > 0; j--) {
+    st = sqz__swar_shape_deep(f, j, depth, sh);
+    if (st == SQZ_OK && sh->tile_bytes > lmem) {
+      free(sh->tab);
+      sh->tab = NULL;
+      st = SQZ_ERR_UNSUPPORTED;
+    }
+  }
+  if (st != SQZ_OK) sh->tab = NULL; /* freed by the shape that failed, if it made one */
+  return st == SQZ_ERR_OUT_OF_MEMORY ? sqz__fail(f->ctx, st, "out of host memory") : st;
+}
+
+/* CPU devices' one-step kernel: the chunk table, the slack after the cache and the block order. */
+static int sqz__swar_plan_cpu(sqz_field *f, sqz__swar_shape *sh) {
+  if (sqz__swar_chunks(f, sh) != SQZ_OK) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  sh->tile_bytes += SQZ__SWAR_CPU_SLACK; /* its one tile cache and the slack after it (cl/engine_fractal_swar.cl, FR_CPU_SLACK) */
+  int d = sqz__swar_blocks(&f->dom->fr);
+  if (f->layout != SQZ_LAYOUT_COMPACT || !d || sh->j < (uint32_t)d) return SQZ_OK;
+  sh->rowmajor = 2; /* blocks */
+  if (sqz__swar_block_order(sh, (uint32_t)sqz__ipow((uint64_t)f->dom->fr.k, d)) != SQZ_OK)
+    return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  return SQZ_OK;
+}
+
+int sqz__cl_fractal_swar_plan(sqz_field *f, unsigned depth, sqz_path_plan *plan) {
   sqz_context *ctx = f->ctx;
   uint64_t lmem = ctx->local_mem < SQZ__SWAR_LMEM ? ctx->local_mem : SQZ__SWAR_LMEM;
-  sqz__swar_shape sh;
   int cpu_shape = sqz__cl_fractal_swar_word(ctx) == 8u && depth == 1; /* see SQZ__SWAR_CPU_GROUPS_PER_CU */
-  uint64_t slack = cpu_shape ? SQZ__SWAR_CPU_SLACK : 0u; /* after its cache */
-  int st = sqz__swar_pick(f, lmem > slack ? lmem - slack : 0u, !cpu_shape, &sh);
-  if (st == SQZ_OK && depth > 1) { /* the largest level up to the one-step kernel's whose deeper tile fits */
-    uint32_t j = sh.j, lowest = f->layout == SQZ_LAYOUT_BLOCK || f->block || f->part ? j : 1; /* parts: the unit's level */
-    free(sh.tab);
-    for (st = SQZ_ERR_UNSUPPORTED; st == SQZ_ERR_UNSUPPORTED && j >= lowest && j > 0; j--) {
-      st = sqz__swar_shape_deep(f, j, depth, &sh);
-      if (st == SQZ_OK && sh.tile_bytes > lmem) {
-        free(sh.tab);
-        st = SQZ_ERR_UNSUPPORTED;
-      }
-    }
-    if (st == SQZ_ERR_OUT_OF_MEMORY) st = sqz__fail(ctx, st, "out of host memory");
-  }
-  if (st != SQZ_OK) {
-    clReleaseKernel(k);
-    return st;
-  }
+  sqz__swar_shape *sh = sqz__calloc(1, sizeof *sh);
+  if (!sh) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+  int st = sqz__swar_plan_shape(f, depth, lmem, cpu_shape, sh);
+  if (st == SQZ_OK && cpu_shape) st = sqz__swar_plan_cpu(f, sh);
+  plan->data = sh;
+  plan->depth = depth;
+  return st;
+}
+
+void sqz__cl_fractal_swar_drop(sqz_path_plan *plan) {
+  sqz__swar_shape *sh = plan->data;
+  if (sh) free(sh->tab);
+  free(sh);
+}
+
+int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, const sqz_path_plan *plan, uint64_t steps) {
+  sqz_context *ctx = f->ctx;
+  uint64_t lmem = ctx->local_mem < SQZ__SWAR_LMEM ? ctx->local_mem : SQZ__SWAR_LMEM;
+  const sqz__swar_shape *shape = plan->data, sh = *shape;
+  unsigned depth = plan->depth;
+  int cpu_shape = sqz__cl_fractal_swar_word(ctx) == 8u && depth == 1, st = SQZ_OK;
   cl_mem tab = NULL;
   size_t local = SQZ__SWAR_GROUP;
-  if (st == SQZ_OK && clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof local, &local,
-                                               NULL) != CL_SUCCESS)
+  if (clGetKernelWorkGroupInfo(k, SQZ_CL(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof local, &local, NULL) !=
+      CL_SUCCESS)
     local = 64;
   if (local > SQZ__SWAR_GROUP) local = SQZ__SWAR_GROUP;
   if (cpu_shape) local = 1;
-  if (cpu_shape && sqz__swar_chunks(f, &sh) != SQZ_OK) st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
-  if (cpu_shape) { /* its one tile cache and the slack after it (cl/engine_fractal_swar.cl, FR_CPU_SLACK) */
-    sh.tile_bytes += SQZ__SWAR_CPU_SLACK;
-    int d = sqz__swar_blocks(&f->dom->fr);
-    if (st == SQZ_OK && f->layout == SQZ_LAYOUT_COMPACT && d && sh.j >= (uint32_t)d) { /* blocks */
-      sh.rowmajor = 2;
-      if (sqz__swar_block_order(&sh, (uint32_t)sqz__ipow((uint64_t)f->dom->fr.k, d)) != SQZ_OK)
-        st = sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
-    }
-  }
   /* tiles per iteration: about SQZ__SWAR_ITER_CELLS cells, within half the local memory where possible */
   uint64_t per = (SQZ__SWAR_ITER_CELLS + sh.te - 1) / sh.te, fit = lmem / 2 / sh.tile_bytes;
   if (per > fit) per = fit;
@@ -409,7 +435,6 @@ int sqz__cl_fractal_swar(sqz_field *f, const sqz_update *u, cl_kernel k, unsigne
   if (cpu_shape) cap = (uint64_t)(ctx->compute_units ? ctx->compute_units : 1) * SQZ__SWAR_CPU_GROUPS_PER_CU;
   if (groups > cap) groups = cap;
   if (st == SQZ_OK) st = sqz__const_buffer(ctx, (uint64_t)sh.words * sizeof *sh.tab, sh.tab, &tab);
-  free(sh.tab);
   cl_uint rule = u->birth | u->survive << 9, levels = (cl_uint)f->dom->fr.r - sh.j, per_iter = (cl_uint)per;
   size_t global = (size_t)groups * local;
   for (uint64_t done = 0; st == SQZ_OK && done < steps;) {

@@ -1,11 +1,10 @@
-/* engine_simplex.c (opencl) — the stencil engine, micro-workloads and random fills on triangle/tetrahedron fields. */
+/* engine_simplex.c (opencl) — the map kernels of the stencil engine (path simplex-map-generic), micro-workloads and random fills on triangle/tetrahedron fields. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/opencl/cl_engine.h"
 #include "backends/opencl/cl_simplex.h"
-#include "core/engine_report.h"
 #include "core/field_parts.h"
 
 static int sqz__slayout(const sqz_field *f) { return f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT; }
@@ -22,22 +21,7 @@ static uint64_t sqz__rho_max(const sqz_field *f) {
 /* Arguments of sqz_engine2/3 (cl/engine_simplex.cl), by name. */
 enum { SA_SRC, SA_DST, SA_PARAM, SA_IP, SA_N, SA_RHO, SA_LAUNCH, SA_PU0, SA_PU1, SA_PNH, SA_PHALO, SA_PRN, SA_PRUNS };
 
-int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
-  const char *why = sqz__cl_simplex_swar_why_not(f, u), *fast = f->dom->dims == 3 ? "tetrahedron-rows-life-u8"
-                                                                                    : "triangle-words-life-u8";
-  if (!why) {
-    int fst = f->dom->dims == 3 ? sqz__cl_tetra_swar(f, u, steps) : sqz__cl_simplex_swar(f, u, steps);
-    if (fst == SQZ_OK) sqz__engine_ran(f, fast);
-    return fst;
-  }
-  sqz__engine_skip(f, fast, "%s", why);
-  const char *rwhy = sqz__cl_simplex_rows_why_not(f);
-  if (!rwhy) {
-    int rst = sqz__cl_simplex_rows(f, u, steps);
-    if (rst == SQZ_OK) sqz__engine_ran(f, f->dom->dims == 3 ? "tetrahedron-rows-generic" : "triangle-rows-generic");
-    return rst;
-  }
-  sqz__engine_skip(f, f->dom->dims == 3 ? "tetrahedron-rows-generic" : "triangle-rows-generic", "%s", rwhy);
+int sqz__cl_simplex_map(sqz_field *f, const sqz_update *u, uint64_t steps) {
   sqz_context *ctx = f->ctx;
   int dims = f->dom->dims;
   const char *files[] = {"sqz_common.h", "sqz_simplex.h", "sqz_parts.h", "sqz_rule.h", "sqz_heat.h", "simplex_blocks.cl",
@@ -92,7 +76,6 @@ int sqz__cl_stencil_simplex(sqz_field *f, const sqz_update *u, uint64_t steps) {
   if (st == SQZ_OK) st = fin;
   clReleaseKernel(k);
   sqz__simplex_plan_free(&plan);
-  if (st == SQZ_OK) sqz__engine_ran(f, "simplex-map-generic");
   return st;
 }
 
