@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "backends/cpu/cpu_bits.h"
-#include "core/bits.h"
+#include "layouts/bits/bits.h"
 #include "core/engine_report.h"
 #include "backends/cpu/cpu_engine.h"
 #include "backends/cpu/cpu_rules.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "backends/opencl/cl_bits.h"
-#include "core/bits.h"
+#include "layouts/bits/bits.h"
 #include "core/engine_report.h"
 #include "core/field_parts.h"
 #include "sqz_bits.h"
