@@ -2,12 +2,13 @@
 """check_layers.py — the library's layers in their order, and a check that no #include of src/ or include/ climbs it.
 
 usage: scripts/check_layers.py [ROOT]          check the tree at ROOT (default: this script's repository)
-       scripts/check_layers.py --self-test     show that a climbing include is caught, then check the tree
+       scripts/check_layers.py --self-test [ROOT]   show that a climbing include is caught, then check the tree
 
 A file may include files of its own folder (subfolders included) and of any layer below its own; an include of a
 higher layer, or of another folder of the same layer (the two families, backends beside io), fails, naming the
 file, the line and the include. Quoted names resolve as the compiler resolves them: in the including file's folder,
-then src/, include/, cl/ and cuda/ (the build's include folders); a quoted name that resolves nowhere fails too. docs/ARCHITECTURE.md, "The layers", explains each layer.
+then src/, include/, cl/ and cuda/ (the build's include folders); a quoted name that resolves nowhere fails too.
+docs/ARCHITECTURE.md, "The layers", explains each layer.
 """
 import os
 import re

@@ -76,7 +76,8 @@ int sqz__life_update(sqz_field *f, const char *rule, sqz_update *u) {
   if ((st = sqz__life_type(f)) != SQZ_OK) return st;
   if (u->states > 2 && sqz__layout_of(f)->bit_cells)
     return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "rule '%s' has %u states and layout %s holds one bit a cell "
-                     "(0 or 1): a Generations rule needs a layout of u8 cells", rule, u->states, sqz__layout_of(f)->name);
+                     "(0 or 1): a Generations rule needs a layout of u8 cells",
+                     rule, u->states, sqz__layout_of(f)->name);
   return SQZ_OK;
 }
 

@@ -49,10 +49,10 @@ typedef struct sqz_layout_storage {
  * tiles of a fixed level; by bands of whole rows (planes). */
 enum { SQZ_PARTS_NONE = 0, SQZ_PARTS_CELLS, SQZ_PARTS_DIGITS, SQZ_PARTS_TILES, SQZ_PARTS_BANDS };
 /* The engines' fast paths that a layout's storage admits on a family (docs/ARCHITECTURE.md, "The
- * layouts as rows"): ROWS, simplex rows stored whole and in order (the cpu backend's Life rows, the
- * row and word steps of OpenCL); TILES, fractal tiles stored whole (the tile caches of the cpu
- * backend, the word steps of OpenCL); BOXES, bit boxes stepped several steps a launch on every
- * device (so parts exchange every 4 steps in one process). */
+ * layouts as rows"): ROWS, simplex rows stored whole and in order (the cpu backend's Life rows);
+ * TILES, fractal tiles stored whole (the cpu backend's tile caches); BOXES, bit boxes stepped several
+ * steps a launch on every device (so parts exchange every 4 steps in one process). OpenCL's row and
+ * word steps apply to the same layouts (and test them by id). */
 enum { SQZ_FAST_ROWS = 1u, SQZ_FAST_TILES = 2u, SQZ_FAST_BOXES = 4u };
 
 typedef struct {
@@ -103,7 +103,8 @@ static inline const sqz_layout_on *sqz__layout_on(const sqz_field *f) {
 }
 /* The SQZ_FAMILY_* bits of the families that store row r. */
 static inline unsigned sqz__layout_families(const sqz_layout_row *r) {
-  return (r->on[0].storage ? (unsigned)SQZ_FAMILY_SIMPLEX : 0u) | (r->on[1].storage ? (unsigned)SQZ_FAMILY_FRACTAL : 0u);
+  unsigned simplex = SQZ_FAMILY_SIMPLEX, fractal = SQZ_FAMILY_FRACTAL;
+  return (r->on[0].storage ? simplex : 0u) | (r->on[1].storage ? fractal : 0u);
 }
 /* 1 when the fast path `fast` (SQZ_FAST_*) applies to f's layout on f's family. */
 static inline int sqz__layout_fast(const sqz_field *f, unsigned fast) { return (sqz__layout_on(f)->fast & fast) != 0; }
