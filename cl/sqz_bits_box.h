@@ -8,7 +8,7 @@
  * (ceil(k^q / 8) x 256 64-bit words: byte i of the k^q bits -> the box bits y S + x of its
  * cells) and P (S x 2^S words: the S bits of box row y -> the digit-order bits of its cells).
  *
- * A tile of side = s^t (t: the storage level, core/bits.h) is stepped in a window of R = side +
+ * A tile of side = s^t (t: the storage level, src/layouts/bits/bits.h) is stepped in a window of R = side +
  * 2 H rows of rw words (H <= 4: the halo width, one cell per step of a launch): tile cell (x, y)
  * at bit x + 64 of row y + H (word 0 and the words past the last column of every row stay 0;
  * word 1 holds the left halo; rw may exceed the columns, a padding against bank conflicts). The window is filled by tasks, each one word column j and one band of S rows: it pulls
@@ -21,7 +21,7 @@
  * tile's own cells are exact. The pack builds each storage word from the boxes of its bits, a
  * box row at a time through P.
  *
- * The plan (one uint array `tab`, built by the host, src/core/bits_box.c) starts with the
+ * The plan (one uint array `tab`, built by the host, src/layouts/bits/bits_box.c) starts with the
  * header below; then U (from SQZ_BB_U, an even word), P, lam (box origin x | y << 16 of each
  * level-q sub-tile of a tile, in digit order), the fill tasks (head: j | (first row + 16) << 8),
  * their entry offsets (n_fill + 1), the entries (sub-tile | direction << 20 | (shift + 32) <<

@@ -11,7 +11,7 @@
  * neighbour positions' words (the plan's table) through sqz_bits_count8 and the rule: every bit a
  * cell, no hole in any word, no shift or mask.
  *
- * A lane is a level-u sub-tile (u <= t, t the storage tile level, core/bits.h) with K = k^u
+ * A lane is a level-u sub-tile (u <= t, t the storage tile level, src/layouts/bits/bits.h) with K = k^u
  * cells; a tile holds L = k^(t - u) of them and a group the L m lanes of m whole tiles (L m <=
  * 32), so that the group's pack writes whole tile words. Positions come in blocks of 32: block
  * (d, w) holds cells 32 w .. 32 w + 31 (in digit order) of each lane's neighbour sub-tile in
@@ -25,7 +25,7 @@
  * with dmask[d], the lanes that have that neighbour. So after T <= depth steps the own positions
  * are exact; the last step computes only them.
  *
- * The plan (one uint array `tab`, built by the host, src/core/bits_lanes.c) starts with the
+ * The plan (one uint array `tab`, built by the host, src/layouts/bits/bits_lanes.c) starts with the
  * header below; then the blocks (d | w << 4) and, from a multiple of 4 words, the neighbours: 4
  * words a position, NW, N, NE, W, E, SW, S, SE as 16-bit halves, low half first, each the byte
  * offset 4 q of the neighbour's position q in an area (4 npos: the empty word), so that a kernel

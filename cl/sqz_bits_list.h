@@ -19,7 +19,7 @@
  * so T <= S steps a launch leave the own cells exact (what lies past the ring is read as 0, an
  * error that moves one cell a step). The pack reads only the boxes' shape cells, through P.
  *
- * The plan (one uint array `tab`, src/core/bits_list.c) starts with the header below; then U (an
+ * The plan (one uint array `tab`, src/layouts/bits/bits_list.c) starts with the header below; then U (an
  * even word; ceil(k^q / 8) x 256 64-bit words: byte i of the k^q storage bits -> the box bits
  * x + 8 y of its cells), P (S x 2^S words: the S bits of box row y -> the digit-order bits of
  * its cells), the entries (sub-tile | direction << 20: the tile, 4 itself, and its sub-tile in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ptx_count.sh — a kernel's PTX instructions without a GPU: sqz's OpenCL C compiled by clang for nvptx (scripts/ptx_shim.h), counted per kernel and per basic block, to compare variants of a fast step before timing them on a GPU.
+# ptx_count.sh — a kernel's PTX instructions without a GPU: sqz's OpenCL C compiled by clang for nvptx (scripts/ptx_shim.cl), counted per kernel and per basic block, to compare variants of a fast step before timing them on a GPU.
 #
 # usage: scripts/ptx_count.sh [-D NAME=VALUE ...] FILE.cl [HEADER ...]   (headers from cl/, in the order the host builds them)
 #        scripts/ptx_count.sh [-D NAME=VALUE ...] --source PROGRAM.cl   (a whole program as sqz built it: SQZ_DUMP_KERNELS=DIR)
@@ -24,7 +24,7 @@ else
   cat "cl/$kernel" >>"$tmp/src.cl"
 fi
 clang -x cl -cl-std=CL1.2 -D__OPENCL_VERSION__=120 "${defs[@]}" -target nvptx64-nvidia-cuda -march=sm_86 -O3 -S \
-  -include scripts/ptx_shim.h "$tmp/src.cl" -o "$tmp/out.ptx"
+  -include scripts/ptx_shim.cl "$tmp/src.cl" -o "$tmp/out.ptx"
 [ -n "${OUTPTX:-}" ] && cp "$tmp/out.ptx" "$OUTPTX"
 awk '
   /^\.(visible )?\.entry/ { if (k) printf "kernel %s: %d instructions\n", k, total; k = $NF; sub(/\(.*/, "", k); total = 0; next }

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/bits.h"
+#include "layouts/bits/bits.h"
 #include "core/sqz_internal.h"
 #include "sqz_common.h"
 #include "sqz_bits.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "backends/opencl/cl_internal.h"
 #include "core/engine_paths.h"
 #include "sqz_test.h"

@@ -7,6 +7,7 @@
 #include "backends/cuda/cuda_fractal.h"
 #include "sqz_fractal.h"
 #include "core/sqz_internal.h"
+#include "fractal/fractal_internal.h"
 #include "sqz_mma.h"
 #include "sqz_test.h"
 

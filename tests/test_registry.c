@@ -1,4 +1,4 @@
-/* test_registry.c — the layout and map registries agree with the plans, the layout parser and the messages. */
+/* test_registry.c — the layout and map registries agree with the plans, the layout parser and the messages; every row of a family and of a layout is complete. */
 /* labels: host */
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +33,37 @@ START_TEST(entries_well_formed) {
   ck_assert_int_eq(sqz_map_dims(nm), -1);
   ck_assert_int_eq(sqz_map_is_default(nm), 0);
   ck_assert_int_eq(sqz_map_matches(nm, 0, 0, NULL), 0);
+}
+END_TEST
+
+/* Each layout's row has what the library calls for every family that stores it (core/registry.h): the storage's
+ * shape and index maps, tiles where it parts by tiles, both band operations or neither; a pattern name
+ * (block:RHO) a parse and a plain one none; I/O of its own where its elements are bits. Each family's row
+ * has its domain and parts operations, fractals their replicas'. */
+START_TEST(rows_complete) {
+  ck_assert_uint_eq(sqz_layout_count(), SQZ_LAYOUT_COUNT);
+  for (size_t i = 0; i < SQZ_LAYOUT_COUNT; i++) {
+    const sqz_layout_row *r = &sqz__layouts[i];
+    ck_assert_ptr_eq(sqz__layout_find(sqz_layout_name(i)), r);
+    ck_assert_msg(!strchr(r->name, ':') == !r->parse, "layout %s: a parse exactly for a pattern name", r->name);
+    ck_assert_msg(!r->bit_cells || (r->io && r->io->band && r->io->download && r->io->upload && r->io->reduce),
+                  "layout %s: bit cells without the I/O of its own", r->name);
+    for (int fam = 0; fam < 2; fam++) {
+      const sqz_layout_on *on = &r->on[fam];
+      const sqz_layout_storage *st = on->storage;
+      ck_assert_msg(!st == (on->parts == SQZ_PARTS_NONE && on->fast == 0), "layout %s, family %d", r->name, fam);
+      if (!st) continue;
+      ck_assert_msg(st->geometry && st->coords && st->index && st->row && st->rule, "layout %s: storage", r->name);
+      ck_assert_msg(on->parts != SQZ_PARTS_DIGITS || st->tiles, "layout %s: digits without tiles", r->name);
+      ck_assert_msg(on->parts != SQZ_PARTS_TILES || (st->tiles && st->tile_count), "layout %s: tiles", r->name);
+      ck_assert_msg(!st->band_rows == !st->band_start, "layout %s: half of the band operations", r->name);
+    }
+  }
+  for (int fam = 0; fam < 2; fam++) {
+    const sqz_family_ops *f = sqz__families[fam];
+    ck_assert(f->parse && f->contains && f->parts_halo);
+    ck_assert(!f->parts_tables == (fam == 0) && !f->parts_cells == (fam == 0) && !f->parts_tiles == (fam == 0));
+  }
 }
 END_TEST
 
@@ -191,6 +222,7 @@ int main(void) {
   Suite *s = suite_create("registry");
   TCase *host = tcase_create("host");
   tcase_add_test(host, entries_well_formed);
+  tcase_add_test(host, rows_complete);
   tcase_add_test(host, simplex_maps_plan);
   tcase_add_test(host, layouts_parse);
   tcase_add_test(host, lists);

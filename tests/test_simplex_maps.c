@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "simplex/simplex.h"
 #include "simplex/simplex_plan.h"
 #include "sqz_bench.h"
 #include "sqz_test.h"

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "core/registry.h"
 #include "simplex/simplex_plan.h"
 #include "sqz_bench.h"

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "simplex/simplex_plan.h"
 
 int sqz_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out) {

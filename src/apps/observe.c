@@ -3,10 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
-#include "core/bits.h"
+#include "apps/observe.h"
+#include "core/backend.h"
 #include "core/field_parts.h"
-#include "core/observe.h"
 
 int sqz__obs_request(sqz_field *f, const sqz_observable *items, size_t n, sqz_obs_req *req) {
   memset(req, 0, sizeof *req);
@@ -15,9 +14,10 @@ int sqz__obs_request(sqz_field *f, const sqz_observable *items, size_t n, sqz_ob
     const sqz_observable *o = &items[i];
     if ((unsigned)o->kind > SQZ_OBS_PROBE)
       return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "observable %zu: unknown kind %d", i, (int)o->kind);
-    if (f->layout == SQZ_LAYOUT_BITS && (o->kind == SQZ_OBS_M2 || o->kind == SQZ_OBS_COM))
-      return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "observable %zu (%s): layout bits gives no cell positions on the "
-                       "device (store the field in another layout)", i, o->kind == SQZ_OBS_M2 ? "m2" : "com");
+    if (sqz__layout_of(f)->io && (o->kind == SQZ_OBS_M2 || o->kind == SQZ_OBS_COM))
+      return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED, "observable %zu (%s): layout %s gives no cell positions on the "
+                       "device (store the field in another layout)", i, o->kind == SQZ_OBS_M2 ? "m2" : "com",
+                       sqz__layout_of(f)->name);
     if (o->kind == SQZ_OBS_PROBE &&
         !(o->x >= 0 && o->x < side && o->y >= 0 && o->y < side && o->z >= 0 && o->z < side && o->x == floor(o->x) &&
           o->y == floor(o->y) && o->z == floor(o->z)))
@@ -37,10 +37,11 @@ int sqz__obs_request(sqz_field *f, const sqz_observable *items, size_t n, sqz_ob
   return SQZ_OK;
 }
 
-/* Layout bits: the popcount gives the sum and the count of its 0/1 cells, and so min and max. */
-static int obs_bits(sqz_field *f, sqz_obs_acc *acc) {
+/* A layout that reduces its own cells (bits: by popcounts, of two-state cells): the count gives the sum of its
+ * 0/1 cells, and so min and max. */
+static int obs_layout(sqz_field *f, const sqz_layout_io *io, sqz_obs_acc *acc) {
   sqz_red_acc red = {0};
-  int st = sqz__bits_reduce(f, SQZ_RED_COUNT, &red);
+  int st = io->reduce(f, SQZ_RED_COUNT, &red);
   if (st != SQZ_OK) return st;
   acc->count = red.count;
   sqz__red_add(&acc->sum[SQZ_OBS_SU], (long double)red.count);
@@ -51,7 +52,7 @@ static int obs_bits(sqz_field *f, sqz_obs_acc *acc) {
 
 int sqz__field_obs_acc(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc) {
   sqz__obs_acc_init(acc);
-  if (f->layout == SQZ_LAYOUT_BITS) return obs_bits(f, acc);
+  if (sqz__layout_of(f)->io) return obs_layout(f, sqz__layout_of(f)->io, acc);
   if (!f->parts) return f->ctx->ops->observe(f, req, acc);
   int st = SQZ_OK;
   for (uint64_t p = 0; st == SQZ_OK && p < f->parts->parts; p++) {

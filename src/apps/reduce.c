@@ -3,8 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
-#include "core/bits.h"
+#include "core/backend.h"
 #include "core/field_parts.h"
 
 static const char *red_type_name(sqz_type type) {
@@ -47,7 +46,8 @@ static int red_host(sqz_context *ctx, sqz_red_op op, sqz_type type, const void *
 
 /* Stage one over the field's storage, or over each part's own units (halos excluded). */
 static int red_field(sqz_field *f, sqz_red_op op, sqz_red_acc *acc) {
-  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_reduce(f, op, acc); /* popcounts */
+  const sqz_layout_io *io = sqz__layout_of(f)->io;
+  if (io) return io->reduce(f, op, acc); /* bits: popcounts */
   if (!f->parts) return f->ctx->ops->reduce(f->ctx, op, f->type, f->mem[f->cur], f->elems, SQZ_RED_ACC_AUTO, acc);
   int st = SQZ_OK;
   for (uint64_t p = 0; st == SQZ_OK && p < f->parts->parts; p++) {

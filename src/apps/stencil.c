@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "apps/stencil.h"
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "core/engine_report.h"
 #include "core/field_parts.h"
 

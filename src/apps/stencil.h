@@ -3,7 +3,7 @@
 #define SQZ_STENCIL_H
 #include "core/update.h"
 
-#include "backends/backend.h"
+#include "core/backend.h"
 
 /* Applies u to f `steps` times on f's backend, timed as one operation (sqz_context_timing), under
  * the context's lock: enq NULL waits for the steps; otherwise they are only enqueued (sqz_enqueue). */

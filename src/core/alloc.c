@@ -1,9 +1,10 @@
-/* alloc.c — every host allocation of the library (sqz__malloc, sqz__calloc, sqz__realloc), with the SQZ_FAULT_ALLOC test hook; depends on nothing else of sqz. */
+/* alloc.c — every host allocation of the library (sqz__malloc, sqz__calloc, sqz__realloc), with the SQZ_FAULT_ALLOC test hook; depends on nothing else of sqz but env.c. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "core/env.h"
 #include "core/sqz_internal.h"
 
 /* SQZ_FAULT_ALLOC=N (decimal, read once per process) makes the Nth call of sqz__malloc, sqz__calloc
@@ -14,7 +15,7 @@ static uint64_t sqz_fault_at;
 static _Atomic uint64_t sqz_fault_calls;
 
 static void sqz__fault_read(void) {
-  const char *v = sqz__opt_env(SQZ_OPT_FAULT_ALLOC);
+  const char *v = sqz__env("fault_alloc"); /* the option fault_alloc, of scope process */
   uint64_t n = 0;
   for (; v && *v >= '0' && *v <= '9' && n <= (UINT64_MAX - 9) / 10; v++) n = n * 10 + (uint64_t)(*v - '0');
   sqz_fault_at = v && *v == 0 ? n : 0;

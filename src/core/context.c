@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "core/field_parts.h"
 
 static int sqz__ieq(const char *a, const char *b) {

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "core/engine_paths.h"
 
 const char *sqz_engine_path(const char *backend, size_t i, const char **when) {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "core/engine_report.h"
 
 #define SQZ_PATH_STEPS_CLASS 9u /* step counts above choose as this one: every check compares steps with at most 8 */

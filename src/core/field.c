@@ -4,15 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
-#include "core/bits.h"
+#include "core/backend.h"
 #include "core/engine_paths.h"
 #include "core/field_parts.h"
 
 static int sqz__alloc_storage(sqz_field *f, int which) {
   sqz_context *ctx = f->ctx;
-  uint64_t bytes = f->layout == SQZ_LAYOUT_BITS ? sqz__bits_bytes(f) : 0;
-  if (f->layout != SQZ_LAYOUT_BITS && !sqz__checked_mul(f->elems, sqz_type_size(f->type), &bytes))
+  uint64_t bytes = sqz__layout_of(f)->bit_cells ? sqz__elems_bytes(f, f->elems) : 0;
+  if (!sqz__layout_of(f)->bit_cells && !sqz__checked_mul(f->elems, sqz_type_size(f->type), &bytes))
     return sqz__fail(ctx, SQZ_ERR_TOO_LARGE, "%s in layout %s: storage size overflows 64 bits", f->dom->spec,
                      f->layout_str);
   uint64_t total = bytes * (uint64_t)(which + 1); /* the ping-pong buffer doubles the state */
@@ -36,24 +35,25 @@ static int sqz__alloc_storage(sqz_field *f, int which) {
 static int sqz__field_shape(sqz_field *f, const char *layout) {
   sqz_context *ctx = f->ctx;
   int st = sqz__parse_layout(ctx, f->dom, layout, &f->layout, &f->layout_rho);
-  if (st == SQZ_OK && f->layout == SQZ_LAYOUT_BITS) st = sqz__bits_check_type(ctx, f->type);
+  const sqz_layout_row *row = st == SQZ_OK ? sqz__layout_of(f) : NULL;
+  if (st == SQZ_OK && row->bit_cells && f->type != SQZ_U8)
+    st = sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "layout %s holds two-state cells (u8 values 0 and 1), not %s cells",
+                   row->name, f->type == SQZ_I32   ? "i32"
+                              : f->type == SQZ_F32 ? "f32"
+                              : f->type == SQZ_F64 ? "f64"
+                                                   : "unknown");
   if (st == SQZ_OK && ctx) st = ctx->ops->accepts(ctx, f->dom, f->type, f->layout);
   if (st == SQZ_OK) st = sqz__layout_geometry(f->dom, f->layout, f->layout_rho, &f->elems, &f->width, &f->height);
   if (st != SQZ_OK) return st;
-  if (f->layout == SQZ_LAYOUT_BLOCK) snprintf(f->layout_str, sizeof f->layout_str, "block:%u", f->layout_rho);
-  else snprintf(f->layout_str, sizeof f->layout_str, "%s",
-                f->layout == SQZ_LAYOUT_BB       ? "bb"
-                : f->layout == SQZ_LAYOUT_LAMBDA ? "lambda"
-                : f->layout == SQZ_LAYOUT_BITS   ? "bits"
-                                                 : "compact");
+  const char *colon = strchr(row->name, ':'); /* a pattern (block:RHO): its prefix and the argument */
+  if (colon)
+    snprintf(f->layout_str, sizeof f->layout_str, "%.*s%u", (int)(colon - row->name + 1), row->name, f->layout_rho);
+  else snprintf(f->layout_str, sizeof f->layout_str, "%s", row->name);
   return SQZ_OK;
 }
 
-/* 1 when f's layout parts (sqz__parts_unit), without a failure detail. */
-static int sqz__layout_parts(const sqz_field *f) {
-  return f->layout == SQZ_LAYOUT_COMPACT || sqz__bands_layout(f) ||
-         ((f->layout == SQZ_LAYOUT_BLOCK || f->layout == SQZ_LAYOUT_BITS) && f->dom->kind == SQZ_DOMAIN_FRACTAL);
-}
+/* 1 when f's layout parts on f's family (sqz__parts_unit), without a failure detail. */
+static int sqz__layout_parts(const sqz_field *f) { return sqz__layout_on(f)->parts != SQZ_PARTS_NONE; }
 
 /* The storage of a new field: one buffer, or `parts` parts (SQZ_PARTS_AUTO: one buffer when it
  * fits the allocation limit of the device, else the automatic count) on n_ctx contexts. */
@@ -300,21 +300,23 @@ int sqz__field_settle(sqz_field *f, int wait) {
 }
 
 int sqz__field_gather(sqz_field *f, int which, const int64_t *idx, uint64_t n, void *out) {
-  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, which, idx, n, out, NULL);
+  const sqz_layout_io *io = sqz__layout_of(f)->io;
+  if (io) return io->band(f, which, idx, n, out, NULL);
   if (f->parts) return sqz__store_gather(f, which, idx, n, out);
   return f->ctx->ops->gather(f->ctx, f->mem[which], sqz_type_size(f->type), idx, n, out);
 }
 
 int sqz__field_scatter(sqz_field *f, int which, const int64_t *idx, uint64_t n, const void *in) {
-  if (f->layout == SQZ_LAYOUT_BITS) return sqz__bits_band(f, which, idx, n, NULL, in);
+  const sqz_layout_io *io = sqz__layout_of(f)->io;
+  if (io) return io->band(f, which, idx, n, NULL, in);
   if (f->parts) return sqz__store_scatter(f, which, idx, n, in);
   return f->ctx->ops->scatter(f->ctx, f->mem[which], sqz_type_size(f->type), idx, n, in);
 }
 
 int sqz__field_download(sqz_field *f, void *host) {
   sqz__lock(f->ctx);
-  int st = f->layout == SQZ_LAYOUT_BITS ? sqz__bits_download(f, host) /* the byte view of the bits */
-                                        : sqz__store_read(f, f->cur, 0, f->elems, host);
+  const sqz_layout_io *io = sqz__layout_of(f)->io; /* bits: the byte view of the bits */
+  int st = io ? io->download(f, host) : sqz__store_read(f, f->cur, 0, f->elems, host);
   if (st == SQZ_OK) st = sqz__store_finish(f);
   sqz__unlock(f->ctx);
   return st;
@@ -322,8 +324,8 @@ int sqz__field_download(sqz_field *f, void *host) {
 
 int sqz__field_upload(sqz_field *f, const void *host) {
   sqz__lock(f->ctx);
-  int st = f->layout == SQZ_LAYOUT_BITS ? sqz__bits_upload(f, host) /* the byte view of the bits */
-                                        : sqz__store_write(f, f->cur, 0, f->elems, host);
+  const sqz_layout_io *io = sqz__layout_of(f)->io; /* bits: the byte view of the bits */
+  int st = io ? io->upload(f, host) : sqz__store_write(f, f->cur, 0, f->elems, host);
   if (st == SQZ_OK) st = sqz__store_finish(f);
   sqz__unlock(f->ctx);
   return st;
@@ -417,7 +419,7 @@ int sqz_field_write(sqz_field *f, const void *embedded, size_t bytes) {
     uint64_t x, y, z;
     sqz__split(f, e, &x, &y, &z);
     if (sqz__is_nonzero(src + e * ts, ts) && !sqz_domain_contains(f->dom, x, y, z)) return sqz__outside_fail(f, NULL, x, y, z);
-    if (f->layout == SQZ_LAYOUT_BITS && src[e] > 1u) return sqz__two_state_fail(f, NULL, x, y, z, src[e]);
+    if (sqz__layout_of(f)->bit_cells && src[e] > 1u) return sqz__two_state_fail(f, NULL, x, y, z, src[e]);
   }
   unsigned char *store = NULL;
   st = sqz__host_alloc(f->ctx, f->elems * ts, 1, (void **)&store, "%s: the host copy of the state", f->dom->spec);

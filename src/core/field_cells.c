@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core/field_parts.h"
-#include "core/observe.h"
+#include "core/observe_host.h"
 
 
 /* The storage index of domain cell (x, y, z) of f, or a named SQZ_ERR_INVALID_ARGUMENT. */
@@ -36,8 +36,9 @@ int sqz_field_set_cell(sqz_field *f, uint64_t x, uint64_t y, uint64_t z, double 
   if (!f) return sqz__null_arg(NULL, "sqz_field_set_cell");
   const char *why = sqz__type_value_check(f->type, value);
   if (why) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "cell value %g: %s", value, why);
-  if (f->layout == SQZ_LAYOUT_BITS && value != 0.0 && value != 1.0)
-    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "cell value %g: layout bits holds 0 and 1", value);
+  if (sqz__layout_of(f)->bit_cells && value != 0.0 && value != 1.0)
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "cell value %g: layout %s holds 0 and 1", value,
+                     sqz__layout_of(f)->name);
   int64_t i = 0;
   int st = sqz__cell_index(f, x, y, z, &i);
   if (st != SQZ_OK || sqz__cell_elsewhere(f, i)) return st; /* another rank's part: that rank writes it */

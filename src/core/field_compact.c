@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "core/field_parts.h"
 
 /* Compact order: for fractals the digit order of λ (cell c at λ(c)); for triangles and
@@ -57,7 +57,7 @@ int sqz__compact_band(sqz_compact_io *io, uint64_t c0, uint64_t n, void *values)
   unsigned char *v = values;
   if (!io->idx) /* layout compact: the storage is the compact order */
     return io->mode == SQZ_COMPACT_READ ? sqz__store_read(f, io->which, c0, n, v) : sqz__store_write(f, io->which, c0, n, v);
-  int st = SQZ_OK, bits_in = f->layout == SQZ_LAYOUT_BITS && io->mode != SQZ_COMPACT_READ;
+  int st = SQZ_OK, bits_in = sqz__layout_of(f)->bit_cells && io->mode != SQZ_COMPACT_READ;
   for (uint64_t done = 0; st == SQZ_OK && done < n; done += SQZ_COMPACT_BAND) {
     uint64_t k = n - done < SQZ_COMPACT_BAND ? n - done : SQZ_COMPACT_BAND;
     for (uint64_t i = 0; i < k; i++) {

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "core/field_parts.h"
 
 const char *sqz__type_value_check(sqz_type t, double v) {
@@ -95,8 +95,9 @@ int sqz_field_fill_const(sqz_field *f, double value) {
   if (!f) return SQZ_ERR_INVALID_ARGUMENT;
   const char *why = sqz__type_value_check(f->type, value);
   if (why) return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "fill value %g: %s", value, why);
-  if (f->layout == SQZ_LAYOUT_BITS && value != 0.0 && value != 1.0)
-    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "fill value %g: layout bits holds 0 and 1", value);
+  if (sqz__layout_of(f)->bit_cells && value != 0.0 && value != 1.0)
+    return sqz__fail(f->ctx, SQZ_ERR_INVALID_ARGUMENT, "fill value %g: layout %s holds 0 and 1", value,
+                     sqz__layout_of(f)->name);
   sqz_fill fill = {SQZ_FILL_CONST, 0, 0, sqz__type_bits(f->type, value)};
   return sqz__field_fill(f, &fill);
 }

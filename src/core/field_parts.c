@@ -5,49 +5,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
-#include "core/bits.h"
+#include "core/backend.h"
 #include "core/field_parts.h"
-#include "fractal/fractal_internal.h"
 #include "sqz_bits.h"
-
 
 uint64_t sqz__parts_alloc_limit(const sqz_context *ctx) {
   uint64_t lim = sqz__opt_num(ctx, NULL, SQZ_OPT_MAX_ALLOC, 0);
   return lim > 0 && lim < ctx->max_alloc ? lim : ctx->max_alloc;
 }
 
-static int sqz__tiled_fractal(const sqz_field *f) {
-  return f->dom->kind == SQZ_DOMAIN_FRACTAL && (f->layout == SQZ_LAYOUT_BLOCK || f->layout == SQZ_LAYOUT_COMPACT);
-}
-
-static int sqz__bits_fractal(const sqz_field *f) {
-  return f->dom->kind == SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_BITS;
+/* 1 when f's layout parts by tiles of a fractal (of any level or of a fixed one). */
+static int sqz__parts_by_tiles(const sqz_field *f) {
+  unsigned parts = sqz__layout_on(f)->parts;
+  return parts == SQZ_PARTS_DIGITS || parts == SQZ_PARTS_TILES;
 }
 
 int sqz__parts_unit(const sqz_field *f, uint64_t *unit, uint64_t *unit_cells, uint32_t *jt) {
+  const sqz_layout_on *on = sqz__layout_on(f);
   *unit = *unit_cells = 1;
   *jt = 0;
-  if (sqz__tiled_fractal(f)) {
-    sqz_fractal_tiling t;
-    int st = sqz__fractal_tiling(f, &t);
-    if (st != SQZ_OK) return st;
-    *jt = t.j;
-    *unit = t.tile_elems;
-    *unit_cells = sqz__ipow((uint64_t)f->dom->fr.k, (int)t.j);
-    return SQZ_OK;
-  }
-  if (sqz__bits_fractal(f)) { /* a bits tile */
-    sqz_bits_tiling bt;
-    sqz__bits_tiling(f->dom, &bt);
-    *jt = bt.t;
-    *unit = (uint64_t)bt.wt * SQZ_BITS_W;
-    *unit_cells = bt.kt;
-    return SQZ_OK;
-  }
-  if (f->dom->kind != SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_COMPACT) return SQZ_OK; /* a cell */
-  if (sqz__bands_layout(f)) { /* an element (bits: a word), parts of whole rows */
-    *unit = f->layout == SQZ_LAYOUT_BITS ? SQZ_BITS_W : 1;
+  switch (on->parts) {
+  case SQZ_PARTS_DIGITS:
+  case SQZ_PARTS_TILES: return on->storage->tiles(f, unit, unit_cells, jt); /* a tile */
+  case SQZ_PARTS_CELLS: return SQZ_OK;                                      /* a cell */
+  case SQZ_PARTS_BANDS: /* an element (bit cells: a word), parts of whole rows */
+    *unit = sqz__layout_of(f)->bit_cells ? SQZ_BITS_W : 1;
     return SQZ_OK;
   }
   return sqz__fail(f->ctx, SQZ_ERR_UNSUPPORTED,
@@ -57,15 +39,10 @@ int sqz__parts_unit(const sqz_field *f, uint64_t *unit, uint64_t *unit_cells, ui
 }
 
 uint64_t sqz__parts_max(const sqz_field *f) {
-  uint64_t most = f->dom->cells; /* compact: units shrink down to one cell */
-  if (f->dom->kind == SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_BLOCK)
-    most = sqz__ipow((uint64_t)f->dom->fr.k, f->dom->fr.r - sqz__fractal_rho_level(f->dom->fr.s, f->layout_rho));
-  if (sqz__bits_fractal(f)) { /* a tile per part at most */
-    sqz_bits_tiling bt;
-    sqz__bits_tiling(f->dom, &bt);
-    most = bt.tiles;
-  }
-  if (sqz__bands_layout(f)) most = sqz__bands_rows(f); /* a row (plane) per part at most */
+  const sqz_layout_on *on = sqz__layout_on(f);
+  uint64_t most = f->dom->cells; /* cells, and tiles of any level: units shrink down to one cell */
+  if (on->parts == SQZ_PARTS_TILES) most = on->storage->tile_count(f); /* a tile per part at most */
+  if (on->parts == SQZ_PARTS_BANDS) most = sqz__bands_rows(f);         /* a row (plane) per part at most */
   return most < SQZ_PARTS_MAX ? most : SQZ_PARTS_MAX;
 }
 
@@ -145,7 +122,7 @@ static int sqz__part_halo(sqz_field *f, sqz_field_split *fp, const sqz_parts_pla
  * devices may differ. */
 static uint32_t sqz__parts_default_depth(const sqz_field *f, const sqz_exchange_ops *xchg) {
   int one_process = !xchg || xchg == &sqz__exchange_device || xchg == &sqz__exchange_host;
-  return one_process && (f->ctx->is_gpu || sqz__bits_fractal(f)) ? 4u : 1u;
+  return one_process && (f->ctx->is_gpu || sqz__layout_fast(f, SQZ_FAST_BOXES)) ? 4u : 1u;
 }
 
 /* Unit ranges and halos of `parts` parts of f (no buffers, no contexts) into a new fp, for
@@ -163,8 +140,8 @@ static int sqz__parts_layout(sqz_field *f, uint64_t parts, uint32_t depth, int l
                      (unsigned long long)parts, f->dom->spec, f->layout_str, (unsigned long long)most,
                      most == SQZ_PARTS_MAX ? "the most parts sqz plans"
                      : sqz__bands_layout(f) ? (f->dom->dims == 3 ? "one plane per part" : "one row per part")
-                     : f->layout == SQZ_LAYOUT_BLOCK || f->layout == SQZ_LAYOUT_BITS ? "one tile per part"
-                                                     : "one cell per part");
+                     : sqz__layout_on(f)->parts == SQZ_PARTS_TILES ? "one tile per part"
+                                                                   : "one cell per part");
   sqz_field_split *fp = sqz__calloc(1, sizeof *fp);
   if (!fp) return sqz__fail(f->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
   fp->unit = unit;
@@ -182,9 +159,10 @@ static int sqz__parts_layout(sqz_field *f, uint64_t parts, uint32_t depth, int l
   int max_level = 0;
   if (st == SQZ_OK && f->dom->kind == SQZ_DOMAIN_FRACTAL) {
     const sqz_fractal *fr = &f->dom->fr;
-    if (f->layout == SQZ_LAYOUT_COMPACT) /* finer tiles until there is a tile per part */
+    if (sqz__layout_on(f)->parts == SQZ_PARTS_DIGITS) { /* finer tiles until there is a tile per part */
       while (fp->jt > 0 && sqz__ipow((uint64_t)fr->k, fr->r - (int)fp->jt) < parts) fp->jt--;
-    if (f->layout == SQZ_LAYOUT_COMPACT) fp->unit = fp->unit_cells = sqz__ipow((uint64_t)fr->k, (int)fp->jt);
+      fp->unit = fp->unit_cells = sqz__ipow((uint64_t)fr->k, (int)fp->jt);
+    }
     max_level = fr->r - (int)fp->jt; /* part boundaries on whole tiles */
   }
   fp->parts = parts;
@@ -201,7 +179,7 @@ static int sqz__parts_layout(sqz_field *f, uint64_t parts, uint32_t depth, int l
   sqz_parts_plan *tiles = NULL;
   fp->depth = 1;
   uint64_t want = sqz__opt_num(f->ctx, NULL, SQZ_OPT_EXCHANGE_STEPS, depth);
-  if (st == SQZ_OK && want >= 2 && want <= 4 && (sqz__tiled_fractal(f) || sqz__bits_fractal(f)) &&
+  if (st == SQZ_OK && want >= 2 && want <= 4 && sqz__parts_by_tiles(f) &&
       sqz__ipow((uint64_t)f->dom->fr.s, (int)fp->jt) >= want) {
     coarse = *f->dom;
     coarse.fr.r = f->dom->fr.r - (int)fp->jt;
@@ -438,7 +416,7 @@ int sqz__field_parts_build(sqz_field *f, uint64_t parts, sqz_context *const *ctx
   }
   if (!xchg) xchg = fp->n_ctx == 1 ? &sqz__exchange_device : &sqz__exchange_host;
   fp->xchg = xchg;
-  if (f->dom->kind == SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_COMPACT) /* the engine's tiles are the units */
+  if (sqz__layout_on(f)->parts == SQZ_PARTS_DIGITS) /* the engine's tiles are the units */
     f->block = (uint32_t)sqz__ipow((uint64_t)f->dom->fr.s, (int)fp->jt);
   /* one context: the copies and the kernels share one in-order queue, so a split launch would only
    * add a launch per part; several contexts and MPI ranks overlap (the option overlap, 0 or 1, overrides) */

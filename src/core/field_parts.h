@@ -102,7 +102,7 @@ struct sqz_field_split {
   sqz_context **ctxs;
 };
 
-/* The backend table's entries for parts (src/backends/backend.h; every backend fills them):
+/* The backend table's entries for parts (core/backend.h; every backend fills them):
  *   copy(ctx, dst, dst_off, src, src_off, bytes)   device to device inside one context;
  *                           (0 bytes: SQZ_OK where the backend holds fields in parts, else
  *                           SQZ_ERR_UNSUPPORTED with the reason: the cuda backend);

@@ -2,13 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
-#include "core/bits.h"
+#include "core/backend.h"
 #include "core/field_parts.h"
 
-uint64_t sqz__field_storage_bytes(const sqz_field *f) {
-  return f->layout == SQZ_LAYOUT_BITS ? sqz__bits_bytes(f) : f->elems * sqz_type_size(f->type);
-}
+uint64_t sqz__field_storage_bytes(const sqz_field *f) { return sqz__elems_bytes(f, f->elems); }
 
 /* Copies a failure's detail from a part's context to f's, where they differ. */
 static int sqz__part_status(sqz_field *f, sqz_context *ctx, int st) {

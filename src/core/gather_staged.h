@@ -2,7 +2,7 @@
 #ifndef SQZ_GATHER_STAGED_H
 #define SQZ_GATHER_STAGED_H
 
-#include "backends/backend.h"
+#include "core/backend.h"
 
 /* A transfer of `bytes` between device memory mem at byte `offset` and host: to_host 1 downloads,
  * 0 uploads. */

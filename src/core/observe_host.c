@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/observe.h"
+#include "core/observe_host.h"
 
 void sqz__obs_acc_init(sqz_obs_acc *acc) {
   memset(acc, 0, sizeof *acc);

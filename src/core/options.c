@@ -1,10 +1,11 @@
-/* options.c — the table of tuning options and the one place the library reads them from the environment. */
+/* options.c — the table of tuning options, their values from the environment (read through env.c), the API and each layer's read of them. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/engine_paths.h"
+#include "core/env.h"
 #include "core/sqz_internal.h"
 
 typedef enum { SQZ_OT_COUNT, SQZ_OT_CHOICE, SQZ_OT_FLAG, SQZ_OT_BYTES, SQZ_OT_TEXT } sqz_opt_type;
@@ -108,18 +109,8 @@ static int sqz__opt_find(const char *name) {
   return -1;
 }
 
-/* The environment variable of option i: SQZ_ and the name in capitals. */
-static void sqz__opt_var(int i, char *buf, size_t len) {
-  size_t n = (size_t)snprintf(buf, len, "SQZ_%s", sqz_rows[i].name);
-  for (size_t k = 4; k < n && k < len; k++) buf[k] = (char)toupper((unsigned char)buf[k]);
-}
-
-const char *sqz__opt_env(sqz_opt id) {
-  char var[64];
-  sqz__opt_var((int)id, var, sizeof var);
-  const char *v = getenv(var);
-  return v && *v ? v : NULL;
-}
+/* Option id's text in the environment (env.c), NULL when unset or empty. */
+static const char *sqz__opt_env(sqz_opt id) { return sqz__env(sqz_rows[id].name); }
 
 const char *sqz_option_env(const char *name) {
   int i = sqz__opt_find(name);
@@ -179,7 +170,7 @@ static int sqz__opt_bad(sqz_context *ctx, int i, int env, const char *value) {
                                    "case: 4096, 512K, 2GiB)";
   const sqz_opt_type t = sqz_rows[i].type;
   char var[64], paths[1536] = "";
-  sqz__opt_var(i, var, sizeof var);
+  sqz__env_var(sqz_rows[i].name, var, sizeof var);
   if (i == SQZ_OPT_ENGINE) sqz__engine_path_names(paths, sizeof paths);
   return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT, "%s%s='%s': expected %s%s%s%s (%s%s%ssqz help options)",
                    env ? "" : "option ", env ? var : sqz_rows[i].name, value, expected[t],

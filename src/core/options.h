@@ -44,7 +44,4 @@ SQZ_COMPONENT const char *sqz__opt_text(const struct sqz_context *ctx, const str
 /* 1 when the value in effect is the word (a choice) or, for a flag, "1". */
 SQZ_COMPONENT int sqz__opt_is(const struct sqz_context *ctx, const struct sqz_field *f, sqz_opt id,
                               const char *word);
-/* A process-wide option read once per process (the test hooks) or before any context (SQZ_DEBUG of a failure
- * without one): its environment text, NULL when unset or empty. */
-SQZ_INTERNAL const char *sqz__opt_env(sqz_opt id);
 #endif

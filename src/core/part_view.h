@@ -1,7 +1,7 @@
 /* part_view.h — a part of a parted field as its step sees it: the part's units, halo runs and buffers, and the units one launch covers (engines include this, not field_parts.h). */
 #ifndef SQZ_PART_VIEW_H
 #define SQZ_PART_VIEW_H
-#include "core/sqz_internal.h"
+#include "core/registry.h"
 
 /* The parts of a field (sqz_field.parts; not sqz_field_parts, the public count function). */
 typedef struct sqz_field_split sqz_field_split;
@@ -38,10 +38,10 @@ typedef struct sqz_field_part {
   sqz_unit_set inner, border;
 } sqz_field_part;
 
-/* Bytes of n storage elements of f: n / 8 in layout bits (n a multiple of 8: whole units or
- * words), else n times the cell type's size. */
+/* Bytes of n storage elements of f: n / 8 where they are bit cells (layout bits; n a multiple of 8:
+ * whole units or words), else n times the cell type's size. */
 static inline uint64_t sqz__elems_bytes(const sqz_field *f, uint64_t n) {
-  return f->layout == SQZ_LAYOUT_BITS ? n / 8u : n * sqz_type_size(f->type);
+  return sqz__layout_of(f)->bit_cells ? n / 8u : n * sqz_type_size(f->type);
 }
 
 /* The storage elements that f's own units hold, [*e0, *e0 + *n) of the whole field: a part's when

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/parts.h"
+#include "core/registry.h"
 #include "sqz_fractal.h"
 #include "sqz_simplex.h"
 
@@ -54,7 +54,7 @@ int sqz__parts_plan_level(const sqz_domain *dom, uint64_t parts, int max_level, 
     }
     pl->replica_cells = sqz__upow(k, dom->fr.r - pl->level);
     for (uint64_t p = 0; p <= parts; p++) pl->start[p] = sqz__share(pl->replicas, parts, p) * pl->replica_cells;
-    sqz__fractal_parts_tables(pl);
+    sqz__family_of(dom)->parts_tables(pl);
   } else {
     pl->kind = SQZ_PARTS_BY_BANDS;
     pl->replica_cells = 1;
@@ -141,8 +141,7 @@ static int sqz__count_replica(sqz_halo_sink *sink, uint64_t b, unsigned mask) {
 }
 
 static int sqz__parts_walk(const sqz_parts_plan *plan, uint64_t p, sqz_halo_sink *sink) {
-  return plan->kind == SQZ_PARTS_BY_REPLICAS ? sqz__fractal_parts_halo(plan, p, sink)
-                                          : sqz__simplex_parts_halo(plan, p, sink);
+  return sqz__family_of(plan->dom)->parts_halo(plan, p, sink); /* replicas on fractals, bands on simplices */
 }
 
 int sqz__parts_stats(const sqz_parts_plan *plan, uint64_t p, sqz_part_stats *st) {
@@ -189,12 +188,12 @@ static int sqz__list_range(sqz_halo_sink *sink, uint64_t lo, uint64_t hi) {
 
 static int sqz__list_replica(sqz_halo_sink *sink, uint64_t b, unsigned mask) {
   sqz_list_sink *l = (sqz_list_sink *)sink;
-  return sqz__fractal_parts_cells(l->plan, b, mask, sqz__list_add, l);
+  return sqz__family_of(l->plan->dom)->parts_cells(l->plan, b, mask, sqz__list_add, l);
 }
 
 static int sqz__list_replica_tiles(sqz_halo_sink *sink, uint64_t b, unsigned mask) {
   sqz_list_sink *l = (sqz_list_sink *)sink;
-  return sqz__fractal_parts_tiles(l->plan, b, mask, l->jt, sqz__list_add, l);
+  return sqz__family_of(l->plan->dom)->parts_tiles(l->plan, b, mask, l->jt, sqz__list_add, l);
 }
 
 int sqz__u64_cmp(const void *a, const void *b) {
@@ -241,7 +240,7 @@ int sqz__parts_halo_tiles(const sqz_parts_plan *plan, uint64_t p, int jt, sqz_ha
   memset(h, 0, sizeof *h);
   if (plan->kind != SQZ_PARTS_BY_REPLICAS || jt < 0 || jt > plan->dom->fr.r - plan->level)
     return sqz__fail(plan->dom->ctx, SQZ_ERR_INTERNAL, "a tile halo of level %d on %s", jt, plan->dom->spec);
-  int st = sqz__fractal_parts_halo(plan, p, &l.sink);
+  int st = sqz__family_of(plan->dom)->parts_halo(plan, p, &l.sink);
   if (st != SQZ_OK) {
     free(l.index);
     return st;

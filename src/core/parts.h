@@ -84,7 +84,7 @@ SQZ_INTERNAL int64_t sqz__parts_index(const sqz_domain *dom, const int64_t c[3])
 /* qsort/bsearch order of uint64_t keys (the first word of a record). */
 SQZ_INTERNAL int sqz__u64_cmp(const void *a, const void *b);
 
-/* ---- family halves (fractal_parts.c, simplex_parts.c) ------------------------------------- */
+/* ---- family halves (a family's row, core/registry.h: fractal_parts.c, simplex_parts.c) ------- */
 /* Halo ranges of a part go to a sink: `range` gets every halo cell once, as runs of consecutive
  * compact indices [lo, hi] (simplices), or `replica` gets a neighbouring replica b with the mask of
  * directions (bit d) from which the part reads it (fractals). */
@@ -93,16 +93,6 @@ struct sqz_halo_sink {
   int (*range)(sqz_halo_sink *sink, uint64_t lo, uint64_t hi);
   int (*replica)(sqz_halo_sink *sink, uint64_t b, unsigned mask);
 };
-SQZ_INTERNAL void sqz__fractal_parts_tables(sqz_parts_plan *plan);
-SQZ_INTERNAL int sqz__fractal_parts_halo(const sqz_parts_plan *plan, uint64_t p, sqz_halo_sink *sink);
-/* Cells of replica b in the directions of mask (global indices, corners possibly twice) to add(). */
-SQZ_INTERNAL int sqz__fractal_parts_cells(const sqz_parts_plan *plan, uint64_t b, unsigned mask,
-                                          int (*add)(void *user, uint64_t i), void *user);
-/* The same at tile granularity: the level-jt tiles (jt <= R - level) holding those cells, as global
- * tile indices (compact index / k^jt), each direction's once: O(replica side / s^jt). */
-SQZ_INTERNAL int sqz__fractal_parts_tiles(const sqz_parts_plan *plan, uint64_t b, unsigned mask, int jt,
-                                          int (*add)(void *user, uint64_t i), void *user);
-SQZ_INTERNAL int sqz__simplex_parts_halo(const sqz_parts_plan *plan, uint64_t p, sqz_halo_sink *sink);
 
 /* ---- the host reference run of a parted field ---------------------------------------------- */
 /* P part buffers of ts-byte cells (own cells, then the halo), stepped with the engine's update

@@ -1,6 +1,5 @@
-/* parts_bands.c — fields in parts by bands of rows: layouts bb (every family) and lambda (fractals) by bounding-box rows (planes of a tetrahedron), bits on triangles and tetrahedra by rows (planes) of words: each part's rows, its halo rows and their exchange runs. */
+/* parts_bands.c — fields in parts by bands of rows (the rows' SQZ_PARTS_BANDS): layouts bb (every family) and lambda (fractals) by bounding-box rows (planes of a tetrahedron), bits on triangles and tetrahedra by rows (planes) of words: each part's rows, its halo rows and their exchange runs. */
 #include "core/field_parts.h"
-#include "sqz_bits.h"
 
 /* A band layout stores rows one after another: bb and lambda the bounding box row-major (y * side
  * + x; a tetrahedron's bb (z * N + y) * N + x, rows of N^2 elements: planes), simplex bits the rows
@@ -15,22 +14,19 @@
  * cuts balance the words: r_p is the first row whose words start at or past p / P of them, kept
  * one row at least from its neighbours. */
 
-int sqz__bands_layout(const sqz_field *f) {
-  if (f->dom->kind != SQZ_DOMAIN_FRACTAL && f->layout == SQZ_LAYOUT_BITS) return 1;
-  return f->layout == SQZ_LAYOUT_BB || (f->layout == SQZ_LAYOUT_LAMBDA && f->dom->kind == SQZ_DOMAIN_FRACTAL);
-}
+int sqz__bands_layout(const sqz_field *f) { return sqz__layout_on(f)->parts == SQZ_PARTS_BANDS; }
 
 uint64_t sqz__bands_rows(const sqz_field *f) {
-  if (f->layout == SQZ_LAYOUT_BITS) return f->dom->side; /* triangle rows, tetrahedron planes */
+  const sqz_layout_storage *st = sqz__layout_on(f)->storage;
+  if (st->band_rows) return st->band_rows(f); /* bits: triangle rows, tetrahedron planes */
   uint64_t row = f->dom->kind == SQZ_DOMAIN_FRACTAL || f->dom->dims == 2 ? f->dom->side : f->dom->side * f->dom->side;
   return f->elems / row;
 }
 
 /* The first unit of row r (r = rows: the units of all rows). */
 static uint64_t sqz__band_start(const sqz_field *f, uint64_t r) {
-  uint64_t n = f->dom->side;
-  if (f->layout == SQZ_LAYOUT_BITS) return f->dom->dims == 2 ? sqz_bits_tri_row(r) : sqz_bits_T(n) - sqz_bits_T(n - r);
-  return r * (f->elems / sqz__bands_rows(f));
+  const sqz_layout_storage *st = sqz__layout_on(f)->storage;
+  return st->band_start ? st->band_start(f, r) : r * (f->elems / sqz__bands_rows(f));
 }
 
 /* floor(p * n / parts) without overflow (parts <= 2^20). */
@@ -41,7 +37,7 @@ static uint64_t sqz__band_share(uint64_t n, uint64_t parts, uint64_t p) {
 /* The first row of part p (p = parts: rows), after the cut of part p - 1 at `prev`. */
 static uint64_t sqz__band_cut(const sqz_field *f, uint64_t rows, uint64_t parts, uint64_t p, uint64_t prev) {
   if (p == 0 || p == parts) return p ? rows : 0;
-  if (f->layout != SQZ_LAYOUT_BITS) return sqz__band_share(rows, parts, p);
+  if (!sqz__layout_on(f)->storage->band_start) return sqz__band_share(rows, parts, p); /* equal rows */
   uint64_t want = sqz__band_share(sqz__band_start(f, rows), parts, p), lo = 0, hi = rows;
   while (lo < hi) { /* the first row starting at or past want */
     uint64_t mid = lo + (hi - lo) / 2;

@@ -1,7 +1,7 @@
 /* parts_xchg.c — the halo exchanges of a field in parts within one process: device copies on one context, staged through the host across contexts. */
 #include <stdlib.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "core/field_parts.h"
 
 /* One context: nothing moves before the inner step; then every run of halo units by the backend's

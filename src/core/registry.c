@@ -1,4 +1,4 @@
-/* registry.c — the one table of layouts and the one table of maps, read by the API, the checks, the messages and the CLI. */
+/* registry.c — the layouts' rows (listed in src/layouts/layouts.c) and the one table of maps, read by the API, the checks, the messages and the CLI. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,15 +7,6 @@
 
 #define SQZ_S SQZ_FAMILY_SIMPLEX
 #define SQZ_F SQZ_FAMILY_FRACTAL
-
-/* A new layout is one line here (plus its storage code). Order: the CLI lists them so. */
-static const sqz_layout_info sqz_layouts[] = {
-    {"bb", SQZ_S | SQZ_F, "bounding-box array, holes stored (the baseline)"},
-    {"lambda", SQZ_F, "embedded storage, launched over compact space through lambda"},
-    {"block:RHO", SQZ_F, "compact grid of RHO x RHO embedded tiles, RHO = s^j (Squeeze)"},
-    {"compact", SQZ_S | SQZ_F, "exactly |D| cells stored (element-level compact)"},
-    {"bits", SQZ_S | SQZ_F, "1 bit per cell in 32-bit words, rows or tiles padded to words (two-state rules)"},
-};
 
 /* name, families, dims (0 = any), backend (NULL = any), default, help */
 static const sqz_map_info sqz_maps[] = {
@@ -35,20 +26,20 @@ static const sqz_map_info sqz_maps[] = {
     {"alu", SQZ_F, 2, "cuda", 0, "tile lambda and nu by digit loops"},
 };
 
-#define SQZ_N_LAYOUTS (sizeof sqz_layouts / sizeof sqz_layouts[0])
+#define SQZ_N_LAYOUTS ((size_t)SQZ_LAYOUT_COUNT)
 #define SQZ_N_MAPS (sizeof sqz_maps / sizeof sqz_maps[0])
 
 /* ---- layouts -------------------------------------------------------------------------------- */
 size_t sqz_layout_count(void) { return SQZ_N_LAYOUTS; }
-const char *sqz_layout_name(size_t i) { return i < SQZ_N_LAYOUTS ? sqz_layouts[i].name : NULL; }
-unsigned sqz_layout_families(size_t i) { return i < SQZ_N_LAYOUTS ? sqz_layouts[i].families : 0u; }
-const char *sqz_layout_help(size_t i) { return i < SQZ_N_LAYOUTS ? sqz_layouts[i].help : NULL; }
+const char *sqz_layout_name(size_t i) { return i < SQZ_N_LAYOUTS ? sqz__layouts[i].name : NULL; }
+unsigned sqz_layout_families(size_t i) { return i < SQZ_N_LAYOUTS ? sqz__layout_families(&sqz__layouts[i]) : 0u; }
+const char *sqz_layout_help(size_t i) { return i < SQZ_N_LAYOUTS ? sqz__layouts[i].help : NULL; }
 
-const sqz_layout_info *sqz__layout_find(const char *name) {
+const sqz_layout_row *sqz__layout_find(const char *name) {
   for (size_t i = 0; name && i < SQZ_N_LAYOUTS; i++) {
-    const char *colon = strchr(sqz_layouts[i].name, ':'); /* a pattern: its prefix names it */
-    size_t len = colon ? (size_t)(colon - sqz_layouts[i].name) + 1 : strlen(sqz_layouts[i].name) + 1;
-    if (strncmp(name, sqz_layouts[i].name, len) == 0) return &sqz_layouts[i];
+    const char *colon = strchr(sqz__layouts[i].name, ':'); /* a pattern: its prefix names it */
+    size_t len = colon ? (size_t)(colon - sqz__layouts[i].name) + 1 : strlen(sqz__layouts[i].name) + 1;
+    if (strncmp(name, sqz__layouts[i].name, len) == 0) return &sqz__layouts[i];
   }
   return NULL;
 }
@@ -81,13 +72,14 @@ typedef struct {
   unsigned families;
   int dims;
   const char *backend, *skip;
-  int only_backend, maps; /* maps: filter sqz_maps, else sqz_layouts */
+  int only_backend, maps; /* maps: filter sqz_maps, else sqz__layouts */
 } sqz_filter;
 
 static const char *sqz__kept(const sqz_filter *f, size_t i) {
   if (!f->maps) {
-    const sqz_layout_info *l = &sqz_layouts[i];
-    if ((f->families && !(l->families & f->families)) || (f->skip && strcmp(f->skip, l->name) == 0)) return NULL;
+    const sqz_layout_row *l = &sqz__layouts[i];
+    if ((f->families && !(sqz__layout_families(l) & f->families)) || (f->skip && strcmp(f->skip, l->name) == 0))
+      return NULL;
     return l->name;
   }
   if (!sqz_map_matches(i, f->families, f->dims, f->backend)) return NULL;

@@ -22,7 +22,7 @@ typedef unsigned sqz_refs; /* C++ units (tests/cuda_emu) read these structures b
  * libsqz.so under the sqz__ prefix for them alone, in no installed header; they match only the libsqz of the same build. */
 #define SQZ_COMPONENT __attribute__((visibility("default")))
 
-struct sqz_backend_ops; /* src/backends/backend.h */
+struct sqz_backend_ops; /* core/backend.h */
 #include "core/options.h"
 
 /* Device memory of a backend: a cl_mem (opencl), a host pointer (cpu), a CUdeviceptr (cuda). */
@@ -125,10 +125,10 @@ struct sqz_domain {
 /* The largest tile side RHO of layout block:RHO (any fractal; on one, RHO is also a power of its
  * scale no larger than its side). */
 #define SQZ_BLOCK_RHO_MAX 4096u
-typedef enum { SQZ_LAYOUT_BB = 0, SQZ_LAYOUT_COMPACT = 1, SQZ_LAYOUT_LAMBDA = 2, SQZ_LAYOUT_BLOCK = 3 } sqz_layout_id;
-/* Layout bits (1 bit per cell, src/core/bits.h): every layout function and engine dispatches it
- * before its family's switch, so it is a value of sqz_layout_id outside the enumeration. */
-#define SQZ_LAYOUT_BITS ((sqz_layout_id)4)
+/* The layouts, each a row of the registry (core/registry.h) in this order: the order the API and the CLI list them. */
+typedef enum {
+  SQZ_LAYOUT_BB = 0, SQZ_LAYOUT_LAMBDA, SQZ_LAYOUT_BLOCK, SQZ_LAYOUT_COMPACT, SQZ_LAYOUT_BITS, SQZ_LAYOUT_COUNT
+} sqz_layout_id;
 
 struct sqz_field {
   sqz_domain *dom;  /* retained */
@@ -163,8 +163,8 @@ struct sqz_field {
   struct sqz_engine_cache *sel;
 };
 
-/* Storage geometry of a layout for a domain (elems, width, height); implemented per family
- * (simplex_layout.c, fractal_layout.c). */
+/* Storage geometry of a layout for a domain (elems, width, height): the layout's row (core/registry.h) on
+ * the domain's family. */
 SQZ_INTERNAL int sqz__layout_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho,
                                       uint64_t *elems, uint64_t *width, uint64_t *height);
 /* Storage index -> embedded coordinates; returns 1 if the stored cell is a domain cell, 0 for
@@ -180,33 +180,6 @@ SQZ_INTERNAL int64_t sqz__layout_index(const sqz_field *f, uint64_t x, uint64_t 
 SQZ_INTERNAL uint64_t sqz__layout_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
 /* The storage order of f's layout in one static sentence (sqz_field_layout_rule). */
 SQZ_INTERNAL const char *sqz__layout_rule(const sqz_field *f);
-
-/* Family implementations behind the three functions above (same contracts). */
-SQZ_INTERNAL int sqz__simplex_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho,
-                                       uint64_t *elems, uint64_t *width, uint64_t *height);
-SQZ_INTERNAL int sqz__simplex_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y,
-                                     uint64_t *z);
-SQZ_INTERNAL int64_t sqz__simplex_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z);
-SQZ_INTERNAL uint64_t sqz__simplex_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
-SQZ_INTERNAL const char *sqz__simplex_rule(const sqz_field *f);
-SQZ_INTERNAL int sqz__fractal_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho,
-                                       uint64_t *elems, uint64_t *width, uint64_t *height);
-SQZ_INTERNAL int sqz__fractal_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y,
-                                     uint64_t *z);
-SQZ_INTERNAL int64_t sqz__fractal_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z);
-/* The largest RHO of layout block:RHO on fractal dom: the largest power of its scale within its
- * side and SQZ_BLOCK_RHO_MAX. */
-SQZ_INTERNAL uint64_t sqz__fractal_block_max(const sqz_domain *dom);
-SQZ_INTERNAL uint64_t sqz__fractal_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
-SQZ_INTERNAL const char *sqz__fractal_rule(const sqz_field *f);
-/* Parses a fractal name or pattern ("sierpinski-carpet", "#./##") at level r into *out
- * (tables, membership, name); SQZ_ERR_PARSE naming the bad part, SQZ_ERR_TOO_LARGE when
- * s^r or k^r does not fit. src/fractal.c */
-SQZ_INTERNAL int sqz__fractal_parse(sqz_context *ctx, const char *name, const char *level_text,
-                                    sqz_fractal *out, uint64_t *side, uint64_t *cells);
-
-/* 1 if embedded (x, y) < side is a cell of the fractal (per-digit pattern lookup). */
-SQZ_INTERNAL int sqz__fractal_member(const sqz_fractal *fr, uint64_t x, uint64_t y);
 
 /* Field storage helpers (src/core/field.c): the current buffer to/from a host array of f->elems
  * elements, and creation of the second (ping-pong) buffer on first use. */
@@ -315,5 +288,10 @@ SQZ_COMPONENT int sqz__host_alloc(sqz_context *ctx, uint64_t bytes, int zero, vo
 SQZ_INTERNAL int sqz__parse_layout(sqz_context *ctx, const sqz_domain *dom, const char *layout,
                                    sqz_layout_id *id, uint32_t *rho);
 SQZ_INTERNAL int sqz__checked_mul(uint64_t a, uint64_t b, uint64_t *out); /* 0 on overflow */
+/* fmt's text at buf + at, within len bytes: the rest of a message whose prefix snprintf wrote there (at, its
+ * result); nothing when at is negative or the prefix filled buf (the parsers' messages). */
+SQZ_INTERNAL void sqz__vappend(char *buf, size_t len, int at, const char *fmt, va_list ap);
+/* b^e (e >= 0), without an overflow check. */
+SQZ_INTERNAL uint64_t sqz__ipow(uint64_t b, int e);
 
 #endif /* SQZ_INTERNAL_H */

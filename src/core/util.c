@@ -1,17 +1,20 @@
-/* util.c — error details, timing and overflow-checked arithmetic used across the library. */
+/* util.c — error details and parser messages, locks and timing, and the integer helpers (checked products, powers) used across the library. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
+#include "core/env.h"
 
 static _Thread_local char sqz_thread_detail[4096];
 
-/* The option debug of ctx (without one, SQZ_DEBUG of the environment): the detail to stderr too. */
+/* The option debug of ctx, as set on it (the values of options.c; without a context, SQZ_DEBUG of the
+ * environment): the detail to stderr too. */
 static void sqz__debug_print(const sqz_context *ctx, const char *text) {
-  const char *d = ctx ? NULL : sqz__opt_env(SQZ_OPT_DEBUG);
-  if (ctx ? sqz__opt_num(ctx, NULL, SQZ_OPT_DEBUG, 0) : d && strcmp(d, "0") != 0) fprintf(stderr, "sqz: %s\n", text);
+  const char *d = ctx ? NULL : sqz__env("debug");
+  if (ctx ? ctx->opts.text[SQZ_OPT_DEBUG] && ctx->opts.num[SQZ_OPT_DEBUG] : d && strcmp(d, "0") != 0)
+    fprintf(stderr, "sqz: %s\n", text);
 }
 
 /* The calling thread's slot in ctx (created when `create`); NULL when absent or out of
@@ -143,6 +146,16 @@ int sqz_context_timing(const sqz_context *ctx, double *kernel_s, double *wall_s)
   if (wall_s) *wall_s = s ? s->wall_s : 0.0;
   pthread_mutex_unlock(&c->detail_lock);
   return SQZ_OK;
+}
+
+void sqz__vappend(char *buf, size_t len, int at, const char *fmt, va_list ap) {
+  if (at >= 0 && (size_t)at < len) vsnprintf(buf + at, len - (size_t)at, fmt, ap);
+}
+
+uint64_t sqz__ipow(uint64_t b, int e) {
+  uint64_t p = 1;
+  while (e-- > 0) p *= b;
+  return p;
 }
 
 int sqz__checked_mul(uint64_t a, uint64_t b, uint64_t *out) {

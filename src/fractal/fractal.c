@@ -1,8 +1,8 @@
-/* fractal.c — parsing NBB fractal names and patterns into replica tables, and the host membership test. */
+/* fractal.c — parsing NBB fractal names and patterns into replica tables, the host membership test, and the fractal family's row. */
 #include <stdio.h>
 #include <string.h>
 
-#include "core/sqz_internal.h"
+#include "fractal/fractal_internal.h"
 #include "sqz_fractal.h"
 
 static const struct {
@@ -121,3 +121,27 @@ int sqz__fractal_member(const sqz_fractal *fr, uint64_t x, uint64_t y) {
   if (x >= n || y >= n) return 0;
   return sqz_fr_contains((sqz_u32)fr->s, fr->hnu, (sqz_u32)fr->r, (sqz_u32)x, (sqz_u32)y);
 }
+
+/* fractal:NAME:R, arg being NAME:R (the level after the last colon). */
+static int sqz__fractal_domain(sqz_context *ctx, const char *spec, const char *arg, sqz_domain *d) {
+  const char *last = strrchr(spec, ':');
+  if (last < arg) return sqz__fail(ctx, SQZ_ERR_PARSE, "domain '%s': expected fractal:NAME:R", spec);
+  char name[300];
+  size_t nl = (size_t)(last - arg);
+  memcpy(name, arg, nl);
+  name[nl] = 0;
+  d->dims = 2;
+  int st = sqz__fractal_parse(ctx, name, last + 1, &d->fr, &d->side, &d->cells);
+  if (st == SQZ_OK) snprintf(d->spec, sizeof d->spec, "fractal:%s:%d", d->fr.name, d->fr.r);
+  return st;
+}
+
+static int sqz__fractal_contains(const sqz_domain *dom, uint64_t x, uint64_t y, uint64_t z) {
+  (void)z;
+  return x < dom->side && y < dom->side && sqz__fractal_member(&dom->fr, x, y);
+}
+
+const sqz_family_ops sqz__fractal_family = {
+    .parse = sqz__fractal_domain, .contains = sqz__fractal_contains,
+    .parts_tables = sqz__fractal_parts_tables, .parts_halo = sqz__fractal_parts_halo,
+    .parts_cells = sqz__fractal_parts_cells, .parts_tiles = sqz__fractal_parts_tiles};

@@ -1,7 +1,39 @@
-/* fractal_internal.h — private interface between the fractal files: tiling of a field and the backends. */
+/* fractal_internal.h — the fractal family: its row and its layouts' storage for the registry (src/layouts/layouts.c), the tiling of a field for the backends. */
 #ifndef SQZ_FRACTAL_INTERNAL_H
 #define SQZ_FRACTAL_INTERNAL_H
-#include "core/sqz_internal.h"
+#include "core/registry.h"
+
+/* The family's row (fractal.c) and the storage of its layouts bb, lambda, block:RHO and compact
+ * (fractal_layout.c). */
+SQZ_INTERNAL extern const sqz_family_ops sqz__fractal_family;
+SQZ_INTERNAL extern const sqz_layout_storage sqz__fractal_storage;
+/* The RHO of layout block:RHO (the row's parse; contract: core/registry.h): a power of the scale at most
+ * the side and SQZ_BLOCK_RHO_MAX. */
+SQZ_INTERNAL int sqz__fractal_block_parse(sqz_context *ctx, const sqz_domain *dom, const char *layout, const char *arg,
+                                          uint32_t *rho);
+
+/* Parses a fractal name or pattern ("sierpinski-carpet", "#./##") at level r into *out
+ * (tables, membership, name); SQZ_ERR_PARSE naming the bad part, SQZ_ERR_TOO_LARGE when
+ * s^r or k^r does not fit. */
+SQZ_INTERNAL int sqz__fractal_parse(sqz_context *ctx, const char *name, const char *level_text,
+                                    sqz_fractal *out, uint64_t *side, uint64_t *cells);
+/* 1 if embedded (x, y) < side is a cell of the fractal (per-digit pattern lookup). */
+SQZ_INTERNAL int sqz__fractal_member(const sqz_fractal *fr, uint64_t x, uint64_t y);
+/* The storage's index maps (contracts: sqz_internal.h, sqz__layout_coords and sqz__layout_index). */
+SQZ_INTERNAL int sqz__fractal_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y,
+                                     uint64_t *z);
+SQZ_INTERNAL int64_t sqz__fractal_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z);
+
+/* The halves of the parts plan by replicas (fractal_parts.c): the per-direction tables, the halo of
+ * part p, and the cells of replica b in the directions of mask (global indices, corners possibly
+ * twice) to add(), or the level-jt tiles (jt <= R - level) holding them, as global tile indices
+ * (compact index / k^jt), each direction's once: O(replica side / s^jt). */
+SQZ_INTERNAL void sqz__fractal_parts_tables(sqz_parts_plan *plan);
+SQZ_INTERNAL int sqz__fractal_parts_halo(const sqz_parts_plan *plan, uint64_t p, sqz_halo_sink *sink);
+SQZ_INTERNAL int sqz__fractal_parts_cells(const sqz_parts_plan *plan, uint64_t b, unsigned mask,
+                                          int (*add)(void *user, uint64_t i), void *user);
+SQZ_INTERNAL int sqz__fractal_parts_tiles(const sqz_parts_plan *plan, uint64_t b, unsigned mask, int jt,
+                                          int (*add)(void *user, uint64_t i), void *user);
 
 /* How a step walks a fractal field in tiles (cl/sqz_fractal.h): level-j sub-fractals of
  * rho x rho embedded cells, `tiles` = k^(R-j) of them. tile_elems is what one tile stores
@@ -20,8 +52,6 @@ typedef struct {
   sqz_mem runs_dev;
 } sqz_fractal_tiling;
 
-/* b^e (e >= 0). */
-SQZ_INTERNAL uint64_t sqz__ipow(uint64_t b, int e);
 /* j with s^j == rho, or -1 if rho is not a power of s. */
 SQZ_INTERNAL int sqz__fractal_rho_level(int s, uint32_t rho);
 /* The tiling of f: block:RHO uses its RHO; compact and lambda use the field's launch block

@@ -1,4 +1,4 @@
-/* fractal_layout.c — storage geometry and index maps of the fractal layouts bb, lambda, block:RHO and compact. */
+/* fractal_layout.c — storage geometry, index maps and parts by tiles of the fractal layouts bb, lambda, block:RHO and compact: the storage of the fractal family's rows, and the parse of block:RHO. */
 #include <stdlib.h>
 
 #include "core/part_view.h"
@@ -22,20 +22,16 @@ int sqz__fractal_rho_level(int s, uint32_t rho) {
   return p == rho ? j : -1;
 }
 
-uint64_t sqz__fractal_block_max(const sqz_domain *dom) {
+/* The largest RHO of layout block:RHO on fractal dom: the largest power of its scale within its
+ * side and SQZ_BLOCK_RHO_MAX. */
+static uint64_t sqz__fractal_block_max(const sqz_domain *dom) {
   uint64_t lim = dom->side < SQZ_BLOCK_RHO_MAX ? dom->side : SQZ_BLOCK_RHO_MAX, largest = 1;
   while (dom->fr.s > 1 && largest * (uint64_t)dom->fr.s <= lim) largest *= (uint64_t)dom->fr.s;
   return largest;
 }
 
-uint64_t sqz__ipow(uint64_t b, int e) {
-  uint64_t p = 1;
-  while (e-- > 0) p *= b;
-  return p;
-}
-
-int sqz__fractal_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho, uint64_t *elems,
-                          uint64_t *width, uint64_t *height) {
+static int sqz__fractal_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho, uint64_t *elems,
+                                 uint64_t *width, uint64_t *height) {
   const sqz_fractal *fr = &dom->fr;
   uint64_t k = (uint64_t)fr->k;
   switch (layout) {
@@ -63,6 +59,7 @@ int sqz__fractal_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t 
     *elems = sqz__ipow(k, rb) * rho * rho;
     return SQZ_OK;
   }
+  default: break;
   }
   return sqz__fail(dom->ctx, SQZ_ERR_INVALID_ARGUMENT, "unknown layout id %d", (int)layout);
 }
@@ -99,6 +96,7 @@ int64_t sqz__fractal_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t 
     int64_t b = sqz_fr_nu(s, k, fr->hnu, (sqz_u32)fr->r - j, (sqz_u32)(x / rho), (sqz_u32)(y / rho));
     return b < 0 ? -1 : b * (int64_t)rho * rho + (int64_t)(ty * rho + tx);
   }
+  default: break;
   }
   return -1;
 }
@@ -128,7 +126,7 @@ static void sqz__fractal_row_walk(sqz_fractal_row_walk *w, int level, uint64_t x
   }
 }
 
-uint64_t sqz__fractal_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index) {
+static uint64_t sqz__fractal_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index) {
   const sqz_fractal *fr = &f->dom->fr;
   if (z != 0 || y >= f->dom->side) return 0;
   sqz_fractal_row_walk w = {.fr = fr, .xs = xs, .index = index, .n = 0};
@@ -151,6 +149,7 @@ uint64_t sqz__fractal_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *
         w.wb[i] = rho * rho * (kp / sqz__ipow((uint64_t)fr->k, j));
       }
       break;
+    default: break;
     }
     kp *= (uint64_t)fr->k;
   }
@@ -237,7 +236,7 @@ uint32_t *sqz__fractal_tile_table(const sqz_field *f, const sqz_fractal_tiling *
   return table;
 }
 
-const char *sqz__fractal_rule(const sqz_field *f) {
+static const char *sqz__fractal_rule(const sqz_field *f) {
   switch (f->layout) {
   case SQZ_LAYOUT_BB: return "bb fractal: side x side row-major, index y*side + x (holes stored as 0)";
   case SQZ_LAYOUT_LAMBDA: return "lambda fractal: side x side row-major, index y*side + x (holes stored as 0)";
@@ -245,8 +244,53 @@ const char *sqz__fractal_rule(const sqz_field *f) {
     return "block:RHO fractal: tiles of RHO x RHO embedded cells; tile (x / RHO, y / RHO) has compact index b at "
            "level R - j (RHO = s^j) and is stored at b*RHO^2, its cells row-major: index b*RHO^2 + (y mod RHO)*RHO + "
            "(x mod RHO) (holes stored as 0)";
-  case SQZ_LAYOUT_COMPACT: break;
+  case SQZ_LAYOUT_COMPACT:
+  default: break;
   }
   return "compact fractal: digit order, index sum over levels i of k^i * H_nu[y_i*s + x_i], where x_i, y_i are the "
          "base-s digits of x, y (i = 0 least significant) and H_nu numbers the pattern's replicas row-major from 0";
 }
+
+/* Parts by tiles: block:RHO by its tiles, compact by the tiles of the field's tiling (any level:
+ * field_parts.c refines it to the count). */
+static int sqz__fractal_tiles(const sqz_field *f, uint64_t *unit, uint64_t *unit_cells, uint32_t *jt) {
+  sqz_fractal_tiling t;
+  int st = sqz__fractal_tiling(f, &t);
+  if (st != SQZ_OK) return st;
+  *jt = t.j;
+  *unit = t.tile_elems;
+  *unit_cells = sqz__ipow((uint64_t)f->dom->fr.k, (int)t.j);
+  return SQZ_OK;
+}
+
+/* The tiles of block:RHO: a tile per part at most. */
+static uint64_t sqz__fractal_tile_count(const sqz_field *f) {
+  const sqz_fractal *fr = &f->dom->fr;
+  return sqz__ipow((uint64_t)fr->k, fr->r - sqz__fractal_rho_level(fr->s, f->layout_rho));
+}
+
+int sqz__fractal_block_parse(sqz_context *ctx, const sqz_domain *dom, const char *layout, const char *p,
+                             uint32_t *rho) {
+  uint64_t largest = sqz__fractal_block_max(dom), v = 0;
+  const char *q = p;
+  for (; *q >= '0' && *q <= '9' && v <= SQZ_BLOCK_RHO_MAX; q++) v = v * 10 + (uint64_t)(*q - '0');
+  while (*q >= '0' && *q <= '9') q++; /* digits past the limit */
+  if (q == p || *q || v == 0)
+    return sqz__fail(ctx, SQZ_ERR_PARSE,
+                     "layout '%s': RHO '%s' is not a positive integer (block:RHO takes a power of the scale %d, "
+                     "at most %llu on %s)", layout, p, dom->fr.s, (unsigned long long)largest, dom->spec);
+  if (v > SQZ_BLOCK_RHO_MAX)
+    return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT,
+                     "layout '%s': RHO = %s is larger than %u, the largest block side of layout block:RHO; the "
+                     "largest on %s is %llu (a power of the scale %d, at most the side %llu)", layout, p,
+                     SQZ_BLOCK_RHO_MAX, dom->spec, (unsigned long long)largest, dom->fr.s,
+                     (unsigned long long)dom->side);
+  *rho = (uint32_t)v;
+  return SQZ_OK;
+}
+
+/* bb and lambda part by the equal rows of their box: no band operations. */
+const sqz_layout_storage sqz__fractal_storage = {
+    .geometry = sqz__fractal_geometry, .coords = sqz__fractal_coords, .index = sqz__fractal_index,
+    .row = sqz__fractal_row, .rule = sqz__fractal_rule,
+    .tiles = sqz__fractal_tiles, .tile_count = sqz__fractal_tile_count};

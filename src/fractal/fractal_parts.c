@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/parts.h"
+#include "fractal/fractal_internal.h"
 #include "sqz_fractal.h"
 
 /* All level-j replicas are translated copies of the fractal F of L = R - j levels and side

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "core/field_parts.h"
 #include "io/image_rows.h"
 
@@ -102,7 +102,7 @@ int sqz__image_take_row(sqz_image *im, uint64_t y, const unsigned char *data) {
     if (st != SQZ_OK) return st;
   }
   size_t ts = im->ts;
-  int bits = im->f->layout == SQZ_LAYOUT_BITS; /* u8 cells of one bit: 0 and 1 only */
+  int bits = sqz__layout_of(im->f)->bit_cells; /* u8 cells of one bit: 0 and 1 only */
   uint64_t *xs = im->xs + im->used, j = 0;
   uint64_t count = sqz__image_cells(im, y, xs, im->index + im->used);
   for (uint64_t x = 0; x < im->width; x++) {

@@ -38,16 +38,14 @@ static sqz_rle_pos sqz__rle_here(const sqz_rle_in *in) {
 static int sqz__rle_fail(const sqz_rle_in *in, sqz_rle_pos at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int sqz__rle_fail(const sqz_rle_in *in, sqz_rle_pos at, const char *fmt, ...) {
-  if (in->err && in->errlen) {
-    int k = snprintf(in->err, in->errlen, "line %llu, column %llu: ", (unsigned long long)at.line,
-                     (unsigned long long)at.col);
-    if (k >= 0 && (size_t)k < in->errlen) {
-      va_list ap;
-      va_start(ap, fmt);
-      vsnprintf(in->err + k, in->errlen - (size_t)k, fmt, ap);
-      va_end(ap);
-    }
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  if (in->err && in->errlen)
+    sqz__vappend(in->err, in->errlen,
+                 snprintf(in->err, in->errlen, "line %llu, column %llu: ", (unsigned long long)at.line,
+                          (unsigned long long)at.col),
+                 fmt, ap);
+  va_end(ap);
   return SQZ_ERR_PARSE;
 }
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "mpi/mpi_internal.h"
 
 #define SQZ_MPI_PIECE ((uint64_t)1 << 24) /* storage elements per scatter/gather message */

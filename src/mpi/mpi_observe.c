@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/observe.h"
+#include "apps/observe.h"
 #include "mpi/mpi_internal.h"
 
 /* This rank's share as doubles: the sums, min, max, then per probe its value and 1 where held here. */

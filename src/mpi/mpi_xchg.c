@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "mpi/mpi_internal.h"
 
 #define SQZ_MPI_TAG 5213

@@ -1,5 +1,5 @@
-/* simplex_layout.c — storage geometry and index maps of triangle/tetrahedron fields (layouts bb and compact). */
-#include "core/sqz_internal.h"
+/* simplex_layout.c — storage geometry and index maps of triangle/tetrahedron fields (layouts bb and compact): the storage of the simplex family's rows. */
+#include "simplex/simplex.h"
 #include "sqz_simplex.h"
 
 int sqz__simplex_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho, uint64_t *elems,
@@ -30,12 +30,6 @@ int sqz__simplex_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t 
   return SQZ_OK;
 }
 
-static int sqz__simplex_inside(const sqz_domain *dom, uint64_t x, uint64_t y, uint64_t z) {
-  uint64_t n = dom->side;
-  if (dom->dims == 2) return x <= y && y < n;
-  return x < n && y < n && z < n && x + y + z <= n - 1u;
-}
-
 int sqz__simplex_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y, uint64_t *z) {
   sqz_u32 n = (sqz_u32)f->dom->side, a = 0, b = 0, c = 0;
   int sl = f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT, in = 0;
@@ -50,14 +44,14 @@ int sqz__simplex_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_
 int64_t sqz__simplex_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z) {
   const sqz_domain *dom = f->dom;
   if (dom->dims == 2) z = 0;
-  if (!sqz__simplex_inside(dom, x, y, z)) return -1;
+  if (!sqz__simplex_contains(dom, x, y, z)) return -1;
   int sl = f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT;
   sqz_u32 n = (sqz_u32)dom->side;
   if (dom->dims == 2) return (int64_t)sqz_tri_index(sl, n, (sqz_u32)x, (sqz_u32)y);
   return (int64_t)sqz_tet_index(sl, n, (sqz_u32)x, (sqz_u32)y, (sqz_u32)z);
 }
 
-uint64_t sqz__simplex_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index) {
+static uint64_t sqz__simplex_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index) {
   uint64_t n = 0;
   for (uint64_t x = 0; x < f->dom->side; x++) { /* a simplex row's cells are x = 0 .. its end */
     int64_t i = sqz__simplex_index(f, x, y, z);
@@ -68,7 +62,7 @@ uint64_t sqz__simplex_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *
   return n;
 }
 
-const char *sqz__simplex_rule(const sqz_field *f) {
+static const char *sqz__simplex_rule(const sqz_field *f) {
   int bb = f->layout == SQZ_LAYOUT_BB;
   if (f->dom->dims == 2)
     return bb ? "bb triangle: N x N row-major, index y*N + x for 0 <= x <= y < N (cells x > y stored as 0)"
@@ -78,3 +72,8 @@ const char *sqz__simplex_rule(const sqz_field *f) {
             : "compact tetrahedron: packed layers z, rows y, then x: index Te(N) - Te(N - z - 1) - T(N - z - y) + x, "
               "T(k) = k(k+1)/2, Te(k) = k(k+1)(k+2)/6";
 }
+
+/* Parts: compact by cells, bb by the equal rows of its box: no tile or band operations. */
+const sqz_layout_storage sqz__simplex_storage = {
+    .geometry = sqz__simplex_geometry, .coords = sqz__simplex_coords, .index = sqz__simplex_index,
+    .row = sqz__simplex_row, .rule = sqz__simplex_rule};

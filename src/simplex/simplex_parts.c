@@ -1,5 +1,5 @@
 /* simplex_parts.c — simplex parts by bands of the compact storage: each row's owned interval(s) and the halo rows around them. */
-#include "core/parts.h"
+#include "simplex/simplex.h"
 #include "sqz_simplex.h"
 
 /* A band [a, b) of the compact order meets each domain row in at most two x intervals: a

@@ -12,6 +12,7 @@
 extern "C" {
 #include "backends/cuda/cuda_fractal.h"
 #include "core/sqz_internal.h"
+#include "fractal/fractal_internal.h"
 }
 #include "cuda_emu.h"
 #include "life_fractal.cu"

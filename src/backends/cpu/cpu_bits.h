@@ -1,7 +1,7 @@
 /* cpu_bits.h — the cpu backend's engine of layout bits (engine_bits.c), called from its operations table. */
 #ifndef SQZ_CPU_BITS_H
 #define SQZ_CPU_BITS_H
-#include "backends/backend.h"
+#include "core/backend.h"
 
 /* `steps` Life-like steps of a bits field (other updates: SQZ_ERR_INVALID_ARGUMENT). */
 SQZ_INTERNAL int sqz__cpu_bits_stencil(sqz_field *f, const sqz_update *u, uint64_t steps);

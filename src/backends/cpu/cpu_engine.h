@@ -3,7 +3,7 @@
 #define SQZ_CPU_ENGINE_H
 #include <string.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 
 /* Which traversal the engine specialises: Life on u8 cells (the rule inlined), another built-in
  * rule (run in parallel), or the user's function (called from one thread at a time). */

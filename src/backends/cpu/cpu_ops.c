@@ -5,7 +5,8 @@
 #include <unistd.h>
 
 #include "backends/cpu/cpu_bits.h"
-#include "core/bits.h"
+#include "core/engine_report.h"
+#include "layouts/bits/bits.h"
 #include "backends/cpu/cpu_engine.h"
 #include "core/field_parts.h"
 

@@ -4,7 +4,7 @@
 
 #include "backends/cpu/cpu_bits.h"
 #include "backends/cpu/cpu_engine.h"
-#include "core/bits.h"
+#include "layouts/bits/bits.h"
 #include "core/field_parts.h"
 #include "sqz_common.h"
 #include "sqz_bits.h"

@@ -288,7 +288,7 @@ static int64_t cpu_tiles_per_task(int64_t tiles, int threads) {
 static int cpu_life_steps(sqz_field *f, const sqz_cpu_update *u, uint64_t steps) {
   const sqz_fractal *fr = &f->dom->fr;
   const sqz_cpu_life_rule *lr = u->user;
-  int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA, threads = sqz__cpu_threads(u, f->dom->cells);
+  int embedded = !sqz__layout_fast(f, SQZ_FAST_TILES), threads = sqz__cpu_threads(u, f->dom->cells); /* bb, lambda */
   uint32_t n = (uint32_t)f->dom->side, n_cells = 0, n_halo = 0;
   sqz_fractal_tiling t = {.rho = 1, .tile_elems = 1, .tiles = 1, .end = 1};
   int st = embedded ? SQZ_OK : cpu_life_tiling(f, &t);
@@ -349,7 +349,7 @@ static int cpu_life_steps(sqz_field *f, const sqz_cpu_update *u, uint64_t steps)
  * user's (Life on u8 cells: cpu_life_steps). */
 static int cpu_step(sqz_field *f, const sqz_cpu_update *u, const unsigned char *src, unsigned char *dst) {
   const sqz_fractal *fr = &f->dom->fr;
-  int embedded = f->layout == SQZ_LAYOUT_BB || f->layout == SQZ_LAYOUT_LAMBDA;
+  int embedded = !sqz__layout_fast(f, SQZ_FAST_TILES); /* bb, lambda: rows of the embedding; else tiles held whole */
   sqz_fractal_tiling t = {.rho = 1, .tile_elems = 1, .tiles = 1, .end = 1};
   int st = embedded ? SQZ_OK : sqz__fractal_tiling(f, &t);
   if (st != SQZ_OK) return st;

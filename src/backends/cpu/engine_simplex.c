@@ -269,7 +269,7 @@ int sqz__cpu_step_simplex(sqz_field *f, const sqz_cpu_update *u, const unsigned 
   int sl = f->layout == SQZ_LAYOUT_BB ? SQZ_SL_BB : SQZ_SL_COMPACT, dims = f->dom->dims;
   sqz_u32 n = (sqz_u32)f->dom->side;
   int64_t rows = dims == 2 ? (int64_t)n : (int64_t)n * n; /* (y, z) pairs; those with y + z >= n are empty */
-  if (u->rule == SQZ_CPU_LIFE) return cpu_life_step(f, u, src, dst);
+  if (u->rule == SQZ_CPU_LIFE && sqz__layout_fast(f, SQZ_FAST_ROWS)) return cpu_life_step(f, u, src, dst);
 #pragma omp parallel for schedule(dynamic, 8) num_threads(sqz__cpu_threads(u, f->dom->cells))
   for (int64_t r = 0; r < rows; r++) {
     sqz_u32 y = (sqz_u32)(r % n), z = (sqz_u32)(r / n);

@@ -2,7 +2,7 @@
 #ifndef SQZ_CUDA_BACKEND_H
 #define SQZ_CUDA_BACKEND_H
 #include "backends/cuda/cuda_api.h"
-#include "backends/backend.h"
+#include "core/backend.h"
 
 #define SQZ_CUDA_MAX_MODULES 8
 struct sqz_cuda {

@@ -4,7 +4,7 @@
 
 #include "backends/opencl/cl_bits.h"
 #include "backends/opencl/cl_engine.h"
-#include "core/bits.h"
+#include "layouts/bits/bits.h"
 #include "core/field_parts.h"
 
 int sqz__cl_has_fp64(const sqz_context *ctx) {

@@ -6,7 +6,7 @@
 #endif
 #include <CL/cl.h>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "core/embedded.h"
 
 typedef struct sqz_program_entry {

@@ -3,7 +3,7 @@
 
 #include "backends/opencl/cl_bits.h"
 #include "backends/opencl/cl_engine.h"
-#include "core/bits.h"
+#include "layouts/bits/bits.h"
 
 /* Why no path but the temporal word kernel takes a part's chunk of several steps (the parts then step one at a time). */
 static const char sqz__part_chunk[] = "a part steps several steps a launch only by the temporal word kernel";

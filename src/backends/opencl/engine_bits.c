@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "backends/opencl/cl_bits.h"
-#include "core/bits.h"
 #include "core/engine_paths.h"
+#include "core/engine_report.h"
+#include "layouts/bits/bits.h"
 #include "core/field_parts.h"
 #include "sqz_bits.h"
 #include "sqz_bits_box.h"

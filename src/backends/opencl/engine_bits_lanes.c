@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "backends/opencl/cl_bits.h"
-#include "core/bits.h"
+#include "layouts/bits/bits.h"
 
 #define SQZ__LANES_LOCAL 256u          /* work-items per group */
 #define SQZ__LANES_ROUNDS_PER_GROUP 4u /* its rounds (a round: the tiles of 32 lanes) where there are many */

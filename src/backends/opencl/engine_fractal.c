@@ -191,7 +191,8 @@ static const char *sqz__step_kernel_name(sqz_layout_id layout, int group) {
   case SQZ_LAYOUT_BB: return "engine_fractal_bb";
   case SQZ_LAYOUT_LAMBDA: return group ? "engine_fractal_lambda_group" : "engine_fractal_lambda";
   case SQZ_LAYOUT_BLOCK: return group ? "engine_fractal_block_group" : "engine_fractal_block";
-  case SQZ_LAYOUT_COMPACT: break;
+  case SQZ_LAYOUT_COMPACT:
+  default: break;
   }
   return group ? "engine_fractal_compact_group" : "engine_fractal_compact";
 }
@@ -256,6 +257,7 @@ static int sqz__step_args(sqz_field *f, cl_kernel k, cl_mem param, cl_uint2 ip, 
          clSetKernelArg(k, FA_TI_TERMS, (size_t)p->terms_bytes, NULL);
     break;
   }
+  default: break; /* bits has its own steps */
   }
   if (e != CL_SUCCESS) return sqz__fail(ctx, SQZ_ERR_INTERNAL, "setting the arguments of a fractal step failed");
   return SQZ_OK;

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/bits.h"
+#include "layouts/bits/bits.h"
 
 int sqz__bits_list_wanted(const sqz_domain *dom, uint32_t q) {
   uint32_t bs, kq;

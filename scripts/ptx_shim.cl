@@ -1,4 +1,4 @@
-/* ptx_shim.h — what NVIDIA's OpenCL C compiler provides and clang's nvptx target lacks, so that scripts/ptx_count.sh can compile sqz's kernels to PTX on a machine without a GPU. */
+/* ptx_shim.cl — the OpenCL C built-ins that NVIDIA's compiler provides and clang's nvptx target lacks, included ahead of sqz's kernels so that scripts/ptx_count.sh can compile them to PTX on a machine without a GPU. */
 typedef unsigned char uchar;
 typedef unsigned short ushort;
 typedef unsigned int uint;

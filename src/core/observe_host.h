@@ -1,6 +1,6 @@
-/* observe.h — the moments of a field's observables (sqz_field_observe): what a backend accumulates over its storage and how partials combine. */
-#ifndef SQZ_OBSERVE_H
-#define SQZ_OBSERVE_H
+/* observe_host.h — the moments of a field's observables (sqz_field_observe): what a backend accumulates over its storage and how partials combine (observe_host.c); a probe's cell (field_cells.c). */
+#ifndef SQZ_OBSERVE_HOST_H
+#define SQZ_OBSERVE_HOST_H
 #include "core/reduce_acc.h"
 
 /* The sums every pass accumulates, per domain cell at (x, y, z) holding u: u, u x, u y, u z, then
@@ -29,14 +29,6 @@ SQZ_COMPONENT void sqz__obs_acc_add(sqz_obs_acc *acc, uint32_t n_points, const d
  * cpu backend's observe, and the cuda backend's on a host copy. */
 SQZ_INTERNAL void sqz__obs_host_range(const sqz_field *f, const void *store, uint64_t e0, uint64_t n,
                                       const sqz_obs_req *req, sqz_obs_acc *acc);
-/* The moments of every part of f held here (or of f), probes aside: a field's, or this rank's share of
- * a field on MPI ranks. */
-SQZ_COMPONENT int sqz__field_obs_acc(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc);
-/* The request of items (their m2 centres) and, once acc holds the moments and probe[] the probes'
- * values (in item order, one per SQZ_OBS_PROBE item), the values of the items into out. */
-SQZ_COMPONENT int sqz__obs_request(sqz_field *f, const sqz_observable *items, size_t n, sqz_obs_req *req);
-SQZ_COMPONENT void sqz__obs_values(const sqz_field *f, const sqz_observable *items, size_t n, const sqz_obs_acc *acc,
-                                  const double *probe, double *out);
 /* The value of probe cell (x, y, z) when its part is held here (*here = 1), else *here = 0. */
 SQZ_COMPONENT int sqz__field_probe(sqz_field *f, const sqz_observable *item, double *value, int *here);
 #endif

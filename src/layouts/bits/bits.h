@@ -1,9 +1,13 @@
-/* bits.h — layout bits inside the library: geometry and index maps (bits_layout.c), the host view and checks (bits_field.c). */
-#ifndef SQZ_CORE_BITS_H
-#define SQZ_CORE_BITS_H
-#include "core/reduce_acc.h"
-#include "core/sqz_internal.h"
+/* bits.h — layout bits (1 bit per cell) inside the library: its storage and host I/O for its row of the registry (bits_layout.c, bits_field.c), the plans of its fractal steps (bits_box.c, bits_list.c, bits_lanes.c, bits_plan.c). */
+#ifndef SQZ_LAYOUTS_BITS_H
+#define SQZ_LAYOUTS_BITS_H
+#include "core/registry.h"
 #include "core/update.h"
+
+/* The storage of layout bits on both families (bits_layout.c) and its host I/O (bits_field.c), for
+ * its row (src/layouts/layouts.c). */
+SQZ_INTERNAL extern const sqz_layout_storage sqz__bits_storage;
+SQZ_INTERNAL extern const sqz_layout_io sqz__bits_io;
 
 /* Largest dense tile side s^t of a fractal's bits tiles (cl/sqz_bits.h). */
 #define SQZ_BITS_TILE_SIDE 256u
@@ -99,31 +103,11 @@ SQZ_INTERNAL int sqz__bits_lanes_wanted(const sqz_field *f);
 #define SQZ_BITS_DEPTH 8u
 SQZ_INTERNAL uint32_t sqz__bits_depth(const sqz_field *f, uint64_t steps);
 
-/* The family-independent contracts of sqz_internal.h's layout functions, for layout bits. */
-SQZ_INTERNAL int sqz__bits_geometry(const sqz_domain *dom, uint64_t *elems, uint64_t *width, uint64_t *height);
+/* The index map of layout bits (the contracts of sqz_internal.h's sqz__layout_coords): the host fill's. */
 SQZ_INTERNAL int sqz__bits_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *y, uint64_t *z);
-SQZ_INTERNAL int64_t sqz__bits_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z);
-SQZ_INTERNAL uint64_t sqz__bits_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index);
-SQZ_INTERNAL const char *sqz__bits_rule(const sqz_field *f);
 
-/* Bytes of one state buffer (f->elems / 8). */
-static inline uint64_t sqz__bits_bytes(const sqz_field *f) { return f->elems / 8u; }
-/* A bits field holds u8 cells 0/1: SQZ_ERR_INVALID_ARGUMENT naming any other type. */
-SQZ_INTERNAL int sqz__bits_check_type(sqz_context *ctx, sqz_type type);
 /* Only Life-like mask rules run on bits: SQZ_ERR_INVALID_ARGUMENT naming the update otherwise. */
 SQZ_INTERNAL int sqz__bits_check_update(sqz_field *f, const sqz_update *u);
-/* The host view of the current buffer: one byte (0/1) per storage bit, f->elems bytes. Upload
- * refuses a byte other than 0 or 1 (SQZ_ERR_INVALID_ARGUMENT naming it). */
-SQZ_INTERNAL int sqz__bits_download(sqz_field *f, unsigned char *host);
-SQZ_INTERNAL int sqz__bits_upload(sqz_field *f, const unsigned char *host);
-/* n cells through storage (bit) indices idx (-1: none) between buffer `which` of f (one buffer or
- * parts) and a host array of bytes: out (read; 0 for -1) or in (write); only the words the indices
- * touch move. */
-SQZ_INTERNAL int sqz__bits_band(sqz_field *f, int which, const int64_t *idx, uint64_t n, unsigned char *out,
-                                const unsigned char *in);
-/* Count and exact sum of the cells, none above 1 (popcount of the words, read a chunk at a time;
- * parts: the own words of each part held here). */
-SQZ_INTERNAL int sqz__bits_reduce(sqz_field *f, sqz_red_op op, sqz_red_acc *acc);
 /* The random fill on the host into a word array (sqz_random_cell of the embedded index): f's own
  * words (a part's view: its own units, words[0] its first). */
 SQZ_INTERNAL void sqz__bits_host_fill(const sqz_field *f, uint32_t *words, uint64_t threshold, uint64_t seed);

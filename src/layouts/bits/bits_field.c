@@ -1,22 +1,14 @@
-/* bits_field.c — layout bits on the host side: type and update checks, the byte view of the state, bands, counts, the host fill and the tile tables. */
+/* bits_field.c — layout bits on the host side: the update check, its row's I/O (the byte view of the state, bands, counts), the host fill and the tile tables. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
-#include "core/bits.h"
 #include "core/field_parts.h"
+#include "layouts/bits/bits.h"
 #include "sqz_bits.h"
 #include "sqz_fractal.h"
 
 #define SQZ__BITS_CHUNK_WORDS ((uint64_t)1 << 24) /* words per transfer of the counts (64 MiB) */
 #define SQZ__BITS_FILL_PARALLEL ((uint64_t)1 << 15) /* cells from which the host fill runs on threads */
-
-int sqz__bits_check_type(sqz_context *ctx, sqz_type type) {
-  if (type == SQZ_U8) return SQZ_OK;
-  return sqz__fail(ctx, SQZ_ERR_INVALID_ARGUMENT,
-                   "layout bits holds two-state cells (u8 values 0 and 1), not %s cells",
-                   type == SQZ_I32 ? "i32" : type == SQZ_F32 ? "f32" : type == SQZ_F64 ? "f64" : "unknown");
-}
 
 int sqz__bits_check_update(sqz_field *f, const sqz_update *u) {
   const char *what = NULL;
@@ -32,7 +24,7 @@ int sqz__bits_check_update(sqz_field *f, const sqz_update *u) {
                    what ? what : "unknown");
 }
 
-int sqz__bits_download(sqz_field *f, unsigned char *host) {
+static int sqz__bits_download(sqz_field *f, unsigned char *host) {
   uint64_t words = f->elems / SQZ_BITS_W;
   uint32_t *w = NULL;
   int st = sqz__host_alloc(f->ctx, words * 4u, 0, (void **)&w, "%s: the words of the bits state", f->dom->spec);
@@ -57,7 +49,7 @@ static int sqz__bits_pack(sqz_field *f, const unsigned char *host, uint64_t n, u
   return SQZ_OK;
 }
 
-int sqz__bits_upload(sqz_field *f, const unsigned char *host) {
+static int sqz__bits_upload(sqz_field *f, const unsigned char *host) {
   uint64_t words = f->elems / SQZ_BITS_W;
   uint32_t *w = NULL;
   int st = sqz__host_alloc(f->ctx, words * 4u, 0, (void **)&w, "%s: the words of the bits state", f->dom->spec);
@@ -86,8 +78,8 @@ static size_t sqz__bits_run_of(const sqz_bits_run *r, size_t nr, uint64_t w) {
   return lo;
 }
 
-int sqz__bits_band(sqz_field *f, int which, const int64_t *idx, uint64_t n, unsigned char *out,
-                   const unsigned char *in) {
+static int sqz__bits_band(sqz_field *f, int which, const int64_t *idx, uint64_t n, unsigned char *out,
+                          const unsigned char *in) {
   sqz_context *ctx = f->ctx;
   if (out) memset(out, 0, (size_t)n);
   uint64_t *ws = NULL, m = 0;
@@ -137,7 +129,7 @@ int sqz__bits_band(sqz_field *f, int which, const int64_t *idx, uint64_t n, unsi
   return st;
 }
 
-int sqz__bits_reduce(sqz_field *f, sqz_red_op op, sqz_red_acc *acc) {
+static int sqz__bits_reduce(sqz_field *f, sqz_red_op op, sqz_red_acc *acc) {
   if (op == SQZ_RED_ABOVE1) return SQZ_OK; /* a bit is 0 or 1 */
   uint64_t parts = f->parts ? f->parts->parts : 1, most = 0;
   for (uint64_t p = 0; p < parts; p++) { /* the largest own range: the chunk */
@@ -167,6 +159,10 @@ int sqz__bits_reduce(sqz_field *f, sqz_red_op op, sqz_red_acc *acc) {
   else sqz__red_add_int(acc, (int64_t)live);
   return SQZ_OK;
 }
+
+/* Layout bits' I/O: storage elements are bits of 0/1 cells, moved as whole words. */
+const sqz_layout_io sqz__bits_io = {
+    .band = sqz__bits_band, .download = sqz__bits_download, .upload = sqz__bits_upload, .reduce = sqz__bits_reduce};
 
 void sqz__bits_host_fill(const sqz_field *f, uint32_t *words, uint64_t threshold, uint64_t seed) {
   uint64_t e0, n, side = f->dom->side;

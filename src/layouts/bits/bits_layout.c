@@ -1,7 +1,7 @@
-/* bits_layout.c — storage geometry and index maps of layout bits (1 bit per cell, cl/sqz_bits.h) on every domain family. */
+/* bits_layout.c — storage geometry, index maps and parts of layout bits (1 bit per cell, cl/sqz_bits.h) on every domain family: the storage of its row. */
 #include <stdlib.h>
 
-#include "core/bits.h"
+#include "layouts/bits/bits.h"
 #include "sqz_bits.h"
 #include "sqz_fractal.h"
 
@@ -32,7 +32,10 @@ static uint64_t sqz__bits_total_words(const sqz_domain *dom) {
   return dom->dims == 2 ? sqz_bits_S(dom->side) : sqz_bits_T(dom->side);
 }
 
-int sqz__bits_geometry(const sqz_domain *dom, uint64_t *elems, uint64_t *width, uint64_t *height) {
+static int sqz__bits_geometry(const sqz_domain *dom, sqz_layout_id layout, uint32_t rho, uint64_t *elems,
+                              uint64_t *width, uint64_t *height) {
+  (void)layout;
+  (void)rho;
   uint64_t words = sqz__bits_total_words(dom);
   if (words > UINT64_MAX / SQZ_BITS_W)
     return sqz__fail(dom->ctx, SQZ_ERR_TOO_LARGE, "%s: the bits storage overflows 64 bits", dom->spec);
@@ -92,7 +95,7 @@ int sqz__bits_coords(const sqz_field *f, uint64_t index, uint64_t *x, uint64_t *
   return *x < len;
 }
 
-int64_t sqz__bits_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z) {
+static int64_t sqz__bits_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z) {
   const sqz_domain *dom = f->dom;
   if (dom->kind == SQZ_DOMAIN_FRACTAL) {
     if (z != 0 || x >= dom->side || y >= dom->side) return -1;
@@ -109,7 +112,7 @@ int64_t sqz__bits_index(const sqz_field *f, uint64_t x, uint64_t y, uint64_t z) 
   return (int64_t)(sqz_bits_tet_row(n, y, z) * SQZ_BITS_W + x);
 }
 
-uint64_t sqz__bits_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index) {
+static uint64_t sqz__bits_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs, uint64_t *index) {
   if (f->dom->kind != SQZ_DOMAIN_FRACTAL) { /* a simplex row's cells are x = 0 .. its end */
     uint64_t m = 0;
     for (int64_t i; m < f->dom->side && (i = sqz__bits_index(f, m, y, z)) >= 0; m++) {
@@ -121,14 +124,14 @@ uint64_t sqz__bits_row(const sqz_field *f, uint64_t y, uint64_t z, uint64_t *xs,
   sqz_field view = *f; /* the compact row walk, then compact index -> bit index */
   view.layout = SQZ_LAYOUT_COMPACT;
   view.elems = f->dom->cells;
-  uint64_t m = sqz__fractal_row(&view, y, z, xs, index);
+  uint64_t m = sqz__layout_row(&view, y, z, xs, index);
   sqz_bits_tiling bt;
   sqz__bits_tiling(f->dom, &bt);
   for (uint64_t i = 0; i < m; i++) index[i] = index[i] / bt.kt * bt.wt * SQZ_BITS_W + index[i] % bt.kt;
   return m;
 }
 
-const char *sqz__bits_rule(const sqz_field *f) {
+static const char *sqz__bits_rule(const sqz_field *f) {
   if (f->dom->kind == SQZ_DOMAIN_FRACTAL)
     return "bits fractal: 1 bit per cell, bit l of word w is cell 32w + l; tiles of level t (s^t <= 256) in digit "
            "order, each padded to whole words: compact index c at bit (c / k^t) * 32 ceil(k^t / 32) + c mod k^t";
@@ -138,3 +141,32 @@ const char *sqz__bits_rule(const sqz_field *f) {
   return "bits tetrahedron: 1 bit per cell, rows (y, z) padded to whole 32-bit words: cell (x, y, z) at bit "
          "32 (T(N) - T(N-z) + S(N-z) - S(N-z-y)) + x, S(m) = sum_{j=1..m} ceil(j/32), T(m) = sum_{j=1..m} S(j)";
 }
+
+/* Fractals part by tiles (a tile's words), a tile per part at most. */
+static int sqz__bits_tiles(const sqz_field *f, uint64_t *unit, uint64_t *unit_cells, uint32_t *jt) {
+  sqz_bits_tiling bt;
+  sqz__bits_tiling(f->dom, &bt);
+  *jt = bt.t;
+  *unit = (uint64_t)bt.wt * SQZ_BITS_W;
+  *unit_cells = bt.kt;
+  return SQZ_OK;
+}
+
+static uint64_t sqz__bits_tile_count(const sqz_field *f) {
+  sqz_bits_tiling bt;
+  sqz__bits_tiling(f->dom, &bt);
+  return bt.tiles;
+}
+
+/* Simplices part by bands of rows of words (triangle rows, tetrahedron planes), which grow or shrink. */
+static uint64_t sqz__bits_band_rows(const sqz_field *f) { return f->dom->side; }
+
+static uint64_t sqz__bits_band_start(const sqz_field *f, uint64_t r) {
+  uint64_t n = f->dom->side;
+  return f->dom->dims == 2 ? sqz_bits_tri_row(r) : sqz_bits_T(n) - sqz_bits_T(n - r);
+}
+
+const sqz_layout_storage sqz__bits_storage = {
+    .geometry = sqz__bits_geometry, .coords = sqz__bits_coords, .index = sqz__bits_index, .row = sqz__bits_row,
+    .rule = sqz__bits_rule, .tiles = sqz__bits_tiles, .tile_count = sqz__bits_tile_count,
+    .band_rows = sqz__bits_band_rows, .band_start = sqz__bits_band_start};

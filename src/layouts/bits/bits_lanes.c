@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/bits.h"
+#include "layouts/bits/bits.h"
 #include "sqz_bits.h"
 #include "sqz_bits_box.h"
 #include "sqz_bits_lanes.h"

@@ -1,8 +1,8 @@
-/* backend.h — the one operations table that every backend (opencl, cpu, cuda) fills and the front end calls. */
+/* backend.h — the one operations table that every backend (opencl, cpu, cuda) fills and the front end calls: in src/core, where both sides include it without climbing (the tables and their list: src/backends). */
 #ifndef SQZ_BACKEND_H
 #define SQZ_BACKEND_H
 #include "core/sqz_internal.h"
-#include "core/observe.h"
+#include "core/observe_host.h"
 #include "core/reduce_acc.h"
 #include "core/update.h"
 
@@ -93,7 +93,7 @@ typedef struct sqz_backend_ops {
    * units only. `fill` and the engines take such views too. */
   int (*copy)(sqz_context *ctx, sqz_mem dst, uint64_t dst_off, sqz_mem src, uint64_t src_off, uint64_t bytes);
   int (*stencil_part)(sqz_field *view, const sqz_update *u);
-  /* The observables' moments (core/observe.h) of the domain cells of f's own storage elements (a
+  /* The observables' moments (core/observe_host.h) of the domain cells of f's own storage elements (a
    * field, or a part's view: sqz__own_elems, held from the buffer's start), folded into acc. */
   int (*observe)(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc);
   /* What a step of u on f (a field in one buffer) needs before its first launch, without launching:
