@@ -73,7 +73,11 @@ static void sqz__path_key(const sqz_field *f, const sqz_update *u, uint64_t step
 
 /* The SQZ_PATH_* bits of f's family and layout. */
 static unsigned sqz__path_bits(const sqz_field *f) {
-  static const unsigned layouts[] = {SQZ_PATH_BB, SQZ_PATH_COMPACT, SQZ_PATH_LAMBDA, SQZ_PATH_BLOCK, SQZ_PATH_BITS};
+  static const unsigned layouts[SQZ_LAYOUT_COUNT] = {[SQZ_LAYOUT_BB] = SQZ_PATH_BB,
+                                                     [SQZ_LAYOUT_COMPACT] = SQZ_PATH_COMPACT,
+                                                     [SQZ_LAYOUT_LAMBDA] = SQZ_PATH_LAMBDA,
+                                                     [SQZ_LAYOUT_BLOCK] = SQZ_PATH_BLOCK,
+                                                     [SQZ_LAYOUT_BITS] = SQZ_PATH_BITS};
   unsigned fam = f->dom->kind == SQZ_DOMAIN_FRACTAL ? SQZ_PATH_FRACTAL
                  : f->dom->dims == 3               ? SQZ_PATH_TETRAHEDRON
                                                    : SQZ_PATH_TRIANGLE;
