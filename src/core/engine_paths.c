@@ -10,7 +10,9 @@
 #include "core/engine_report.h"
 
 #define SQZ_PATH_STEPS_CLASS 9u /* step counts above choose as this one: every check compares steps with at most 8 */
-#define SQZ_PATH_SLOTS 4u       /* choices a field keeps (updates, step counts), the oldest replaced */
+/* Choices a field keeps, the oldest replaced: updates and step counts, and its parts on up to 8 devices, each
+ * stepping single steps and chunks (2 keys a device), without one evicting another. */
+#define SQZ_PATH_SLOTS 16u
 
 /* What a choice depends on besides the field's domain, type and layout, which never change. */
 typedef struct {
