@@ -231,11 +231,63 @@ static inline void sr_cell3(__global const sqz_cell_t *src, __global sqz_cell_t 
   dst[SR_DST(i)] = SQZ_APPLY(SR_READ(i), nb, present);
 }
 
+/* Cell x of a row whose 9 rows are read through row bases (cell x' of row r at rb[r][x']), outside the span: x = 0,
+ * the last cells, rows on the planes y = 0 or z = 0. Neighbour (dx, dy, dz) is cell x + dx of row (dy, dz), present
+ * when x + dx is below that row's length (x - 1 wraps above it at x = 0; an absent row has length 0): the order
+ * and mask of sqz_tet_nbrs, without its index arithmetic. */
+static inline void sr_edge3(__global const sqz_cell_t *const *rb, __global sqz_cell_t *pw,
+                            __constant const sqz_param_t *param, uint2 ip, const uint *rlen, uint x) {
+  sqz_cell_t nb[26];
+  uint present = 0u;
+#pragma unroll
+  for (uint w = 0u; w < 27u; w++) {
+    if (w == 13u) continue;
+    uint r = w / 3u, xx = x + w % 3u - 1u, k = w < 13u ? w : w - 1u;
+    int in = xx < rlen[r];
+    nb[k] = in ? rb[r][xx] : (sqz_cell_t)0;
+    present |= (uint)in << k;
+  }
+#ifndef SQZ_WANT_PRESENT
+  present = 0u;
+#endif
+  pw[x] = SQZ_APPLY(rb[4][x], nb, present);
+}
+
+/* The row bases of the 9 rows (rb) and of the row's own cells (*pw), and the row's own cells [*x0, *x1): 1 when every
+ * row reads through its base, a part's rows each wholly its own or one run of its halo; 0 when one does not (a
+ * row split between the part and its halo, or a launch over a set of units: cell by cell through sqz_tet_nbrs). */
+static inline int sr_bases3(__global const sqz_cell_t *src, __global sqz_cell_t *dst, const sqz_sidx *start,
+                            const uint *rlen, __global const sqz_cell_t **rb, __global sqz_cell_t **pw, uint *x0,
+                            uint *x1 SR_PART_ARGS) {
+  *x0 = 0u;
+  *x1 = rlen[4];
+#ifdef SQZ_PARTED
+  ulong own = (ulong)start[4];
+  *x0 = own >= pu0 ? 0u : (uint)min(pu0 - own, (ulong)rlen[4]);
+  *x1 = own >= pu1 ? 0u : (uint)min(pu1 - own, (ulong)rlen[4]);
+  *pw = dst + (own - pu0);
+  if (prn != 0u) return 0;
+  for (uint r = 0u; r < 9u; r++) {
+    if (!rlen[r]) continue;
+    long s0 = sqz_part_slot(start[r], pu0, pu1, pnh, phalo), s1 = sqz_part_slot(start[r] + rlen[r] - 1u, pu0, pu1, pnh, phalo);
+    if (s0 < 0 || s1 - s0 != (long)rlen[r] - 1) return 0;
+    rb[r] = src + s0;
+  }
+#else
+  *pw = dst + start[4];
+#pragma unroll
+  for (uint r = 0u; r < 9u; r++) rb[r] = src + start[r];
+#endif
+  return 1;
+}
+
 /* CPU devices: a work-item per row (y, z) of the tetrahedron, planes z0 .. of the launch along the grid's second
  * dimension, walking x. The 9 rows (y + dy, z + dz) around it (sqz_tet_rows9) hold the Moore neighbourhood; a cell
  * with x, y, z >= 1 and x <= len - 4 has all 26 (the shortest neighbour row, (y + 1, z + 1), ends at len - 3), so
  * its span's loop reads them through 9 row pointers without a test, and the compiler vectorises it; the other cells
- * go one by one. A part's rows whose 9 rows are all its own read with the offset. */
+ * go one by one, their neighbours by the rows' bounds (sr_edge3). A part reads each row through its slot base (own
+ * rows, and rows that are one run of its halo), found once per row (sr_bases3); a row where that fails goes cell by
+ * cell through the part's slots (sr_cell3). */
 __kernel void sqz_rows3_walk(__global const sqz_cell_t *src, __global sqz_cell_t *dst,
                              __constant const sqz_param_t *param, uint2 ip, uint n, uint wrow, uint hrows,
                              uint z0 SR_PART_ARGS) {
@@ -243,35 +295,35 @@ __kernel void sqz_rows3_walk(__global const sqz_cell_t *src, __global sqz_cell_t
   if (z >= n || y >= n - z) return;
   uint len = n - y - z, a = 1u, b = y >= 1u && z >= 1u && len >= 5u ? len - 4u : 0u; /* the span [a, b] */
   sqz_sidx start[9];
-  uint rlen[9];
+  uint rlen[9], x0, x1;
   sqz_tet_rows9(SQZ_SLAYOUT, n, y, z, start, rlen);
-#ifdef SQZ_PARTED
-  int direct = prn == 0u && b >= a && (ulong)start[0] >= pu0 + 1u && (ulong)start[8] + rlen[8] + 1u <= pu1;
-  __global const sqz_cell_t *s = src - pu0;
-  __global sqz_cell_t *d = dst - pu0;
-#else
-  const int direct = 1;
-  __global const sqz_cell_t *s = src;
-  __global sqz_cell_t *d = dst;
-#endif
-  for (uint x = 0u; x < len; x++) {
-    if (direct && x >= a && x <= b) { /* pointers and a signed count: unit strides that cannot wrap */
+  __global const sqz_cell_t *rb[9];
+  __global sqz_cell_t *pw;
+  if (!sr_bases3(src, dst, start, rlen, rb, &pw, &x0, &x1 SR_PART_PASS)) {
+    for (uint x = x0; x < x1; x++) sr_cell3(src, dst, param, ip, n, x, y, z SR_PART_PASS);
+    return;
+  }
+  a = max(a, x0);
+  b = min(b, x1 - 1u); /* x1 >= 1 when x1 > x0; an empty span when not */
+  for (uint x = x0; x < x1; x++) {
+    if (x >= a && x <= b) { /* pointers and a signed count: unit strides that cannot wrap */
       __global const sqz_cell_t *rp[9];
 #pragma unroll
-      for (uint r = 0u; r < 9u; r++) rp[r] = s + ((ulong)start[r] + x);
-      __global sqz_cell_t *pw = d + ((ulong)start[4] + x);
+      for (uint r = 0u; r < 9u; r++) rp[r] = rb[r] + x;
+      __global sqz_cell_t *pq = pw + x;
       int cnt = (int)(b - x + 1u);
       sqz_cell_t nb[26];
+#pragma clang loop vectorize(assume_safety)
       for (int q = 0; q < cnt; q++) {
 #pragma unroll
         for (int w = 0; w < 27; w++)
           if (w != 13) nb[w < 13 ? w : w - 1] = rp[w / 3][q + w % 3 - 1];
-        pw[q] = SQZ_APPLY(rp[4][q], nb, SR_ALL3);
+        pq[q] = SQZ_APPLY(rp[4][q], nb, SR_ALL3);
       }
       x = b;
       continue;
     }
-    sr_cell3(src, dst, param, ip, n, x, y, z SR_PART_PASS);
+    sr_edge3(rb, pw, param, ip, rlen, x);
   }
 }
 #endif

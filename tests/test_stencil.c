@@ -142,6 +142,7 @@ typedef struct {
   char layout[32];
   const char *map; /* NULL: the default */
   uint32_t block;  /* sqz_field_set_block, 0: automatic */
+  uint64_t parts;  /* sqz_field_create_parts, 0: one buffer */
 } run_cfg;
 
 static const char *const MAPS2[] = {"bb", "ltm", "rb", "had", "had-above", "had-below", "rec"};
@@ -277,7 +278,8 @@ static void run_on(sqz_context *ctx, sqz_domain *dom, sqz_type type, const run_c
   size_t bytes = embedded_cells(dom) * sqz_type_size(type);
   cell_info ci = {type, sqz_domain_dims(dom) == 3 ? 26 : 8};
   sqz_field *f = NULL;
-  SQZ_OK_OR_FAIL(ctx, sqz_field_create(dom, type, c->layout, &f));
+  SQZ_OK_OR_FAIL(ctx, c->parts ? sqz_field_create_parts(dom, type, c->layout, c->parts, &f)
+                                : sqz_field_create(dom, type, c->layout, &f));
   if (c->map) SQZ_OK_OR_FAIL(ctx, sqz_field_set_map(f, c->map));
   if (c->block) SQZ_OK_OR_FAIL(ctx, sqz_field_set_block(f, c->block));
   SQZ_OK_OR_FAIL(ctx, sqz_field_write(f, init, bytes));
@@ -795,15 +797,32 @@ START_TEST(test_rows_small) {
 }
 END_TEST
 
+/* The row step on a field in parts: bb and compact, 2 and 3 parts (rows read from the halo through their slot base,
+ * rows split between a part and its halo cell by cell). */
+static void vary_row_parts(sqz_context *cl, sqz_domain *dom, run_cfg *c, int v, int undo, char *what, size_t len) {
+  (void)cl;
+  (void)dom;
+  if (undo) {
+    c->parts = 0;
+    return;
+  }
+  snprintf(c->layout, sizeof c->layout, "%s", v % 2 ? "compact" : "bb");
+  c->parts = 2 + (uint64_t)(v / 2);
+  snprintf(what, len, "opencl %s row step in %llu parts vs cpu", c->layout, (unsigned long long)c->parts);
+}
+
 /* The row step on triangles and tetrahedra wide enough that the CPU row walk's vectorised span loops run their vector
  * bodies (a span of 150 byte cells holds several 32-lane blocks, with a remainder), odd and even n (the fold's
- * seam), u8, f32 and f64, both layouts and both kernels, against the cpu backend. */
+ * seam), u8, f32 and f64, both layouts and both kernels, then fields in parts, against the cpu backend. */
 START_TEST(test_rows_wide) {
   against_cpu("triangle:300", SQZ_U8, &CYCLIC, 4, 11, 5, 4, vary_rows);
   against_cpu("triangle:301", SQZ_F32, &AVERAGE32, 0, 12, 5, 4, vary_rows);
   against_cpu("triangle:300", SQZ_F64, &AVERAGE64, 0, 13, 5, 4, vary_rows);
   against_cpu("tetrahedron:70", SQZ_U8, &CYCLIC, 4, 14, 5, 2, vary_rows);
   against_cpu("tetrahedron:69", SQZ_F64, &AVERAGE64, 0, 15, 5, 2, vary_rows);
+  against_cpu("triangle:200", SQZ_U8, &CYCLIC, 4, 16, 5, 4, vary_row_parts);
+  against_cpu("tetrahedron:40", SQZ_F64, &AVERAGE64, 0, 17, 5, 4, vary_row_parts);
+  against_cpu("tetrahedron:41", SQZ_U8, &CYCLIC, 4, 18, 5, 4, vary_row_parts);
 }
 END_TEST
 
