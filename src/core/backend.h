@@ -92,6 +92,11 @@ typedef struct sqz_backend_ops {
    * that `view` views (sqz__part_view, view->part set): from its mem[cur] into mem[cur ^ 1], own
    * units only. `fill` and the engines take such views too. */
   int (*copy)(sqz_context *ctx, sqz_mem dst, uint64_t dst_off, sqz_mem src, uint64_t src_off, uint64_t bytes);
+  /* `copy_units`: n units of ub bytes gathered inside one context, enqueued: unit i to dst at (slot0 + i) ub from
+   * src at (g[i0 + i] - g0) ub, g the part's halo list on the device (`halo_dev`, sorted global units). One
+   * command for a halo of many short runs (a compact triangle's fold: one unit a row). */
+  int (*copy_units)(sqz_context *ctx, sqz_mem dst, uint64_t slot0, sqz_mem src, uint64_t g0, sqz_mem g, uint64_t i0,
+                    uint64_t n, uint64_t ub);
   int (*stencil_part)(sqz_field *view, const sqz_update *u);
   /* The observables' moments (core/observe_host.h) of the domain cells of f's own storage elements (a
    * field, or a part's view: sqz__own_elems, held from the buffer's start), folded into acc. */
@@ -109,7 +114,8 @@ typedef struct sqz_backend_ops {
  * any compiled table is NULL). */
 #define SQZ_BACKEND_TABLE(var, name_, fallback_, host_memory_, open_, close_, list_, accepts_, alloc_, free_, upload_, \
                           download_, zero_, finish_, gather_, scatter_, stencil_, fill_, reduce_, edm_,       \
-                          copy_rate_, touch_, tile_maps_, copy_, stencil_part_, observe_, prepare_, paths_)     \
+                          copy_rate_, touch_, tile_maps_, copy_, copy_units_, stencil_part_, observe_, prepare_,   \
+                          paths_)                                                                              \
   const sqz_backend_ops var = {.name = name_,           .fallback = fallback_, .host_memory = host_memory_,    \
                                .open = open_,           .close = close_,       .list = list_,                \
                                .accepts = accepts_,     .alloc = alloc_,       .free = free_,                \
@@ -117,7 +123,8 @@ typedef struct sqz_backend_ops {
                                .finish = finish_,       .gather = gather_,     .scatter = scatter_,          \
                                .stencil = stencil_,     .fill = fill_,         .reduce = reduce_,            \
                                .edm = edm_,             .copy_rate = copy_rate_, .touch = touch_,            \
-                               .tile_maps = tile_maps_, .copy = copy_,         .stencil_part = stencil_part_, \
+                               .tile_maps = tile_maps_, .copy = copy_,         .copy_units = copy_units_,     \
+                               .stencil_part = stencil_part_,                                                 \
                                .observe = observe_,       .prepare = prepare_,   .paths = paths_}
 
 /* The backends compiled into the library, the default first; NULL-terminated (src/backends/backends.c). */

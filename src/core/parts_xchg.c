@@ -5,11 +5,27 @@
 #include "core/field_parts.h"
 
 /* One context: nothing moves before the inner step; then every run of halo units by the backend's
- * device copy, ordered on the queue after the inner step and before the border step. */
+ * device copy, or the runs of one owner by one gather where they are many (copy_units), ordered on the queue
+ * after the inner step and before the border step. */
 static int sqz__xchg_none(sqz_field *f, int cur) {
   (void)f;
   (void)cur;
   return SQZ_OK;
+}
+
+#define SQZ__XCHG_GATHER_RUNS 4 /* from this many runs of one owner, one gather instead of a copy per run */
+
+/* Part pt's halo runs [r, e) of one owner q: a copy per run, or one gather over their slots (consecutive: the runs
+ * follow the halo list, sorted by unit, and q owns one range of units). */
+static int sqz__xchg_owner(sqz_field_part *pt, const sqz_field_part *q, uint64_t r, uint64_t e, uint64_t ub, int cur) {
+  const sqz_halo_run *a = &pt->runs[r], *b = &pt->runs[e - 1];
+  if (e - r >= SQZ__XCHG_GATHER_RUNS && pt->halo_dev)
+    return pt->ctx->ops->copy_units(pt->ctx, pt->mem[cur], a->slot0, q->mem[cur], q->u0, pt->halo_dev,
+                                    a->slot0 - (pt->u1 - pt->u0), b->slot0 + b->n - a->slot0, ub);
+  int st = SQZ_OK;
+  for (const sqz_halo_run *run = a; st == SQZ_OK && run <= b; run++)
+    st = pt->ctx->ops->copy(pt->ctx, pt->mem[cur], run->slot0 * ub, q->mem[cur], (run->g0 - q->u0) * ub, run->n * ub);
+  return st;
 }
 
 static int sqz__xchg_device(sqz_field *f, int cur, double *wait_s) {
@@ -19,10 +35,9 @@ static int sqz__xchg_device(sqz_field *f, int cur, double *wait_s) {
   int st = SQZ_OK;
   for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
     sqz_field_part *pt = &fp->part[p];
-    for (uint64_t r = 0; st == SQZ_OK && r < pt->n_runs; r++) {
-      const sqz_halo_run *run = &pt->runs[r];
-      const sqz_field_part *q = &fp->part[run->owner];
-      st = pt->ctx->ops->copy(pt->ctx, pt->mem[cur], run->slot0 * ub, q->mem[cur], (run->g0 - q->u0) * ub, run->n * ub);
+    for (uint64_t r = 0, e; st == SQZ_OK && r < pt->n_runs; r = e) {
+      for (e = r + 1; e < pt->n_runs && pt->runs[e].owner == pt->runs[r].owner;) e++;
+      st = sqz__xchg_owner(pt, &fp->part[pt->runs[r].owner], r, e, ub, cur);
     }
   }
   return st;

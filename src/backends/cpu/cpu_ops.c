@@ -137,6 +137,15 @@ static int cpu_copy(sqz_context *ctx, sqz_mem dst, uint64_t dst_off, sqz_mem src
   return SQZ_OK;
 }
 
+static int cpu_copy_units(sqz_context *ctx, sqz_mem dst, uint64_t slot0, sqz_mem src, uint64_t g0, sqz_mem g,
+                          uint64_t i0, uint64_t n, uint64_t ub) {
+  (void)ctx;
+  const uint64_t *gl = (const uint64_t *)g + i0;
+  for (uint64_t i = 0; i < n; i++)
+    memcpy((unsigned char *)dst + (slot0 + i) * ub, (const unsigned char *)src + (gl[i] - g0) * ub, (size_t)ub);
+  return SQZ_OK;
+}
+
 static int cpu_stencil_part(sqz_field *view, const sqz_update *u) { return sqz__cpu_stencil(view, u, 1, NULL); }
 
 /* Nothing to build: the stencil's checks and the second buffer (zero steps). */
@@ -152,4 +161,4 @@ static int cpu_observe(sqz_field *f, const sqz_obs_req *req, sqz_obs_acc *acc) {
 SQZ_BACKEND_TABLE(sqz__cpu_ops, "cpu", 1, 1, cpu_open, cpu_close, cpu_list, cpu_accepts, cpu_alloc, cpu_free,
                   cpu_upload, cpu_download, cpu_zero, cpu_finish, cpu_gather, cpu_scatter, sqz__cpu_stencil, cpu_fill, sqz__cpu_reduce,
                   sqz__cpu_edm, sqz__cpu_copy_rate, cpu_touch,
-                  cpu_tile_maps, cpu_copy, cpu_stencil_part, cpu_observe, cpu_prepare, &sqz__cpu_paths);
+                  cpu_tile_maps, cpu_copy, cpu_copy_units, cpu_stencil_part, cpu_observe, cpu_prepare, &sqz__cpu_paths);

@@ -152,10 +152,16 @@ static int cuda_prepare(sqz_field *f, const sqz_update *u) {
   return st == SQZ_OK ? sqz__field_ensure_pair(f) : st;
 }
 
+static int cuda_copy_units(sqz_context *ctx, sqz_mem dst, uint64_t slot0, sqz_mem src, uint64_t g0, sqz_mem g,
+                           uint64_t i0, uint64_t n, uint64_t ub) {
+  (void)dst, (void)slot0, (void)src, (void)g0, (void)g, (void)i0, (void)n, (void)ub;
+  return cuda_copy(ctx, NULL, 0, NULL, 0, 0);
+}
+
 static int cuda_stencil_part(sqz_field *view, const sqz_update *u) { return cuda_copy(view->ctx, NULL, 0, NULL, 0, 0); }
 
 /* The copy floor of the cuda rows is the host's memcpy, as it was before the table. */
 SQZ_BACKEND_TABLE(sqz__cuda_ops, "cuda", 0, 0, sqz__cuda_open, sqz__cuda_close, cuda_list, cuda_accepts, cuda_alloc,
                   cuda_free, cuda_upload, cuda_download, cuda_zero, cuda_finish, cuda_gather, cuda_scatter, cuda_stencil, cuda_fill,
-                  cuda_reduce, cuda_edm, sqz__cpu_copy_rate, cuda_touch, cuda_tile_maps, cuda_copy, cuda_stencil_part,
+                  cuda_reduce, cuda_edm, sqz__cpu_copy_rate, cuda_touch, cuda_tile_maps, cuda_copy, cuda_copy_units, cuda_stencil_part,
                   cuda_observe, cuda_prepare, &sqz__cuda_paths);

@@ -105,5 +105,8 @@ SQZ_INTERNAL int sqz__cl_reduce(sqz_context *ctx, sqz_red_op op, sqz_type type, 
 SQZ_INTERNAL int sqz__cl_gather(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n, void *out);
 SQZ_INTERNAL int sqz__cl_scatter(sqz_context *ctx, sqz_mem mem, size_t ts, const int64_t *idx, uint64_t n,
                                  const void *in);
+/* Units gathered through a part's halo list by one kernel (the backend's copy_units): copy_cl.c. */
+SQZ_INTERNAL int sqz__cl_copy_units(sqz_context *ctx, sqz_mem dst, uint64_t slot0, sqz_mem src, uint64_t g0, sqz_mem g,
+                                    uint64_t i0, uint64_t n, uint64_t ub);
 SQZ_INTERNAL int sqz__cl_edm(sqz_context *ctx, const float *xy, uint64_t n, const char *map, float *out);
 #endif

@@ -175,4 +175,4 @@ static int cl_zero(sqz_context *ctx, sqz_mem mem, uint64_t bytes) { return sqz__
 SQZ_BACKEND_TABLE(sqz__opencl_ops, "opencl", 0, 0, cl_open, sqz__cl_close, cl_list, cl_accepts, cl_alloc, cl_free,
                   cl_upload, cl_download, cl_zero, sqz__cl_finish, sqz__cl_gather, sqz__cl_scatter, sqz__cl_stencil, sqz__cl_fill,
                   sqz__cl_reduce, sqz__cl_edm, cl_copy_rate, sqz__simplex_touch,
-                  cl_tile_maps, cl_copy, cl_stencil_part, sqz__cl_observe, sqz__cl_prepare, &sqz__cl_paths);
+                  cl_tile_maps, cl_copy, sqz__cl_copy_units, cl_stencil_part, sqz__cl_observe, sqz__cl_prepare, &sqz__cl_paths);
