@@ -29,6 +29,25 @@ static inline sqz_cell_t sr_part_read(__global const sqz_cell_t *src, ulong g, u
 #define SR_DST(i) (i)
 #endif
 
+#ifdef SQZ_PARTED
+/* The first run of the launch's unit set (prn runs, cl/sqz_parts.h) that ends past unit g: a row's own segments are
+ * the runs from there that start before the row's end. */
+static inline ulong sr_first_run(ulong g, ulong prn, __global const ulong *pruns) {
+  ulong lo = 0u, hi = prn - 1u; /* the last run that starts at or before g (or run 0) */
+  while (lo < hi) {
+    ulong mid = (lo + hi + 1u) / 2u;
+    if (pruns[2u * mid] <= g) lo = mid;
+    else hi = mid - 1u;
+  }
+  return pruns[2u * lo] + (pruns[2u * lo + 3u] - pruns[2u * lo + 1u]) <= g ? lo + 1u : lo;
+}
+/* Run r's units [*g0, *g1). */
+static inline void sr_run(ulong r, __global const ulong *pruns, ulong *g0, ulong *g1) {
+  *g0 = pruns[2u * r];
+  *g1 = *g0 + (pruns[2u * r + 3u] - pruns[2u * r + 1u]);
+}
+#endif
+
 /* Whether storage cell (u, v) is regular (see above; u < wrow, v < hrows). */
 /* The present mask of a regular cell: all 8 (0 when the update does not read it, as sqz_tri_present). */
 #ifdef SQZ_WANT_PRESENT
@@ -137,45 +156,16 @@ __kernel void sqz_rows2(__global const sqz_cell_t *restrict src, __global sqz_ce
 #endif
 
 #ifdef SQZ_KERNEL_sqz_rows2_walk
-/* CPU devices: a work-item per storage row v0 + global id, walking it. Its regular cells are at most
- * two spans (compact: the straight one left of the seam, the turned one right of it; bb: one), found
- * once per row, whose loops have no branch, so the compiler vectorises them within the work-item; the
- * other cells go one by one. A part's rows whose neighbours are all its own read with the offset.
- * src and dst are not `restrict` (here and in sqz_rows3_walk): with it, LLVM carries each window load over to the
- * next cell in registers, a chain of recurrences its loop vectoriser refuses ("value that could not be identified
- * as reduction is used outside the loop"), and the span stayed scalar; without it, a store to dst may change src, the
- * loads stay in the loop, and the vectoriser takes it behind a run-time check that the rows do not overlap
- * (PoCL, u8 user Life on triangle:4000: 14.5 -> 2.4 ms a step). */
-__kernel void sqz_rows2_walk(__global const sqz_cell_t *src, __global sqz_cell_t *dst,
-                             __constant const sqz_param_t *param, uint2 ip, uint n, uint wrow, uint hrows,
-                             uint v0 SR_PART_ARGS) {
-  uint v = v0 + (uint)get_global_id(0);
-  if (v >= hrows) return;
-  sqz_sidx row = (sqz_sidx)v * wrow;
-  uint a0 = 1u, a1 = 0u, b0 = 1u, b1 = 0u, end = wrow; /* spans [a0, a1] straight, [b0, b1] turned */
-  if (v >= 1u && v + 1u < hrows && wrow >= 3u) {
-#if SQZ_SLAYOUT == SQZ_SL_COMPACT
-    uint odd = n & 1u;
-    a1 = v + odd >= 3u ? min(wrow - 2u, v + odd - 3u) : 0u;
-    b0 = max(1u, v + 2u + odd);
-    b1 = wrow - 2u;
-#else
-    a1 = v >= 2u ? min(wrow - 2u, v - 2u) : 0u;
-#endif
-  }
-#if SQZ_SLAYOUT == SQZ_SL_BB
-  end = min(wrow, v + 1u); /* cells x <= y */
-#endif
-#ifdef SQZ_PARTED
-  int direct = row >= pu0 + wrow && row + 2u * (sqz_sidx)wrow <= pu1 && prn == 0u; /* rows v - 1 .. v + 1 own */
-#else
-  const int direct = 1;
-#endif
-  for (uint u = 0u; u < end; u++) {
+/* Cells [ua, ue) of storage row v (row = v wrow) that the step writes (a part's set of units: a segment of one run),
+ * the spans as the kernel below finds them: straight [1, a1] and turned [b0, b1]. */
+static inline void sr_walk2(__global const sqz_cell_t *src, __global sqz_cell_t *dst, __constant const sqz_param_t *param,
+                            uint2 ip, uint n, uint wrow, uint v, sqz_sidx row, uint ua, uint ue, uint a1, uint b0,
+                            uint b1, int direct SR_PART_ARGS) {
+  for (uint u = ua; u < ue; u++) {
     sqz_sidx i = row + u;
-    int span = direct && ((u >= a0 && u <= a1) || (u >= b0 && u <= b1));
+    int span = direct && ((u >= 1u && u <= a1) || (u >= b0 && u <= b1));
     if (span) { /* the spans' loops below */
-      uint last = u <= a1 ? a1 : b1, turned = u > a1;
+      uint last = min(u <= a1 ? a1 : b1, ue - 1u), turned = u > a1;
 #ifdef SQZ_PARTED
       __global const sqz_cell_t *s = src - pu0;
       __global sqz_cell_t *d = dst - pu0;
@@ -204,8 +194,59 @@ __kernel void sqz_rows2_walk(__global const sqz_cell_t *src, __global sqz_cell_t
       u = last;
       continue;
     }
-    if (SR_OWN(i)) sr_cell(src, dst, param, ip, n, u, v, i SR_PART_PASS);
+#ifdef SQZ_PARTED
+    if (i >= pu0 && i < pu1) sr_cell(src, dst, param, ip, n, u, v, i SR_PART_PASS);
+#else
+    sr_cell(src, dst, param, ip, n, u, v, i SR_PART_PASS);
+#endif
   }
+}
+
+/* CPU devices: a work-item per storage row v0 + global id, walking it. Its regular cells are at most
+ * two spans (compact: the straight one left of the seam, the turned one right of it; bb: one), found
+ * once per row, whose loops have no branch, so the compiler vectorises them within the work-item; the
+ * other cells go one by one. A part's rows whose neighbours are all its own read with the offset; a launch over a
+ * set of units (a part's inner or border units) walks the row's segments of the set's runs, found by one search.
+ * src and dst are not `restrict` (here and in sqz_rows3_walk): with it, LLVM carries each window load over to the
+ * next cell in registers, a chain of recurrences its loop vectoriser refuses ("value that could not be identified
+ * as reduction is used outside the loop"), and the span stayed scalar; without it, a store to dst may change src, the
+ * loads stay in the loop, and the vectoriser takes it behind a run-time check that the rows do not overlap
+ * (PoCL, u8 user Life on triangle:4000: 14.5 -> 2.4 ms a step). */
+__kernel void sqz_rows2_walk(__global const sqz_cell_t *src, __global sqz_cell_t *dst,
+                             __constant const sqz_param_t *param, uint2 ip, uint n, uint wrow, uint hrows,
+                             uint v0 SR_PART_ARGS) {
+  uint v = v0 + (uint)get_global_id(0);
+  if (v >= hrows) return;
+  sqz_sidx row = (sqz_sidx)v * wrow;
+  uint a1 = 0u, b0 = 1u, b1 = 0u, end = wrow; /* spans [1, a1] straight, [b0, b1] turned */
+  if (v >= 1u && v + 1u < hrows && wrow >= 3u) {
+#if SQZ_SLAYOUT == SQZ_SL_COMPACT
+    uint odd = n & 1u;
+    a1 = v + odd >= 3u ? min(wrow - 2u, v + odd - 3u) : 0u;
+    b0 = max(1u, v + 2u + odd);
+    b1 = wrow - 2u;
+#else
+    a1 = v >= 2u ? min(wrow - 2u, v - 2u) : 0u;
+#endif
+  }
+#if SQZ_SLAYOUT == SQZ_SL_BB
+  end = min(wrow, v + 1u); /* cells x <= y */
+#endif
+#ifdef SQZ_PARTED
+  int direct = row >= pu0 + wrow && row + 2u * (sqz_sidx)wrow <= pu1; /* rows v - 1 .. v + 1 own */
+  if (prn != 0u) { /* a set of units (inner or border): its segments of the row */
+    for (ulong r = sr_first_run(row, prn, pruns), g0, g1; r < prn; r++) {
+      sr_run(r, pruns, &g0, &g1);
+      if (g0 >= (ulong)row + end) break;
+      uint ua = g0 > (ulong)row ? (uint)(g0 - row) : 0u, ue = (uint)min(g1 - (ulong)row, (ulong)end);
+      sr_walk2(src, dst, param, ip, n, wrow, v, row, ua, ue, a1, b0, b1, direct SR_PART_PASS);
+    }
+    return;
+  }
+#else
+  const int direct = 1;
+#endif
+  sr_walk2(src, dst, param, ip, n, wrow, v, row, 0u, end, a1, b0, b1, direct SR_PART_PASS);
 }
 #endif
 
@@ -266,7 +307,6 @@ static inline int sr_bases3(__global const sqz_cell_t *src, __global sqz_cell_t 
   *x0 = own >= pu0 ? 0u : (uint)min(pu0 - own, (ulong)rlen[4]);
   *x1 = own >= pu1 ? 0u : (uint)min(pu1 - own, (ulong)rlen[4]);
   *pw = dst + (own - pu0);
-  if (prn != 0u) return 0;
   for (uint r = 0u; r < 9u; r++) {
     if (!rlen[r]) continue;
     long s0 = sqz_part_slot(start[r], pu0, pu1, pnh, phalo), s1 = sqz_part_slot(start[r] + rlen[r] - 1u, pu0, pu1, pnh, phalo);
@@ -281,25 +321,13 @@ static inline int sr_bases3(__global const sqz_cell_t *src, __global sqz_cell_t 
   return 1;
 }
 
-/* CPU devices: a work-item per row (y, z) of the tetrahedron, planes z0 .. of the launch along the grid's second
- * dimension, walking x. The 9 rows (y + dy, z + dz) around it (sqz_tet_rows9) hold the Moore neighbourhood; a cell
- * with x, y, z >= 1 and x <= len - 4 has all 26 (the shortest neighbour row, (y + 1, z + 1), ends at len - 3), so
- * its span's loop reads them through 9 row pointers without a test, and the compiler vectorises it; the other cells
- * go one by one, their neighbours by the rows' bounds (sr_edge3). A part reads each row through its slot base (own
- * rows, and rows that are one run of its halo), found once per row (sr_bases3); a row where that fails goes cell by
- * cell through the part's slots (sr_cell3). */
-__kernel void sqz_rows3_walk(__global const sqz_cell_t *src, __global sqz_cell_t *dst,
-                             __constant const sqz_param_t *param, uint2 ip, uint n, uint wrow, uint hrows,
-                             uint z0 SR_PART_ARGS) {
-  uint y = (uint)get_global_id(0), z = z0 + (uint)get_global_id(1);
-  if (z >= n || y >= n - z) return;
-  uint len = n - y - z, a = 1u, b = y >= 1u && z >= 1u && len >= 5u ? len - 4u : 0u; /* the span [a, b] */
-  sqz_sidx start[9];
-  uint rlen[9], x0, x1;
-  sqz_tet_rows9(SQZ_SLAYOUT, n, y, z, start, rlen);
-  __global const sqz_cell_t *rb[9];
-  __global sqz_cell_t *pw;
-  if (!sr_bases3(src, dst, start, rlen, rb, &pw, &x0, &x1 SR_PART_PASS)) {
+/* Cells [x0, x1) of row (y, z), own ones: the span [a, b] through the row bases (based: every row has one), the other
+ * cells by the rows' bounds, or all cell by cell through the part's slots (not based). */
+static inline void sr_walk3(__global const sqz_cell_t *src, __global sqz_cell_t *dst, __constant const sqz_param_t *param,
+                            uint2 ip, uint n, uint y, uint z, __global const sqz_cell_t *const *rb,
+                            __global sqz_cell_t *pw, const uint *rlen, uint a, uint b, uint x0, uint x1,
+                            int based SR_PART_ARGS) {
+  if (!based) {
     for (uint x = x0; x < x1; x++) sr_cell3(src, dst, param, ip, n, x, y, z SR_PART_PASS);
     return;
   }
@@ -325,5 +353,39 @@ __kernel void sqz_rows3_walk(__global const sqz_cell_t *src, __global sqz_cell_t
     }
     sr_edge3(rb, pw, param, ip, rlen, x);
   }
+}
+
+/* CPU devices: a work-item per row (y, z) of the tetrahedron, planes z0 .. of the launch along the grid's second
+ * dimension, walking x. The 9 rows (y + dy, z + dz) around it (sqz_tet_rows9) hold the Moore neighbourhood; a cell
+ * with x, y, z >= 1 and x <= len - 4 has all 26 (the shortest neighbour row, (y + 1, z + 1), ends at len - 3), so
+ * its span's loop reads them through 9 row pointers without a test, and the compiler vectorises it; the other cells
+ * go one by one, their neighbours by the rows' bounds (sr_edge3). A part reads each row through its slot base (own
+ * rows, and rows that are one run of its halo), found once per row (sr_bases3); a row where that fails goes cell by
+ * cell through the part's slots (sr_cell3). */
+__kernel void sqz_rows3_walk(__global const sqz_cell_t *src, __global sqz_cell_t *dst,
+                             __constant const sqz_param_t *param, uint2 ip, uint n, uint wrow, uint hrows,
+                             uint z0 SR_PART_ARGS) {
+  uint y = (uint)get_global_id(0), z = z0 + (uint)get_global_id(1);
+  if (z >= n || y >= n - z) return;
+  uint len = n - y - z, a = 1u, b = y >= 1u && z >= 1u && len >= 5u ? len - 4u : 0u; /* the span [a, b] */
+  sqz_sidx start[9];
+  uint rlen[9], x0, x1;
+  sqz_tet_rows9(SQZ_SLAYOUT, n, y, z, start, rlen);
+  __global const sqz_cell_t *rb[9];
+  __global sqz_cell_t *pw;
+  int based = sr_bases3(src, dst, start, rlen, rb, &pw, &x0, &x1 SR_PART_PASS);
+#ifdef SQZ_PARTED
+  if (prn != 0u) { /* a set of units (inner or border): its segments of the row */
+    ulong row = (ulong)start[4];
+    for (ulong r = sr_first_run(row + x0, prn, pruns), g0, g1; r < prn; r++) {
+      sr_run(r, pruns, &g0, &g1);
+      if (g0 >= row + x1) break;
+      uint ua = (uint)(max(g0, row + x0) - row), ue = (uint)(min(g1, row + x1) - row);
+      sr_walk3(src, dst, param, ip, n, y, z, rb, pw, rlen, a, b, ua, ue, based SR_PART_PASS);
+    }
+    return;
+  }
+#endif
+  sr_walk3(src, dst, param, ip, n, y, z, rb, pw, rlen, a, b, x0, x1, based SR_PART_PASS);
 }
 #endif
