@@ -22,6 +22,7 @@ typedef struct {
   uint64_t send_units, n_runs;
   uint64_t (*run)[2];             /* (first local slot, units) */
   unsigned char *send;            /* send_units * ub bytes */
+  sqz_mem units_dev, pack_dev;    /* from 4 runs on a device: the units' local slots and a packed copy (NULL else) */
 } sqz_mpi_link;
 
 /* sqz_field_split.state of a field on MPI ranks. Messages between two ranks are matched by order

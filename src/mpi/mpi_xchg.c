@@ -21,6 +21,8 @@ static void sqz__mpi_state_free(sqz_mpi_state *x) {
   for (int i = 0; x->link && i < x->n_links; i++) {
     free(x->link[i].run);
     free(x->link[i].send);
+    if (x->ctx && x->link[i].units_dev) x->ctx->ops->free(x->ctx, x->link[i].units_dev);
+    if (x->ctx && x->link[i].pack_dev) x->ctx->ops->free(x->ctx, x->link[i].pack_dev);
   }
   free(x->link);
   free(x->send_order);
@@ -54,6 +56,27 @@ static int sqz__mpi_send_unit(sqz_mpi_link *l, uint64_t slot, uint64_t *cap) {
   return SQZ_OK;
 }
 
+#define SQZ__MPI_PACK_RUNS 4 /* from this many send runs on a device: packed there by one gather, then one download */
+
+/* Many short send runs on a device (a compact triangle's fold: one unit a row) are packed there by the backend's
+ * copy_units into pack_dev, downloaded in one transfer, instead of a download per run. */
+static int sqz__mpi_link_pack(sqz_mpi_state *x, sqz_mpi_link *l) {
+  sqz_context *ctx = x->ctx;
+  if (ctx->ops->host_memory || l->n_runs < SQZ__MPI_PACK_RUNS) return SQZ_OK;
+  uint64_t *units = sqz__malloc((size_t)l->send_units * sizeof *units), k = 0;
+  if (!units) return sqz__fail(ctx, SQZ_ERR_OUT_OF_MEMORY, "the send list of %llu units", (unsigned long long)l->send_units);
+  for (uint64_t r = 0; r < l->n_runs; r++)
+    for (uint64_t u = 0; u < l->run[r][1]; u++) units[k++] = l->run[r][0] + u;
+  sqz__lock(ctx);
+  int st = ctx->ops->alloc(ctx, l->send_units * sizeof *units, &l->units_dev);
+  if (st == SQZ_OK) st = ctx->ops->upload(ctx, l->units_dev, 0, units, l->send_units * sizeof *units);
+  if (st == SQZ_OK) st = ctx->ops->alloc(ctx, l->send_units * x->ub, &l->pack_dev);
+  if (st == SQZ_OK) st = sqz__finish(ctx);
+  sqz__unlock(ctx);
+  free(units);
+  return st;
+}
+
 /* The link (part, peer_part): its receive range and its send runs. */
 static int sqz__mpi_link_fill(sqz_field *f, sqz_mpi_state *x, sqz_mpi_link *l) {
   const sqz_field_split *fp = f->parts;
@@ -67,7 +90,7 @@ static int sqz__mpi_link_fill(sqz_field *f, sqz_mpi_state *x, sqz_mpi_link *l) {
   if (l->recv_units * x->ub > INT_MAX || l->send_units * x->ub > INT_MAX)
     return sqz__fail(f->ctx, SQZ_ERR_TOO_LARGE, "part %llu: a halo message to or from rank %d exceeds 2^31 bytes",
                      (unsigned long long)l->part, l->peer);
-  return SQZ_OK;
+  return sqz__mpi_link_pack(x, l);
 }
 
 static const sqz_mpi_link *sqz__mpi_sort_links; /* the links sqz__mpi_send_cmp orders (creation is single-threaded) */
@@ -118,7 +141,7 @@ int sqz__mpi_state_new(sqz_field *f, MPI_Comm comm, sqz_mpi_state **out) {
       sqz_mpi_link *l = &x->link[x->n_links];
       x->send_order[x->n_links] = x->n_links;
       x->n_links++;
-      *l = (sqz_mpi_link){sqz__mpi_rank_of(run->owner, fp->parts, x->size), p, run->owner, run->slot0, run->n, 0, 0, NULL, NULL};
+      *l = (sqz_mpi_link){sqz__mpi_rank_of(run->owner, fp->parts, x->size), p, run->owner, run->slot0, run->n, 0, 0, NULL, NULL, NULL, NULL};
     }
   }
   for (int i = 0; st == SQZ_OK && i < x->n_links; i++) st = sqz__mpi_link_fill(f, x, &x->link[i]);
@@ -166,6 +189,11 @@ static int sqz__mpi_start(sqz_field *f, int cur) {
     sqz_mpi_link *l = &x->link[i];
     const sqz_field_part *pt = &f->parts->part[l->part];
     uint64_t at = 0;
+    if (l->units_dev) { /* packed on the device, one download */
+      st = ctx->ops->copy_units(ctx, l->pack_dev, 0, pt->mem[cur], 0, l->units_dev, 0, l->send_units, ub);
+      if (st == SQZ_OK) st = ctx->ops->download(ctx, l->send, l->pack_dev, 0, l->send_units * ub);
+      continue;
+    }
     for (uint64_t r = 0; st == SQZ_OK && r < l->n_runs; at += l->run[r][1] * ub, r++) {
       if (host) memcpy(l->send + at, (unsigned char *)pt->mem[cur] + l->run[r][0] * ub, (size_t)(l->run[r][1] * ub));
       else st = ctx->ops->download(ctx, l->send + at, pt->mem[cur], l->run[r][0] * ub, l->run[r][1] * ub);
