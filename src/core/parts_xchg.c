@@ -47,15 +47,72 @@ static int sqz__xchg_device(sqz_field *f, int cur, double *wait_s) {
  * a host staging buffer laid out as its halo slots; complete: each area uploaded in one transfer
  * (ordered after the part's inner step on its queue, before its border step). */
 typedef struct {
+  uint64_t part, run;    /* the group: part `part`'s halo runs from `run` on, of one owner */
+  sqz_context *ctx;      /* the owner's context, which holds the two buffers */
+  sqz_mem units, packed; /* the group's halo units (global) and their packed copy */
+} sqz_host_pack;
+
+typedef struct {
   unsigned char *stage; /* every part's halo, part after part */
   uint64_t bytes;
+  sqz_host_pack *pack; /* the groups of many runs, packed on their owner's device (made at their first exchange) */
+  size_t n_pack, cap_pack;
 } sqz_host_xchg;
 
 static void sqz__xchg_host_release(sqz_field_split *fp) {
   sqz_host_xchg *h = fp->state;
+  for (size_t i = 0; h && i < h->n_pack; i++) {
+    if (h->pack[i].units) h->pack[i].ctx->ops->free(h->pack[i].ctx, h->pack[i].units);
+    if (h->pack[i].packed) h->pack[i].ctx->ops->free(h->pack[i].ctx, h->pack[i].packed);
+  }
   if (h) free(h->stage);
+  if (h) free(h->pack);
   free(h);
   fp->state = NULL;
+}
+
+/* The pack of part p's group from run r (n units; its halo units from pt->halo + i0), made on q's context the
+ * first time. */
+static int sqz__xchg_pack(sqz_host_xchg *h, uint64_t p, uint64_t r, const sqz_field_part *pt, const sqz_field_part *q,
+                          uint64_t i0, uint64_t n, uint64_t ub, sqz_host_pack **out) {
+  for (size_t i = 0; i < h->n_pack; i++)
+    if (h->pack[i].part == p && h->pack[i].run == r) return *out = &h->pack[i], SQZ_OK;
+  if (h->n_pack == h->cap_pack) {
+    size_t cap = h->cap_pack ? 2 * h->cap_pack : 8;
+    sqz_host_pack *grown = sqz__realloc(h->pack, cap * sizeof *grown);
+    if (!grown) return sqz__fail(q->ctx, SQZ_ERR_OUT_OF_MEMORY, "out of host memory");
+    h->pack = grown;
+    h->cap_pack = cap;
+  }
+  sqz_host_pack *k = &h->pack[h->n_pack++];
+  *k = (sqz_host_pack){p, r, q->ctx, NULL, NULL};
+  int st = q->ctx->ops->alloc(q->ctx, n * sizeof *pt->halo, &k->units);
+  if (st == SQZ_OK) st = q->ctx->ops->upload(q->ctx, k->units, 0, pt->halo + i0, n * sizeof *pt->halo);
+  if (st == SQZ_OK) st = q->ctx->ops->alloc(q->ctx, n * ub, &k->packed);
+  *out = k;
+  return st;
+}
+
+/* Part p's halo runs [r, e) of one owner q into its staging area `at`: a download per run, or, from
+ * SQZ__XCHG_GATHER_RUNS runs on a device, one gather there (copy_units) and one download. */
+static int sqz__xchg_host_owner(sqz_host_xchg *h, uint64_t p, const sqz_field_part *pt, const sqz_field_part *q,
+                                uint64_t r, uint64_t e, unsigned char *at, uint64_t ub, int cur) {
+  uint64_t own = pt->u1 - pt->u0;
+  const sqz_halo_run *a = &pt->runs[r], *b = &pt->runs[e - 1];
+  int st = SQZ_OK;
+  sqz__lock(q->ctx);
+  if (e - r >= SQZ__XCHG_GATHER_RUNS && !q->ctx->ops->host_memory) {
+    uint64_t i0 = a->slot0 - own, n = b->slot0 + b->n - a->slot0;
+    sqz_host_pack *k = NULL;
+    st = sqz__xchg_pack(h, p, r, pt, q, i0, n, ub, &k);
+    if (st == SQZ_OK) st = q->ctx->ops->copy_units(q->ctx, k->packed, 0, q->mem[cur], q->u0, k->units, 0, n, ub);
+    if (st == SQZ_OK) st = q->ctx->ops->download(q->ctx, at + i0 * ub, k->packed, 0, n * ub);
+  } else {
+    for (const sqz_halo_run *run = a; st == SQZ_OK && run <= b; run++)
+      st = q->ctx->ops->download(q->ctx, at + (run->slot0 - own) * ub, q->mem[cur], (run->g0 - q->u0) * ub, run->n * ub);
+  }
+  sqz__unlock(q->ctx);
+  return st;
 }
 
 static int sqz__xchg_host_start(sqz_field *f, int cur) {
@@ -82,13 +139,9 @@ static int sqz__xchg_host_start(sqz_field *f, int cur) {
   for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
     sqz_field_part *pt = &fp->part[p];
     if (!pt->ctx) continue;
-    uint64_t own = pt->u1 - pt->u0;
-    for (uint64_t r = 0; st == SQZ_OK && r < pt->n_runs; r++) {
-      const sqz_halo_run *run = &pt->runs[r];
-      const sqz_field_part *q = &fp->part[run->owner];
-      sqz__lock(q->ctx);
-      st = q->ctx->ops->download(q->ctx, at + (run->slot0 - own) * ub, q->mem[cur], (run->g0 - q->u0) * ub, run->n * ub);
-      sqz__unlock(q->ctx);
+    for (uint64_t r = 0, e; st == SQZ_OK && r < pt->n_runs; r = e) {
+      for (e = r + 1; e < pt->n_runs && pt->runs[e].owner == pt->runs[r].owner;) e++;
+      st = sqz__xchg_host_owner(h, p, pt, &fp->part[pt->runs[r].owner], r, e, at, ub, cur);
     }
     at += pt->n_halo * ub;
   }
