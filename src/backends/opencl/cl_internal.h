@@ -10,7 +10,8 @@
 #include "core/embedded.h"
 
 typedef struct sqz_program_entry {
-  uint64_t key;
+  uint64_t key;  /* the hash of the whole source and what it is built for (program.c) */
+  uint64_t qkey; /* the hash of the prelude, file names and options it was assembled from (0: none yet) */
   cl_program program;
   struct sqz_program_entry *next;
 } sqz_program_entry;
