@@ -15,6 +15,13 @@ static int sqz__xchg_none(sqz_field *f, int cur) {
 
 #define SQZ__XCHG_GATHER_RUNS 4 /* from this many runs of one owner, one gather instead of a copy per run */
 
+/* The end of part pt's group of halo runs from run r: the runs of r's owner (consecutive in the run list). */
+static uint64_t sqz__owner_end(const sqz_field_part *pt, uint64_t r) {
+  uint64_t e = r + 1;
+  while (e < pt->n_runs && pt->runs[e].owner == pt->runs[r].owner) e++;
+  return e;
+}
+
 /* Part pt's halo runs [r, e) of one owner q: a copy per run, or one gather over their slots (consecutive: the runs
  * follow the halo list, sorted by unit, and q owns one range of units). */
 static int sqz__xchg_owner(sqz_field_part *pt, const sqz_field_part *q, uint64_t r, uint64_t e, uint64_t ub, int cur) {
@@ -36,22 +43,22 @@ static int sqz__xchg_device(sqz_field *f, int cur, double *wait_s) {
   for (uint64_t p = 0; st == SQZ_OK && p < fp->parts; p++) {
     sqz_field_part *pt = &fp->part[p];
     for (uint64_t r = 0, e; st == SQZ_OK && r < pt->n_runs; r = e) {
-      for (e = r + 1; e < pt->n_runs && pt->runs[e].owner == pt->runs[r].owner;) e++;
+      e = sqz__owner_end(pt, r);
       st = sqz__xchg_owner(pt, &fp->part[pt->runs[r].owner], r, e, ub, cur);
     }
   }
   return st;
 }
 
-/* Any contexts. start: each part's halo runs downloaded from their owners into the part's area of
- * a host staging buffer laid out as its halo slots; complete: each area uploaded in one transfer
- * (ordered after the part's inner step on its queue, before its border step). */
 typedef struct {
   uint64_t part, run;    /* the group: part `part`'s halo runs from `run` on, of one owner */
   sqz_context *ctx;      /* the owner's context, which holds the two buffers */
   sqz_mem units, packed; /* the group's halo units (global) and their packed copy */
 } sqz_host_pack;
 
+/* Any contexts. start: each part's halo runs downloaded from their owners into the part's area of
+ * a host staging buffer laid out as its halo slots; complete: each area uploaded in one transfer
+ * (ordered after the part's inner step on its queue, before its border step). */
 typedef struct {
   unsigned char *stage; /* every part's halo, part after part */
   uint64_t bytes;
@@ -140,7 +147,7 @@ static int sqz__xchg_host_start(sqz_field *f, int cur) {
     sqz_field_part *pt = &fp->part[p];
     if (!pt->ctx) continue;
     for (uint64_t r = 0, e; st == SQZ_OK && r < pt->n_runs; r = e) {
-      for (e = r + 1; e < pt->n_runs && pt->runs[e].owner == pt->runs[r].owner;) e++;
+      e = sqz__owner_end(pt, r);
       st = sqz__xchg_host_owner(h, p, pt, &fp->part[pt->runs[r].owner], r, e, at, ub, cur);
     }
     at += pt->n_halo * ub;
